@@ -1,0 +1,99 @@
+// Package engines defines what every reachability engine of fencecheck answers
+// and how: one question (is a bad state of this program reachable under this
+// memory model?), one result type, and one trace type ([model.Trace]).
+//
+// The engines live in subpackages: explicit (forward explicit-state search),
+// sb (exact TSO reachability by the single-buffer semantics) and the fence
+// inference in fence, which works over any Engine. A counterexample returned
+// through this package has always been replayed by [model.Program.Replay].
+package engines
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Status is the outcome of a check.
+type Status uint8
+
+const (
+	// Safe: no bad state is reachable (within Result.Bound, when it is set).
+	Safe Status = iota
+	// Unsafe: a bad state is reachable; Result.Trace shows how.
+	Unsafe
+	// Inconclusive: a budget ran out; Result.Reason says which.
+	Inconclusive
+)
+
+// String returns "safe", "unsafe" or "inconclusive".
+func (s Status) String() string {
+	switch s {
+	case Safe:
+		return "safe"
+	case Unsafe:
+		return "unsafe"
+	default:
+		return "inconclusive"
+	}
+}
+
+// Result is an engine's answer.
+type Result struct {
+	Status Status
+	Model  model.Model
+	// Trace is a replayed counterexample when Status is Unsafe.
+	Trace *model.Trace
+	// Bound, when non-empty, qualifies a Safe answer ("store buffers of at most 2
+	// entries"): the answer is not a proof beyond it.
+	Bound string
+	// Reason says which budget ran out when Status is Inconclusive.
+	Reason string
+	Stats  Stats
+}
+
+// Stats are an engine's counters.
+type Stats struct {
+	States   int64 // states or constraints explored
+	Duration time.Duration
+}
+
+// String summarises r in one line.
+func (r *Result) String() string {
+	s := r.Status.String()
+	switch {
+	case r.Status == Safe && r.Bound != "":
+		s += " up to " + r.Bound
+	case r.Status == Inconclusive:
+		s += ": " + r.Reason
+	}
+	return fmt.Sprintf("%s under %s (%d states, %v)", s, r.Model, r.Stats.States, r.Stats.Duration.Round(time.Microsecond))
+}
+
+// Engine decides reachability of bad states.
+type Engine interface {
+	// Name is the engine's flag value (explicit, sb, pred).
+	Name() string
+	// Check decides whether a bad state of p is reachable under m. A context
+	// deadline ends the search with an Inconclusive result, not an error;
+	// errors are for programs the engine cannot take.
+	Check(ctx context.Context, p *model.Program, m model.Model) (*Result, error)
+}
+
+// Verify replays r's trace against p's semantics; an engine calls it before
+// returning an Unsafe result. A trace that does not replay is an internal
+// error of the engine, never a report.
+func Verify(p *model.Program, r *Result) error {
+	if r.Status != Unsafe {
+		return nil
+	}
+	if r.Trace == nil {
+		return fmt.Errorf("internal error: unsafe result without a trace")
+	}
+	if _, err := p.Replay(r.Trace); err != nil {
+		return fmt.Errorf("internal error: counterexample does not replay under %v: %w", r.Trace.Model, err)
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Expr is an integer expression over constants, registers and (inside locked
+// bodies and bad-state conditions) shared memory. Booleans are 0 and 1.
+// Expressions are immutable and may be shared.
+type Expr interface{ expr() }
+
+// Const is an integer literal.
+type Const struct{ Value int64 }
+
+// RegRef is a register. Proc is -1 for the register of the executing process,
+// or a process index in a [BadState] condition.
+type RegRef struct{ Proc, Reg int }
+
+// VarRef is the value of a shared variable in main memory.
+type VarRef struct{ Var int }
+
+// Unary is -X or !X.
+type Unary struct {
+	Op BinOp // OpNeg or OpNot
+	X  Expr
+}
+
+// Binary is X Op Y.
+type Binary struct {
+	Op   BinOp
+	X, Y Expr
+}
+
+func (Const) expr()  {}
+func (RegRef) expr() {}
+func (VarRef) expr() {}
+func (Unary) expr()  {}
+func (Binary) expr() {}
+
+// BinOp is an operator of [Unary] or [Binary].
+type BinOp uint8
+
+// Operators, in no particular order.
+const (
+	OpAdd BinOp = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpAnd
+	OpOr
+	OpNeg
+	OpNot
+)
+
+var binOpText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "!"}
+
+// String returns the operator's symbol.
+func (o BinOp) String() string {
+	if int(o) < len(binOpText) {
+		return binOpText[o]
+	}
+	return fmt.Sprintf("BinOp(%d)", o)
+}
+
+// precedence for printing; higher binds tighter.
+func (o BinOp) precedence() int {
+	switch o {
+	case OpOr:
+		return 1
+	case OpAnd:
+		return 2
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		return 3
+	case OpAdd, OpSub:
+		return 4
+	default:
+		return 5
+	}
+}
+
+// C returns the constant v.
+func C(v int64) Expr { return Const{v} }
+
+// R returns the register r of the executing process.
+func R(r int) Expr { return RegRef{Proc: -1, Reg: r} }
+
+// V returns the memory value of shared variable x.
+func V(x int) Expr { return VarRef{x} }
+
+// Bin returns x op y.
+func Bin(op BinOp, x, y Expr) Expr { return Binary{op, x, y} }
+
+// Not returns !x.
+func Not(x Expr) Expr { return Unary{OpNot, x} }
+
+// Env is what an expression is evaluated against.
+type Env struct {
+	Regs    []int64   // registers of the executing process
+	AllRegs [][]int64 // registers of every process, for qualified references
+	Mem     []int64   // main memory, for VarRef; nil where memory may not be named
+}
+
+// ErrDivZero is returned when an expression divides by zero.
+var ErrDivZero = errors.New("division by zero")
+
+// Eval evaluates e in env.
+func Eval(e Expr, env *Env) (int64, error) {
+	switch e := e.(type) {
+	case Const:
+		return e.Value, nil
+	case RegRef:
+		if e.Proc < 0 {
+			if e.Reg < 0 || e.Reg >= len(env.Regs) {
+				return 0, fmt.Errorf("register %d out of range", e.Reg)
+			}
+			return env.Regs[e.Reg], nil
+		}
+		if e.Proc >= len(env.AllRegs) || e.Reg < 0 || e.Reg >= len(env.AllRegs[e.Proc]) {
+			return 0, fmt.Errorf("register %d of process %d out of range", e.Reg, e.Proc)
+		}
+		return env.AllRegs[e.Proc][e.Reg], nil
+	case VarRef:
+		if env.Mem == nil || e.Var < 0 || e.Var >= len(env.Mem) {
+			return 0, fmt.Errorf("shared variable %d cannot be named here", e.Var)
+		}
+		return env.Mem[e.Var], nil
+	case Unary:
+		x, err := Eval(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		if e.Op == OpNot {
+			return b2i(x == 0), nil
+		}
+		return -x, nil
+	case Binary:
+		x, err := Eval(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		// Short-circuit the logical operators.
+		switch e.Op {
+		case OpAnd:
+			if x == 0 {
+				return 0, nil
+			}
+		case OpOr:
+			if x != 0 {
+				return 1, nil
+			}
+		}
+		y, err := Eval(e.Y, env)
+		if err != nil {
+			return 0, err
+		}
+		return apply(e.Op, x, y)
+	case nil:
+		return 0, errors.New("missing expression")
+	}
+	return 0, fmt.Errorf("unknown expression %T", e)
+}
+
+func apply(op BinOp, x, y int64) (int64, error) {
+	switch op {
+	case OpAdd:
+		return x + y, nil
+	case OpSub:
+		return x - y, nil
+	case OpMul:
+		return x * y, nil
+	case OpDiv:
+		if y == 0 {
+			return 0, ErrDivZero
+		}
+		return x / y, nil
+	case OpMod:
+		if y == 0 {
+			return 0, ErrDivZero
+		}
+		return x % y, nil
+	case OpEq:
+		return b2i(x == y), nil
+	case OpNe:
+		return b2i(x != y), nil
+	case OpLt:
+		return b2i(x < y), nil
+	case OpLe:
+		return b2i(x <= y), nil
+	case OpGt:
+		return b2i(x > y), nil
+	case OpGe:
+		return b2i(x >= y), nil
+	case OpAnd:
+		return b2i(x != 0 && y != 0), nil
+	case OpOr:
+		return b2i(x != 0 || y != 0), nil
+	}
+	return 0, fmt.Errorf("unknown operator %v", op)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// FormatExpr writes e in the native model syntax. Registers of the executing
+// process are written $name; qualified ones proc.$name.
+func FormatExpr(e Expr, p *Program, q *Process) string {
+	var b strings.Builder
+	formatExpr(&b, e, p, q, 0)
+	return b.String()
+}
+
+func formatExpr(b *strings.Builder, e Expr, p *Program, q *Process, outer int) {
+	n := names{p, q}
+	switch e := e.(type) {
+	case Const:
+		if e.Value < 0 && outer > 0 {
+			fmt.Fprintf(b, "(%d)", e.Value)
+		} else {
+			fmt.Fprint(b, e.Value)
+		}
+	case RegRef:
+		if e.Proc < 0 {
+			b.WriteString(n.reg(e.Reg))
+			return
+		}
+		if p != nil && e.Proc < len(p.Procs) {
+			qq := p.Procs[e.Proc]
+			b.WriteString(qq.Name + "." + names{p, qq}.reg(e.Reg))
+			return
+		}
+		fmt.Fprintf(b, "p%d.$r%d", e.Proc, e.Reg)
+	case VarRef:
+		b.WriteString(n.vr(e.Var))
+	case Unary:
+		b.WriteString(e.Op.String())
+		formatExpr(b, e.X, p, q, 6)
+	case Binary:
+		prec := e.Op.precedence()
+		if prec <= outer {
+			b.WriteString("(")
+		}
+		formatExpr(b, e.X, p, q, prec-1)
+		fmt.Fprintf(b, " %s ", e.Op)
+		formatExpr(b, e.Y, p, q, prec)
+		if prec <= outer {
+			b.WriteString(")")
+		}
+	case nil:
+		b.WriteString("<nil>")
+	default:
+		fmt.Fprintf(b, "<%T>", e)
+	}
+}
+
+// WalkExpr calls f on e and every subexpression, in prefix order.
+func WalkExpr(e Expr, f func(Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case Unary:
+		WalkExpr(e.X, f)
+	case Binary:
+		WalkExpr(e.X, f)
+		WalkExpr(e.Y, f)
+	}
+}

@@ -1,0 +1,272 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Pos is a source position: of a Go statement, or of a construct in a model file.
+// The zero Pos is "no position".
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// IsValid reports whether p names a line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String formats p as file:line:col, omitting the parts that are unknown.
+func (p Pos) String() string {
+	switch {
+	case !p.IsValid():
+		if p.File != "" {
+			return p.File
+		}
+		return "-"
+	case p.Col > 0:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	default:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+}
+
+// Domain is the set of values a variable or register may hold: the closed
+// interval [Lo, Hi], or all integers when Unbounded is set.
+type Domain struct {
+	Lo, Hi    int64
+	Unbounded bool
+}
+
+// Unbounded is the domain of all integers.
+var Unbounded = Domain{Lo: math.MinInt64, Hi: math.MaxInt64, Unbounded: true}
+
+// Range returns the finite domain [lo, hi].
+func Range(lo, hi int64) Domain { return Domain{Lo: lo, Hi: hi} }
+
+// Contains reports whether v is in d.
+func (d Domain) Contains(v int64) bool { return d.Unbounded || (d.Lo <= v && v <= d.Hi) }
+
+// Size is the number of values in a finite domain, saturating at math.MaxInt64,
+// and math.MaxInt64 for an unbounded one.
+func (d Domain) Size() int64 {
+	if d.Unbounded || d.Hi < d.Lo {
+		if d.Unbounded {
+			return math.MaxInt64
+		}
+		return 0
+	}
+	n := uint64(d.Hi - d.Lo)
+	if n >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(n) + 1
+}
+
+// String formats d as [lo:hi] or int.
+func (d Domain) String() string {
+	if d.Unbounded {
+		return "int"
+	}
+	return fmt.Sprintf("[%d:%d]", d.Lo, d.Hi)
+}
+
+// Init is an initial value: a constant, or any value of the domain (Any).
+type Init struct {
+	Value int64
+	Any   bool
+}
+
+// String formats i as its value or *.
+func (i Init) String() string {
+	if i.Any {
+		return "*"
+	}
+	return fmt.Sprint(i.Value)
+}
+
+// Var is a shared variable (a memory location).
+type Var struct {
+	Name string
+	Dom  Domain
+	Init Init
+	Pos  Pos
+}
+
+// Reg is a process-local register.
+type Reg struct {
+	Name string
+	Dom  Domain
+	Init Init
+	Pos  Pos
+}
+
+// Program is a concurrent program: shared variables, processes, and the bad
+// states that must not be reachable.
+type Program struct {
+	Name  string
+	Vars  []Var
+	Procs []*Process
+	Bad   []BadState
+}
+
+// Process is one finite automaton. Locations are numbered 0..len(Locs)-1.
+type Process struct {
+	Name  string
+	Regs  []Reg
+	Locs  []Loc
+	Init  int
+	Trans []Transition
+
+	out [][]int // transition indices by source location; built by Index
+}
+
+// Loc is a control location of a process.
+type Loc struct {
+	Name string
+	Pos  Pos
+}
+
+// Transition is an edge (From, Op, To) of a process automaton.
+type Transition struct {
+	From, To int
+	Op       Op
+	Pos      Pos
+}
+
+// ProcLoc names one process at one location.
+type ProcLoc struct {
+	Proc, Loc int
+}
+
+// BadState is a set of configurations that must not be reached: every process
+// of Locs is at its location and Cond, if not nil, holds. Cond may name any
+// process's registers (qualified [RegRef]) and shared variables ([VarRef]),
+// which denote main memory.
+type BadState struct {
+	Name string
+	Locs []ProcLoc
+	Cond Expr
+	Pos  Pos
+}
+
+// VarIndex returns the index of the shared variable called name, or -1.
+func (p *Program) VarIndex(name string) int {
+	for i, v := range p.Vars {
+		if v.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ProcIndex returns the index of the process called name, or -1.
+func (p *Program) ProcIndex(name string) int {
+	for i, q := range p.Procs {
+		if q.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// RegIndex returns the index of the register called name, or -1.
+func (q *Process) RegIndex(name string) int {
+	for i, r := range q.Regs {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// LocIndex returns the index of the location called name, or -1.
+func (q *Process) LocIndex(name string) int {
+	for i, l := range q.Locs {
+		if l.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// AddLoc appends a location and returns its index.
+func (q *Process) AddLoc(name string, pos Pos) int {
+	q.Locs = append(q.Locs, Loc{Name: name, Pos: pos})
+	q.out = nil
+	return len(q.Locs) - 1
+}
+
+// AddTrans appends a transition and returns its index.
+func (q *Process) AddTrans(from int, op Op, to int, pos Pos) int {
+	q.Trans = append(q.Trans, Transition{From: from, To: to, Op: op, Pos: pos})
+	q.out = nil
+	return len(q.Trans) - 1
+}
+
+// Out returns the indices of the transitions leaving location l, in order.
+func (q *Process) Out(l int) []int {
+	if q.out == nil || len(q.out) != len(q.Locs) {
+		q.index()
+	}
+	return q.out[l]
+}
+
+func (q *Process) index() {
+	out := make([][]int, len(q.Locs))
+	for i, t := range q.Trans {
+		if t.From >= 0 && t.From < len(out) {
+			out[t.From] = append(out[t.From], i)
+		}
+	}
+	q.out = out
+}
+
+// Index precomputes the per-location transition lists of every process. Engines
+// call it once before searching concurrently; it is also done lazily.
+func (p *Program) Index() {
+	for _, q := range p.Procs {
+		q.index()
+	}
+}
+
+// Clone returns a deep copy of p whose processes can be edited independently
+// (expressions, which are immutable, are shared).
+func (p *Program) Clone() *Program {
+	c := &Program{Name: p.Name, Vars: append([]Var(nil), p.Vars...)}
+	for _, q := range p.Procs {
+		nq := &Process{
+			Name:  q.Name,
+			Regs:  append([]Reg(nil), q.Regs...),
+			Locs:  append([]Loc(nil), q.Locs...),
+			Init:  q.Init,
+			Trans: make([]Transition, len(q.Trans)),
+		}
+		for i, t := range q.Trans {
+			t.Op = t.Op.clone()
+			nq.Trans[i] = t
+		}
+		c.Procs = append(c.Procs, nq)
+	}
+	for _, b := range p.Bad {
+		b.Locs = append([]ProcLoc(nil), b.Locs...)
+		c.Bad = append(c.Bad, b)
+	}
+	return c
+}
+
+// Finite reports whether every variable and register has a finite domain.
+func (p *Program) Finite() bool {
+	for _, v := range p.Vars {
+		if v.Dom.Unbounded {
+			return false
+		}
+	}
+	for _, q := range p.Procs {
+		for _, r := range q.Regs {
+			if r.Dom.Unbounded {
+				return false
+			}
+		}
+	}
+	return true
+}

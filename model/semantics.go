@@ -1,0 +1,432 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Model is a memory model: SC or TSO.
+type Model uint8
+
+const (
+	// SC is sequential consistency: writes reach memory at once.
+	SC Model = iota
+	// TSO is x86-TSO: writes go through per-process FIFO store buffers.
+	TSO
+)
+
+// String returns "sc" or "tso".
+func (m Model) String() string {
+	if m == SC {
+		return "sc"
+	}
+	return "tso"
+}
+
+// ParseModel parses "sc" or "tso".
+func ParseModel(s string) (Model, error) {
+	switch strings.ToLower(s) {
+	case "sc":
+		return SC, nil
+	case "tso", "x86-tso":
+		return TSO, nil
+	}
+	return 0, fmt.Errorf("unknown memory model %q (want sc or tso)", s)
+}
+
+// BufEntry is one pending store in a store buffer.
+type BufEntry struct {
+	Var int
+	Val int64
+}
+
+// State is a configuration of a program: control locations, registers, main
+// memory, one store buffer per process (oldest entry first; always empty
+// under SC) and, after a step that produced a value outside its domain, the
+// fault. States are values: steps never modify a state, they build a new one
+// that may share unmodified slices with the old.
+type State struct {
+	Locs  []int
+	Regs  [][]int64
+	Mem   []int64
+	Bufs  [][]BufEntry
+	Fault *Fault
+}
+
+// Fault describes a step whose result left a finite domain (or divided by zero).
+type Fault struct {
+	Proc, Trans int
+	Msg         string
+}
+
+// Step is one step of an execution: process Proc takes transition Trans, or
+// (Flush) the oldest entry of Proc's buffer reaches memory. Var and Val record
+// the variable and value read (Read), written (Write) or flushed (Flush), for
+// display and for checking; for other steps Var is -1.
+type Step struct {
+	Proc  int
+	Trans int
+	Flush bool
+	Var   int
+	Val   int64
+}
+
+// Format describes s in words, naming things through p.
+func (s Step) Format(p *Program) string {
+	q := p.Procs[s.Proc]
+	if s.Flush {
+		return fmt.Sprintf("%s: flush %s = %d", q.Name, p.Vars[s.Var].Name, s.Val)
+	}
+	if s.Trans < 0 || s.Trans >= len(q.Trans) {
+		return fmt.Sprintf("%s: transition %d", q.Name, s.Trans)
+	}
+	t := q.Trans[s.Trans]
+	txt := fmt.Sprintf("%s: %s -> %s: %s", q.Name, q.Locs[t.From].Name, q.Locs[t.To].Name, t.Op.Format(p, q))
+	if t.Op.Kind == Read {
+		txt += fmt.Sprintf("  [read %d]", s.Val)
+	}
+	return txt
+}
+
+// Disabled-step reasons. Successors skips them; Replay reports them.
+var (
+	errWrongLoc    = errors.New("the process is not at the transition's source location")
+	errGuard       = errors.New("the guard does not hold")
+	errReadValue   = errors.New("the value read is not the one required")
+	errBufNotEmpty = errors.New("the store buffer is not empty")
+	errBufEmpty    = errors.New("the store buffer is empty")
+	errBufBound    = errors.New("the store buffer is at its bound")
+)
+
+// Initial calls f for every initial state of p (one per choice of the initial
+// values marked Any). It fails when an Any value has an unbounded domain.
+func (p *Program) Initial(f func(State)) error {
+	n := len(p.Procs)
+	s := State{Locs: make([]int, n), Regs: make([][]int64, n), Mem: make([]int64, len(p.Vars)), Bufs: make([][]BufEntry, n)}
+	type choice struct {
+		slot *int64
+		dom  Domain
+	}
+	var choices []choice
+	for i, v := range p.Vars {
+		s.Mem[i] = v.Init.Value
+		if v.Init.Any {
+			choices = append(choices, choice{&s.Mem[i], v.Dom})
+		}
+	}
+	for i, q := range p.Procs {
+		s.Locs[i] = q.Init
+		s.Regs[i] = make([]int64, len(q.Regs))
+		for j, r := range q.Regs {
+			s.Regs[i][j] = r.Init.Value
+			if r.Init.Any {
+				choices = append(choices, choice{&s.Regs[i][j], r.Dom})
+			}
+		}
+	}
+	for _, c := range choices {
+		if c.dom.Unbounded {
+			return errors.New("an initial value '*' needs a finite domain")
+		}
+	}
+	var rec func(k int)
+	rec = func(k int) {
+		if k == len(choices) {
+			f(s.Copy())
+			return
+		}
+		for v := choices[k].dom.Lo; ; v++ {
+			*choices[k].slot = v
+			rec(k + 1)
+			if v == choices[k].dom.Hi {
+				break
+			}
+		}
+	}
+	rec(0)
+	return nil
+}
+
+// Copy returns a deep copy of s.
+func (s State) Copy() State {
+	c := State{
+		Locs:  slices.Clone(s.Locs),
+		Mem:   slices.Clone(s.Mem),
+		Regs:  make([][]int64, len(s.Regs)),
+		Bufs:  make([][]BufEntry, len(s.Bufs)),
+		Fault: s.Fault,
+	}
+	for i := range s.Regs {
+		c.Regs[i] = slices.Clone(s.Regs[i])
+	}
+	for i := range s.Bufs {
+		c.Bufs[i] = slices.Clone(s.Bufs[i])
+	}
+	return c
+}
+
+// Successors calls yield for every step enabled in s under m and the state it
+// leads to. bound > 0 limits every store buffer to bound entries (writes at the
+// bound are disabled); 0 means unbounded. Faulting states have no successors.
+func (p *Program) Successors(s State, m Model, bound int, yield func(Step, State)) {
+	if s.Fault != nil {
+		return
+	}
+	for i, q := range p.Procs {
+		if m == TSO && len(s.Bufs[i]) > 0 {
+			if step, ns, err := p.flush(s, i); err == nil {
+				yield(step, ns)
+			}
+		}
+		for _, ti := range q.Out(s.Locs[i]) {
+			if step, ns, err := p.exec(s, i, ti, m, bound); err == nil {
+				yield(step, ns)
+			}
+		}
+	}
+}
+
+// Exec executes one step of process proc under m: transition trans, or the
+// flush of its oldest buffered store when flush is set. It returns the step
+// taken (with its values) and the new state, or an error saying why the step
+// is not enabled in s.
+func (p *Program) Exec(s State, proc, trans int, flush bool, m Model) (Step, State, error) {
+	if proc < 0 || proc >= len(p.Procs) {
+		return Step{}, State{}, fmt.Errorf("no process %d", proc)
+	}
+	if s.Fault != nil {
+		return Step{}, State{}, errors.New("the state is faulty: no step is possible")
+	}
+	if flush {
+		if m != TSO {
+			return Step{}, State{}, errors.New("a flush under SC")
+		}
+		st, ns, err := p.flush(s, proc)
+		return st, ns, err
+	}
+	q := p.Procs[proc]
+	if trans < 0 || trans >= len(q.Trans) {
+		return Step{}, State{}, fmt.Errorf("process %s has no transition %d", q.Name, trans)
+	}
+	st, ns, err := p.exec(s, proc, trans, m, 0)
+	return st, ns, err
+}
+
+func (p *Program) flush(s State, i int) (Step, State, error) {
+	buf := s.Bufs[i]
+	if len(buf) == 0 {
+		return Step{}, State{}, errBufEmpty
+	}
+	e := buf[0]
+	ns := s
+	ns.Mem = slices.Clone(s.Mem)
+	ns.Mem[e.Var] = e.Val
+	ns.Bufs = slices.Clone(s.Bufs)
+	ns.Bufs[i] = buf[1:len(buf):len(buf)]
+	if len(ns.Bufs[i]) == 0 {
+		ns.Bufs[i] = nil
+	}
+	return Step{Proc: i, Trans: -1, Flush: true, Var: e.Var, Val: e.Val}, ns, nil
+}
+
+// readVar returns what process i reads for x in s under m.
+func readVar(s State, i, x int, m Model) int64 {
+	if m == TSO {
+		buf := s.Bufs[i]
+		for k := len(buf) - 1; k >= 0; k-- {
+			if buf[k].Var == x {
+				return buf[k].Val
+			}
+		}
+	}
+	return s.Mem[x]
+}
+
+func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, error) {
+	q := p.Procs[i]
+	t := &q.Trans[ti]
+	if s.Locs[i] != t.From {
+		return Step{}, State{}, errWrongLoc
+	}
+	step := Step{Proc: i, Trans: ti, Var: -1}
+	ns := s
+	ns.Locs = slices.Clone(s.Locs)
+	ns.Locs[i] = t.To
+	env := Env{Regs: s.Regs[i], AllRegs: s.Regs}
+	fault := func(msg string) (Step, State, error) {
+		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg}
+		return step, ns, nil
+	}
+	op := &t.Op
+	switch op.Kind {
+	case Nop:
+	case Assign:
+		v, err := Eval(op.Expr, &env)
+		if err != nil {
+			return fault(err.Error())
+		}
+		if !q.Regs[op.Reg].Dom.Contains(v) {
+			return fault(fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
+		}
+		ns.Regs = setReg(s.Regs, i, op.Reg, v)
+	case Guard:
+		v, err := Eval(op.Expr, &env)
+		if err != nil {
+			return fault(err.Error())
+		}
+		if v == 0 {
+			return Step{}, State{}, errGuard
+		}
+	case Read:
+		v := readVar(s, i, op.Var, m)
+		step.Var, step.Val = op.Var, v
+		if op.Expr != nil {
+			want, err := Eval(op.Expr, &env)
+			if err != nil {
+				return fault(err.Error())
+			}
+			if want != v {
+				return Step{}, State{}, errReadValue
+			}
+		}
+		if op.Reg >= 0 {
+			if !q.Regs[op.Reg].Dom.Contains(v) {
+				return fault(fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
+			}
+			ns.Regs = setReg(s.Regs, i, op.Reg, v)
+		}
+	case Write:
+		v, err := Eval(op.Expr, &env)
+		if err != nil {
+			return fault(err.Error())
+		}
+		step.Var, step.Val = op.Var, v
+		if !p.Vars[op.Var].Dom.Contains(v) {
+			return fault(fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[op.Var].Name, p.Vars[op.Var].Dom))
+		}
+		if m == SC {
+			ns.Mem = slices.Clone(s.Mem)
+			ns.Mem[op.Var] = v
+			break
+		}
+		if bound > 0 && len(s.Bufs[i]) >= bound {
+			return Step{}, State{}, errBufBound
+		}
+		ns.Bufs = slices.Clone(s.Bufs)
+		old := s.Bufs[i]
+		nb := make([]BufEntry, len(old)+1)
+		copy(nb, old)
+		nb[len(old)] = BufEntry{op.Var, v}
+		ns.Bufs[i] = nb
+	case Fence:
+		if len(s.Bufs[i]) > 0 {
+			return Step{}, State{}, errBufNotEmpty
+		}
+	case Locked:
+		if len(s.Bufs[i]) > 0 {
+			return Step{}, State{}, errBufNotEmpty
+		}
+		regs := slices.Clone(s.Regs[i])
+		mem := slices.Clone(s.Mem)
+		benv := Env{Regs: regs, AllRegs: s.Regs, Mem: mem}
+		first := true
+		for _, b := range op.Body {
+			switch b.Kind {
+			case Nop:
+			case Assign:
+				v, err := Eval(b.Expr, &benv)
+				if err != nil {
+					return fault(err.Error())
+				}
+				if !q.Regs[b.Reg].Dom.Contains(v) {
+					return fault(fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
+				}
+				regs[b.Reg] = v
+			case Guard:
+				v, err := Eval(b.Expr, &benv)
+				if err != nil {
+					return fault(err.Error())
+				}
+				if v == 0 {
+					return Step{}, State{}, errGuard
+				}
+			case Read:
+				v := mem[b.Var]
+				if first {
+					step.Var, step.Val, first = b.Var, v, false
+				}
+				if b.Expr != nil {
+					want, err := Eval(b.Expr, &benv)
+					if err != nil {
+						return fault(err.Error())
+					}
+					if want != v {
+						return Step{}, State{}, errReadValue
+					}
+				}
+				if b.Reg >= 0 {
+					if !q.Regs[b.Reg].Dom.Contains(v) {
+						return fault(fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
+					}
+					regs[b.Reg] = v
+				}
+			case Write:
+				v, err := Eval(b.Expr, &benv)
+				if err != nil {
+					return fault(err.Error())
+				}
+				if first {
+					step.Var, step.Val, first = b.Var, v, false
+				}
+				if !p.Vars[b.Var].Dom.Contains(v) {
+					return fault(fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[b.Var].Name, p.Vars[b.Var].Dom))
+				}
+				mem[b.Var] = v
+			default:
+				return Step{}, State{}, fmt.Errorf("a %v inside a locked block", b.Kind)
+			}
+		}
+		ns.Mem = mem
+		ns.Regs = slices.Clone(s.Regs)
+		ns.Regs[i] = regs
+	default:
+		return Step{}, State{}, fmt.Errorf("unknown operation %v", op.Kind)
+	}
+	return step, ns, nil
+}
+
+func setReg(regs [][]int64, i, r int, v int64) [][]int64 {
+	n := slices.Clone(regs)
+	n[i] = slices.Clone(regs[i])
+	n[i][r] = v
+	return n
+}
+
+// MatchBad returns the index of the first bad state of p that s is in, or -1.
+// A faulting state is reported by its Fault, not here.
+func (p *Program) MatchBad(s State) int {
+	for bi, b := range p.Bad {
+		if p.inBad(s, &b) {
+			return bi
+		}
+	}
+	return -1
+}
+
+func (p *Program) inBad(s State, b *BadState) bool {
+	for _, pl := range b.Locs {
+		if s.Locs[pl.Proc] != pl.Loc {
+			return false
+		}
+	}
+	if b.Cond == nil {
+		return true
+	}
+	v, err := Eval(b.Cond, &Env{AllRegs: s.Regs, Mem: s.Mem})
+	return err == nil && v != 0
+}
+
+// IsBad reports whether s is a bad state: faulting, or in some BadState.
+func (p *Program) IsBad(s State) bool { return s.Fault != nil || p.MatchBad(s) >= 0 }
