@@ -140,8 +140,10 @@ type ProcLoc struct {
 
 // BadState is a set of configurations that must not be reached: every process
 // of Locs is at its location and Cond, if not nil, holds. Cond may name any
-// process's registers (qualified [RegRef]) and shared variables ([VarRef]),
-// which denote main memory.
+// process's registers (qualified [RegRef]) and shared variables ([VarRef]).
+// A condition that names shared variables is a statement about main memory
+// once every store has landed: it holds only in states whose store buffers
+// are all empty (litmus tests' final conditions; under SC always).
 type BadState struct {
 	Name string
 	Locs []ProcLoc

@@ -424,8 +424,26 @@ func (p *Program) inBad(s State, b *BadState) bool {
 	if b.Cond == nil {
 		return true
 	}
+	if NamesMemory(b.Cond) {
+		for _, buf := range s.Bufs {
+			if len(buf) > 0 {
+				return false
+			}
+		}
+	}
 	v, err := Eval(b.Cond, &Env{AllRegs: s.Regs, Mem: s.Mem})
 	return err == nil && v != 0
+}
+
+// NamesMemory reports whether e reads shared memory (a [VarRef]).
+func NamesMemory(e Expr) bool {
+	found := false
+	WalkExpr(e, func(e Expr) {
+		if _, ok := e.(VarRef); ok {
+			found = true
+		}
+	})
+	return found
 }
 
 // IsBad reports whether s is a bad state: faulting, or in some BadState.
