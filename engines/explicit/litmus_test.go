@@ -69,3 +69,40 @@ func TestLitmusConformance(t *testing.T) {
 	}
 	t.Logf("litmus conformance: %d/%d tests agree under both TSO and SC", agree, len(tests))
 }
+
+// BenchmarkLitmusLargest measures throughput on the litmus test with the
+// largest TSO state space.
+func BenchmarkLitmusLargest(b *testing.B) {
+	if _, err := os.Stat(corpus); err != nil {
+		b.Skip("litmus corpus not found")
+	}
+	tests, err := litmus.Load(corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var (
+		largest *model.Program
+		most    int64
+	)
+	for _, lt := range tests {
+		p, err := lt.Program()
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := (&explicit.Engine{}).Check(context.Background(), p, model.TSO)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Stats.States > most {
+			largest, most = p, res.Stats.States
+		}
+	}
+	b.Logf("largest litmus test: %s, %d TSO states", largest.Name, most)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := (&explicit.Engine{}).Check(context.Background(), largest, model.TSO); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(most)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+}

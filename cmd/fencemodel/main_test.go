@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.fcm")
+	if err := os.WriteFile(broken, []byte("program \"b\"\nvar x : [0:1] = 0\nprocess P0 {\n  locs L0 L1\n  L0 -> L1 : write y := 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rmm := func(name string) string { return filepath.Join("..", "..", "testdata", "rmm", name) }
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"unsafe under TSO prints the trace", []string{"check", rmm("sb.rmm")}, exitUnsafe, "buffers: P0[x=1]", ""},
+		{"safe under SC", []string{"check", "-model=sc", rmm("sb.rmm")}, exitSafe, "safe under sc", ""},
+		{"bounded safety is qualified", []string{"check", rmm("dekker_fenced.rmm")}, exitSafe, "safe up to buffer bound 4", ""},
+		{"input error names file and position", []string{"check", broken}, exitUsage, "", "broken.fcm:5:"},
+		{"missing file", []string{"check", filepath.Join(dir, "none.fcm")}, exitUsage, "", "none.fcm"},
+		{"unknown engine", []string{"check", "-engine=magic", rmm("sb.rmm")}, exitUsage, "", "unknown engine"},
+		{"no file", []string{"check"}, exitUsage, "", "no model file"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "", "unknown command"},
+		{"budget exhausted", []string{"check", "-max-states=3", rmm("dekker_fenced.rmm")}, exitInconclusive, "inconclusive", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errb.String())
+			}
+			if !strings.Contains(out.String(), tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, out.String())
+			}
+			if !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, errb.String())
+			}
+		})
+	}
+}
