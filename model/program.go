@@ -223,11 +223,14 @@ func (q *Process) index() {
 	q.out = out
 }
 
-// Index precomputes the per-location transition lists of every process. Engines
-// call it once before searching concurrently; it is also done lazily.
+// Index precomputes the per-location transition lists of every process, once:
+// after it, concurrent searches of p only read them. Editing a process
+// (AddLoc, AddTrans) drops its lists; they are rebuilt on the next use.
 func (p *Program) Index() {
 	for _, q := range p.Procs {
-		q.index()
+		if q.out == nil || len(q.out) != len(q.Locs) {
+			q.index()
+		}
 	}
 }
 
