@@ -1,0 +1,144 @@
+package fence
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Overtaking is a read that executed while an older write of the same process
+// was still in that process's store buffer (x86-TSO's only relaxation): the
+// pair (j, i) of the paper's Overtaken, with the places where a barrier would
+// have forbidden it.
+type Overtaking struct {
+	// Proc is the process that wrote and read.
+	Proc int
+	// Write is the index in the trace's Steps of the write that was overtaken,
+	// and WriteTrans its transition in Proc.
+	Write, WriteTrans int
+	// Read is the index in the trace's Steps of the overtaking read, and
+	// ReadTrans its transition in Proc.
+	Read, ReadTrans int
+	// Places are the candidate barrier places: every location Proc leaves
+	// after the write and up to the read, the read's own source included, in
+	// the order first left. A barrier at any of them forces the write out of
+	// the buffer before the read executes; barriers elsewhere do not come
+	// between the two. They are the paper's q_k(p) for j ≤ k < i, before the
+	// intersection with a placement constraint.
+	Places []Place
+}
+
+// Format describes o in one line, naming things through p (the program the
+// trace ran on).
+func (o Overtaking) Format(p *model.Program) string {
+	q := p.Procs[o.Proc]
+	w := q.Trans[o.WriteTrans]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the %s (step %d", q.Name, w.Op.Format(p, q), o.Write+1)
+	if w.Pos.IsValid() {
+		fmt.Fprintf(&b, ", %s", w.Pos)
+	}
+	r := q.Trans[o.ReadTrans]
+	fmt.Fprintf(&b, ") is overtaken by the %s (step %d", r.Op.Format(p, q), o.Read+1)
+	if r.Pos.IsValid() {
+		fmt.Fprintf(&b, ", %s", r.Pos)
+	}
+	b.WriteString(")")
+	b.WriteString("; barrier places:")
+	if len(o.Places) == 0 {
+		b.WriteString(" none")
+	}
+	for _, pl := range o.Places {
+		b.WriteString(" " + pl.Format(p))
+	}
+	return b.String()
+}
+
+// Overtakings returns every overtaking in the TSO trace t of p, ordered by
+// read, then by write. For every step that takes a transition whose operation
+// is a plain read (a locked operation needs an empty buffer and overtakes
+// nothing) of process q on variable x, the overtaken writes are q's buffered
+// writes newer than q's newest buffered write to x, or all of q's buffered
+// writes when none is to x. Which step issued each buffered write is tracked
+// while replaying: a write appends its step, a flush removes the oldest.
+//
+// A bad-state condition that names memory adds no overtaking: package model
+// lets it hold only once every store buffer is empty.
+//
+// t should replay on p ([model.Program.Replay]), as every engine's trace
+// does. If it does not, Overtakings returns the overtakings of the longest
+// prefix that does. An SC trace has none.
+func Overtakings(p *model.Program, t *model.Trace) []Overtaking {
+	states, _ := p.Replay(t)
+	return overtakings(p, t, states)
+}
+
+// overtakings computes Overtakings from the states of a replay: states[k] is
+// the state before t.Steps[k]. Only the first len(states)-1 steps are used.
+func overtakings(p *model.Program, t *model.Trace, states []model.State) []Overtaking {
+	if t.Model != model.TSO || len(states) == 0 {
+		return nil
+	}
+	n := min(len(t.Steps), len(states)-1)
+	// origin[q] is the step that issued each entry of q's buffer, oldest first.
+	origin := make([][]int, len(p.Procs))
+	var out []Overtaking
+	for k := 0; k < n; k++ {
+		st := t.Steps[k]
+		if st.Flush {
+			if len(origin[st.Proc]) > 0 {
+				origin[st.Proc] = origin[st.Proc][1:]
+			}
+			continue
+		}
+		q := p.Procs[st.Proc]
+		tr := q.Trans[st.Trans]
+		switch tr.Op.Kind {
+		case model.Write:
+			origin[st.Proc] = append(origin[st.Proc], k)
+		case model.Read:
+			buf := states[k].Bufs[st.Proc]
+			pending := origin[st.Proc]
+			if len(buf) != len(pending) {
+				// Cannot happen for a replayed trace: the buffer and the
+				// writes that filled it are in step.
+				panic(fmt.Sprintf("fence: buffer of %s has %d entries, %d writes pending at step %d", q.Name, len(buf), len(pending), k+1))
+			}
+			last := -1
+			for j := len(buf) - 1; j >= 0; j-- {
+				if buf[j].Var == tr.Op.Var {
+					last = j
+					break
+				}
+			}
+			for _, w := range pending[last+1:] {
+				out = append(out, Overtaking{
+					Proc: st.Proc, Write: w, WriteTrans: t.Steps[w].Trans,
+					Read: k, ReadTrans: st.Trans,
+					Places: placesBetween(p, t, st.Proc, w, k),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// placesBetween returns the source locations of the transitions that process
+// qi takes in steps w+1 .. r (the write is step w, the read step r), without
+// repetitions, in order.
+func placesBetween(p *model.Program, t *model.Trace, qi, w, r int) []Place {
+	q := p.Procs[qi]
+	var places []Place
+	for m := w + 1; m <= r; m++ {
+		st := t.Steps[m]
+		if st.Proc != qi || st.Flush {
+			continue
+		}
+		if pl := (Place{Proc: qi, Loc: q.Trans[st.Trans].From}); !slices.Contains(places, pl) {
+			places = append(places, pl)
+		}
+	}
+	return places
+}
