@@ -1,0 +1,223 @@
+package sb
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// faultProgram is a program with explicit fault transitions, and the map back
+// to the original program's transitions.
+type faultProgram struct {
+	prog *model.Program
+	// orig[p][t] is the original transition of transition t of process p.
+	orig [][]int
+}
+
+// withFaults returns a copy of p in which every transition that can leave a
+// finite domain or divide by zero has a twin, guarded by that condition, that
+// leads to a new location FAULT of its process; every FAULT is a bad state.
+// The twin of a locked operation runs the body up to the faulting operation
+// and then the guard.
+func withFaults(p *model.Program) *faultProgram {
+	c := p.Clone()
+	fp := &faultProgram{prog: c, orig: make([][]int, len(c.Procs))}
+	for pi, q := range c.Procs {
+		n := len(q.Trans)
+		fp.orig[pi] = make([]int, n)
+		for i := range n {
+			fp.orig[pi][i] = i
+		}
+		fault := -1
+		for ti := range n {
+			t := q.Trans[ti]
+			for _, op := range faultOps(p, q, t.Op) {
+				if fault < 0 {
+					fault = q.AddLoc("FAULT", model.Pos{})
+					c.Bad = append(c.Bad, model.BadState{Name: q.Name + " faults", Locs: []model.ProcLoc{{Proc: pi, Loc: fault}}})
+				}
+				q.AddTrans(t.From, op, fault, t.Pos)
+				fp.orig[pi] = append(fp.orig[pi], ti)
+			}
+		}
+	}
+	return fp
+}
+
+// faultOps returns operations that are enabled exactly when op is enabled
+// and faults (approximately for nested divisions: each divisor is checked).
+func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
+	outside := func(e model.Expr, d model.Domain) model.Expr {
+		return model.Bin(model.OpOr, model.Bin(model.OpLt, e, model.C(d.Lo)), model.Bin(model.OpGt, e, model.C(d.Hi)))
+	}
+	divs := func(e model.Expr) []model.Expr {
+		var out []model.Expr
+		model.WalkExpr(e, func(e model.Expr) {
+			if b, ok := e.(model.Binary); ok && (b.Op == model.OpDiv || b.Op == model.OpMod) {
+				out = append(out, model.Bin(model.OpEq, b.Y, model.C(0)))
+			}
+		})
+		return out
+	}
+	var out []model.Op
+	switch op.Kind {
+	case model.Assign:
+		for _, g := range divs(op.Expr) {
+			out = append(out, model.GuardOp(g))
+		}
+		out = append(out, model.GuardOp(outside(op.Expr, q.Regs[op.Reg].Dom)))
+	case model.Guard:
+		for _, g := range divs(op.Expr) {
+			out = append(out, model.GuardOp(g))
+		}
+	case model.Write:
+		for _, g := range divs(op.Expr) {
+			out = append(out, model.GuardOp(g))
+		}
+		out = append(out, model.GuardOp(outside(op.Expr, p.Vars[op.Var].Dom)))
+	case model.Read:
+		if op.Reg >= 0 {
+			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
+			add := func(lo, hi int64) {
+				for v := lo; v <= hi; v++ {
+					out = append(out, model.ReadEqOp(op.Var, model.C(v)))
+					if v == hi {
+						break
+					}
+				}
+			}
+			if xd.Lo < rd.Lo {
+				add(xd.Lo, min(xd.Hi, rd.Lo-1))
+			}
+			if xd.Hi > rd.Hi {
+				add(max(xd.Lo, rd.Hi+1), xd.Hi)
+			}
+		}
+	case model.Locked:
+		for i, b := range op.Body {
+			prefix := op.Body[:i:i]
+			for _, f := range faultOps(p, q, b) {
+				body := append(prefix, lockedFault(f, b)...)
+				out = append(out, model.LockedOp(body...))
+			}
+		}
+	}
+	return out
+}
+
+// lockedFault turns a fault operation of a locked body's member b into body
+// operations (a read twin becomes a guard on memory).
+func lockedFault(f, b model.Op) []model.Op {
+	if f.Kind == model.Read {
+		return []model.Op{model.GuardOp(model.Bin(model.OpEq, model.V(f.Var), f.Expr))}
+	}
+	return []model.Op{f}
+}
+
+// concretize turns the symbolic counterexample that starts at c into a
+// concrete TSO trace of the original program p: it takes from the chain of
+// Pre steps the sequence of transitions of each process, and searches the
+// interleavings of exactly those sequences, with flushes, for one that
+// reaches a bad state of p.
+func concretize(ctx context.Context, p *model.Program, fp *faultProgram, c *cons) (*model.Trace, error) {
+	seqs := make([][]int, len(p.Procs))
+	for d := c; d.next != nil; d = d.next {
+		if d.trans >= 0 {
+			seqs[d.proc] = append(seqs[d.proc], fp.orig[d.proc][d.trans])
+		}
+	}
+	type node struct {
+		parent int32
+		step   model.Step
+		state  model.State
+		cur    []int
+	}
+	var (
+		nodes   []node
+		visited = map[string]bool{}
+		key     []byte
+	)
+	encode := func(cur []int, s model.State) string {
+		key = key[:0]
+		for _, k := range cur {
+			key = binary.AppendUvarint(key, uint64(k))
+		}
+		for _, l := range s.Locs {
+			key = binary.AppendUvarint(key, uint64(l))
+		}
+		for _, rs := range s.Regs {
+			for _, r := range rs {
+				key = binary.AppendVarint(key, r)
+			}
+		}
+		for _, v := range s.Mem {
+			key = binary.AppendVarint(key, v)
+		}
+		for _, b := range s.Bufs {
+			key = binary.AppendUvarint(key, uint64(len(b)))
+			for _, e := range b {
+				key = binary.AppendUvarint(key, uint64(e.Var))
+				key = binary.AppendVarint(key, e.Val)
+			}
+		}
+		if s.Fault != nil {
+			key = append(key, 1)
+		}
+		return string(key)
+	}
+	// Initial values: those the initial constraint fixes, the declared ones
+	// elsewhere; any remaining '*' is enumerated by p.Initial.
+	var goal = -1
+	add := func(parent int32, st model.Step, s model.State, cur []int) {
+		k := encode(cur, s)
+		if visited[k] {
+			return
+		}
+		visited[k] = true
+		nodes = append(nodes, node{parent, st, s, cur})
+		if goal < 0 && p.IsBad(s) {
+			goal = len(nodes) - 1
+		}
+	}
+	if err := p.Initial(func(s model.State) {
+		add(-1, model.Step{}, s, make([]int, len(p.Procs)))
+	}); err != nil {
+		return nil, err
+	}
+	for head := 0; head < len(nodes) && goal < 0; head++ {
+		if head&1023 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("concretizing the counterexample: %w", ctx.Err())
+		}
+		n := nodes[head]
+		for pi := range p.Procs {
+			if len(n.state.Bufs[pi]) > 0 {
+				if st, ns, err := p.Exec(n.state, pi, -1, true, model.TSO); err == nil {
+					add(int32(head), st, ns, n.cur)
+				}
+			}
+			if k := n.cur[pi]; k < len(seqs[pi]) {
+				if st, ns, err := p.Exec(n.state, pi, seqs[pi][k], false, model.TSO); err == nil {
+					cur := append([]int(nil), n.cur...)
+					cur[pi]++
+					add(int32(head), st, ns, cur)
+				}
+			}
+		}
+	}
+	if goal < 0 {
+		return nil, fmt.Errorf("internal error: no TSO interleaving of the symbolic counterexample reaches a bad state (%d states searched)", len(nodes))
+	}
+	var steps []model.Step
+	i := int32(goal)
+	for nodes[i].parent >= 0 {
+		steps = append(steps, nodes[i].step)
+		i = nodes[i].parent
+	}
+	for a, b := 0, len(steps)-1; a < b; a, b = a+1, b-1 {
+		steps[a], steps[b] = steps[b], steps[a]
+	}
+	root := nodes[i].state
+	return &model.Trace{Model: model.TSO, InitMem: root.Mem, InitRegs: root.Regs, Steps: steps}, nil
+}

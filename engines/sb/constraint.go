@@ -1,0 +1,298 @@
+package sb
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// msg is one message of a constraint's buffer: a partial memory snapshot and
+// its writer. writer < 0 means unknown; the writer is then known not to be any
+// process in notBy. When the writer is known, v is the variable written.
+type msg struct {
+	mem    []int64
+	known  uint64 // bit x: mem[x] is known
+	writer int
+	v      int
+	notBy  uint64
+}
+
+// cons is a minimal constraint: it denotes the upward closure of its
+// configurations under the SB ordering.
+type cons struct {
+	locs   []int
+	regs   [][]int64
+	rknown []uint64 // per process, bit r: regs[p][r] is known
+	msgs   []msg
+	ptr    []int
+
+	// Provenance: this constraint is a predecessor of next by proc's
+	// transition trans (-1: a flush of proc). next is nil for a bad state.
+	next  *cons
+	proc  int
+	trans int
+	// fault is the index of the bad state (or -1) the chain ends in.
+	bad int
+
+	// mayFlush is the set of processes whose flushes may precede this
+	// constraint. A process's flushes only matter to that process's own
+	// reads, fences and locked operations, so every run can be reordered
+	// to flush lazily: right before such an operation of the flushing
+	// process, or in the final segment that empties the buffers. Backward,
+	// a flush of p is explored only after p's read, fence, locked operation
+	// or flush, or in the final segment.
+	mayFlush uint64
+
+	dead bool // retired: subsumed by a more general constraint
+}
+
+func (m *msg) isKnown(x int) bool { return m.known&(1<<uint(x)) != 0 }
+
+func (m *msg) set(x int, v int64) {
+	m.mem[x] = v
+	m.known |= 1 << uint(x)
+}
+
+func (m msg) clone() msg {
+	m.mem = slices.Clone(m.mem)
+	return m
+}
+
+func (c *cons) regKnown(p, r int) bool { return c.rknown[p]&(1<<uint(r)) != 0 }
+
+// clone returns a deep copy of c without provenance.
+func (c *cons) clone() *cons {
+	n := &cons{
+		locs:   slices.Clone(c.locs),
+		regs:   make([][]int64, len(c.regs)),
+		rknown: slices.Clone(c.rknown),
+		msgs:   make([]msg, len(c.msgs)),
+		ptr:    slices.Clone(c.ptr),
+		bad:    c.bad,
+
+		mayFlush: c.mayFlush,
+	}
+	for i := range c.regs {
+		n.regs[i] = slices.Clone(c.regs[i])
+	}
+	for i := range c.msgs {
+		n.msgs[i] = c.msgs[i].clone()
+	}
+	return n
+}
+
+func (c *cons) setReg(p, r int, v int64) {
+	c.regs[p][r] = v
+	c.rknown[p] |= 1 << uint(r)
+}
+
+func (c *cons) forgetReg(p, r int) {
+	c.regs[p][r] = 0
+	c.rknown[p] &^= 1 << uint(r)
+}
+
+// last returns the index of the newest message.
+func (c *cons) last() int { return len(c.msgs) - 1 }
+
+// lastWrite is the paper's LastWrite(c, p, x): the newest message at or after
+// p's pointer written by p to x, or p's pointer.
+func (c *cons) lastWrite(p, x int) int {
+	for i := len(c.msgs) - 1; i > c.ptr[p]; i-- {
+		if m := &c.msgs[i]; m.writer == p && m.v == x {
+			return i
+		}
+	}
+	return c.ptr[p]
+}
+
+// pointedAt reports whether some process's pointer is at message i.
+func (c *cons) pointedAt(i int) bool {
+	return slices.Contains(c.ptr, i)
+}
+
+// key returns an exact encoding of c's content, for deduplication.
+func (c *cons) key(b []byte) []byte {
+	b = binary.AppendUvarint(b, c.mayFlush)
+	for _, l := range c.locs {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	for p, rs := range c.regs {
+		b = binary.AppendUvarint(b, c.rknown[p])
+		for r, v := range rs {
+			if c.regKnown(p, r) {
+				b = binary.AppendVarint(b, v)
+			}
+		}
+	}
+	for _, z := range c.ptr {
+		b = binary.AppendUvarint(b, uint64(z))
+	}
+	for i := range c.msgs {
+		m := &c.msgs[i]
+		b = binary.AppendVarint(b, int64(m.writer))
+		if m.writer >= 0 {
+			b = binary.AppendUvarint(b, uint64(m.v))
+		} else {
+			b = binary.AppendUvarint(b, m.notBy)
+		}
+		b = binary.AppendUvarint(b, m.known)
+		for x, v := range m.mem {
+			if m.isKnown(x) {
+				b = binary.AppendVarint(b, v)
+			}
+		}
+	}
+	return b
+}
+
+// locKey encodes the locations only: constraints are compared for
+// subsumption only when their locations are equal.
+func locKey(locs []int) string {
+	b := make([]byte, 0, 2*len(locs))
+	for _, l := range locs {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	return string(b)
+}
+
+// normalize splits every unknown-writer message that some process points
+// before and is not excluded from writing, so that last-write positions are
+// determined by the constraint: for process q pointing before message i, the
+// writer of i is q (for each variable) or is not q. It calls emit for each
+// resulting constraint; impossible ones (no writer left) are dropped.
+func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
+	all := uint64(1)<<uint(nprocs) - 1
+	for i := 1; i < len(c.msgs); i++ {
+		m := &c.msgs[i]
+		if m.writer >= 0 {
+			continue
+		}
+		for q, z := range c.ptr {
+			if z >= i || m.notBy&(1<<uint(q)) != 0 {
+				continue
+			}
+			// Split on q.
+			for x := range nvars {
+				d := c.clone()
+				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, x, 0
+				normalize(d, nprocs, nvars, emit)
+			}
+			m.notBy |= 1 << uint(q)
+			if m.notBy&all == all {
+				return
+			}
+		}
+		if m.notBy&all == all {
+			return
+		}
+	}
+	emit(c)
+}
+
+// subsumes reports whether a ⊑ b: every configuration denoted by b is
+// denoted by a (a is more general). Both have equal locations.
+func subsumes(a, b *cons) bool {
+	if len(a.msgs) > len(b.msgs) || b.mayFlush&^a.mayFlush != 0 {
+		return false
+	}
+	for p := range a.regs {
+		if a.rknown[p]&^b.rknown[p] != 0 {
+			return false
+		}
+		for k := a.rknown[p]; k != 0; k &= k - 1 {
+			r := bits.TrailingZeros64(k)
+			if a.regs[p][r] != b.regs[p][r] {
+				return false
+			}
+		}
+	}
+	g := make([]int, len(a.msgs))
+	return embed(a, b, g, 0, 0)
+}
+
+// embed searches a strictly increasing map g of a's messages i.. into b's
+// messages j.. satisfying the ordering's conditions.
+func embed(a, b *cons, g []int, i, j int) bool {
+	if i == len(a.msgs) {
+		return checkMap(a, b, g)
+	}
+	// The remaining a-messages need len(a.msgs)-i slots.
+	for jj := j; jj <= len(b.msgs)-(len(a.msgs)-i); jj++ {
+		if i == 0 && jj != 0 {
+			break // the active index maps to the active index
+		}
+		if !msgCovers(&a.msgs[i], &b.msgs[jj]) {
+			continue
+		}
+		if !pointersAgree(a, b, i, jj) {
+			continue
+		}
+		g[i] = jj
+		if embed(a, b, g, i+1, jj+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// pointersAgree checks that the processes pointing at a's message i are
+// exactly those pointing at b's message j.
+func pointersAgree(a, b *cons, i, j int) bool {
+	for p := range a.ptr {
+		if (a.ptr[p] == i) != (b.ptr[p] == j) {
+			return false
+		}
+	}
+	return true
+}
+
+// msgCovers reports whether message ma (of the general constraint) matches
+// every message that mb matches.
+func msgCovers(ma, mb *msg) bool {
+	if ma.known&^mb.known != 0 {
+		return false
+	}
+	for k := ma.known; k != 0; k &= k - 1 {
+		x := bits.TrailingZeros64(k)
+		if ma.mem[x] != mb.mem[x] {
+			return false
+		}
+	}
+	switch {
+	case ma.writer >= 0:
+		return mb.writer == ma.writer && mb.v == ma.v
+	case mb.writer >= 0:
+		return ma.notBy&(1<<uint(mb.writer)) == 0
+	default:
+		return ma.notBy&^mb.notBy == 0
+	}
+}
+
+// checkMap verifies the last-write condition of the ordering for a complete
+// map g: every process's last write to every variable in b is the image of
+// its last write in a. Messages of b that are not images must not be writes
+// of a process pointing before them that come after the image of that
+// process's last write to the same variable.
+func checkMap(a, b *cons, g []int) bool {
+	mapped := make([]bool, len(b.msgs))
+	for _, j := range g {
+		mapped[j] = true
+	}
+	for j := range b.msgs {
+		if mapped[j] {
+			continue
+		}
+		m := &b.msgs[j]
+		if m.writer < 0 {
+			continue // by normalization, written by no process pointing before it
+		}
+		q, x := m.writer, m.v
+		if b.ptr[q] >= j {
+			continue
+		}
+		if g[a.lastWrite(q, x)] < j {
+			return false
+		}
+	}
+	return true
+}
