@@ -4,7 +4,12 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit] [-model=tso|sc] [-buffer=N] [-budget=D] FILE...
+//	fencemodel check [-engine=explicit|sb] [-model=tso|sc] [-buffer=N] [-budget=D] FILE...
+//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb] FILE...
+//
+// fences prints the minimal sets of barriers that make each program correct
+// under TSO (Algorithm 2 of the single-buffer paper), by location and source
+// position, or says that the program is already correct, or wrong under SC.
 //
 // Exit status: 0 when no bad state is reachable in any file, 1 when one is
 // reachable in some file, 2 on a usage or input error, 3 when a budget ran out
@@ -22,6 +27,8 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -42,6 +49,7 @@ const usage = `usage: fencemodel COMMAND [flags] FILE...
 
 commands:
   check   decide whether a bad state is reachable; print the trace
+  fences  compute the minimal sets of barriers that repair each program under TSO
   help    print this text
 
 run 'fencemodel COMMAND -h' for the flags of a command
@@ -55,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "check":
 		return check(args[1:], stdout, stderr)
+	case "fences":
+		return fences(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitSafe
@@ -73,7 +83,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit")
+	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit or sb (exact TSO)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact for loop-free programs, else 4)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -84,8 +94,10 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 	switch f.engine {
 	case "explicit":
 		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates}, nil
+	case "sb":
+		return &sb.Engine{MaxConstraints: f.maxStates}, nil
 	}
-	return nil, fmt.Errorf("unknown engine %q (want explicit)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want explicit or sb)", f.engine)
 }
 
 func check(args []string, stdout, stderr io.Writer) int {
@@ -146,6 +158,79 @@ func check(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+func fences(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fences", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ef engineFlags
+	ef.register(fs)
+	all := fs.Bool("all", false, "print every minimal set, not only a cheapest one")
+	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	g, err := fence.ParsePlacement(*placement)
+	if err != nil {
+		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
+		return exitUsage
+	}
+	eng, err := ef.newEngine()
+	if err != nil {
+		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "fencemodel fences: no model file given")
+		return exitUsage
+	}
+	code := exitSafe
+	for _, file := range fs.Args() {
+		p, err := modelfile.Load(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			code = exitUsage
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
+		res, err := fence.Infer(ctx, eng, p, fence.Options{All: *all, Placement: g})
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+			code = exitUsage
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", file, res.Summary(p))
+		for i, set := range res.Sets {
+			fmt.Fprintf(stdout, "  set %d (cost %d):\n", i+1, res.Costs[i])
+			for _, pl := range set {
+				fmt.Fprintf(stdout, "    barrier at %s  (%s)\n", pl.Format(p), placePos(p, pl))
+			}
+		}
+		switch res.Status {
+		case fence.Fixable, fence.WrongUnderSC, fence.NotFixable:
+			if code == exitSafe || code == exitInconclusive {
+				code = exitUnsafe
+			}
+		case fence.Inconclusive:
+			if code == exitSafe {
+				code = exitInconclusive
+			}
+		}
+	}
+	return code
+}
+
+// placePos is the source position of a barrier place: the position of the
+// write that leads to it, else of the location.
+func placePos(p *model.Program, pl fence.Place) model.Pos {
+	q := p.Procs[pl.Proc]
+	for _, t := range q.Trans {
+		if t.To == pl.Loc && t.Op.Kind == model.Write && t.Pos.IsValid() {
+			return t.Pos
+		}
+	}
+	return q.Locs[pl.Loc].Pos
 }
 
 func printTrace(w io.Writer, p *model.Program, t *model.Trace) {

@@ -30,6 +30,10 @@ func TestCheck(t *testing.T) {
 		{"unknown engine", []string{"check", "-engine=magic", rmm("sb.rmm")}, exitUsage, "", "unknown engine"},
 		{"no file", []string{"check"}, exitUsage, "", "no model file"},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", "unknown command"},
+		{"fences for store buffering", []string{"fences", rmm("sb.rmm")}, exitUnsafe, "barrier at P0@q1  (", ""},
+		{"fences: correct program", []string{"fences", rmm("iriw.rmm")}, exitSafe, "correct", ""},
+		{"fences: bad placement", []string{"fences", "-placement=nowhere", rmm("sb.rmm")}, exitUsage, "", "placement"},
+		{"check with the sb engine", []string{"check", "-engine=sb", rmm("sb.rmm")}, exitUnsafe, "[sb]", ""},
 		{"budget exhausted", []string{"check", "-max-states=3", rmm("dekker_fenced.rmm")}, exitInconclusive, "inconclusive", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
