@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -448,3 +449,30 @@ func NamesMemory(e Expr) bool {
 
 // IsBad reports whether s is a bad state: faulting, or in some BadState.
 func (p *Program) IsBad(s State) bool { return s.Fault != nil || p.MatchBad(s) >= 0 }
+
+// AppendKey appends a compact encoding of s to b: two states of one program
+// have the same encoding exactly when they are equal. Engines hash states by it.
+func (s State) AppendKey(b []byte) []byte {
+	for _, l := range s.Locs {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	for _, rs := range s.Regs {
+		for _, r := range rs {
+			b = binary.AppendVarint(b, r)
+		}
+	}
+	for _, v := range s.Mem {
+		b = binary.AppendVarint(b, v)
+	}
+	for _, buf := range s.Bufs {
+		b = binary.AppendUvarint(b, uint64(len(buf)))
+		for _, e := range buf {
+			b = binary.AppendUvarint(b, uint64(e.Var))
+			b = binary.AppendVarint(b, e.Val)
+		}
+	}
+	if s.Fault != nil {
+		b = append(b, 1)
+	}
+	return b
+}

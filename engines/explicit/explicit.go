@@ -15,7 +15,6 @@ package explicit
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -85,7 +84,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		badNode = int32(-1)
 	)
 	add := func(s model.State, parent int32, st model.Step) bool {
-		key = encode(key[:0], s)
+		key = s.AppendKey(key[:0])
 		if _, ok := visited[string(key)]; ok {
 			return false
 		}
@@ -223,31 +222,4 @@ func maxWrites(q *model.Process) (int, bool) {
 	}
 	n, err := visit(q.Init)
 	return n, err == nil
-}
-
-// encode appends a compact encoding of s to b. Two states have the same
-// encoding exactly when they are equal.
-func encode(b []byte, s model.State) []byte {
-	for _, l := range s.Locs {
-		b = binary.AppendUvarint(b, uint64(l))
-	}
-	for _, rs := range s.Regs {
-		for _, r := range rs {
-			b = binary.AppendVarint(b, r)
-		}
-	}
-	for _, v := range s.Mem {
-		b = binary.AppendVarint(b, v)
-	}
-	for _, buf := range s.Bufs {
-		b = binary.AppendUvarint(b, uint64(len(buf)))
-		for _, e := range buf {
-			b = binary.AppendUvarint(b, uint64(e.Var))
-			b = binary.AppendVarint(b, e.Val)
-		}
-	}
-	if s.Fault != nil {
-		b = append(b, 1)
-	}
-	return b
 }

@@ -144,27 +144,7 @@ func concretize(ctx context.Context, p *model.Program, fp *faultProgram, c *cons
 		for _, k := range cur {
 			key = binary.AppendUvarint(key, uint64(k))
 		}
-		for _, l := range s.Locs {
-			key = binary.AppendUvarint(key, uint64(l))
-		}
-		for _, rs := range s.Regs {
-			for _, r := range rs {
-				key = binary.AppendVarint(key, r)
-			}
-		}
-		for _, v := range s.Mem {
-			key = binary.AppendVarint(key, v)
-		}
-		for _, b := range s.Bufs {
-			key = binary.AppendUvarint(key, uint64(len(b)))
-			for _, e := range b {
-				key = binary.AppendUvarint(key, uint64(e.Var))
-				key = binary.AppendVarint(key, e.Val)
-			}
-		}
-		if s.Fault != nil {
-			key = append(key, 1)
-		}
+		key = s.AppendKey(key)
 		return string(key)
 	}
 	// Initial values: those the initial constraint fixes, the declared ones
