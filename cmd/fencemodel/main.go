@@ -100,13 +100,43 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 	return nil, fmt.Errorf("unknown engine %q (want explicit or sb)", f.engine)
 }
 
+// parse parses a command's flags and builds its engine; it reports a usage
+// error on stderr and returns nil when the command cannot run.
+func (f *engineFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) engines.Engine {
+	if err := fs.Parse(args); err != nil {
+		return nil
+	}
+	eng, err := f.newEngine()
+	if err != nil {
+		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
+		return nil
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintf(stderr, "fencemodel %s: no model file given\n", fs.Name())
+		return nil
+	}
+	return eng
+}
+
+// exitCode accumulates the exit status over files: the worst one wins
+// (usage > unsafe > inconclusive > safe).
+type exitCode int
+
+func (c *exitCode) add(code int) {
+	rank := map[int]int{exitSafe: 0, exitInconclusive: 1, exitUnsafe: 2, exitUsage: 3}
+	if rank[code] > rank[int(*c)] {
+		*c = exitCode(code)
+	}
+}
+
 func check(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var ef engineFlags
 	ef.register(fs)
 	quiet := fs.Bool("q", false, "print only the verdict line of each file")
-	if err := fs.Parse(args); err != nil {
+	eng := ef.parse(fs, args, stderr)
+	if eng == nil {
 		return exitUsage
 	}
 	m, err := model.ParseModel(ef.model)
@@ -114,23 +144,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
-	eng, err := ef.newEngine()
-	if err != nil {
-		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "fencemodel check: no model file given")
-		return exitUsage
-	}
-	code := exitSafe
-	worse := func(c int) {
-		// usage > unsafe > inconclusive > safe
-		rank := map[int]int{exitSafe: 0, exitInconclusive: 1, exitUnsafe: 2, exitUsage: 3}
-		if rank[c] > rank[code] {
-			code = c
-		}
-	}
+	var code exitCode
+	worse := code.add
 	for _, file := range fs.Args() {
 		p, err := modelfile.Load(file)
 		if err != nil {
@@ -157,7 +172,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 			worse(exitInconclusive)
 		}
 	}
-	return code
+	return int(code)
 }
 
 func fences(args []string, stdout, stderr io.Writer) int {
@@ -167,7 +182,8 @@ func fences(args []string, stdout, stderr io.Writer) int {
 	ef.register(fs)
 	all := fs.Bool("all", false, "print every minimal set, not only a cheapest one")
 	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
-	if err := fs.Parse(args); err != nil {
+	eng := ef.parse(fs, args, stderr)
+	if eng == nil {
 		return exitUsage
 	}
 	g, err := fence.ParsePlacement(*placement)
@@ -175,21 +191,12 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
-	eng, err := ef.newEngine()
-	if err != nil {
-		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "fencemodel fences: no model file given")
-		return exitUsage
-	}
-	code := exitSafe
+	var code exitCode
 	for _, file := range fs.Args() {
 		p, err := modelfile.Load(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
-			code = exitUsage
+			code.add(exitUsage)
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
@@ -197,7 +204,7 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			code = exitUsage
+			code.add(exitUsage)
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", file, res.Summary(p))
@@ -209,16 +216,12 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		}
 		switch res.Status {
 		case fence.Fixable, fence.WrongUnderSC, fence.NotFixable:
-			if code == exitSafe || code == exitInconclusive {
-				code = exitUnsafe
-			}
+			code.add(exitUnsafe)
 		case fence.Inconclusive:
-			if code == exitSafe {
-				code = exitInconclusive
-			}
+			code.add(exitInconclusive)
 		}
 	}
-	return code
+	return int(code)
 }
 
 // placePos is the source position of a barrier place: the position of the
