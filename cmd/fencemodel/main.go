@@ -6,10 +6,19 @@
 //
 //	fencemodel check [-engine=explicit|sb] [-model=tso|sc] [-buffer=N] [-budget=D] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb] FILE...
+//	fencemodel bench [-engine=sb|explicit] [-manifest=FILE] [-budget=D] [-format=text|markdown]
 //
 // fences prints the minimal sets of barriers that make each program correct
 // under TSO (Algorithm 2 of the single-buffer paper), by location and source
 // position, or says that the program is already correct, or wrong under SC.
+//
+// bench runs fences (a cheapest set, then all minimal sets) over the programs
+// of a manifest (by default testdata/table1/expected.json, the programs of
+// Table 1 of the single-buffer paper) and prints a table of sizes, explored
+// states, verdicts, barrier counts, times and peak heap beside the paper's
+// results; see bench.go for the manifest's fields. It exits 1 when a result
+// differs from the paper's and the manifest documents no deviation, 3 when a
+// budget ran out.
 //
 // Exit status: 0 when no bad state is reachable in any file, 1 when one is
 // reachable in some file, 2 on a usage or input error, 3 when a budget ran out
@@ -50,6 +59,7 @@ const usage = `usage: fencemodel COMMAND [flags] FILE...
 commands:
   check   decide whether a bad state is reachable; print the trace
   fences  compute the minimal sets of barriers that repair each program under TSO
+  bench   run fences over a manifest of programs; print a table beside the paper's results
   help    print this text
 
 run 'fencemodel COMMAND -h' for the flags of a command
@@ -65,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return check(args[1:], stdout, stderr)
 	case "fences":
 		return fences(args[1:], stdout, stderr)
+	case "bench":
+		return bench(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitSafe
