@@ -1,0 +1,117 @@
+package extract_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/extract"
+)
+
+// lineOf returns the line on which the only occurrence of marker in file
+// starts.
+func lineOf(tb testing.TB, file, marker string) int {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if n := strings.Count(string(data), marker); n != 1 {
+		tb.Fatalf("%s: marker %q occurs %d times, want once", file, marker, n)
+	}
+	i := strings.Index(string(data), marker)
+	return strings.Count(string(data[:i]), "\n") + 1
+}
+
+// TestDiagnostics checks that every malformed directive and unsupported
+// construct is reported on its line, and nothing else is.
+func TestDiagnostics(t *testing.T) {
+	type want struct{ line, msg string }
+	tests := []struct {
+		pkg     string
+		want    []want
+		systems []string
+	}{
+		{"directives", []want{
+			{"//fencecheck:system\nvar notAFunc", ""},
+			{"//fencecheck:range 5", "malformed //fencecheck:range: want LO..HI"},
+			{"//fencecheck:range 3..1", "empty range 3..1"},
+			{"//fencecheck:range 0..x", `bad upper bound "x"`},
+			{"//fencecheck:range 0..3", "misplaced //fencecheck:range"},
+			{"//fencecheck:foo", "unknown directive //fencecheck:foo"},
+			{"//fencecheck:system now", "it takes no arguments"},
+			{"x++ //fencecheck:critical", "misplaced //fencecheck:critical: it must stand on its own line"},
+			{"\t//fencecheck:nofence\n}", "misplaced //fencecheck:nofence: no statement follows it"},
+		}, []string{"good"}},
+		{"unsupported", []want{
+			{"c := make(chan int)", "unsupported in a fencecheck system: channels"},
+			{"m := map[int]int{}", "unsupported in a fencecheck system: maps"},
+			{"defer atomic.StoreInt32", "unsupported in a fencecheck system: defer"},
+			{"fmt.Println(x)", "unsupported in a fencecheck system: a call of fmt.Println"},
+			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
+			{"select {", "unsupported in a fencecheck system: select"},
+			{"var i iface = impl{}", "unsupported in a fencecheck system: storing an interface value"},
+			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
+			{"x = y & 1", "unsupported in a fencecheck system: the operator &"},
+			{"s := make([]int32, 2)", "unsupported in a fencecheck system: storing a slice"},
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			l := load(t, tt.pkg)
+			systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+			var names []string
+			for _, s := range systems {
+				names = append(names, s.Name)
+			}
+			if strings.Join(names, ",") != strings.Join(tt.systems, ",") {
+				t.Errorf("systems = %v, want %v", names, tt.systems)
+			}
+			file := filepath.Join("testdata", "src", tt.pkg, tt.pkg+".go")
+			got := map[int][]string{}
+			for _, d := range diags {
+				p := l.fset.Position(d.Pos)
+				got[p.Line] = append(got[p.Line], d.Message)
+			}
+			seen := map[int]bool{}
+			for _, w := range tt.want {
+				first, _, _ := strings.Cut(w.line, "\n")
+				line := lineOf(t, file, w.line)
+				seen[line] = true
+				ok := false
+				for _, m := range got[line] {
+					if strings.Contains(m, w.msg) {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("line %d (%q): got %q, want a message containing %q", line, first, got[line], w.msg)
+				}
+			}
+			for line, msgs := range got {
+				if !seen[line] {
+					t.Errorf("unexpected diagnostics at line %d: %q", line, msgs)
+				}
+			}
+		})
+	}
+}
+
+func TestHasDirectives(t *testing.T) {
+	for _, tt := range []struct {
+		pkg  string
+		want bool
+	}{{"sb", true}, {"nodirectives", false}} {
+		l := load(t, tt.pkg)
+		if got := extract.HasDirectives(l.files); got != tt.want {
+			t.Errorf("HasDirectives(%s) = %v, want %v", tt.pkg, got, tt.want)
+		}
+		if !tt.want {
+			systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+			if systems != nil || diags != nil {
+				t.Errorf("Package(%s) = %v, %v; want nothing", tt.pkg, systems, diags)
+			}
+		}
+	}
+}

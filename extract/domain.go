@@ -1,0 +1,614 @@
+package extract
+
+import (
+	"math"
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// The domain inference is an abstract interpretation of the lowered model:
+// shared variables get one abstract value each (flow-insensitive: every value
+// any process may write), registers one per location (so that guards of
+// constant-bound loops bound their counters). An abstract value is a small
+// set of integers, an interval, or top. A set that grows beyond setCap
+// becomes its interval; an entity that keeps changing is widened to top.
+
+const (
+	setCap    = 64
+	widenAt   = 40
+	maxRounds = 200
+)
+
+type abs struct {
+	top    bool
+	set    []int64 // sorted; nil with ival for an interval
+	ival   bool
+	lo, hi int64
+}
+
+var topAbs = abs{top: true}
+
+func single(c int64) abs { return abs{set: []int64{c}} }
+
+func (a abs) empty() bool { return !a.top && !a.ival && len(a.set) == 0 }
+
+func (a abs) bounds() (int64, int64) {
+	if a.ival {
+		return a.lo, a.hi
+	}
+	return a.set[0], a.set[len(a.set)-1]
+}
+
+func (a abs) equal(b abs) bool {
+	if a.top != b.top || a.ival != b.ival {
+		return false
+	}
+	if a.ival {
+		return a.lo == b.lo && a.hi == b.hi
+	}
+	return slices.Equal(a.set, b.set)
+}
+
+func fromSet(vals []int64) abs {
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	if len(vals) > setCap {
+		return abs{ival: true, lo: vals[0], hi: vals[len(vals)-1]}
+	}
+	return abs{set: vals}
+}
+
+func join(a, b abs) abs {
+	switch {
+	case a.top || b.top:
+		return topAbs
+	case a.empty():
+		return b
+	case b.empty():
+		return a
+	case a.ival || b.ival:
+		alo, ahi := a.bounds()
+		blo, bhi := b.bounds()
+		return abs{ival: true, lo: min(alo, blo), hi: max(ahi, bhi)}
+	}
+	return fromSet(append(slices.Clone(a.set), b.set...))
+}
+
+// clip keeps the values of a inside [lo, hi]: values outside it fault in
+// the model and are never stored.
+func clip(a abs, lo, hi int64) abs {
+	switch {
+	case a.top:
+		if lo == math.MinInt64 || hi == math.MaxInt64 {
+			return a
+		}
+		if hi-lo < setCap {
+			return abs{ival: true, lo: lo, hi: hi}
+		}
+		return a
+	case a.ival:
+		l, h := max(a.lo, lo), min(a.hi, hi)
+		if l > h {
+			return abs{}
+		}
+		return abs{ival: true, lo: l, hi: h}
+	}
+	var out []int64
+	for _, v := range a.set {
+		if lo <= v && v <= hi {
+			out = append(out, v)
+		}
+	}
+	return abs{set: out}
+}
+
+// values enumerates a small abstract value.
+func (a abs) values() ([]int64, bool) {
+	if a.top {
+		return nil, false
+	}
+	if a.ival {
+		if a.hi-a.lo >= setCap*4 {
+			return nil, false
+		}
+		var out []int64
+		for v := a.lo; v <= a.hi; v++ {
+			out = append(out, v)
+		}
+		return out, true
+	}
+	return a.set, true
+}
+
+type absEnv struct {
+	regs []abs
+	vars []abs
+}
+
+func addOv(a, b int64) (int64, bool) {
+	c := a + b
+	return c, (c > a) == (b > 0) || b == 0
+}
+
+func mulOv(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	c := a * b
+	return c, c/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
+}
+
+func (env *absEnv) eval(e model.Expr) abs {
+	switch e := e.(type) {
+	case model.Const:
+		return single(e.Value)
+	case model.RegRef:
+		if e.Reg < len(env.regs) {
+			return env.regs[e.Reg]
+		}
+		return topAbs
+	case model.VarRef:
+		return env.vars[e.Var]
+	case model.Unary:
+		x := env.eval(e.X)
+		if e.Op == model.OpNot {
+			if vs, ok := x.values(); ok {
+				var out []int64
+				for _, v := range vs {
+					out = append(out, b2i(v == 0))
+				}
+				return fromSet(out)
+			}
+			return abs{set: []int64{0, 1}}
+		}
+		return env.eval(model.Bin(model.OpSub, model.C(0), e.X))
+	case model.Binary:
+		x, y := env.eval(e.X), env.eval(e.Y)
+		if x.empty() || y.empty() {
+			return abs{}
+		}
+		logical := e.Op >= model.OpEq && e.Op <= model.OpOr
+		xs, okx := x.values()
+		ys, oky := y.values()
+		if okx && oky && len(xs)*len(ys) <= 4096 {
+			var out []int64
+			for _, a := range xs {
+				for _, b := range ys {
+					if r, ok := applyAbs(e.Op, a, b); ok {
+						out = append(out, r)
+					}
+				}
+			}
+			if out == nil {
+				return abs{}
+			}
+			return fromSet(out)
+		}
+		if logical {
+			return abs{set: []int64{0, 1}}
+		}
+		if x.top || y.top {
+			return topAbs
+		}
+		xl, xh := x.bounds()
+		yl, yh := y.bounds()
+		switch e.Op {
+		case model.OpAdd:
+			l, ok1 := addOv(xl, yl)
+			h, ok2 := addOv(xh, yh)
+			if ok1 && ok2 {
+				return abs{ival: true, lo: l, hi: h}
+			}
+		case model.OpSub:
+			if yl != math.MinInt64 && yh != math.MinInt64 {
+				l, ok1 := addOv(xl, -yh)
+				h, ok2 := addOv(xh, -yl)
+				if ok1 && ok2 {
+					return abs{ival: true, lo: l, hi: h}
+				}
+			}
+		case model.OpMul:
+			var cs []int64
+			ok := true
+			for _, a := range []int64{xl, xh} {
+				for _, b := range []int64{yl, yh} {
+					c, o := mulOv(a, b)
+					ok = ok && o
+					cs = append(cs, c)
+				}
+			}
+			if ok {
+				return abs{ival: true, lo: slices.Min(cs), hi: slices.Max(cs)}
+			}
+		case model.OpMod:
+			if yl > 0 {
+				if xl >= 0 {
+					return abs{ival: true, lo: 0, hi: min(xh, yh-1)}
+				}
+				return abs{ival: true, lo: -(yh - 1), hi: yh - 1}
+			}
+		case model.OpDiv:
+			if yl > 0 && xl >= 0 {
+				return abs{ival: true, lo: xl / yh, hi: xh / yl}
+			}
+		}
+		return topAbs
+	}
+	return topAbs
+}
+
+func applyAbs(op model.BinOp, a, b int64) (int64, bool) {
+	switch op {
+	case model.OpAdd:
+		return addOv(a, b)
+	case model.OpSub:
+		if b == math.MinInt64 {
+			return 0, false
+		}
+		return addOv(a, -b)
+	case model.OpMul:
+		return mulOv(a, b)
+	case model.OpDiv:
+		if b == 0 {
+			return 0, false
+		}
+		return a / b, true
+	case model.OpMod:
+		if b == 0 {
+			return 0, false
+		}
+		return a % b, true
+	case model.OpEq:
+		return b2i(a == b), true
+	case model.OpNe:
+		return b2i(a != b), true
+	case model.OpLt:
+		return b2i(a < b), true
+	case model.OpLe:
+		return b2i(a <= b), true
+	case model.OpGt:
+		return b2i(a > b), true
+	case model.OpGe:
+		return b2i(a >= b), true
+	case model.OpAnd:
+		return b2i(a != 0 && b != 0), true
+	case model.OpOr:
+		return b2i(a != 0 || b != 0), true
+	}
+	return 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// mayHold reports whether a guard can be true.
+func mayHold(a abs) bool {
+	if a.empty() {
+		return false
+	}
+	if vs, ok := a.values(); ok {
+		for _, v := range vs {
+			if v != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// refine narrows the register a guard mentions, when it mentions one
+// register only, to the values for which the guard can hold.
+func (env *absEnv) refine(g model.Expr) bool {
+	reg := -1
+	simple := true
+	model.WalkExpr(g, func(e model.Expr) {
+		switch e := e.(type) {
+		case model.RegRef:
+			if reg >= 0 && reg != e.Reg {
+				simple = false
+			}
+			reg = e.Reg
+		case model.VarRef:
+			simple = false
+		}
+	})
+	if !mayHold(env.eval(g)) {
+		return false
+	}
+	if !simple || reg < 0 {
+		return true
+	}
+	vs, ok := env.regs[reg].values()
+	if !ok {
+		return true
+	}
+	old := env.regs[reg]
+	var keep []int64
+	for _, v := range vs {
+		env.regs[reg] = single(v)
+		if mayHold(env.eval(g)) {
+			keep = append(keep, v)
+		}
+	}
+	env.regs[reg] = old
+	if len(keep) == 0 {
+		return false
+	}
+	env.regs[reg] = fromSet(keep)
+	return true
+}
+
+// limits returns the range outside which a value of variable x faults.
+func (s *system) varLimits(x int) (int64, int64) {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	t := s.varType[x]
+	if l, h, ok := typeRange(t); ok {
+		lo, hi = l, h
+	}
+	switch classify(t) {
+	case leafWaitGroup:
+		lo = 0
+	case leafMutex:
+		lo, hi = 0, 1
+	}
+	if d, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
+		lo, hi = max(lo, d.Lo), min(hi, d.Hi)
+	}
+	return lo, hi
+}
+
+func (p *proc) regLimits(r int) (int64, int64) {
+	if l, h, ok := typeRange(p.regType[r]); ok {
+		return l, h
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// inferDomains sets the domain of every variable and register.
+func (s *system) inferDomains() {
+	prog := s.prog
+	nv := len(prog.Vars)
+	ranged := make([]bool, nv)
+	vars := make([]abs, nv)
+	changes := make([]int, nv)
+	for x, v := range prog.Vars {
+		vars[x] = single(v.Init.Value)
+		if _, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
+			lo, hi := s.varLimits(x)
+			vars[x] = abs{ival: true, lo: lo, hi: hi}
+			ranged[x] = true
+		}
+	}
+	unobserved := s.unobservedVars()
+	states := make([][][]abs, len(s.procs))
+	for round := 0; round < maxRounds; round++ {
+		varsChanged := false
+		writeVar := func(x int, a abs) {
+			if ranged[x] {
+				return
+			}
+			lo, hi := s.varLimits(x)
+			n := join(vars[x], clip(a, lo, hi))
+			if !n.equal(vars[x]) {
+				changes[x]++
+				if changes[x] > widenAt {
+					n = clip(topAbs, lo, hi)
+				}
+				vars[x] = n
+				varsChanged = true
+			}
+		}
+		for pi, p := range s.procs {
+			states[pi] = p.analyse(vars, writeVar)
+		}
+		if !varsChanged {
+			break
+		}
+		if round == maxRounds-1 {
+			for x := range vars {
+				lo, hi := s.varLimits(x)
+				vars[x] = clip(topAbs, lo, hi)
+			}
+		}
+	}
+	for x := range prog.Vars {
+		lo, hi := s.varLimits(x)
+		a := vars[x]
+		if a.top && unobserved[x] {
+			// Nothing ever looks at the value (an atomic add on a dummy used as
+			// a barrier): keep its initial value, so that the model stays finite.
+			s.freeze(x)
+			a = single(prog.Vars[x].Init.Value)
+		}
+		prog.Vars[x].Dom = domainOf(join(a, single(prog.Vars[x].Init.Value)), lo, hi)
+	}
+	for pi, p := range s.procs {
+		regs := make([]abs, len(p.q.Regs))
+		for r := range regs {
+			regs[r] = single(0)
+		}
+		for _, st := range states[pi] {
+			for r, a := range st {
+				regs[r] = join(regs[r], a)
+			}
+		}
+		for r := range p.q.Regs {
+			lo, hi := p.regLimits(r)
+			p.q.Regs[r].Dom = domainOf(regs[r], lo, hi)
+		}
+	}
+}
+
+func domainOf(a abs, lo, hi int64) model.Domain {
+	if a.top {
+		if lo > math.MinInt64 && hi < math.MaxInt64 && hi-lo < setCap {
+			return model.Range(lo, hi)
+		}
+		return model.Unbounded
+	}
+	if a.empty() {
+		return model.Range(max(lo, 0), max(lo, 0))
+	}
+	l, h := a.bounds()
+	return model.Range(max(l, lo), min(h, hi))
+}
+
+// analyse runs the register analysis of one process against the current
+// variable values; writes are reported through writeVar. It returns the
+// abstract registers at every location (nil where unreachable).
+func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
+	q := p.q
+	states := make([][]abs, len(q.Locs))
+	changes := make([]int, len(q.Locs))
+	init := make([]abs, len(q.Regs))
+	for r := range init {
+		init[r] = single(0)
+	}
+	states[q.Init] = init
+	work := []int{q.Init}
+	inWork := map[int]bool{q.Init: true}
+	for len(work) > 0 {
+		l := work[0]
+		work = work[1:]
+		inWork[l] = false
+		for _, ti := range q.Out(l) {
+			t := q.Trans[ti]
+			env := &absEnv{regs: slices.Clone(states[l]), vars: vars}
+			if !p.step(env, t.Op, writeVar) {
+				continue
+			}
+			old := states[t.To]
+			var n []abs
+			if old == nil {
+				n = env.regs
+			} else {
+				n = make([]abs, len(old))
+				for r := range old {
+					n[r] = join(old[r], env.regs[r])
+				}
+			}
+			same := old != nil
+			for r := range n {
+				if old == nil || !n[r].equal(old[r]) {
+					same = false
+				}
+			}
+			if same {
+				continue
+			}
+			changes[t.To]++
+			if changes[t.To] > widenAt && old != nil {
+				for r := range n {
+					if !n[r].equal(old[r]) {
+						lo, hi := p.regLimits(r)
+						n[r] = clip(topAbs, lo, hi)
+					}
+				}
+			}
+			states[t.To] = n
+			if !inWork[t.To] {
+				inWork[t.To] = true
+				work = append(work, t.To)
+			}
+		}
+	}
+	return states
+}
+
+// step applies one operation to env; false means it can never be taken.
+func (p *proc) step(env *absEnv, o model.Op, writeVar func(int, abs)) bool {
+	setReg := func(r int, a abs) {
+		lo, hi := p.regLimits(r)
+		env.regs[r] = clip(a, lo, hi)
+	}
+	switch o.Kind {
+	case model.Assign:
+		setReg(o.Reg, env.eval(o.Expr))
+	case model.Guard:
+		return env.refine(o.Expr)
+	case model.Read:
+		v := env.vars[o.Var]
+		if o.Expr != nil {
+			want := env.eval(o.Expr)
+			if vs, ok := want.values(); ok && len(vs) == 1 {
+				v = single(vs[0])
+			}
+		}
+		if o.Reg >= 0 {
+			setReg(o.Reg, v)
+		}
+	case model.Write:
+		writeVar(o.Var, env.eval(o.Expr))
+	case model.Locked:
+		for _, b := range o.Body {
+			if !p.step(env, b, writeVar) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unobservedVars finds the variables whose value no operation looks at:
+// never read into a register, compared or used in an expression, except by
+// the write of its own atomic update.
+func (s *system) unobservedVars() []bool {
+	obs := make([]bool, len(s.prog.Vars))
+	mark := func(e model.Expr, self int) {
+		model.WalkExpr(e, func(e model.Expr) {
+			if v, ok := e.(model.VarRef); ok && v.Var != self {
+				obs[v.Var] = true
+			}
+		})
+	}
+	var visit func(o model.Op)
+	visit = func(o model.Op) {
+		switch o.Kind {
+		case model.Read:
+			if o.Reg >= 0 || o.Expr != nil {
+				obs[o.Var] = true
+			}
+		case model.Write:
+			mark(o.Expr, o.Var)
+		case model.Guard, model.Assign:
+			mark(o.Expr, -1)
+		case model.Locked:
+			for _, b := range o.Body {
+				visit(b)
+			}
+		}
+	}
+	for _, q := range s.prog.Procs {
+		for _, t := range q.Trans {
+			visit(t.Op)
+		}
+	}
+	for i := range obs {
+		obs[i] = !obs[i]
+	}
+	return obs
+}
+
+// freeze makes every write of x write its initial value.
+func (s *system) freeze(x int) {
+	c := model.C(s.prog.Vars[x].Init.Value)
+	for _, q := range s.prog.Procs {
+		for ti := range q.Trans {
+			o := &q.Trans[ti].Op
+			if o.Kind == model.Write && o.Var == x {
+				o.Expr = c
+			}
+			for bi := range o.Body {
+				if o.Body[bi].Kind == model.Write && o.Body[bi].Var == x {
+					o.Body[bi].Expr = c
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,273 @@
+// Package extract finds the //fencecheck:system functions of a Go package and
+// lowers each one, through go/ssa, into a [model.Program]. It knows Go and the
+// model; it knows no engine.
+//
+// # Systems
+//
+// The body of a system function is first executed concretely, alone, as its
+// setup: it allocates and initialises the shared state, and every go
+// statement it executes (unrolling any loop around it, whatever its bound,
+// as long as the setup finishes within a step budget) spawns one process,
+// specialised by the constant arguments of the call. The setup ends at the
+// first point from which no go statement can be reached any more; from there
+// the system function is itself a process, called main. Code between two go
+// statements belongs to the setup: all processes start together, after it.
+//
+// Processes are named after their function and constant arguments:
+// worker(0), func1 (the first closure of the system function), main; a
+// repeated name gets a suffix (func1#2). Locations are named L0, L1, ... in
+// the order the code reaches them; every transition carries the Go position
+// of what it was lowered from (the start of the assignment for a plain
+// store, the load expression for a load, the call for an atomic operation).
+//
+// # Shared state
+//
+// Every integer or boolean cell that a process accesses becomes a model
+// variable named as Go spells it (x, l.flag[0], m.ready): package-level
+// variables and every object the setup created and a process reaches
+// (captured by a closure or passed by pointer). Objects a process allocates
+// itself are private to it and live in registers. An index computed at run
+// time into an array is a case split over the elements (and an out-of-range
+// index is a bad state named "index out of range"). Pointers may be stored
+// only by the setup.
+//
+// Calls of functions and methods of the package are inlined (recursion is
+// reported). Calls of sync/atomic (functions and the typed atomics), of
+// sync.Mutex, sync.WaitGroup and runtime.Gosched are lowered by the table of
+// DESIGN §2; And/Or have no counterpart in the model (it has no bitwise
+// operators) and are reported, like every other construct the model cannot
+// express: channels, select, maps, defer, interfaces, slices, calls into
+// other packages. Each such diagnostic reads "unsupported in a fencecheck
+// system: ..." and names the first one met in the system.
+//
+// # Bad states
+//
+// Each reachable panic is a bad state named after the call
+// (panic("both loads saw 0")); every pair of processes standing at
+// //fencecheck:critical points at once is a bad state named
+// "mutual exclusion".
+//
+// # Domains and overflow
+//
+// Domains are inferred by an abstract interpretation of the lowered model:
+// every value a variable may receive (flow-insensitively) and every value a
+// register may hold at each location (refined by guards, so that the counter
+// of a loop with a constant bound is bounded). A //fencecheck:range LO..HI
+// fixes the domain of the variables of that declaration. A variable whose
+// values inference cannot bound (a counter incremented in a loop) gets
+// [model.Unbounded]; booleans are [0, 1], mutexes [0, 1] and wait-group
+// counters never negative. Domains never exceed the range of the Go type.
+//
+// The model never wraps: a value outside its domain faults (a bad state of
+// the model's semantics). So arithmetic that leaves a //fencecheck:range,
+// a wait-group counter going negative, and integer overflow of the Go type
+// are all reported as faults, where Go would wrap silently or panic.
+// Constant arithmetic (of the setup and of specialised constants) follows
+// Go's wrapping semantics exactly. Unsigned values above math.MaxInt64 are
+// not represented. A variable whose value nothing ever reads (the dummy of
+// an atomic.AddInt32 used as a barrier) keeps its initial value, so that the
+// model stays finite.
+//
+// Package-level variables start at zero or at their constant initializer.
+package extract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// A System is one //fencecheck:system function, lowered.
+type System struct {
+	// Name is the function's name (Recv.Method for a method).
+	Name string
+	// Decl is the function's declaration.
+	Decl *ast.FuncDecl
+	// Program is the model: its positions are the Go source positions (file
+	// name as in the FileSet, line, column) of the statements lowered.
+	Program *model.Program
+	// Origins[p][t] says where transition t of process p came from.
+	Origins [][]Origin
+	// Spawns[p] is the position of the go statement that spawned process p,
+	// or the system function's position for the process that runs its body
+	// after the spawns.
+	Spawns []token.Pos
+	// NoFence lists the locations after which no barrier may go: those of
+	// statements marked //fencecheck:nofence.
+	NoFence []model.ProcLoc
+}
+
+// Origin ties a model transition to the Go source it was lowered from.
+type Origin struct {
+	// Node is the statement or expression lowered (for a plain store, the
+	// *ast.AssignStmt or *ast.IncDecStmt); nil for transitions with no source
+	// (such as the end of a process).
+	Node ast.Node
+	// Target is, for a transition that reads or writes shared memory, the Go
+	// expression that names the location (the left-hand side of a store), and
+	// Type that location's type; both nil otherwise.
+	Target ast.Expr
+	Type   types.Type
+}
+
+// A Diagnostic is a problem with the input: an unsupported construct, a
+// malformed or misplaced directive, or arithmetic that can leave a finite
+// domain. Every problem has a position.
+type Diagnostic struct {
+	Pos     token.Pos
+	Message string
+}
+
+// HasDirectives reports whether any comment of files starts with
+// "//fencecheck:". It builds nothing: a package without directives costs one
+// pass over its comments.
+func HasDirectives(files []*ast.File) bool {
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if len(c.Text) >= len(directivePrefix) && c.Text[:len(directivePrefix)] == directivePrefix {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+const directivePrefix = "//fencecheck:"
+
+// Package finds the //fencecheck:system functions of a type-checked package
+// and lowers each one. Diagnostics report malformed or misplaced directives
+// and, for each system that cannot be modelled, the first unsupported
+// construct met, at its position. A system with a diagnostic is not
+// returned: the systems returned lowered cleanly, and their programs pass
+// [model.Program.Validate].
+//
+// info must hold the maps go/ssa needs (Types, Defs, Uses, Implicits,
+// Instances, Scopes, Selections, FileVersions), as an analysis pass's
+// TypesInfo does. A package without directives costs one pass over its
+// comments: no SSA is built.
+func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info) (systems []*System, diags []Diagnostic) {
+	if !HasDirectives(files) {
+		return nil, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			pos := token.NoPos
+			if len(files) > 0 {
+				pos = files[0].Package
+			}
+			systems = nil
+			diags = append(diags, Diagnostic{Pos: pos, Message: fmt.Sprintf("internal error in fencecheck's extraction: %v", r)})
+		}
+	}()
+	dirs := collectDirectives(fset, files, info)
+	diags = append(diags, dirs.diags...)
+	if len(dirs.systems) == 0 {
+		return nil, diags
+	}
+	x := &extractor{
+		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs,
+		defs:    map[token.Pos]*types.Var{},
+		debug:   map[*ssa.Function]*debugInfo{},
+		hasGo:   map[*ssa.Function]int{},
+		globals: map[*types.Var]int64{},
+	}
+	if err := x.build(); err != nil {
+		return nil, append(diags, Diagnostic{Pos: dirs.systems[0].Pos(), Message: err.Error()})
+	}
+	for _, decl := range dirs.systems {
+		name := decl.Name.Name
+		if decl.Recv != nil && len(decl.Recv.List) == 1 {
+			name = types.ExprString(decl.Recv.List[0].Type) + "." + name
+			name = strings.TrimPrefix(name, "*")
+		}
+		obj, _ := info.Defs[decl.Name].(*types.Func)
+		fn := x.ssapkg.Prog.FuncValue(obj)
+		if obj == nil || fn == nil {
+			diags = append(diags, Diagnostic{Pos: decl.Pos(), Message: fmt.Sprintf("internal error: no SSA function for system %s", name)})
+			continue
+		}
+		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
+			mem: map[string]value{}, vars: map[string]int{}}
+		sys, d := s.lower(fn)
+		if d != nil {
+			diags = append(diags, *d)
+			continue
+		}
+		systems = append(systems, sys)
+	}
+	return systems, diags
+}
+
+// build builds the package's SSA form, recovering from a panic of the
+// builder (on ill-typed input).
+func (x *extractor) build() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: cannot build SSA for package %s: %v", x.pkg.Path(), r)
+		}
+	}()
+	prog := ssa.NewProgram(x.fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
+	created := map[*types.Package]bool{}
+	var createAll func([]*types.Package)
+	createAll = func(pkgs []*types.Package) {
+		for _, p := range pkgs {
+			if !created[p] {
+				created[p] = true
+				prog.CreatePackage(p, nil, nil, true)
+				createAll(p.Imports())
+			}
+		}
+	}
+	createAll(x.pkg.Imports())
+	x.ssapkg = prog.CreatePackage(x.pkg, x.files, x.info, false)
+	x.ssapkg.Build()
+
+	for id, obj := range x.info.Defs {
+		if v, ok := obj.(*types.Var); ok {
+			x.defs[id.Pos()] = v
+		}
+	}
+	for _, f := range x.files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, id := range vs.Names {
+					v, _ := x.info.Defs[id].(*types.Var)
+					tv, ok := x.info.Types[vs.Values[i]]
+					if v == nil || !ok || tv.Value == nil {
+						continue
+					}
+					switch tv.Value.Kind() {
+					case constant.Int:
+						if n, ok := constant.Int64Val(tv.Value); ok {
+							x.globals[v] = n
+						}
+					case constant.Bool:
+						if constant.BoolVal(tv.Value) {
+							x.globals[v] = 1
+						} else {
+							x.globals[v] = 0
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

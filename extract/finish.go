@@ -1,0 +1,225 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// lower lowers one system function. It returns nil and a diagnostic when
+// the system cannot be modelled.
+func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
+	defer func() {
+		if r := recover(); r != nil {
+			if u, ok := r.(unsupported); ok {
+				sys, diag = nil, &Diagnostic{Pos: u.pos, Message: u.msg}
+				return
+			}
+			pos := s.curPos
+			if !pos.IsValid() {
+				pos = s.decl.Pos()
+			}
+			sys, diag = nil, &Diagnostic{Pos: pos, Message: fmt.Sprintf("internal error while lowering system %s: %v", s.name, r)}
+		}
+	}()
+	if len(fn.Params) > 0 || fn.Signature.Recv() != nil {
+		s.unsupported(s.decl.Pos(), "a system function with parameters or a receiver (%s)", s.name)
+	}
+	if fn.TypeParams().Len() > 0 {
+		s.unsupported(s.decl.Pos(), "a generic system function")
+	}
+	s.prog = &model.Program{Name: s.name}
+	fr, sp, spawns := s.runSetup(fn)
+	for _, sw := range spawns {
+		p := s.newProc(spawnName(sw.fn, sw.args))
+		p.q.Init = p.newLoc(sw.fn.Pos())
+		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
+		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, p.q.Init)
+		if sw.wg != nil {
+			x := s.varFor(*sw.wg)
+			for _, r := range child.returns {
+				p.emit(r.loc, model.FetchAdd(x, -1, model.C(-1)), sw.pos, Origin{})
+			}
+		}
+		s.spawns = append(s.spawns, sw.pos)
+	}
+	main := s.newProc("main")
+	var pos token.Pos
+	if sp.idx < len(sp.b.Instrs) {
+		pos = sp.b.Instrs[sp.idx].Pos()
+	}
+	main.q.Init = main.newLoc(pos)
+	main.lowerBody(fr, sp.b, sp.idx, sp.pred, main.q.Init)
+	s.spawns = append(s.spawns, s.decl.Pos())
+
+	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns}
+	type crit struct {
+		loc int
+		pos token.Pos
+	}
+	crits := make([][]crit, len(s.procs))
+	for i, p := range s.procs {
+		keep := map[int]bool{}
+		for l := range p.critical {
+			keep[l] = true
+		}
+		for _, ps := range p.panics {
+			keep[ps.loc] = true
+		}
+		for l := range p.nofence {
+			keep[l] = true
+		}
+		remap := p.collapse(keep)
+		sys.Origins = append(sys.Origins, p.origins)
+		for _, ps := range p.panics {
+			s.prog.Bad = append(s.prog.Bad, model.BadState{
+				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Pos: s.mpos(ps.pos)})
+		}
+		for l := range p.nofence {
+			sys.NoFence = append(sys.NoFence, model.ProcLoc{Proc: i, Loc: remap[l]})
+		}
+		for l, pos := range p.critical {
+			crits[i] = append(crits[i], crit{remap[l], pos})
+		}
+	}
+	sortProcLocs(sys.NoFence)
+	for i := range crits {
+		sortCrits := func(c []crit) {
+			for a := 1; a < len(c); a++ {
+				for b := a; b > 0 && c[b].loc < c[b-1].loc; b-- {
+					c[b], c[b-1] = c[b-1], c[b]
+				}
+			}
+		}
+		sortCrits(crits[i])
+	}
+	for i := range crits {
+		for j := i + 1; j < len(crits); j++ {
+			for _, a := range crits[i] {
+				for _, b := range crits[j] {
+					s.prog.Bad = append(s.prog.Bad, model.BadState{
+						Name: "mutual exclusion",
+						Locs: []model.ProcLoc{{Proc: i, Loc: a.loc}, {Proc: j, Loc: b.loc}},
+						Pos:  s.mpos(a.pos),
+					})
+				}
+			}
+		}
+	}
+	s.inferDomains()
+	if err := s.prog.Validate(); err != nil {
+		s.fail(s.decl.Pos(), "internal error: the model of system %s is not valid: %v", s.name, err)
+	}
+	s.prog.Index()
+	return sys, nil
+}
+
+func sortProcLocs(pl []model.ProcLoc) {
+	for a := 1; a < len(pl); a++ {
+		for b := a; b > 0 && (pl[b].Proc < pl[b-1].Proc || pl[b].Proc == pl[b-1].Proc && pl[b].Loc < pl[b-1].Loc); b-- {
+			pl[b], pl[b-1] = pl[b-1], pl[b]
+		}
+	}
+}
+
+// collapse removes nop transitions that are the only way out of their
+// source location, merging that location into the target, except for the
+// locations of keep. It renumbers the remaining locations (named L0, L1, ...
+// in order) and returns the map from old to new location numbers.
+func (p *proc) collapse(keep map[int]bool) []int {
+	q := p.q
+	n := len(q.Locs)
+	out := make([]int, n)
+	for _, t := range q.Trans {
+		out[t.From]++
+	}
+	rep := make([]int, n)
+	for i := range rep {
+		rep[i] = i
+	}
+	var find func(int) int
+	find = func(a int) int {
+		for rep[a] != a {
+			rep[a] = rep[rep[a]]
+			a = rep[a]
+		}
+		return a
+	}
+	removed := make([]bool, len(q.Trans))
+	for ti, t := range q.Trans {
+		if t.Op.Kind != model.Nop || out[t.From] != 1 || keep[t.From] {
+			continue
+		}
+		a, b := find(t.From), find(t.To)
+		if a == b {
+			continue
+		}
+		rep[a] = b
+		removed[ti] = true
+	}
+	// Keep the representatives reachable from the initial location, in
+	// order of first reach, so that the numbering follows the code.
+	newIdx := make([]int, n)
+	for i := range newIdx {
+		newIdx[i] = -1
+	}
+	adj := make([][]int, n)
+	for ti, t := range q.Trans {
+		if !removed[ti] {
+			adj[find(t.From)] = append(adj[find(t.From)], ti)
+		}
+	}
+	var order []int
+	queue := []int{find(q.Init)}
+	newIdx[queue[0]] = 0
+	order = append(order, queue[0])
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		for _, ti := range adj[a] {
+			b := find(q.Trans[ti].To)
+			if newIdx[b] < 0 {
+				newIdx[b] = len(order)
+				order = append(order, b)
+				queue = append(queue, b)
+			}
+		}
+	}
+	locs := make([]model.Loc, len(order))
+	for i, old := range order {
+		locs[i] = model.Loc{Name: fmt.Sprintf("L%d", i), Pos: q.Locs[old].Pos}
+	}
+	var trans []model.Transition
+	var origins []Origin
+	for _, old := range order {
+		for _, ti := range adj[old] {
+			t := q.Trans[ti]
+			t.From, t.To = newIdx[find(t.From)], newIdx[find(t.To)]
+			trans = append(trans, t)
+			origins = append(origins, p.origins[ti])
+		}
+	}
+	// A location's position is that of the first transition leaving it.
+	for i := len(trans) - 1; i >= 0; i-- {
+		if trans[i].Pos.IsValid() {
+			locs[trans[i].From].Pos = trans[i].Pos
+		}
+	}
+	remap := make([]int, n)
+	for i := range remap {
+		remap[i] = newIdx[find(i)]
+	}
+	q.Locs, q.Trans, q.Init = locs, trans, 0
+	p.origins = origins
+	for l := range keep {
+		if remap[l] < 0 {
+			// Unreachable: keep it, unconnected, so that references stay valid.
+			remap[l] = len(q.Locs)
+			q.Locs = append(q.Locs, model.Loc{Name: fmt.Sprintf("L%d", len(q.Locs))})
+		}
+	}
+	return remap
+}

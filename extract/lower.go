@@ -1,0 +1,880 @@
+package extract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"math"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// proc is a process being lowered.
+type proc struct {
+	s        *system
+	idx      int
+	q        *model.Process
+	origins  []Origin
+	regType  []types.Type
+	regNames map[string]int
+	critical map[int]token.Pos // locations at a //fencecheck:critical point
+	nofence  map[int]bool
+	panics   []panicSite
+	private  map[string]int // cells of private objects -> registers
+
+	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
+}
+
+type panicSite struct {
+	loc  int
+	name string
+	pos  token.Pos
+}
+
+func (s *system) newProc(name string) *proc {
+	base, n := name, 2
+	for s.prog.ProcIndex(name) >= 0 {
+		name = fmt.Sprintf("%s#%d", base, n)
+		n++
+	}
+	q := &model.Process{Name: name}
+	s.prog.Procs = append(s.prog.Procs, q)
+	p := &proc{s: s, idx: len(s.procs), q: q, regNames: map[string]int{}, critical: map[int]token.Pos{},
+		nofence: map[int]bool{}, private: map[string]int{}}
+	s.procs = append(s.procs, p)
+	return p
+}
+
+func (s *system) mpos(pos token.Pos) model.Pos {
+	if !pos.IsValid() {
+		return model.Pos{}
+	}
+	p := s.x.fset.Position(pos)
+	return model.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+func (p *proc) newLoc(pos token.Pos) int {
+	return p.q.AddLoc(fmt.Sprintf("L%d", len(p.q.Locs)), p.s.mpos(pos))
+}
+
+func (p *proc) emitTo(from int, op model.Op, to int, pos token.Pos, o Origin) {
+	p.q.AddTrans(from, op, to, p.s.mpos(pos))
+	p.origins = append(p.origins, o)
+	if p.noFence {
+		p.nofence[to] = true
+	}
+}
+
+func (p *proc) emit(from int, op model.Op, pos token.Pos, o Origin) int {
+	to := p.newLoc(pos)
+	p.emitTo(from, op, to, pos, o)
+	return to
+}
+
+func (p *proc) newReg(name string, t types.Type) int {
+	if name == "" {
+		name = "r"
+	}
+	base, n := name, p.regNames[name]
+	if n > 0 {
+		name = fmt.Sprintf("%s_%d", base, n+1)
+	}
+	p.regNames[base] = n + 1
+	for p.q.RegIndex(name) >= 0 {
+		n++
+		name = fmt.Sprintf("%s_%d", base, n+1)
+	}
+	p.q.Regs = append(p.q.Regs, model.Reg{Name: name})
+	p.regType = append(p.regType, t)
+	return len(p.q.Regs) - 1
+}
+
+// regName names the register of an SSA value: the Go variable it holds
+// when there is one, else the SSA name.
+func (p *proc) regName(fr *frame, v ssa.Value) string {
+	name := v.Name()
+	if e, ok := p.s.x.debugOf(fr.fn).expr[v]; ok {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if _, isPhi := v.(*ssa.Phi); isPhi {
+				name = id.Name
+			}
+		}
+	}
+	return name
+}
+
+// rpo returns the blocks reachable from start in reverse postorder.
+func rpo(start *ssa.BasicBlock) []*ssa.BasicBlock {
+	seen := map[*ssa.BasicBlock]bool{}
+	var post []*ssa.BasicBlock
+	var visit func(*ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		seen[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				visit(s)
+			}
+		}
+		post = append(post, b)
+	}
+	visit(start)
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post
+}
+
+func (fr *frame) state(b *ssa.BasicBlock) *blockState {
+	st := fr.blocks[b]
+	if st == nil {
+		st = &blockState{entry: -1}
+		fr.blocks[b] = st
+	}
+	return st
+}
+
+// lowerBody lowers fr's function from instruction startIdx of block start,
+// at location startLoc (or, with startPred >= 0, from the edge
+// start.Preds[startPred], leaving startLoc). Returns are collected in
+// fr.returns.
+func (p *proc) lowerBody(fr *frame, start *ssa.BasicBlock, startIdx, startPred, startLoc int) {
+	visited := map[*ssa.BasicBlock]bool{}
+	for _, b := range rpo(start) {
+		visited[b] = true
+		st := fr.state(b)
+		var cur, from int
+		switch {
+		case b == start && startPred < 0:
+			cur, from = startLoc, startIdx
+			st.lowered = true
+			if startIdx == 0 {
+				st.entry = startLoc
+			}
+		default:
+			if b == start {
+				st.pending = append(st.pending, edge{loc: startLoc, pred: startPred})
+			}
+			if len(st.pending) == 0 {
+				continue // not reachable with the constants of this process
+			}
+			cur = p.enterBlock(fr, b, st, visited)
+			from = 0
+			for from < len(b.Instrs) {
+				if _, ok := b.Instrs[from].(*ssa.Phi); !ok {
+					break
+				}
+				from++
+			}
+		}
+		p.lowerInstrs(fr, b, from, cur)
+	}
+}
+
+// enterBlock decides how b's phis are represented, creates b's entry
+// location and connects the edges that reached b so far.
+func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited map[*ssa.BasicBlock]bool) int {
+	st.phiReg = map[*ssa.Phi]int{}
+	var pos token.Pos
+	for _, in := range b.Instrs {
+		if in.Pos().IsValid() {
+			pos = in.Pos()
+			break
+		}
+	}
+	for _, in := range b.Instrs {
+		phi, ok := in.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		var known []value
+		back := false
+		for _, e := range st.pending {
+			known = append(known, p.s.get(fr, phi.Edges[e.pred]))
+		}
+		for i, pred := range b.Preds {
+			if !visited[pred] && phi.Edges[i] != phi {
+				back = true
+			}
+		}
+		allSame := !back && len(known) > 0
+		allInt := true
+		for _, v := range known {
+			if !same(v, known[0]) {
+				allSame = false
+			}
+			if v.kind != vInt {
+				allInt = false
+			}
+		}
+		switch {
+		case allSame:
+			fr.vals[phi] = known[0]
+		case allInt && isIntegral(phi.Type()):
+			r := p.newReg(p.regName(fr, phi), phi.Type())
+			st.phiReg[phi] = r
+			fr.vals[phi] = intVal(model.R(r))
+		default:
+			fr.vals[phi] = opaque(fmt.Sprintf("%s chosen at run time", describe(firstNonInt(known))))
+		}
+	}
+	st.entry = p.newLoc(pos)
+	st.lowered = true
+	for _, e := range st.pending {
+		p.moves(fr, b, st, e)
+	}
+	st.pending = nil
+	return st.entry
+}
+
+func firstNonInt(vs []value) value {
+	for _, v := range vs {
+		if v.kind != vInt {
+			return v
+		}
+	}
+	return opaque("a value")
+}
+
+// moves connects edge e to b's entry, assigning b's phi registers.
+func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
+	type move struct {
+		reg int
+		e   model.Expr
+	}
+	var ms []move
+	for _, in := range b.Instrs {
+		phi, ok := in.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		r, ok := st.phiReg[phi]
+		if !ok {
+			continue
+		}
+		v := p.s.get(fr, phi.Edges[e.pred])
+		x := p.s.asInt(v, phi.Pos())
+		if rr, ok := x.(model.RegRef); ok && rr.Reg == r {
+			continue // the phi keeps its value
+		}
+		ms = append(ms, move{r, x})
+	}
+	// Parallel assignment: if a move reads a register an earlier move
+	// writes, go through temporaries.
+	conflict := false
+	for i := range ms {
+		for j := i + 1; j < len(ms); j++ {
+			if mentionsReg(ms[j].e, ms[i].reg) {
+				conflict = true
+			}
+		}
+	}
+	if conflict {
+		var tmps []move
+		for i := range ms {
+			t := p.newReg(p.q.Regs[ms[i].reg].Name+"_tmp", p.regType[ms[i].reg])
+			tmps = append(tmps, move{t, ms[i].e})
+			ms[i].e = model.R(t)
+		}
+		ms = append(tmps, ms...)
+	}
+	loc := e.loc
+	for i, m := range ms {
+		if i == len(ms)-1 {
+			p.emitTo(loc, model.AssignOp(m.reg, m.e), st.entry, e.pos, Origin{})
+			return
+		}
+		loc = p.emit(loc, model.AssignOp(m.reg, m.e), e.pos, Origin{})
+	}
+	p.emitTo(loc, model.NopOp(), st.entry, e.pos, Origin{})
+}
+
+func mentionsReg(e model.Expr, r int) bool {
+	found := false
+	model.WalkExpr(e, func(e model.Expr) {
+		if rr, ok := e.(model.RegRef); ok && rr.Proc < 0 && rr.Reg == r {
+			found = true
+		}
+	})
+	return found
+}
+
+// edgeTo follows the control-flow edge from block b (at location loc) to succ.
+func (p *proc) edgeTo(fr *frame, b *ssa.BasicBlock, loc int, succ *ssa.BasicBlock, pos token.Pos) {
+	pred := -1
+	for i, q := range succ.Preds {
+		if q == b {
+			pred = i
+			break
+		}
+	}
+	st := fr.state(succ)
+	e := edge{loc: loc, pred: pred, pos: pos}
+	if st.lowered {
+		if st.entry < 0 {
+			p.s.unsupported(pos, "a loop back into the code that follows the last go statement")
+		}
+		p.moves(fr, succ, st, e)
+		return
+	}
+	st.pending = append(st.pending, e)
+}
+
+func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
+	var inCrit ast.Stmt
+	for _, in := range b.Instrs[from:] {
+		pos := in.Pos()
+		if pos.IsValid() {
+			p.s.curPos = pos
+			crit := p.s.x.stmtIn(p.s.x.dirs.critical, pos)
+			if crit != nil && crit != inCrit {
+				p.critical[cur] = crit.Pos()
+			}
+			inCrit = crit
+			p.noFence = p.s.x.stmtIn(p.s.x.dirs.nofence, pos) != nil
+		}
+		cur = p.instr(fr, b, in, cur)
+		if cur < 0 {
+			break
+		}
+	}
+	p.noFence = false
+}
+
+// stmtIn returns the statement of list that contains pos, or nil.
+func (x *extractor) stmtIn(list []ast.Stmt, pos token.Pos) ast.Stmt {
+	for _, s := range list {
+		if s.Pos() <= pos && pos < s.End() {
+			return s
+		}
+	}
+	return nil
+}
+
+// used reports whether an instruction's value is used by a real instruction.
+func used(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.DebugRef); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// instr lowers one instruction at location cur and returns the location
+// after it, or -1 when control does not continue.
+func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
+	s := p.s
+	if s.pure(fr, in) {
+		return cur
+	}
+	switch in := in.(type) {
+	case *ssa.Alloc:
+		o := s.alloc(in, p.idx)
+		fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: o}}
+		if inCycle(b) {
+			// A fresh object on every execution: zero its cells.
+			for _, ptr := range leaves(pointer{obj: o}, o.typ, 32) {
+				cur = p.emit(cur, model.AssignOp(p.privateReg(ptr), model.C(0)), in.Pos(), Origin{})
+			}
+		}
+		return cur
+	case *ssa.Store:
+		return p.store(fr, in, cur)
+	case *ssa.UnOp:
+		if in.Op != token.MUL {
+			s.unsupportedInstr(in)
+		}
+		return p.load(fr, in, cur)
+	case *ssa.Call:
+		return p.call(fr, in, cur)
+	case *ssa.If:
+		cv := s.get(fr, in.Cond)
+		if c, ok := cv.constant(); ok {
+			succ := b.Succs[1]
+			if c != 0 {
+				succ = b.Succs[0]
+			}
+			p.edgeTo(fr, b, cur, succ, in.Pos())
+			return -1
+		}
+		e := s.asInt(cv, in.Pos())
+		pos := in.Cond.Pos()
+		var node ast.Node
+		if x, ok := s.x.debugOf(fr.fn).expr[in.Cond]; ok {
+			pos, node = x.Pos(), x
+		}
+		t := p.emit(cur, model.GuardOp(e), pos, Origin{Node: node})
+		p.edgeTo(fr, b, t, b.Succs[0], pos)
+		f := p.emit(cur, model.GuardOp(negate(e)), pos, Origin{Node: node})
+		p.edgeTo(fr, b, f, b.Succs[1], pos)
+		return -1
+	case *ssa.Jump:
+		p.edgeTo(fr, b, cur, b.Succs[0], in.Pos())
+		return -1
+	case *ssa.Return:
+		var vals []value
+		for _, r := range in.Results {
+			vals = append(vals, s.get(fr, r))
+		}
+		fr.returns = append(fr.returns, retSite{loc: cur, vals: vals})
+		return -1
+	case *ssa.Panic:
+		name, pos := "panic", in.Pos()
+		if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
+			if es, ok := st.(*ast.ExprStmt); ok {
+				name, pos = types.ExprString(es.X), es.X.Pos()
+			}
+		}
+		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
+		return -1
+	}
+	s.unsupportedInstr(in)
+	return -1
+}
+
+func negate(e model.Expr) model.Expr {
+	if b, ok := e.(model.Binary); ok {
+		neg := map[model.BinOp]model.BinOp{model.OpEq: model.OpNe, model.OpNe: model.OpEq,
+			model.OpLt: model.OpGe, model.OpGe: model.OpLt, model.OpGt: model.OpLe, model.OpLe: model.OpGt}
+		if op, ok := neg[b.Op]; ok {
+			return model.Bin(op, b.X, b.Y)
+		}
+	}
+	if u, ok := e.(model.Unary); ok && u.Op == model.OpNot {
+		return model.Bin(model.OpNe, u.X, model.C(0))
+	}
+	return model.Not(e)
+}
+
+// inCycle reports whether b can reach itself.
+func inCycle(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			stack = append(stack, x.Succs...)
+		}
+	}
+	return false
+}
+
+// leaves lists the integer cells of an object of type t, at most limit.
+func leaves(p pointer, t types.Type, limit int) []pointer {
+	var out []pointer
+	var walk func(p pointer, t types.Type)
+	walk = func(p pointer, t types.Type) {
+		if len(out) > limit {
+			return
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			if classify(t) != leafOther {
+				out = append(out, p)
+				return
+			}
+			for i := 0; i < u.NumFields(); i++ {
+				walk(p.with(step{field: i}), u.Field(i).Type())
+			}
+		case *types.Array:
+			for i := int64(0); i < u.Len(); i++ {
+				walk(p.with(step{field: -1, index: int(i)}), u.Elem())
+			}
+		case *types.Basic:
+			out = append(out, p)
+		}
+	}
+	walk(p, t)
+	return out
+}
+
+func (p *proc) privateReg(ptr pointer) int {
+	k := ptr.key()
+	if r, ok := p.private[k]; ok {
+		return r
+	}
+	p.s.display(ptr.obj)
+	t, _ := ptr.target()
+	r := p.newReg(ptr.name(), t)
+	p.private[k] = r
+	return r
+}
+
+// varFor returns the shared variable of a static pointer to an integer cell.
+func (s *system) varFor(ptr pointer) int {
+	k := ptr.key()
+	if x, ok := s.vars[k]; ok {
+		return x
+	}
+	s.display(ptr.obj)
+	t, decl := ptr.target()
+	init := int64(0)
+	if v, ok := s.mem[k]; ok {
+		c, ok := v.constant()
+		if !ok {
+			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
+		}
+		init = c
+	}
+	var pos token.Pos
+	if decl != nil {
+		pos = decl.Pos()
+	}
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: ptr.name(), Init: model.Init{Value: init}, Pos: s.mpos(pos)})
+	s.varType = append(s.varType, t)
+	s.varDecl = append(s.varDecl, decl)
+	s.vars[k] = len(s.prog.Vars) - 1
+	return s.vars[k]
+}
+
+// access emits, from cur, the alternatives ops(q) for every static pointer q
+// ptr may name (a case split over run-time indexes), all joining at one new
+// location, which it returns.
+func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q pointer) []model.Op) int {
+	join := p.newLoc(pos)
+	if !ptr.dynamic() {
+		for _, op := range ops(ptr) {
+			p.emitTo(cur, op, join, pos, o)
+		}
+		return join
+	}
+	ptrs, conds, oor, ok := ptr.cases(maxCases)
+	if !ok {
+		p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
+	}
+	for i, q := range ptrs {
+		g := p.emit(cur, model.GuardOp(conds[i]), pos, Origin{})
+		for _, op := range ops(q) {
+			p.emitTo(g, op, join, pos, o)
+		}
+	}
+	if oor != nil {
+		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})
+		p.panics = append(p.panics, panicSite{loc: g, name: "index out of range", pos: pos})
+	}
+	return join
+}
+
+func (p *proc) pointerArg(v value, pos token.Pos) pointer {
+	switch v.kind {
+	case vPtr:
+		return v.ptr
+	case vNil:
+		p.s.fail(pos, "nil pointer dereference")
+	}
+	p.s.unsupported(pos, "memory reached through %s", describe(v))
+	return pointer{}
+}
+
+func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
+	s := p.s
+	ptr := p.pointerArg(s.get(fr, in.Addr), in.Pos())
+	val := s.get(fr, in.Val)
+	pos := in.Pos()
+	o := Origin{}
+	if lhs, ok := s.x.debugOf(fr.fn).storeLHS[in]; ok {
+		o.Target, o.Type = lhs, s.x.info.TypeOf(lhs)
+		if st := s.x.stmtAt(lhs.Pos(), lhs.End()); st != nil {
+			switch st.(type) {
+			case *ast.AssignStmt, *ast.IncDecStmt:
+				o.Node, pos = st, st.Pos()
+			}
+		}
+		if o.Node == nil {
+			o.Node, pos = lhs, lhs.Pos()
+		}
+	}
+	t, _ := ptr.target()
+	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
+		// Goroutine-local memory of a type the model does not keep (the
+		// arguments of a variadic call, say): an error only where it is used.
+		return cur
+	}
+	if classify(t) != leafInt {
+		if c, ok := in.Val.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
+			// Zeroing a private aggregate.
+			for _, q := range leaves(ptr, t, 32) {
+				cur = p.emit(cur, model.AssignOp(p.privateReg(q), model.C(0)), pos, Origin{})
+			}
+			return cur
+		}
+		s.unsupported(pos, "storing a value of type %s after the spawns (only integers and booleans are modelled)", t)
+	}
+	e := s.asInt(val, pos)
+	if ptr.obj.owner >= 0 {
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(p.privateReg(q), e)}
+		})
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.WriteOp(s.varFor(q), e)}
+	})
+}
+
+func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
+	s := p.s
+	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
+	t, _ := ptr.target()
+	pos := in.Pos()
+	o := Origin{Type: in.Type()}
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		o.Node, o.Target, pos = x, x, x.Pos()
+	}
+	switch classify(t) {
+	case leafInt:
+	case leafPointer:
+		if ptr.obj.owner >= 0 || ptr.dynamic() {
+			fr.vals[in] = opaque("a pointer kept in goroutine-local memory or chosen at run time")
+			return cur
+		}
+		v, ok := s.mem[ptr.key()]
+		if !ok {
+			v = value{kind: vNil}
+		}
+		fr.vals[in] = v
+		return cur
+	default:
+		fr.vals[in] = opaque("a struct or array value (use its fields through a pointer)")
+		return cur
+	}
+	reg := -1
+	if used(in) {
+		reg = p.newReg(p.regName(fr, in), in.Type())
+		fr.vals[in] = intVal(model.R(reg))
+	}
+	if ptr.obj.owner >= 0 {
+		if reg < 0 {
+			return cur
+		}
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
+		})
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.ReadOp(s.varFor(q), reg)}
+	})
+}
+
+func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
+	s := p.s
+	c := in.Common()
+	pos := in.Pos()
+	if c.IsInvoke() {
+		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		s.builtin(b, pos)
+		return cur
+	}
+	f := s.get(fr, c.Value)
+	if f.kind == vNil {
+		s.fail(pos, "call of a nil function")
+	}
+	if f.kind != vFunc {
+		s.unsupported(pos, "a call of %s", describeCallee(f))
+	}
+	var args []value
+	for _, a := range c.Args {
+		args = append(args, s.get(fr, a))
+	}
+	if !s.x.local(f.fn) {
+		return p.extern(fr, in, f.fn, args, cur)
+	}
+	if fr.onStack(f.fn) {
+		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
+	}
+	child := s.bindCall(f.fn, f.env, args, fr)
+	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
+	rets := child.returns
+	if len(rets) == 0 {
+		return -1 // the callee never returns
+	}
+	n := f.fn.Signature.Results().Len()
+	res := make([]value, n)
+	regs := make([]int, n)
+	for k := 0; k < n; k++ {
+		regs[k] = -1
+		res[k] = rets[0].vals[k]
+		if !used(in) {
+			continue
+		}
+		for _, r := range rets[1:] {
+			if !same(r.vals[k], res[k]) {
+				t := f.fn.Signature.Results().At(k).Type()
+				if !isIntegral(t) {
+					s.unsupported(pos, "a %s result that depends on the path taken", t)
+				}
+				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(f.fn, nil), k), t)
+				res[k] = intVal(model.R(regs[k]))
+				break
+			}
+		}
+	}
+	join := rets[0].loc
+	if len(rets) > 1 {
+		join = p.newLoc(pos)
+		for _, r := range rets {
+			loc := r.loc
+			var ms []model.Op
+			for k := 0; k < n; k++ {
+				if regs[k] >= 0 {
+					ms = append(ms, model.AssignOp(regs[k], s.asInt(r.vals[k], pos)))
+				}
+			}
+			if len(ms) == 0 {
+				p.emitTo(loc, model.NopOp(), join, pos, Origin{})
+				continue
+			}
+			for i, m := range ms {
+				if i == len(ms)-1 {
+					p.emitTo(loc, m, join, pos, Origin{})
+				} else {
+					loc = p.emit(loc, m, pos, Origin{})
+				}
+			}
+		}
+	}
+	switch n {
+	case 0:
+	case 1:
+		fr.vals[in] = res[0]
+	default:
+		fr.vals[in] = value{kind: vTuple, tup: res}
+	}
+	return join
+}
+
+// extern lowers a call of sync/atomic, sync or runtime.
+func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	k, vt := classifyExtern(fn)
+	switch k {
+	case extNone:
+		s.unsupported(pos, "a call of %s (not modelled)", fn.String())
+	case extGosched:
+		return cur
+	case extWGGo:
+		s.unsupported(pos, "WaitGroup.Go inside a goroutine")
+	case extAnd, extOr:
+		s.unsupported(pos, "atomic And/Or (the model has no bitwise operators)")
+	}
+	o := Origin{}
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		o.Node, pos = x, x.Pos()
+		if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+			var target ast.Expr
+			if fn.Signature.Recv() != nil {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					target = sel.X
+				}
+			} else if len(call.Args) > 0 {
+				target = call.Args[0]
+				if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					target = u.X
+				}
+			}
+			if target != nil {
+				o.Target, o.Type = target, s.x.info.TypeOf(target)
+			}
+		}
+	}
+	ptr := p.pointerArg(args[0], pos)
+	if ptr.obj.owner >= 0 {
+		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
+	}
+	t, _ := ptr.target()
+	switch lk := classify(t); {
+	case k >= extWGAdd && k <= extWGWait && lk != leafWaitGroup,
+		k >= extLock && lk != leafMutex,
+		k < extWGAdd && lk != leafInt && lk != leafAtomic:
+		s.unsupported(pos, "%s on a %s", fn.Name(), t)
+	}
+	arg := func(i int) model.Expr { return s.asInt(args[i], pos) }
+	result := func() int {
+		if !used(in) {
+			return -1
+		}
+		return p.newReg(p.regName(fr, in), vt)
+	}
+	var ops func(x int) []model.Op
+	var res value
+	switch k {
+	case extLoad:
+		r := result()
+		ops = func(x int) []model.Op { return []model.Op{model.ReadOp(x, r)} }
+		if r >= 0 {
+			res = intVal(model.R(r))
+		}
+	case extStore:
+		v := arg(1)
+		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, -1, v)} }
+	case extSwap:
+		r, v := result(), arg(1)
+		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
+		if r >= 0 {
+			res = intVal(model.R(r))
+		}
+	case extAdd, extWGAdd:
+		d := arg(1)
+		if c, ok := d.(model.Const); ok && isUnsigned(vt) {
+			// ^uint32(0) and friends decrement.
+			if lo, hi, _ := typeRange(vt); lo == 0 && hi < math.MaxInt64 && c.Value > hi/2 {
+				d = model.C(c.Value - hi - 1)
+			}
+		}
+		r := -1
+		if k == extAdd {
+			r = result()
+		}
+		ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, r, d)} }
+		if r >= 0 {
+			res = intVal(model.Bin(model.OpAdd, model.R(r), d))
+		}
+	case extCAS, extTryLock:
+		r := result()
+		old, nw := model.C(0), model.C(1)
+		if k == extCAS {
+			old, nw = arg(1), arg(2)
+		}
+		ops = func(x int) []model.Op {
+			succ, fail := model.CASSuccess(x, -1, old, nw), model.CASFailure(x, -1, old)
+			if r >= 0 {
+				succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
+				fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
+			}
+			return []model.Op{succ, fail}
+		}
+		if r >= 0 {
+			res = intVal(model.R(r))
+		}
+	case extWGDone:
+		ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, -1, model.C(-1))} }
+	case extWGWait:
+		ops = func(x int) []model.Op { return []model.Op{model.ReadEqOp(x, model.C(0))} }
+	case extLock:
+		ops = func(x int) []model.Op { return []model.Op{model.CASSuccess(x, -1, model.C(0), model.C(1))} }
+	case extUnlock:
+		ops = func(x int) []model.Op { return []model.Op{model.LockedOp(model.WriteOp(x, model.C(0)))} }
+	}
+	if o.Type == nil {
+		o.Type = t
+	}
+	cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op { return ops(s.varFor(q)) })
+	if res.kind == vInt {
+		fr.vals[in] = res
+	}
+	return cur
+}

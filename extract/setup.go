@@ -1,0 +1,484 @@
+package extract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// spawn is one go statement executed by the setup.
+type spawn struct {
+	fn   *ssa.Function
+	env  []value
+	args []value
+	pos  token.Pos
+	wg   *pointer // for WaitGroup.Go: the group whose Done ends the process
+}
+
+// split is where the setup ends and the system function becomes a process:
+// before instruction idx of block b, or, when idx is 0 and pred >= 0, on the
+// edge from b.Preds[pred] (before b's phis).
+type split struct {
+	b    *ssa.BasicBlock
+	idx  int
+	pred int
+}
+
+// runSetup executes the system function concretely from its entry until no
+// go statement can be reached any more, and returns the goroutines it
+// spawned and where the rest of the function starts.
+func (s *system) runSetup(fn *ssa.Function) (*frame, split, []spawn) {
+	var spawns []spawn
+	fr := newFrame(fn, nil)
+	_, sp := s.exec(fr, true, &spawns)
+	return fr, sp, spawns
+}
+
+// exec runs fr's function concretely. In the system function (top) it stops
+// where no go statement can be reached any more; in a callee it runs to the
+// return and yields the results.
+func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
+	b, idx, pred := fr.fn.Blocks[0], 0, -1
+	for {
+		if top && !s.x.mayStillSpawn(b, idx) {
+			return value{}, split{b, idx, pred}
+		}
+		if idx >= len(b.Instrs) {
+			s.fail(token.NoPos, "internal error: block %d of %s has no terminator", b.Index, fr.fn.Name())
+		}
+		if idx == 0 && pred >= 0 {
+			// Phis read their operands simultaneously.
+			var phis []*ssa.Phi
+			var vals []value
+			for _, in := range b.Instrs {
+				phi, ok := in.(*ssa.Phi)
+				if !ok {
+					break
+				}
+				phis = append(phis, phi)
+				vals = append(vals, s.get(fr, phi.Edges[pred]))
+			}
+			for i, phi := range phis {
+				fr.vals[phi] = vals[i]
+			}
+			idx = len(phis)
+			pred = -1
+			continue
+		}
+		in := b.Instrs[idx]
+		s.steps++
+		if s.steps > maxSetupSteps {
+			s.unsupported(in.Pos(), "go statements in a loop without a constant bound (the setup of system %s did not finish within %d steps)", s.name, maxSetupSteps)
+		}
+		if in.Pos().IsValid() {
+			s.curPos = in.Pos()
+		}
+		if dr, ok := in.(*ssa.DebugRef); ok {
+			s.nameObject(fr, dr)
+		}
+		if s.pure(fr, in) {
+			idx++
+			continue
+		}
+		next := func(to *ssa.BasicBlock) {
+			for i, p := range to.Preds {
+				if p == b {
+					pred = i
+					break
+				}
+			}
+			b, idx = to, 0
+		}
+		switch in := in.(type) {
+		case *ssa.Alloc:
+			fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: s.alloc(in, -1)}}
+		case *ssa.Store:
+			s.setupStore(s.staticPtr(s.get(fr, in.Addr), in.Pos()), s.get(fr, in.Val), in.Val, in.Pos())
+		case *ssa.UnOp:
+			if in.Op == token.ARROW {
+				s.unsupported(in.Pos(), "a channel receive")
+			}
+			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
+		case *ssa.Call:
+			fr.vals[in] = s.setupCall(fr, in.Common(), in.Pos(), spawns)
+		case *ssa.Go:
+			*spawns = append(*spawns, s.goStmt(fr, in))
+		case *ssa.If:
+			c, ok := s.get(fr, in.Cond).constant()
+			if !ok {
+				s.fail(in.Pos(), "the setup of system %s branches on a value it cannot compute", s.name)
+			}
+			if c != 0 {
+				next(b.Succs[0])
+			} else {
+				next(b.Succs[1])
+			}
+			continue
+		case *ssa.Jump:
+			next(b.Succs[0])
+			continue
+		case *ssa.Return:
+			var res []value
+			for _, r := range in.Results {
+				res = append(res, s.get(fr, r))
+			}
+			switch len(res) {
+			case 0:
+				return value{}, split{}
+			case 1:
+				return res[0], split{}
+			}
+			return value{kind: vTuple, tup: res}, split{}
+		case *ssa.Panic:
+			s.fail(in.Pos(), "the setup of system %s panics", s.name)
+		default:
+			s.unsupportedInstr(in)
+		}
+		idx++
+	}
+}
+
+// nameObject names an anonymous object after the variable it is bound to
+// (l := &lock{} names the object l).
+func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
+	id, ok := ast.Unparen(dr.Expr).(*ast.Ident)
+	if !ok || dr.IsAddr {
+		return
+	}
+	v := s.get(fr, dr.X)
+	if v.kind != vPtr || len(v.ptr.path) != 0 || !v.ptr.obj.anon {
+		return
+	}
+	v.ptr.obj.name, v.ptr.obj.anon = id.Name, false
+}
+
+// alloc creates the object of an Alloc instruction.
+func (s *system) alloc(in *ssa.Alloc, owner int) *object {
+	name := in.Comment
+	switch name {
+	case "", "new", "complit", "slicelit", "varargs", "range", "rangefunc":
+		name = ""
+	}
+	if !token.IsIdentifier(name) {
+		name = ""
+	}
+	decl := s.x.defs[in.Pos()]
+	return s.newObject(name, deref(in.Type()), decl, owner)
+}
+
+// staticPtr returns the pointer a setup instruction accesses.
+func (s *system) staticPtr(v value, pos token.Pos) pointer {
+	if v.kind != vPtr {
+		if v.kind == vNil {
+			s.fail(pos, "nil pointer dereference in the setup of system %s", s.name)
+		}
+		s.unsupported(pos, "memory reached through %s", describe(v))
+	}
+	if v.ptr.dynamic() {
+		s.unsupported(pos, "an index the setup cannot compute")
+	}
+	return v.ptr
+}
+
+func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
+	key := p.key()
+	switch v.kind {
+	case vInt, vPtr, vNil, vFunc:
+		s.mem[key] = v
+		return
+	}
+	if c, ok := val.(*ssa.Const); ok && c.Value == nil {
+		// Zeroing an aggregate: forget what was stored inside it.
+		for k := range s.mem {
+			if k == key || strings.HasPrefix(k, key+".") || strings.HasPrefix(k, key+"[") {
+				delete(s.mem, k)
+			}
+		}
+		return
+	}
+	s.unsupported(pos, "storing %s", describe(v))
+}
+
+func (s *system) setupLoad(p pointer, t types.Type) value {
+	if v, ok := s.mem[p.key()]; ok {
+		return v
+	}
+	switch t.Underlying().(type) {
+	case *types.Basic:
+		return constVal(0)
+	case *types.Pointer, *types.Signature:
+		return value{kind: vNil}
+	}
+	return opaque("a struct or array value (use its fields through a pointer)")
+}
+
+func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
+	c := in.Common()
+	if c.IsInvoke() {
+		s.unsupported(in.Pos(), "a go statement on an interface method")
+	}
+	f := s.get(fr, c.Value)
+	if f.kind != vFunc || !s.x.local(f.fn) {
+		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
+	}
+	sp := spawn{fn: f.fn, env: f.env, pos: in.Pos()}
+	for _, a := range c.Args {
+		sp.args = append(sp.args, s.get(fr, a))
+	}
+	return sp
+}
+
+func describeCallee(f value) string {
+	if f.kind == vFunc {
+		return f.fn.String()
+	}
+	return describe(f)
+}
+
+// setupCall executes a call of the setup.
+func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *[]spawn) value {
+	if c.IsInvoke() {
+		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return s.builtin(b, pos)
+	}
+	f := s.get(fr, c.Value)
+	if f.kind != vFunc {
+		s.unsupported(pos, "a call of %s", describeCallee(f))
+	}
+	var args []value
+	for _, a := range c.Args {
+		args = append(args, s.get(fr, a))
+	}
+	if s.x.local(f.fn) {
+		if fr.onStack(f.fn) {
+			s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
+		}
+		res, _ := s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
+		return res
+	}
+	k, vt := classifyExtern(f.fn)
+	if k == extNone {
+		s.unsupported(pos, "a call of %s", f.fn.String())
+	}
+	if k == extGosched {
+		return value{}
+	}
+	if k == extWGGo {
+		wg := s.staticPtr(args[0], pos)
+		s.mem[wg.key()] = constVal(s.memInt(wg) + 1)
+		g := args[1]
+		if g.kind != vFunc || !s.x.local(g.fn) {
+			s.unsupported(pos, "WaitGroup.Go on %s", describeCallee(g))
+		}
+		*spawns = append(*spawns, spawn{fn: g.fn, env: g.env, pos: pos, wg: &wg})
+		return value{}
+	}
+	p := s.staticPtr(args[0], pos)
+	old := s.memInt(p)
+	arg := func(i int) int64 {
+		c, ok := args[i].constant()
+		if !ok {
+			s.unsupported(pos, "an argument the setup cannot compute")
+		}
+		return c
+	}
+	set := func(v int64) { s.mem[p.key()] = constVal(v) }
+	switch k {
+	case extLoad:
+		return constVal(old)
+	case extStore:
+		set(arg(1))
+	case extSwap:
+		set(arg(1))
+		return constVal(old)
+	case extAdd:
+		n := wrap(old+arg(1), vt)
+		set(n)
+		return constVal(n)
+	case extAnd:
+		set(old & arg(1))
+		return constVal(old)
+	case extOr:
+		set(old | arg(1))
+		return constVal(old)
+	case extCAS:
+		if old == arg(1) {
+			set(arg(2))
+			return constVal(1)
+		}
+		return constVal(0)
+	case extWGAdd:
+		set(old + arg(1))
+		if old+arg(1) < 0 {
+			s.fail(pos, "negative WaitGroup counter in the setup of system %s", s.name)
+		}
+	case extWGDone:
+		set(old - 1)
+		if old-1 < 0 {
+			s.fail(pos, "negative WaitGroup counter in the setup of system %s", s.name)
+		}
+	case extWGWait:
+		if old != 0 {
+			s.fail(pos, "the setup of system %s waits for goroutines before spawning them all", s.name)
+		}
+	case extLock:
+		if old != 0 {
+			s.fail(pos, "the setup of system %s locks a locked mutex", s.name)
+		}
+		set(1)
+	case extUnlock:
+		set(0)
+	case extTryLock:
+		if old == 0 {
+			set(1)
+			return constVal(1)
+		}
+		return constVal(0)
+	}
+	return value{}
+}
+
+func (s *system) memInt(p pointer) int64 {
+	v, ok := s.mem[p.key()]
+	if !ok {
+		return 0
+	}
+	c, ok := v.constant()
+	if !ok {
+		s.unsupported(token.NoPos, "a non-integer value in %s", p.name())
+	}
+	return c
+}
+
+func (s *system) builtin(b *ssa.Builtin, pos token.Pos) value {
+	switch b.Name() {
+	case "print", "println":
+		return value{}
+	}
+	s.unsupported(pos, "the built-in %s", b.Name())
+	return value{}
+}
+
+// extKind is the meaning of a call of a function outside the package.
+type extKind uint8
+
+const (
+	extNone extKind = iota
+	extGosched
+	extLoad
+	extStore
+	extSwap
+	extAdd
+	extAnd
+	extOr
+	extCAS
+	extWGAdd
+	extWGDone
+	extWGWait
+	extWGGo
+	extLock
+	extUnlock
+	extTryLock
+)
+
+var atomicOps = map[string]extKind{
+	"Load": extLoad, "Store": extStore, "Swap": extSwap, "Add": extAdd,
+	"And": extAnd, "Or": extOr, "CompareAndSwap": extCAS,
+}
+
+var atomicTypes = map[string]types.BasicKind{
+	"Int32": types.Int32, "Int64": types.Int64, "Uint32": types.Uint32,
+	"Uint64": types.Uint64, "Uintptr": types.Uintptr,
+}
+
+// classifyExtern says what a call of fn, a function outside the package,
+// does in the model, and the type of the value it works on.
+func classifyExtern(fn *ssa.Function) (extKind, types.Type) {
+	if fn.Pkg == nil && fn.Object() == nil {
+		return extNone, nil
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil {
+		return extNone, nil
+	}
+	path := obj.Pkg().Path()
+	recv := fn.Signature.Recv()
+	switch {
+	case path == "runtime" && recv == nil && fn.Name() == "Gosched":
+		return extGosched, nil
+	case path == "sync/atomic" && recv == nil:
+		for op, k := range atomicOps {
+			if t, ok := strings.CutPrefix(fn.Name(), op); ok {
+				if bk, ok := atomicTypes[t]; ok {
+					return k, types.Typ[bk]
+				}
+			}
+		}
+	case path == "sync/atomic":
+		if vt, ok := atomicKind(deref(recv.Type())); ok {
+			if k, ok := atomicOps[fn.Name()]; ok {
+				return k, vt
+			}
+		}
+	case path == "sync":
+		rt := deref(recv.Type())
+		switch {
+		case isNamed(rt, "sync", "WaitGroup"):
+			switch fn.Name() {
+			case "Add":
+				return extWGAdd, types.Typ[types.Int]
+			case "Done":
+				return extWGDone, types.Typ[types.Int]
+			case "Wait":
+				return extWGWait, types.Typ[types.Int]
+			case "Go":
+				return extWGGo, types.Typ[types.Int]
+			}
+		case isNamed(rt, "sync", "Mutex"):
+			switch fn.Name() {
+			case "Lock":
+				return extLock, types.Typ[types.Bool]
+			case "Unlock":
+				return extUnlock, types.Typ[types.Bool]
+			case "TryLock":
+				return extTryLock, types.Typ[types.Bool]
+			}
+		}
+	}
+	return extNone, nil
+}
+
+// unsupportedInstr reports an instruction the model has no counterpart for.
+func (s *system) unsupportedInstr(in ssa.Instruction) {
+	what := "this construct"
+	switch in := in.(type) {
+	case *ssa.MakeChan, *ssa.Send:
+		what = "channels"
+	case *ssa.UnOp:
+		if in.Op == token.ARROW {
+			what = "channels"
+		}
+	case *ssa.Select:
+		what = "select"
+	case *ssa.MakeMap, *ssa.MapUpdate, *ssa.Lookup:
+		what = "maps"
+	case *ssa.Defer, *ssa.RunDefers:
+		what = "defer"
+	case *ssa.Range, *ssa.Next:
+		what = "range over a map or string"
+	case *ssa.TypeAssert:
+		what = "type assertions"
+	case *ssa.MakeSlice, *ssa.Slice, *ssa.SliceToArrayPointer:
+		what = "slices"
+	case *ssa.Go:
+		what = "a go statement inside a goroutine"
+	case *ssa.MultiConvert:
+		what = "generic conversions"
+	}
+	s.unsupported(in.Pos(), "%s", what)
+}

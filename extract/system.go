@@ -1,0 +1,679 @@
+package extract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// extractor holds what every system of one package shares.
+type extractor struct {
+	fset    *token.FileSet
+	pkg     *types.Package
+	files   []*ast.File
+	info    *types.Info
+	dirs    *directives
+	ssapkg  *ssa.Package
+	defs    map[token.Pos]*types.Var // local variables by the position of their name
+	debug   map[*ssa.Function]*debugInfo
+	hasGo   map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
+	globals map[*types.Var]int64  // constant initial values of package-level variables
+}
+
+// unsupported is the error a construct the model cannot express raises. It
+// aborts the lowering of the system and becomes a diagnostic.
+type unsupported struct {
+	pos token.Pos
+	msg string
+}
+
+func (s *system) fail(pos token.Pos, format string, args ...any) {
+	if !pos.IsValid() {
+		pos = s.curPos
+	}
+	if !pos.IsValid() {
+		pos = s.decl.Pos()
+	}
+	panic(unsupported{pos, fmt.Sprintf(format, args...)})
+}
+
+func (s *system) unsupported(pos token.Pos, what string, args ...any) {
+	s.fail(pos, "unsupported in a fencecheck system: "+what, args...)
+}
+
+// debugInfo maps SSA values back to the syntax they came from.
+type debugInfo struct {
+	expr     map[ssa.Value]ast.Expr // the first expression that denotes each value
+	storeLHS map[*ssa.Store]ast.Expr
+}
+
+func (x *extractor) debugOf(fn *ssa.Function) *debugInfo {
+	if d := x.debug[fn]; d != nil {
+		return d
+	}
+	d := &debugInfo{expr: map[ssa.Value]ast.Expr{}, storeLHS: map[*ssa.Store]ast.Expr{}}
+	for _, b := range fn.Blocks {
+		for i, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.DebugRef:
+				if !in.IsAddr {
+					if _, ok := d.expr[in.X]; !ok {
+						d.expr[in.X] = in.Expr
+					}
+				}
+			case *ssa.Store:
+				if i+1 < len(b.Instrs) {
+					if dr, ok := b.Instrs[i+1].(*ssa.DebugRef); ok && dr.X == in.Val && !dr.IsAddr {
+						d.storeLHS[in] = dr.Expr
+					}
+				}
+			}
+		}
+	}
+	x.debug[fn] = d
+	return d
+}
+
+// stmtAt returns the innermost statement enclosing [pos, end).
+func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
+	for _, f := range x.files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, pos, end)
+			for _, n := range path {
+				if s, ok := n.(ast.Stmt); ok {
+					if _, isBlock := n.(*ast.BlockStmt); isBlock {
+						return nil
+					}
+					return s
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// containsGo reports whether fn, or a function of the package it calls,
+// contains a go statement.
+func (x *extractor) containsGo(fn *ssa.Function) bool {
+	switch x.hasGo[fn] {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	x.hasGo[fn] = 1
+	for _, b := range fn.Blocks {
+		if x.blockSpawns(b, 0) {
+			x.hasGo[fn] = 2
+			return true
+		}
+	}
+	return false
+}
+
+// blockSpawns reports whether b.Instrs[from:] contain a go statement or a
+// call to a function of the package that spawns.
+func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
+	for _, in := range b.Instrs[from:] {
+		switch in := in.(type) {
+		case *ssa.Go:
+			return true
+		case *ssa.Call:
+			if isSyncMethod(in.Call.StaticCallee(), "WaitGroup", "Go") {
+				return true
+			}
+			if f := in.Call.StaticCallee(); f != nil && x.local(f) && x.containsGo(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayStillSpawn reports whether a go statement can be reached from
+// b.Instrs[from:].
+func (x *extractor) mayStillSpawn(b *ssa.BasicBlock, from int) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var visit func(*ssa.BasicBlock, int) bool
+	visit = func(b *ssa.BasicBlock, from int) bool {
+		if x.blockSpawns(b, from) {
+			return true
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if visit(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return visit(b, from)
+}
+
+// local reports whether fn belongs to the package being analysed (including
+// its closures), so that calls to it are inlined.
+func (x *extractor) local(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	return fn.Pkg == x.ssapkg && len(fn.Blocks) > 0
+}
+
+// system is the state of one system being lowered.
+type system struct {
+	x      *extractor
+	name   string
+	decl   *ast.FuncDecl
+	curPos token.Pos
+
+	objects []*object
+	objName map[string]int
+	globals map[*ssa.Global]*object
+	mem     map[string]value // the setup's memory, by cell key
+	steps   int              // setup steps, for the budget
+
+	prog    *model.Program
+	vars    map[string]int // cell key -> shared variable
+	varType []types.Type
+	varDecl []*types.Var
+	procs   []*proc
+	spawns  []token.Pos
+}
+
+// maxSetupSteps bounds the concrete execution of a system's setup.
+const maxSetupSteps = 200_000
+
+// maxCases bounds the case split of a pointer with run-time indexes.
+const maxCases = 64
+
+func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int) *object {
+	o := &object{id: len(s.objects), name: name, typ: t, decl: decl, owner: owner}
+	if name == "" {
+		o.name, o.anon = "obj", true
+	}
+	s.objects = append(s.objects, o)
+	return o
+}
+
+// display makes o's name unique among the objects that have model
+// variables or registers (l, l#2, ...), once, when the first one is made.
+func (s *system) display(o *object) {
+	if o.named {
+		return
+	}
+	o.named = true
+	base, n := o.name, 1
+	for s.objName[o.name] > 0 {
+		n++
+		o.name = fmt.Sprintf("%s#%d", base, n)
+	}
+	s.objName[o.name]++
+}
+
+func (s *system) global(g *ssa.Global) pointer {
+	o := s.globals[g]
+	if o == nil {
+		v, _ := g.Object().(*types.Var)
+		o = s.newObject(g.Name(), deref(g.Type()), v, -1)
+		s.globals[g] = o
+		if c, ok := s.x.globals[v]; ok {
+			s.mem[pointer{obj: o}.key()] = constVal(c)
+		}
+	}
+	return pointer{obj: o}
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// frame is one activation of a function: the system function, a goroutine's
+// function, or a function inlined into one of them.
+type frame struct {
+	fn     *ssa.Function
+	parent *frame
+	vals   map[ssa.Value]value
+
+	blocks  map[*ssa.BasicBlock]*blockState
+	returns []retSite
+}
+
+type blockState struct {
+	lowered bool
+	entry   int
+	pending []edge
+	phiReg  map[*ssa.Phi]int
+}
+
+type edge struct {
+	loc  int // the location the edge leaves from
+	pred int // the index of the predecessor in the target's Preds
+	pos  token.Pos
+}
+
+type retSite struct {
+	loc  int
+	vals []value
+}
+
+func newFrame(fn *ssa.Function, parent *frame) *frame {
+	return &frame{fn: fn, parent: parent, vals: map[ssa.Value]value{}, blocks: map[*ssa.BasicBlock]*blockState{}}
+}
+
+func (fr *frame) onStack(fn *ssa.Function) bool {
+	for f := fr; f != nil; f = f.parent {
+		if f.fn == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// bindCall binds fn's parameters and free variables in a new frame.
+func (s *system) bindCall(fn *ssa.Function, env, args []value, parent *frame) *frame {
+	fr := newFrame(fn, parent)
+	if len(args) != len(fn.Params) || len(env) != len(fn.FreeVars) {
+		s.unsupported(fn.Pos(), "call of %s with %d arguments", fn.Name(), len(args))
+	}
+	for i, p := range fn.Params {
+		fr.vals[p] = args[i]
+	}
+	for i, fv := range fn.FreeVars {
+		fr.vals[fv] = env[i]
+	}
+	return fr
+}
+
+// get returns the value v is bound to in fr.
+func (s *system) get(fr *frame, v ssa.Value) value {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return s.constant(v)
+	case *ssa.Function:
+		return value{kind: vFunc, fn: v}
+	case *ssa.Global:
+		return value{kind: vPtr, ptr: s.global(v)}
+	case *ssa.Builtin:
+		return opaque("the built-in " + v.Name())
+	}
+	if val, ok := fr.vals[v]; ok {
+		return val
+	}
+	return opaque(fmt.Sprintf("the value %s, which is not computed on any modelled path", v.Name()))
+}
+
+func (s *system) constant(c *ssa.Const) value {
+	if c.Value == nil {
+		switch c.Type().Underlying().(type) {
+		case *types.Pointer, *types.Signature, *types.Interface, *types.Slice, *types.Map, *types.Chan:
+			return value{kind: vNil}
+		case *types.Basic:
+			return constVal(0)
+		}
+		return opaque("the zero value of " + c.Type().String())
+	}
+	switch c.Value.Kind() {
+	case constant.Bool:
+		if constant.BoolVal(c.Value) {
+			return constVal(1)
+		}
+		return constVal(0)
+	case constant.Int:
+		if n, ok := constant.Int64Val(c.Value); ok {
+			return constVal(n)
+		}
+		if n, ok := constant.Uint64Val(c.Value); ok {
+			// A large unsigned constant: keep its bits as a signed
+			// value so that wrapping arithmetic (x + ^uint64(0)) works.
+			return constVal(int64(n))
+		}
+	}
+	return opaque("the constant " + c.Value.ExactString())
+}
+
+// asInt returns an integer value's expression, or fails at pos.
+func (s *system) asInt(v value, pos token.Pos) model.Expr {
+	switch v.kind {
+	case vInt:
+		return v.e
+	case vOpaque:
+		s.unsupported(pos, "%s", v.why)
+	}
+	s.unsupported(pos, "%s where an integer is expected", kindName(v.kind))
+	return nil
+}
+
+func kindName(k valKind) string {
+	switch k {
+	case vPtr:
+		return "a pointer"
+	case vFunc:
+		return "a function value"
+	case vNil:
+		return "a nil value"
+	case vTuple:
+		return "a tuple"
+	}
+	return "a value"
+}
+
+// wrap returns c as a value of the integer type t, as Go's arithmetic does.
+func wrap(c int64, t types.Type) int64 {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return c
+	}
+	switch b.Kind() {
+	case types.Bool:
+		if c != 0 {
+			return 1
+		}
+		return 0
+	case types.Int8:
+		return int64(int8(c))
+	case types.Int16:
+		return int64(int16(c))
+	case types.Int32:
+		return int64(int32(c))
+	case types.Uint8:
+		return int64(uint8(c))
+	case types.Uint16:
+		return int64(uint16(c))
+	case types.Uint32:
+		return int64(uint32(c))
+	}
+	return c
+}
+
+func isUnsigned(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsUnsigned != 0
+}
+
+// foldBin evaluates a binary operator on constants with Go's semantics.
+func foldBin(op token.Token, x, y int64, t types.Type) (int64, bool) {
+	unsigned := isUnsigned(t)
+	switch op {
+	case token.ADD:
+		return wrap(x+y, t), true
+	case token.SUB:
+		return wrap(x-y, t), true
+	case token.MUL:
+		return wrap(x*y, t), true
+	case token.QUO:
+		if y == 0 {
+			return 0, false
+		}
+		if unsigned {
+			return wrap(int64(uint64(x)/uint64(y)), t), true
+		}
+		return wrap(x/y, t), true
+	case token.REM:
+		if y == 0 {
+			return 0, false
+		}
+		if unsigned {
+			return wrap(int64(uint64(x)%uint64(y)), t), true
+		}
+		return wrap(x%y, t), true
+	case token.AND:
+		return wrap(x&y, t), true
+	case token.OR:
+		return wrap(x|y, t), true
+	case token.XOR:
+		return wrap(x^y, t), true
+	case token.AND_NOT:
+		return wrap(x&^y, t), true
+	case token.SHL:
+		if y < 0 || y >= 64 {
+			return 0, true
+		}
+		return wrap(x<<uint(y), t), true
+	case token.SHR:
+		if y < 0 || y >= 64 {
+			if x < 0 && !unsigned {
+				return -1, true
+			}
+			return 0, true
+		}
+		if unsigned {
+			return wrap(int64(uint64(x)>>uint(y)), t), true
+		}
+		return wrap(x>>uint(y), t), true
+	}
+	var r bool
+	if unsigned {
+		ux, uy := uint64(x), uint64(y)
+		switch op {
+		case token.EQL:
+			r = ux == uy
+		case token.NEQ:
+			r = ux != uy
+		case token.LSS:
+			r = ux < uy
+		case token.LEQ:
+			r = ux <= uy
+		case token.GTR:
+			r = ux > uy
+		case token.GEQ:
+			r = ux >= uy
+		default:
+			return 0, false
+		}
+	} else {
+		switch op {
+		case token.EQL:
+			r = x == y
+		case token.NEQ:
+			r = x != y
+		case token.LSS:
+			r = x < y
+		case token.LEQ:
+			r = x <= y
+		case token.GTR:
+			r = x > y
+		case token.GEQ:
+			r = x >= y
+		default:
+			return 0, false
+		}
+	}
+	if r {
+		return 1, true
+	}
+	return 0, true
+}
+
+var modelOps = map[token.Token]model.BinOp{
+	token.ADD: model.OpAdd, token.SUB: model.OpSub, token.MUL: model.OpMul,
+	token.QUO: model.OpDiv, token.REM: model.OpMod,
+	token.EQL: model.OpEq, token.NEQ: model.OpNe, token.LSS: model.OpLt,
+	token.LEQ: model.OpLe, token.GTR: model.OpGt, token.GEQ: model.OpGe,
+}
+
+// pure evaluates an instruction that neither touches memory nor changes
+// control, in the setup and in processes alike. handled is false for every
+// other instruction.
+func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
+	switch in := in.(type) {
+	case *ssa.DebugRef:
+		return true
+	case *ssa.BinOp:
+		fr.vals[in] = s.binop(fr, in)
+	case *ssa.UnOp:
+		if in.Op == token.MUL || in.Op == token.ARROW {
+			return false
+		}
+		x := s.get(fr, in.X)
+		e := s.asInt(x, in.Pos())
+		t := in.Type()
+		if c, ok := x.constant(); ok {
+			switch in.Op {
+			case token.SUB:
+				fr.vals[in] = constVal(wrap(-c, t))
+			case token.NOT:
+				fr.vals[in] = constVal(1 - c)
+			case token.XOR:
+				fr.vals[in] = constVal(wrap(^c, t))
+			}
+			return true
+		}
+		switch in.Op {
+		case token.SUB:
+			fr.vals[in] = intVal(model.Bin(model.OpSub, model.C(0), e))
+		case token.NOT:
+			fr.vals[in] = intVal(model.Not(e))
+		default:
+			s.unsupported(in.Pos(), "the bitwise complement of a value known only at run time (the model has no bitwise operators)")
+		}
+	case *ssa.Convert:
+		x := s.get(fr, in.X)
+		if x.kind != vInt {
+			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
+		}
+		if !isIntegral(in.Type()) {
+			s.unsupported(in.Pos(), "a conversion to %s", in.Type())
+		}
+		if c, ok := x.constant(); ok {
+			fr.vals[in] = constVal(wrap(c, in.Type()))
+		} else {
+			fr.vals[in] = x
+		}
+	case *ssa.ChangeType:
+		fr.vals[in] = s.get(fr, in.X)
+	case *ssa.MakeClosure:
+		v := value{kind: vFunc, fn: in.Fn.(*ssa.Function)}
+		for _, b := range in.Bindings {
+			v.env = append(v.env, s.get(fr, b))
+		}
+		fr.vals[in] = v
+	case *ssa.Extract:
+		t := s.get(fr, in.Tuple)
+		if t.kind != vTuple || in.Index >= len(t.tup) {
+			s.unsupported(in.Pos(), "a multiple-value result")
+		}
+		fr.vals[in] = t.tup[in.Index]
+	case *ssa.MakeInterface:
+		fr.vals[in] = opaque("an interface value")
+	case *ssa.ChangeInterface:
+		fr.vals[in] = opaque("an interface value")
+	case *ssa.FieldAddr:
+		p := s.get(fr, in.X)
+		if p.kind != vPtr {
+			s.unsupported(in.Pos(), "a field of %s", describe(p))
+		}
+		fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: in.Field})}
+	case *ssa.IndexAddr:
+		p := s.get(fr, in.X)
+		arr, ok := deref(in.X.Type()).Underlying().(*types.Array)
+		if p.kind != vPtr {
+			s.unsupported(in.Pos(), "indexing %s", describe(p))
+		}
+		if !ok {
+			s.unsupported(in.Pos(), "indexing a slice (only arrays are modelled)")
+		}
+		idx := s.get(fr, in.Index)
+		e := s.asInt(idx, in.Pos())
+		if c, ok := idx.constant(); ok {
+			if c < 0 || c >= arr.Len() {
+				s.fail(in.Pos(), "index %d out of range [0:%d]", c, arr.Len())
+			}
+			fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: -1, index: int(c)})}
+		} else {
+			fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: -1, dyn: e, n: int(arr.Len())})}
+		}
+	case *ssa.Slice, *ssa.MakeSlice:
+		fr.vals[in.(ssa.Value)] = opaque("a slice (only arrays are modelled)")
+	case *ssa.Field, *ssa.Index:
+		fr.vals[in.(ssa.Value)] = opaque("a struct or array value (use its fields through a pointer)")
+	default:
+		return false
+	}
+	return true
+}
+
+func describe(v value) string {
+	if v.kind == vOpaque {
+		return v.why
+	}
+	return kindName(v.kind)
+}
+
+func (s *system) binop(fr *frame, in *ssa.BinOp) value {
+	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if x.kind == vPtr || y.kind == vPtr || x.kind == vNil || y.kind == vNil {
+		if in.Op != token.EQL && in.Op != token.NEQ {
+			s.unsupported(in.Pos(), "pointer arithmetic")
+		}
+		if x.kind == vPtr && x.ptr.dynamic() || y.kind == vPtr && y.ptr.dynamic() {
+			s.unsupported(in.Pos(), "comparing pointers chosen at run time")
+		}
+		eq := same(x, y)
+		if (in.Op == token.EQL) == eq {
+			return constVal(1)
+		}
+		return constVal(0)
+	}
+	ex, ey := s.asInt(x, in.Pos()), s.asInt(y, in.Pos())
+	cx, okx := x.constant()
+	cy, oky := y.constant()
+	if okx && oky {
+		if c, ok := foldBin(in.Op, cx, cy, in.X.Type()); ok {
+			return constVal(c)
+		}
+		s.fail(in.Pos(), "integer division by zero")
+	}
+	if op, ok := modelOps[in.Op]; ok {
+		return intVal(model.Bin(op, ex, ey))
+	}
+	if in.Op == token.SHL && oky && cy >= 0 && cy < 62 {
+		return intVal(model.Bin(model.OpMul, ex, model.C(1<<uint(cy))))
+	}
+	s.unsupported(in.Pos(), "the operator %s on values known only at run time (the model has no bitwise operators)", in.Op)
+	return value{}
+}
+
+// spawnName names a process after its function and constant arguments:
+// worker(0), func1, main.
+func spawnName(fn *ssa.Function, args []value) string {
+	name := fn.Name()
+	if i := strings.LastIndex(name, "$"); i >= 0 {
+		name = "func" + name[i+1:]
+	}
+	if recv := fn.Signature.Recv(); recv != nil && len(args) > 0 {
+		args = args[1:]
+	}
+	var consts []string
+	for _, a := range args {
+		if c, ok := a.constant(); ok {
+			consts = append(consts, fmt.Sprint(c))
+		}
+	}
+	if len(consts) > 0 {
+		name += "(" + strings.Join(consts, ", ") + ")"
+	}
+	return name
+}
+
+func isSyncMethod(fn *ssa.Function, typ, name string) bool {
+	if fn == nil || fn.Signature.Recv() == nil || fn.Name() != name {
+		return false
+	}
+	return isNamed(deref(fn.Signature.Recv().Type()), "sync", typ)
+}

@@ -1,0 +1,95 @@
+package unsupported
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+var x int32
+
+//fencecheck:system
+func channels() {
+	c := make(chan int)
+	go func() { c <- 1 }()
+}
+
+//fencecheck:system
+func maps() {
+	go func() {
+		m := map[int]int{}
+		m[1] = 2
+	}()
+}
+
+//fencecheck:system
+func defers() {
+	go func() {
+		defer atomic.StoreInt32(&x, 0)
+		x = 1
+	}()
+}
+
+//fencecheck:system
+func otherPackage() {
+	go func() {
+		fmt.Println(x)
+	}()
+}
+
+func rec(n int) {
+	if n > 0 {
+		rec(n - 1)
+	}
+	x = 1
+}
+
+//fencecheck:system
+func recursion() {
+	go rec(x0)
+}
+
+const x0 = 2
+
+//fencecheck:system
+func selects() {
+	var c chan int
+	go func() {
+		select {
+		case <-c:
+		default:
+		}
+	}()
+}
+
+type iface interface{ m() }
+
+type impl struct{}
+
+func (impl) m() { x = 1 }
+
+//fencecheck:system
+func interfaces() {
+	var i iface = impl{}
+	go func() { i.m() }()
+}
+
+//fencecheck:system
+func unboundedSpawns() {
+	for {
+		go func() { x = 1 }()
+	}
+}
+
+//fencecheck:system
+func bitwise() {
+	go func() {
+		y := atomic.LoadInt32(&x)
+		x = y & 1
+	}()
+}
+
+//fencecheck:system
+func slices() {
+	s := make([]int32, 2)
+	go func() { s[0] = 1 }()
+}

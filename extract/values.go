@@ -1,0 +1,325 @@
+package extract
+
+import (
+	"fmt"
+	"go/types"
+	"math"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// valKind is the kind of an abstract value.
+type valKind uint8
+
+const (
+	vOpaque valKind = iota // a value the model cannot represent; why says which
+	vInt                   // an integer or boolean: e (a Const when known)
+	vPtr                   // a pointer into the shared state or a private object
+	vFunc                  // a function or closure: fn, env
+	vNil                   // a nil pointer or function
+	vTuple                 // the results of a call
+)
+
+// value is what an SSA value is bound to while a system is lowered: during
+// the setup every integer is a constant; inside a process it may be an
+// expression over the process's registers.
+type value struct {
+	kind valKind
+	e    model.Expr
+	ptr  pointer
+	fn   *ssa.Function
+	env  []value
+	tup  []value
+	why  string
+}
+
+func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
+func constVal(c int64) value    { return value{kind: vInt, e: model.C(c)} }
+func opaque(why string) value   { return value{kind: vOpaque, why: why} }
+
+// constant returns the value of a known integer.
+func (v value) constant() (int64, bool) {
+	if v.kind != vInt {
+		return 0, false
+	}
+	c, ok := v.e.(model.Const)
+	return c.Value, ok
+}
+
+// same reports whether a and b are certainly the same value.
+func same(a, b value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case vInt:
+		ca, oka := a.constant()
+		cb, okb := b.constant()
+		if oka && okb {
+			return ca == cb
+		}
+		return a.e == b.e
+	case vPtr:
+		return a.ptr.equal(b.ptr)
+	case vFunc:
+		if a.fn != b.fn || len(a.env) != len(b.env) {
+			return false
+		}
+		for i := range a.env {
+			if !same(a.env[i], b.env[i]) {
+				return false
+			}
+		}
+		return true
+	case vNil:
+		return true
+	}
+	return false
+}
+
+// An object is one allocation: a package-level variable, a variable or
+// composite literal of the system function or of a function it calls, or a
+// variable private to one process.
+type object struct {
+	id    int
+	name  string
+	typ   types.Type // the type of the object (not of a pointer to it)
+	decl  *types.Var // the declared variable, if any
+	owner int        // -1 for shared state, else the process it is private to
+	anon  bool       // no Go name yet (a composite literal or new)
+	named bool       // the name is final (see system.display)
+}
+
+// A step selects a part of an aggregate: a field, a constant index, or an
+// index known only at run time (dyn, over an array of n elements).
+type step struct {
+	field int        // >= 0: a struct field
+	index int        // field < 0 and dyn == nil: a constant array index
+	dyn   model.Expr // a run-time index
+	n     int        // the array length, for dyn
+}
+
+// A pointer points to a part of an object.
+type pointer struct {
+	obj  *object
+	path []step
+}
+
+func (p pointer) equal(q pointer) bool {
+	if p.obj != q.obj || len(p.path) != len(q.path) {
+		return false
+	}
+	for i := range p.path {
+		a, b := p.path[i], q.path[i]
+		if a.field != b.field || a.index != b.index || a.dyn != b.dyn {
+			return false
+		}
+	}
+	return true
+}
+
+func (p pointer) with(s step) pointer {
+	path := make([]step, len(p.path), len(p.path)+1)
+	copy(path, p.path)
+	return pointer{obj: p.obj, path: append(path, s)}
+}
+
+func (p pointer) dynamic() bool {
+	for _, s := range p.path {
+		if s.dyn != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// key identifies the memory cell a static pointer names.
+func (p pointer) key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", p.obj.id)
+	for _, s := range p.path {
+		if s.field >= 0 {
+			fmt.Fprintf(&b, ".%d", s.field)
+		} else {
+			fmt.Fprintf(&b, "[%d]", s.index)
+		}
+	}
+	return b.String()
+}
+
+// name spells a static pointer's target the way Go code names it: x, l.flag[0].
+func (p pointer) name() string {
+	var b strings.Builder
+	b.WriteString(p.obj.name)
+	t := p.obj.typ
+	for _, s := range p.path {
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			f := u.Field(s.field)
+			b.WriteString("." + f.Name())
+			t = f.Type()
+		case *types.Array:
+			fmt.Fprintf(&b, "[%d]", s.index)
+			t = u.Elem()
+		}
+	}
+	return b.String()
+}
+
+// target returns the type of the pointed-to cell and the declared variable
+// (field or variable) that a //fencecheck:range on it would annotate.
+func (p pointer) target() (types.Type, *types.Var) {
+	t, decl := p.obj.typ, p.obj.decl
+	for _, s := range p.path {
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			f := u.Field(s.field)
+			t, decl = f.Type(), f
+		case *types.Array:
+			t = u.Elem()
+		}
+	}
+	return t, decl
+}
+
+// cases expands a pointer with run-time indexes into the static pointers it
+// may name, each with the condition (nil for "always") under which it does,
+// and the condition under which the index is out of range (nil if never).
+func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRange model.Expr, ok bool) {
+	ptrs = []pointer{{obj: p.obj}}
+	conds = []model.Expr{nil}
+	for _, s := range p.path {
+		if s.dyn == nil {
+			for i := range ptrs {
+				ptrs[i] = ptrs[i].with(s)
+			}
+			continue
+		}
+		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(0)), model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))))
+		if outOfRange == nil {
+			outOfRange = oor
+		} else {
+			outOfRange = model.Bin(model.OpOr, outOfRange, oor)
+		}
+		var np []pointer
+		var nc []model.Expr
+		for i := range ptrs {
+			for k := 0; k < s.n; k++ {
+				np = append(np, ptrs[i].with(step{field: -1, index: k}))
+				c := model.Bin(model.OpEq, s.dyn, model.C(int64(k)))
+				if conds[i] != nil {
+					c = model.Bin(model.OpAnd, conds[i], c)
+				}
+				nc = append(nc, c)
+			}
+		}
+		if len(np) > limit {
+			return nil, nil, nil, false
+		}
+		ptrs, conds = np, nc
+	}
+	return ptrs, conds, outOfRange, true
+}
+
+// leafKind classifies the type of a memory cell.
+type leafKind uint8
+
+const (
+	leafOther     leafKind = iota
+	leafInt                // an integer or boolean
+	leafAtomic             // a sync/atomic typed value (atomic.Int32, atomic.Bool, ...)
+	leafWaitGroup          // sync.WaitGroup: its counter
+	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
+	leafPointer            // a pointer (only the setup may store one)
+)
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// atomicKind returns the value type of a sync/atomic typed value.
+func atomicKind(t types.Type) (*types.Basic, bool) {
+	for _, n := range []struct {
+		name string
+		kind types.BasicKind
+	}{{"Int32", types.Int32}, {"Int64", types.Int64}, {"Uint32", types.Uint32}, {"Uint64", types.Uint64}, {"Uintptr", types.Uintptr}, {"Bool", types.Bool}} {
+		if isNamed(t, "sync/atomic", n.name) {
+			return types.Typ[n.kind], true
+		}
+	}
+	return nil, false
+}
+
+func classify(t types.Type) leafKind {
+	if _, ok := atomicKind(t); ok {
+		return leafAtomic
+	}
+	switch {
+	case isNamed(t, "sync", "WaitGroup"):
+		return leafWaitGroup
+	case isNamed(t, "sync", "Mutex"):
+		return leafMutex
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&(types.IsInteger|types.IsBoolean) != 0 {
+			return leafInt
+		}
+	case *types.Pointer:
+		return leafPointer
+	}
+	return leafOther
+}
+
+// typeRange is the range of values of an integer or boolean type, with
+// ok false for types whose range is all of int64 or beyond it.
+func typeRange(t types.Type) (lo, hi int64, ok bool) {
+	if b, isAtomic := atomicKind(t); isAtomic {
+		t = b
+	}
+	if isNamed(t, "sync", "Mutex") {
+		return 0, 1, true
+	}
+	b, isBasic := t.Underlying().(*types.Basic)
+	if !isBasic {
+		return 0, 0, false
+	}
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool:
+		return 0, 1, true
+	case types.Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case types.Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case types.Int32, types.UntypedRune:
+		return math.MinInt32, math.MaxInt32, true
+	case types.Uint8:
+		return 0, math.MaxUint8, true
+	case types.Uint16:
+		return 0, math.MaxUint16, true
+	case types.Uint32:
+		return 0, math.MaxUint32, true
+	case types.Int, types.Int64, types.UntypedInt:
+		return math.MinInt64, math.MaxInt64, true
+	case types.Uint, types.Uint64, types.Uintptr:
+		// Values above MaxInt64 do not fit the model's integers.
+		return 0, math.MaxInt64, true
+	}
+	return 0, 0, false
+}
+
+// isBool reports whether t is a boolean type (or atomic.Bool).
+func isBool(t types.Type) bool {
+	if b, ok := atomicKind(t); ok {
+		t = b
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
