@@ -52,14 +52,44 @@
 // fault's condition, and searches for those locations along with the
 // program's own bad states.
 //
-// # Status
+// # Three searches, one exact answer
 //
-// The engine is exact and agrees with the explicit engine wherever both
-// answer, but it is not yet fast: the backward search produces many
-// constraints that differ only in pointer positions and in unseen pending
-// messages, and a two-process litmus test with fences can take seconds.
-// Budgets end such searches as inconclusive. The constraint budget is the
-// knob until the representation is tightened.
+// Alone, the backward search is slow: it saturates sets of constraints that
+// differ in pointer layouts and unobserved pending messages (a litmus test
+// with fences takes seconds, a 3-process one minutes). Check therefore runs
+// it inside a schedule of rounds k = 1, 2, 4, ... with budgets that grow four
+// times per round; in round k:
+//
+//  1. The explicit engine searches TSO with store buffers bounded by k. A
+//     counterexample it finds is a real TSO run (replayed). For a loop-free
+//     program with at most k writes per path its Safe answer is exact.
+//  2. A forward over-approximation of TSO (forward.go) keeps, per buffer,
+//     an exact suffix of k blocks (a block is a store or a run of equal
+//     stores) and, for the older stores, the oldest and newest exactly and
+//     supersets of the stores and of the adjacent pairs among them. It
+//     simulates every TSO run through states with the same locations,
+//     registers, memory, fault and buffer emptiness, so when it reaches no
+//     bad state the program is safe under TSO (a proof, with no bound on
+//     the buffers). When it is complete but reaches a bad state (possibly
+//     spuriously), its reachable local states (locations and registers)
+//     contain every reachable local state of the program.
+//  3. The backward SB search resumes where the previous round stopped, with
+//     a larger constraint budget, and discards every new constraint whose
+//     local state the last complete over-approximation does not reach.
+//
+// Exactness: an Unsafe answer is always a concrete TSO trace that
+// model.Replay accepts; a Safe answer comes from a sound over-approximation
+// or from the saturated SB search. Pruning keeps the SB search complete: by
+// Theorem 1 of the paper (with registers part of the local state), a local
+// state of an SB-reachable configuration is TSO-reachable, so a pruned
+// constraint denotes no reachable configuration, and the usual induction
+// (every configuration of a run to a bad state lies above some analysed
+// constraint) never needs one. Termination: the forward searches are
+// finite; the SB search terminates by the well-quasi-ordering, and the
+// schedule gives it an ever larger budget, so some round answers unless
+// MaxConstraints or the context ends the search first (Inconclusive, never
+// a guess). Engine.Backward makes the SB search give every answer (the
+// over-approximation then only prunes); Engine.NoPrune turns pruning off.
 //
 // Under SC the engine delegates to the explicit engine, which is complete for
 // finite programs.

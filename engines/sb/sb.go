@@ -19,13 +19,27 @@ type Engine struct {
 	// MaxConstraints ends the search as inconclusive; 0 means
 	// DefaultMaxConstraints.
 	MaxConstraints int64
+	// Backward makes the backward SB search give every answer: the forward
+	// abstraction runs once, only to prune the SB search, and the bounded
+	// search does not run (for tests and measurements of the SB search).
+	Backward bool
+	// NoPrune turns the pruning of the SB search off.
+	NoPrune bool
 }
 
 // Name returns "sb".
 func (*Engine) Name() string { return "sb" }
 
 // Check decides whether a bad state of p is reachable under m: exactly under
-// TSO by backward SB reachability, and under SC by the explicit engine.
+// TSO, and under SC by the explicit engine (complete for finite programs).
+//
+// Under TSO, unless BackwardOnly is set, three searches take turns with
+// growing budgets: the explicit engine with store buffers bounded by k (a
+// counterexample it finds is real), the forward abstraction with exact buffer
+// suffixes of length k (a run that reaches no bad state proves the program
+// safe; a complete run bounds the reachable local states), and the backward
+// SB search, which resumes where it stopped and discards constraints outside
+// those local states. Each answer is exact; the SB search ends every run.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	if m == model.SC {
 		return (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, m)
@@ -45,36 +59,121 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 			return nil, fmt.Errorf("the sb engine handles at most 64 registers per process (%s has %d)", q.Name, len(q.Regs))
 		}
 	}
-	fp := withFaults(p)
-	s := newSearch(fp.prog)
-	max := e.MaxConstraints
-	if max <= 0 {
-		max = DefaultMaxConstraints
+	budget := e.MaxConstraints
+	if budget <= 0 {
+		budget = DefaultMaxConstraints
 	}
-	found, err := s.run(ctx, max)
-	res := &engines.Result{Model: model.TSO, Stats: engines.Stats{States: s.count}}
-	switch {
-	case errors.Is(err, errBudget):
-		res.Status = engines.Inconclusive
-		res.Reason = fmt.Sprintf("constraint budget of %d exhausted", max)
-	case err != nil:
-		res.Status = engines.Inconclusive
-		res.Reason = fmt.Sprintf("time budget exhausted after %d constraints", s.count)
-	case found == nil:
-		res.Status = engines.Safe
-	default:
-		tr, err := concretize(ctx, p, fp, found)
-		if err != nil {
-			return nil, fmt.Errorf("sb engine: %w", err)
-		}
-		res.Status = engines.Unsafe
-		res.Trace = tr
+	res, err := e.decide(ctx, p, budget)
+	if err != nil {
+		return nil, err
 	}
+	res.Model = model.TSO
 	res.Stats.Duration = time.Since(start)
 	if err := engines.Verify(p, res); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// The forward abstraction that prunes the SB search in Backward mode: its
+// suffix length for programs with loops (loop-free ones get their longest
+// run of writes, which makes the abstraction exact) and its state budget.
+const (
+	DefaultPruneSuffix = 2
+	DefaultPruneStates = 1 << 20
+)
+
+// Budgets of the first round; every round multiplies them by four and
+// doubles the buffer bound k of the bounded and abstract searches.
+const (
+	firstStates      = 1 << 11 // explicit and abstract states
+	firstConstraints = 1 << 6  // SB constraints
+)
+
+func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engines.Result, error) {
+	fp := withFaults(p)
+	s := newSearch(fp.prog, p)
+	res := &engines.Result{}
+	var other int64 // states of the forward searches
+	finish := func(found *cons, err error) (*engines.Result, error) {
+		res.Stats.States = s.count + other
+		switch {
+		case errors.Is(err, errBudget):
+			res.Status = engines.Inconclusive
+			res.Reason = fmt.Sprintf("constraint budget of %d exhausted", max)
+		case err != nil:
+			res.Status = engines.Inconclusive
+			res.Reason = fmt.Sprintf("time budget exhausted after %d constraints and %d states", s.count, other)
+		case found == nil:
+			res.Status = engines.Safe
+		default:
+			tr, err := concretize(ctx, p, fp, found)
+			if err != nil {
+				return nil, fmt.Errorf("sb engine: %w", err)
+			}
+			res.Status = engines.Unsafe
+			res.Trace = tr
+		}
+		return res, nil
+	}
+	if e.Backward {
+		if !e.NoPrune {
+			k := DefaultPruneSuffix
+			if n, acyclic := explicit.MaxWritesOnPath(p); acyclic {
+				k = n
+			}
+			fw, err := runForward(ctx, p, k, DefaultPruneStates)
+			if fw != nil {
+				other += fw.states
+			}
+			switch {
+			case err == nil:
+				s.prune = fw
+			case !errors.Is(err, errAbsBudget):
+				return finish(nil, err)
+			}
+		}
+		return finish(s.run(ctx, max))
+	}
+	states, cons := int64(firstStates), int64(firstConstraints)
+	for k := 1; ; k *= 2 {
+		ex, err := (&explicit.Engine{Bound: k, MaxStates: states}).Check(ctx, p, model.TSO)
+		if err != nil {
+			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
+		}
+		other += ex.Stats.States
+		switch {
+		case ex.Status == engines.Unsafe:
+			res.Status, res.Trace, res.Stats.States = engines.Unsafe, ex.Trace, s.count+other
+			return res, nil
+		case ex.Status == engines.Safe && ex.Bound == "":
+			// The bound covers every path of a loop-free program: exact.
+			res.Status, res.Stats.States = engines.Safe, s.count+other
+			return res, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(nil, err)
+		}
+		fw, err := runForward(ctx, p, k, states)
+		if fw != nil {
+			other += fw.states
+		}
+		switch {
+		case err == nil && !fw.bad:
+			res.Status, res.Stats.States = engines.Safe, s.count+other
+			return res, nil
+		case err == nil && !e.NoPrune:
+			s.prune = fw
+		case !errors.Is(err, errAbsBudget):
+			return finish(nil, err)
+		}
+		found, err := s.run(ctx, min(max, s.count+cons))
+		if err == nil || !errors.Is(err, errBudget) || s.count >= max {
+			return finish(found, err)
+		}
+		states *= 4
+		cons *= 4
+	}
 }
 
 var errBudget = errors.New("constraint budget exhausted")
@@ -86,14 +185,27 @@ type search struct {
 
 	visited map[string][]*cons // analysed constraints, by locations
 	queue   []*cons
+	head    int             // next queue entry to analyse
+	started bool            // the targets are in the queue
 	seen    map[string]bool // exact duplicates ever generated
 	count   int64
+	pruned  int64
 	keyBuf  []byte
+
+	// prune, when set, is a complete forward abstraction: a constraint whose
+	// local state it does not reach denotes no reachable configuration and
+	// is discarded. Locations from origLocs on (fault locations) are kept.
+	prune    *forward
+	origLocs []int
 }
 
-func newSearch(p *model.Program) *search {
+// newSearch prepares the search of p, the fault-augmented copy of orig.
+func newSearch(p, orig *model.Program) *search {
 	p.Index()
 	s := &search{prog: p, nvars: len(p.Vars), visited: map[string][]*cons{}, seen: map[string]bool{}}
+	for _, q := range orig.Procs {
+		s.origLocs = append(s.origLocs, len(q.Locs))
+	}
 	s.info = make([][]opInfo, len(p.Procs))
 	for i, q := range p.Procs {
 		s.info[i] = make([]opInfo, len(q.Trans))
@@ -106,20 +218,25 @@ func newSearch(p *model.Program) *search {
 
 // run performs Algorithm 1; it returns a constraint that contains an initial
 // configuration (with its provenance chain to a bad state), or nil.
+//
+// The search is resumable: after errBudget, run continues where it stopped.
 func (s *search) run(ctx context.Context, max int64) (*cons, error) {
-	for _, c := range s.targets() {
-		s.push(c)
+	if !s.started {
+		s.started = true
+		for _, c := range s.targets() {
+			s.push(c)
+		}
 	}
-	for head := 0; head < len(s.queue); head++ {
-		c := s.queue[head]
-		s.queue[head] = nil
+	for ; s.head < len(s.queue); s.head++ {
+		c := s.queue[s.head]
 		if c.dead {
+			s.queue[s.head] = nil
 			continue
 		}
 		if s.isInitial(c) {
 			return c, nil
 		}
-		if head&255 == 0 {
+		if s.head&255 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -127,6 +244,7 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		if s.count >= max {
 			return nil, errBudget
 		}
+		s.queue[s.head] = nil
 		emit := func(proc, trans int) func(*cons) {
 			return func(d *cons) {
 				normalize(d, len(s.prog.Procs), s.nvars, func(d *cons) {
@@ -184,6 +302,10 @@ func (s *search) push(c *cons) {
 		return
 	}
 	s.seen[string(s.keyBuf)] = true
+	if s.prune != nil && !s.mayReach(c) {
+		s.pruned++
+		return
+	}
 	lk := locKey(c.locs)
 	list := s.visited[lk]
 	for _, v := range list {
@@ -203,6 +325,17 @@ func (s *search) push(c *cons) {
 	s.visited[lk] = append(kept, c)
 	s.queue = append(s.queue, c)
 	s.count++
+}
+
+// mayReach reports whether the forward abstraction reaches a local state of
+// c; constraints at a fault location are always kept.
+func (s *search) mayReach(c *cons) bool {
+	for p, l := range c.locs {
+		if l >= s.origLocs[p] {
+			return true
+		}
+	}
+	return s.prune.mayReach(c.locs, c.regs, c.rknown)
 }
 
 // isInitial reports whether c contains an initial SB configuration: one

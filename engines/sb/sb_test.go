@@ -2,15 +2,20 @@ package sb_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/native"
 )
+
+var long = flag.Bool("long", false, "run the long differential and litmus tests")
 
 // straightLine builds a program of processes running ops in sequence, with
 // shared x, y in [0:1] and one register $r in [0:1] per process; the bad
@@ -58,64 +63,126 @@ func TestHandWritten(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := straightLine(tc.procs, tc.want)
-			res, err := (&sb.Engine{}).Check(context.Background(), p, model.TSO)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.Status == engines.Unsafe; got != tc.bug || res.Status == engines.Inconclusive {
-				t.Fatalf("got %v, want bug=%v", res, tc.bug)
+			// The default engine must answer; the SB search alone must
+			// agree whenever it answers within its budget.
+			for _, e := range []*sb.Engine{{}, {Backward: true, MaxConstraints: 20_000}} {
+				res, err := e.Check(context.Background(), p, model.TSO)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status == engines.Inconclusive && e.Backward {
+					t.Logf("SB search alone: %v", res)
+					continue
+				}
+				if got := res.Status == engines.Unsafe; got != tc.bug || res.Status == engines.Inconclusive {
+					t.Fatalf("backward=%v: got %v, want bug=%v", e.Backward, res, tc.bug)
+				}
 			}
 		})
 	}
 }
 
-// TestDifferential compares the sb engine with the explicit engine, which
-// is exact on loop-free programs, on generated two-process programs. Every
-// conclusive sb verdict must agree; every sb counterexample has been
-// replayed (engines.Verify) before it is returned.
+// explicitBug reports whether the explicit engine finds a TSO bug with store
+// buffers bounded by 1..4 (false when every bound is safe or inconclusive).
+func explicitBug(t testing.TB, p *model.Program) bool {
+	t.Helper()
+	for bound := 1; bound <= 4; bound++ {
+		res, err := (&explicit.Engine{Bound: bound, MaxStates: 200_000}).Check(context.Background(), p, model.TSO)
+		if err != nil {
+			t.Fatalf("explicit, bound %d: %v", bound, err)
+		}
+		if res.Status == engines.Unsafe {
+			return true
+		}
+	}
+	return false
+}
+
+// differential checks one program: a bug that the explicit engine finds
+// with buffers bounded by 1..4 is found by e, and a Safe verdict of e is
+// never contradicted by the explicit engine. Every Unsafe result of e has
+// been replayed (engines.Verify) by Check. It returns e's status.
+func differential(t testing.TB, e *sb.Engine, p *model.Program, timeout time.Duration) engines.Status {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	got, err := e.Check(ctx, p, model.TSO)
+	if err != nil {
+		t.Fatalf("sb: %v\n%s", err, native.Format(p))
+	}
+	bug := explicitBug(t, p)
+	switch {
+	case got.Status == engines.Safe && bug:
+		t.Errorf("sb says safe, the explicit engine finds a bug:\n%s", native.Format(p))
+	case got.Status == engines.Unsafe && got.Trace == nil:
+		t.Errorf("sb says unsafe without a trace")
+	}
+	if bug && got.Status == engines.Inconclusive {
+		t.Logf("sb inconclusive on a program with a bug: %v", got)
+	}
+	return got.Status
+}
+
+// TestDifferential compares the engine with the explicit engine on
+// generated programs (see genProgram): at least 2000 in the normal run,
+// 20000 with -long. The first ones also go through the SB search alone
+// (Backward), with pruning and without.
 func TestDifferential(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	genOp := func() model.Op {
-		x := rng.IntN(2)
-		switch rng.IntN(6) {
-		case 0, 1:
-			return model.WriteOp(x, model.C(int64(rng.IntN(2))))
-		case 2, 3:
-			return model.ReadOp(x, 0)
-		case 4:
-			return model.FenceOp()
-		default:
-			return model.Exchange(x, 0, model.C(int64(rng.IntN(2))))
-		}
+	programs, backward := 2000, 100
+	if *long {
+		programs, backward = 20000, 2000
 	}
-	const programs = 60
-	conclusive := 0
+	rng := rand.New(rand.NewPCG(3, 12))
+	count := map[string]map[engines.Status]int{}
 	for i := range programs {
-		procs := make([][]model.Op, 2)
-		for k := range procs {
-			for range 1 + rng.IntN(3) {
-				procs[k] = append(procs[k], genOp())
+		p := genProgram(rng)
+		modes := []struct {
+			name string
+			e    *sb.Engine
+			to   time.Duration
+		}{{"default", &sb.Engine{}, 5 * time.Second}}
+		if i < backward {
+			modes = append(modes,
+				struct {
+					name string
+					e    *sb.Engine
+					to   time.Duration
+				}{"backward", &sb.Engine{Backward: true, MaxConstraints: 3000}, time.Second},
+				struct {
+					name string
+					e    *sb.Engine
+					to   time.Duration
+				}{"backward-noprune", &sb.Engine{Backward: true, NoPrune: true, MaxConstraints: 3000}, time.Second})
+		}
+		for _, m := range modes {
+			st := differential(t, m.e, p, m.to)
+			if count[m.name] == nil {
+				count[m.name] = map[engines.Status]int{}
 			}
+			count[m.name][st]++
 		}
-		p := straightLine(procs, []int64{int64(rng.IntN(2)), int64(rng.IntN(2))})
-		want, err := (&explicit.Engine{}).Check(context.Background(), p, model.TSO)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := (&sb.Engine{MaxConstraints: 4000}).Check(context.Background(), p, model.TSO)
-		if err != nil {
-			t.Fatalf("program %d: %v", i, err)
-		}
-		if got.Status == engines.Inconclusive {
-			continue
-		}
-		conclusive++
-		if got.Status != want.Status {
-			t.Errorf("program %d: sb %v, explicit %v\n%v", i, got, want, procs)
+		if t.Failed() {
+			t.Fatalf("program %d failed", i)
 		}
 	}
-	t.Logf("%d/%d programs conclusive within the budget of 4000 constraints", conclusive, programs)
-	if conclusive == 0 {
-		t.Error("no program conclusive: the comparison tested nothing")
+	for _, name := range []string{"default", "backward", "backward-noprune"} {
+		c := count[name]
+		t.Logf("%s: %d programs, %d unsafe, %d safe, %d inconclusive", name,
+			c[engines.Safe]+c[engines.Unsafe]+c[engines.Inconclusive], c[engines.Unsafe], c[engines.Safe], c[engines.Inconclusive])
 	}
+	if c := count["default"]; c[engines.Safe] == 0 || c[engines.Unsafe] == 0 {
+		t.Errorf("the generator produced no safe or no unsafe program: %v", c)
+	}
+}
+
+// FuzzDifferential runs the differential check on programs generated from
+// the fuzzer's seeds.
+func FuzzDifferential(f *testing.F) {
+	for i := range uint64(8) {
+		f.Add(i, i*7+1)
+	}
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		p := genProgram(rand.New(rand.NewPCG(a, b)))
+		differential(t, &sb.Engine{}, p, 5*time.Second)
+	})
 }

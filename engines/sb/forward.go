@@ -1,0 +1,417 @@
+package sb
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// This file holds the forward over-approximation: TSO with every store
+// buffer cut into an exact suffix of at most k blocks and a summary of the
+// older stores. A block is one store, or a run of one or more copies of the
+// same store (what a retransmission loop leaves). The summary keeps the
+// oldest and the newest of the older stores exactly, and supersets of the
+// stores among them and of the pairs of stores adjacent in them: a flush
+// takes the oldest store to memory and picks its successor among the pairs,
+// so a producer's periodic stream (d f d f ...) keeps its order. A read that
+// finds no store to x in the suffix reads any summarised store to x (or
+// memory when there is none). Every TSO run is simulated by a run of the
+// abstraction through states with the same locations, registers, memory,
+// fault and buffer emptiness (the invariant: buffer = older·expansion(suffix),
+// first and last of older exact, its stores and adjacent pairs included in
+// the summary's), so an abstraction that reaches no bad state proves the
+// program safe, and the local states it reaches contain every reachable
+// local state.
+
+// summary abstracts a non-empty sequence of stores.
+type summary struct {
+	first, last model.BufEntry
+	letters     []model.BufEntry    // sorted, distinct
+	pairs       [][2]model.BufEntry // sorted, distinct
+}
+
+func cmpEntry(a, b model.BufEntry) int {
+	if a.Var != b.Var {
+		return a.Var - b.Var
+	}
+	return cmp.Compare(a.Val, b.Val)
+}
+
+func cmpPair(a, b [2]model.BufEntry) int {
+	if c := cmpEntry(a[0], b[0]); c != 0 {
+		return c
+	}
+	return cmpEntry(a[1], b[1])
+}
+
+func insertSorted[T any](s []T, v T, cmp func(a, b T) int) []T {
+	i, found := slices.BinarySearchFunc(s, v, cmp)
+	if found {
+		return s
+	}
+	return slices.Insert(slices.Clone(s), i, v)
+}
+
+// appendStore returns the summary of old's stores followed by e (repeated
+// when many); old may be nil.
+func appendStore(old *summary, e model.BufEntry, many bool) *summary {
+	n := &summary{first: e, last: e, letters: []model.BufEntry{e}}
+	if old != nil {
+		n.first = old.first
+		n.letters = insertSorted(old.letters, e, cmpEntry)
+		n.pairs = insertSorted(old.pairs, [2]model.BufEntry{old.last, e}, cmpPair)
+	}
+	if many {
+		n.pairs = insertSorted(n.pairs, [2]model.BufEntry{e, e}, cmpPair)
+	}
+	return n
+}
+
+// afterFlush calls f with every summary of the stores that may follow the
+// first one of s (nil: none).
+func (s *summary) afterFlush(f func(*summary)) {
+	h := s.first
+	if s.last == h {
+		f(nil)
+	}
+	for _, pr := range s.pairs {
+		if pr[0] != h {
+			continue
+		}
+		b := pr[1]
+		f(&summary{first: b, last: s.last, letters: s.letters, pairs: s.pairs})
+		if b == h || s.last == h {
+			continue
+		}
+		// h may occur no more.
+		n := &summary{first: b, last: s.last}
+		for _, e := range s.letters {
+			if e != h {
+				n.letters = append(n.letters, e)
+			}
+		}
+		for _, q := range s.pairs {
+			if q[0] != h && q[1] != h {
+				n.pairs = append(n.pairs, q)
+			}
+		}
+		f(n)
+	}
+}
+
+// block is one entry of an exact suffix: a store, repeated one or more times
+// when many is set.
+type block struct {
+	e    model.BufEntry
+	many bool
+}
+
+// absState is one state of the abstraction.
+type absState struct {
+	locs  []int
+	regs  [][]int64
+	mem   []int64
+	suf   [][]block  // per process: the newest stores, oldest first
+	sum   []*summary // per process: the stores older than the suffix, or nil
+	fault bool
+}
+
+// forward is one run of the abstraction with suffix length k.
+type forward struct {
+	prog *model.Program
+	k    int
+
+	visited map[string]struct{}
+	queue   []absState
+	key     []byte
+
+	// local records the reachable local states: by location tuple, the
+	// register valuations (flattened).
+	local map[string][][]int64
+
+	bad      bool  // an abstract bad state is reachable
+	complete bool  // every abstract state was explored
+	states   int64 // abstract states found
+}
+
+var errAbsBudget = errors.New("abstract state budget exhausted")
+
+// runForward explores the abstraction of p with suffix length k, up to max
+// abstract states. It explores everything it can, also past a bad state, so
+// that a complete run yields the reachable local states for pruning.
+func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
+	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}}
+	p.Index()
+	err := p.Initial(func(s model.State) {
+		f.add(absState{locs: s.Locs, regs: s.Regs, mem: s.Mem,
+			suf: make([][]block, len(p.Procs)), sum: make([]*summary, len(p.Procs))})
+	})
+	if err != nil {
+		return nil, err
+	}
+	for head := 0; head < len(f.queue); head++ {
+		if head&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return f, err
+			}
+		}
+		if f.states >= max {
+			return f, errAbsBudget
+		}
+		s := f.queue[head]
+		f.queue[head] = absState{}
+		if s.fault {
+			continue
+		}
+		f.successors(&s)
+	}
+	f.complete = true
+	return f, nil
+}
+
+func (f *forward) add(s absState) {
+	f.key = f.key[:0]
+	for _, l := range s.locs {
+		f.key = binary.AppendUvarint(f.key, uint64(l))
+	}
+	for _, rs := range s.regs {
+		for _, r := range rs {
+			f.key = binary.AppendVarint(f.key, r)
+		}
+	}
+	for _, v := range s.mem {
+		f.key = binary.AppendVarint(f.key, v)
+	}
+	for i := range s.suf {
+		f.key = binary.AppendUvarint(f.key, uint64(len(s.suf[i])))
+		for _, b := range s.suf[i] {
+			m := uint64(0)
+			if b.many {
+				m = 1
+			}
+			f.key = binary.AppendUvarint(f.key, uint64(b.e.Var)<<1|m)
+			f.key = binary.AppendVarint(f.key, b.e.Val)
+		}
+		f.key = s.sum[i].appendKey(f.key)
+	}
+	if s.fault {
+		f.key = append(f.key, 1)
+	}
+	if _, ok := f.visited[string(f.key)]; ok {
+		return
+	}
+	f.visited[string(f.key)] = struct{}{}
+	f.states++
+	f.queue = append(f.queue, s)
+	f.recordLocal(s)
+	if f.isBad(&s) {
+		f.bad = true
+	}
+}
+
+func (f *forward) recordLocal(s absState) {
+	lk := locKey(s.locs)
+	var flat []int64
+	for _, rs := range s.regs {
+		flat = append(flat, rs...)
+	}
+	list := f.local[lk]
+	for _, r := range list {
+		if slices.Equal(r, flat) {
+			return
+		}
+	}
+	f.local[lk] = append(list, flat)
+}
+
+// concrete returns the model state with s's locations, registers and memory,
+// and buffers standing for s's: buf[i], or a placeholder store when s's
+// buffer of i is non-empty but its suffix is.
+func (f *forward) concrete(s *absState) model.State {
+	c := model.State{Locs: s.locs, Regs: s.regs, Mem: s.mem, Bufs: make([][]model.BufEntry, len(s.suf))}
+	for i := range s.suf {
+		c.Bufs[i] = expand(s.suf[i])
+		if len(c.Bufs[i]) == 0 && s.sum[i] != nil {
+			c.Bufs[i] = []model.BufEntry{{}}
+		}
+	}
+	return c
+}
+
+func (f *forward) isBad(s *absState) bool {
+	if s.fault {
+		return true
+	}
+	return f.prog.MatchBad(f.concrete(s)) >= 0
+}
+
+// successors adds every abstract successor of s.
+func (f *forward) successors(s *absState) {
+	p := f.prog
+	for i, q := range p.Procs {
+		f.flushes(s, i)
+		for _, ti := range q.Out(s.locs[i]) {
+			t := &q.Trans[ti]
+			c := f.concrete(s)
+			c.Bufs[i] = expand(s.suf[i])
+			switch t.Op.Kind {
+			case model.Fence, model.Locked:
+				if s.sum[i] != nil {
+					continue
+				}
+			case model.Read:
+				x := t.Op.Var
+				if f.sufHas(s.suf[i], x) || !f.sumHas(s.sum[i], x) {
+					break
+				}
+				// The newest store to x is a summarised one: any of its values.
+				for _, e := range s.sum[i].letters {
+					if e.Var == x {
+						c.Bufs[i] = []model.BufEntry{e}
+						if _, ns, err := p.Exec(c, i, ti, false, model.TSO); err == nil {
+							f.step(s, ns, i, false)
+						}
+					}
+				}
+				continue
+			}
+			if _, ns, err := p.Exec(c, i, ti, false, model.TSO); err == nil {
+				f.step(s, ns, i, t.Op.Kind == model.Write)
+			}
+		}
+	}
+}
+
+// step adds the abstract state of model state ns, reached from s by a step
+// of process i; wrote says that the step appended to i's buffer.
+func (f *forward) step(s *absState, ns model.State, i int, wrote bool) {
+	n := absState{locs: ns.Locs, regs: ns.Regs, mem: ns.Mem, suf: s.suf, sum: s.sum, fault: ns.Fault != nil}
+	if wrote && ns.Fault == nil {
+		e := ns.Bufs[i][len(ns.Bufs[i])-1]
+		suf := slices.Clone(s.suf[i])
+		if len(suf) > 0 && suf[len(suf)-1].e == e {
+			suf[len(suf)-1].many = true
+		} else {
+			suf = append(suf, block{e: e})
+		}
+		if len(suf) > f.k {
+			n.sum = slices.Clone(s.sum)
+			n.sum[i] = appendStore(s.sum[i], suf[0].e, suf[0].many)
+			suf = suf[1:]
+		}
+		n.suf = slices.Clone(s.suf)
+		n.suf[i] = suf
+	}
+	f.add(n)
+}
+
+// flushes adds the states after a flush of process i.
+func (f *forward) flushes(s *absState, i int) {
+	if s.sum[i] == nil {
+		if len(s.suf[i]) == 0 {
+			return
+		}
+		b := s.suf[i][0]
+		n := absState{locs: s.locs, regs: s.regs, mem: slices.Clone(s.mem), suf: slices.Clone(s.suf), sum: s.sum}
+		n.mem[b.e.Var] = b.e.Val
+		n.suf[i] = s.suf[i][1:]
+		f.add(n)
+		if b.many {
+			// More copies of the store may remain.
+			f.add(absState{locs: s.locs, regs: s.regs, mem: n.mem, suf: s.suf, sum: s.sum})
+		}
+		return
+	}
+	e := s.sum[i].first
+	mem := slices.Clone(s.mem)
+	mem[e.Var] = e.Val
+	s.sum[i].afterFlush(func(n *summary) {
+		sum := slices.Clone(s.sum)
+		sum[i] = n
+		f.add(absState{locs: s.locs, regs: s.regs, mem: mem, suf: s.suf, sum: sum})
+	})
+}
+
+func appendEntry(b []byte, e model.BufEntry) []byte {
+	b = binary.AppendUvarint(b, uint64(e.Var))
+	return binary.AppendVarint(b, e.Val)
+}
+
+// appendKey appends an exact encoding of s (nil included) to b.
+func (s *summary) appendKey(b []byte) []byte {
+	if s == nil {
+		return append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.letters)))
+	b = appendEntry(b, s.first)
+	b = appendEntry(b, s.last)
+	for _, e := range s.letters {
+		b = appendEntry(b, e)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.pairs)))
+	for _, pr := range s.pairs {
+		b = appendEntry(appendEntry(b, pr[0]), pr[1])
+	}
+	return b
+}
+
+// expand returns the stores of a suffix, one per block.
+func expand(suf []block) []model.BufEntry {
+	if len(suf) == 0 {
+		return nil
+	}
+	out := make([]model.BufEntry, len(suf))
+	for i, b := range suf {
+		out[i] = b.e
+	}
+	return out
+}
+
+func (f *forward) sufHas(suf []block, x int) bool {
+	for _, b := range suf {
+		if b.e.Var == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *forward) sumHas(sum *summary, x int) bool {
+	if sum == nil {
+		return false
+	}
+	for _, e := range sum.letters {
+		if e.Var == x {
+			return true
+		}
+	}
+	return false
+}
+
+// mayReach reports whether some recorded local state has locations locs and
+// agrees with the known registers of c (rknown[p] bit r: regs[p][r] known).
+func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
+	list := f.local[locKey(locs)]
+	if len(list) == 0 {
+		return false
+	}
+	for _, flat := range list {
+		ok, off := true, 0
+		for p, rs := range regs {
+			for k := rknown[p]; k != 0 && ok; k &= k - 1 {
+				r := bits.TrailingZeros64(k)
+				ok = flat[off+r] == rs[r]
+			}
+			off += len(rs)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
