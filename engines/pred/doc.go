@@ -1,0 +1,57 @@
+// Package pred decides reachability of bad states in programs with unbounded
+// integers under TSO (and SC) by k-abstraction of the store buffers combined
+// with predicate abstraction of the data, refined by a counterexample-guided
+// loop: the method of Abdulla, Atig, Chen, Leonardsson and Rezine, "Automatic
+// fence insertion in integer programs via predicate abstraction" (SAS 2012).
+//
+// # Abstraction
+//
+// A comb-abstract configuration has an exact control part — every process's
+// location, the variables of the k stores of its buffer kept in order, and
+// the set S(p) of the variables of the stores abstracted away — and a data
+// part: a conjunction of predicate instances and their negations over the
+// data variables (memory, registers, the values of the kept stores, and for
+// each x in S(p) the last value written to x in the abstracted part). By
+// default the newest k stores are kept in order, as in the paper's
+// implementation; Engine.Oldest keeps the oldest k, as in its §4.
+//
+// Each abstract step is a guard and a simultaneous assignment over the data
+// variables (rules READ-M/READ-B, WRITE-L/WRITE-G, UPDATE-NE/AM/AS, FENCE,
+// ARW for locked blocks, ASSIGN, GUARD; under SC writes go to memory). The
+// abstract post of a data part f is computed predicate by predicate: an
+// instance π holds afterwards when f ∧ guard ∧ ¬π[sub] is unsatisfiable,
+// which needs no primed variables or quantifiers. Literals whose pre-image
+// is already decided by f need no solver call; the others are asked to Z3
+// (package smt) on the part of f that shares variables with them, and every
+// answer is cached.
+//
+// Algorithm 1 explores the comb-abstract system breadth first. Visited keeps,
+// per control part, the disjunction of the data parts seen, as a list of
+// cubes; a new configuration is covered when its cube implies one of them.
+//
+// # Predicates
+//
+// Predicates are parameterized (§8 of the paper): a template over registers
+// and holes for shared variables, instantiated in every control part with
+// each data variable holding a value of the hole's variable — memory, kept
+// stores, last-write variables. The first templates are the atoms of the
+// program's guards, required read values and bad-state conditions.
+//
+// # Refinement
+//
+// A counterexample of the abstraction is analysed as in §7: (1) replayed
+// symbolically under SC — if feasible, the program is wrong under SC, and
+// the trace is returned (under TSO as a TSO trace whose stores land at
+// once); (2) replayed under TSO — if feasible, its values come from the
+// model Z3 gives, and it is returned; (3) replayed under the k-abstraction
+// with exact data — if feasible, k is raised to the least value whose
+// abstraction cannot replay it; (4) otherwise the data abstraction was too
+// coarse. Z3 4.8 has no interpolation, so (4) takes the weakest
+// preconditions of the counterexample's end along it (the pre-image of the
+// bad condition step by step, with quantifier elimination for the values
+// UPDATE-AM invents) and adds their atoms as templates; if that does not
+// remove the counterexample, the preconditions themselves, which always do.
+//
+// Every counterexample returned has been replayed by model.Program.Replay.
+// Integers are mathematical integers: the analysis ignores int64 overflow.
+package pred

@@ -1,0 +1,71 @@
+package pred_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/model/modelfile"
+)
+
+// slowTable1 are the finite programs whose analysis by the pred engine takes
+// longer than the normal test run allows (run with -long).
+var slowTable1 = map[string]bool{
+	"alternating_bit.rmm": true, "bakery.rmm": true, "prodcons_v1_n2.rmm": true,
+	"prodcons_v1_n3.rmm": true, "prodcons_v2_n2.rmm": true, "prodcons_v2_n3.rmm": true,
+}
+
+// TestFenceTable1 runs fence inference over the pred engine on the finite
+// programs of Table 1 of the fence-insertion paper and compares the verdict
+// and every minimal fence set with those the exact sb engine gives. With
+// -long it takes every program, with a budget: an inconclusive pred answer
+// is logged, a conclusive one must agree.
+func TestFenceTable1(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "table1", "*.rmm"))
+	if len(files) == 0 {
+		t.Skip("no table1 models")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			if slowTable1[filepath.Base(f)] && !*long {
+				t.Skip("slow; run with -long")
+			}
+			p, err := modelfile.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			got, err := fence.Infer(ctx, &pred.Engine{}, p, fence.Options{All: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("pred: %s", got.Summary(p))
+			if got.Status == fence.Inconclusive {
+				return
+			}
+			want, err := fence.Infer(ctx, &sb.Engine{}, p, fence.Options{All: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("sb:   %s", want.Summary(p))
+			if got.Status != want.Status || len(got.Sets) != len(want.Sets) {
+				t.Fatalf("pred and sb disagree")
+			}
+			for i := range got.Sets {
+				if len(got.Sets[i]) != len(want.Sets[i]) {
+					t.Fatalf("set %d differs", i)
+				}
+				for j := range got.Sets[i] {
+					if got.Sets[i][j] != want.Sets[i][j] {
+						t.Fatalf("set %d differs", i)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,360 @@
+package pred
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/fencecheck/fencecheck/engines/smt"
+)
+
+// oracle decides satisfiability of conjunctions of terms with Z3, and
+// remembers every answer: the abstract post asks the same small questions
+// over and over, in one run of Algorithm 1 and across refinements.
+type oracle struct {
+	t     *terms
+	ctx   *smt.Context
+	sol   *smt.Solver
+	exprs map[tid]*smt.Expr
+	vars  map[string]dvar // smt constant name -> variable
+	memo  map[string]bool
+	key   []byte
+	// Queries counts the questions asked, Calls those that reached Z3.
+	queries, calls int64
+}
+
+func newOracle(t *terms) (*oracle, error) {
+	ctx, err := smt.NewContext(smt.Config{})
+	if err != nil {
+		return nil, err
+	}
+	sol, err := ctx.NewSolver()
+	if err != nil {
+		ctx.Close()
+		return nil, err
+	}
+	return &oracle{t: t, ctx: ctx, sol: sol, exprs: make(map[tid]*smt.Expr), vars: make(map[string]dvar), memo: make(map[string]bool)}, nil
+}
+
+func (o *oracle) close() {
+	o.sol.Close()
+	o.ctx.Close()
+}
+
+// sat reports whether the conjunction of conj (sorted) is satisfiable.
+func (o *oracle) sat(conj []tid) (bool, error) {
+	o.queries++
+	k := o.key[:0]
+	for _, x := range conj {
+		if x == idFalse {
+			return false, nil
+		}
+		k = binary.AppendUvarint(k, uint64(x))
+	}
+	o.key = k
+	if v, ok := o.memo[string(k)]; ok {
+		return v, nil
+	}
+	o.calls++
+	if err := o.sol.Push(); err != nil {
+		return false, err
+	}
+	defer o.sol.Pop(1)
+	for _, x := range conj {
+		if err := o.sol.Assert(o.expr(x)); err != nil {
+			return false, fmt.Errorf("asserting %s: %w", o.t.String(x, dvarName), err)
+		}
+	}
+	r, err := o.sol.Check()
+	if err != nil {
+		return false, err
+	}
+	if r == smt.Unknown {
+		return false, fmt.Errorf("z3 answered unknown on %d conjuncts", len(conj))
+	}
+	o.memo[string(o.key)] = r == smt.Sat
+	return r == smt.Sat, nil
+}
+
+// model returns values for vars satisfying the conjunction, or ok false when
+// there is none.
+func (o *oracle) model(conj []tid, vars []dvar) (map[dvar]int64, bool, error) {
+	o.calls++
+	if err := o.sol.Push(); err != nil {
+		return nil, false, err
+	}
+	defer o.sol.Pop(1)
+	for _, x := range conj {
+		if err := o.sol.Assert(o.expr(x)); err != nil {
+			return nil, false, err
+		}
+	}
+	r, err := o.sol.Check()
+	if err != nil {
+		return nil, false, err
+	}
+	switch r {
+	case smt.Unsat:
+		return nil, false, nil
+	case smt.Unknown:
+		return nil, false, fmt.Errorf("z3 answered unknown on a path formula of %d conjuncts", len(conj))
+	}
+	m, err := o.sol.Model()
+	if err != nil {
+		return nil, false, err
+	}
+	out := make(map[dvar]int64, len(vars))
+	for _, v := range vars {
+		x, err := m.Int(o.expr(o.t.Var(v)))
+		if err != nil {
+			return nil, false, fmt.Errorf("model value of %s: %w", dvarName(v), err)
+		}
+		out[v] = x
+	}
+	return out, true, nil
+}
+
+func (o *oracle) expr(x tid) *smt.Expr {
+	if e, ok := o.exprs[x]; ok {
+		return e
+	}
+	c := o.ctx
+	n := o.t.node(x)
+	var e *smt.Expr
+	switch n.Op {
+	case tTrue:
+		e = c.True()
+	case tFalse:
+		e = c.False()
+	case tVar:
+		name := dvarName(n.V)
+		o.vars[name] = n.V
+		e = c.Int(name)
+	case tLin:
+		var sum []*smt.Expr
+		if n.C != 0 || len(n.Args) == 0 {
+			sum = append(sum, c.IntVal(n.C))
+		}
+		for i, a := range n.Args {
+			ae := o.expr(a)
+			if k := n.Coef[i]; k != 1 {
+				ae = c.Mul(c.IntVal(k), ae)
+			}
+			sum = append(sum, ae)
+		}
+		if len(sum) == 1 {
+			e = sum[0]
+		} else {
+			e = c.Add(sum...)
+		}
+	case tMul:
+		e = c.Mul(o.expr(n.Args[0]), o.expr(n.Args[1]))
+	case tDiv, tMod:
+		// Go truncates toward zero; Z3's div is Euclidean.
+		a := o.expr(n.Args[0])
+		k := n.C
+		neg := k < 0
+		if neg {
+			k = -k
+		}
+		kk := c.IntVal(k)
+		q := c.Ite(c.Ge(a, c.IntVal(0)), c.Div(a, kk), c.Neg(c.Div(c.Neg(a), kk)))
+		if neg {
+			q = c.Neg(q)
+		}
+		if n.Op == tDiv {
+			e = q
+		} else {
+			e = c.Sub(a, c.Mul(c.IntVal(n.C), q))
+		}
+	case tIte:
+		e = c.Ite(o.expr(n.Args[0]), o.expr(n.Args[1]), o.expr(n.Args[2]))
+	case tEq:
+		e = c.Eq(o.expr(n.Args[0]), c.IntVal(0))
+	case tLe:
+		e = c.Le(o.expr(n.Args[0]), c.IntVal(0))
+	case tNot:
+		e = c.Not(o.expr(n.Args[0]))
+	case tAnd, tOr:
+		args := make([]*smt.Expr, len(n.Args))
+		for i, a := range n.Args {
+			args[i] = o.expr(a)
+		}
+		if n.Op == tAnd {
+			e = c.And(args...)
+		} else {
+			e = c.Or(args...)
+		}
+	}
+	o.exprs[x] = e
+	return e
+}
+
+// eliminate returns a quantifier-free term equivalent to ∃vs. x, by Z3's
+// qe tactic, or ok false when the result is outside the term language.
+func (o *oracle) eliminate(vs []dvar, x tid) (tid, bool, error) {
+	c := o.ctx
+	bound := make([]*smt.Expr, len(vs))
+	for i, v := range vs {
+		bound[i] = o.expr(o.t.Var(v))
+	}
+	r, err := c.QE(c.Exists(bound, o.expr(x)))
+	if err != nil {
+		return 0, false, err
+	}
+	y, ok := o.fromSMT(r)
+	return y, ok, nil
+}
+
+// fromSMT translates a Z3 term back into a term, if it is in the language.
+func (o *oracle) fromSMT(e *smt.Expr) (tid, bool) {
+	t := o.t
+	args := e.Args()
+	sub := func() ([]tid, bool) {
+		out := make([]tid, len(args))
+		for i, a := range args {
+			x, ok := o.fromSMT(a)
+			if !ok {
+				return nil, false
+			}
+			out[i] = x
+		}
+		return out, true
+	}
+	switch e.Op() {
+	case smt.OpTrue:
+		return idTrue, true
+	case smt.OpFalse:
+		return idFalse, true
+	case smt.OpNumeral:
+		v, ok := e.Int64()
+		if !ok {
+			return 0, false
+		}
+		return t.Const(v), true
+	case smt.OpConst:
+		v, ok := o.vars[e.Name()]
+		if !ok {
+			return 0, false
+		}
+		return t.Var(v), true
+	}
+	xs, ok := sub()
+	if !ok {
+		return 0, false
+	}
+	switch e.Op() {
+	case smt.OpAnd:
+		return t.And(xs...), true
+	case smt.OpOr:
+		return t.Or(xs...), true
+	case smt.OpNot:
+		return t.Not(xs[0]), true
+	case smt.OpImplies:
+		return t.Or(t.Not(xs[0]), xs[1]), true
+	case smt.OpAdd:
+		s := t.Const(0)
+		for _, x := range xs {
+			s = t.AddK(s, 1, x)
+		}
+		return s, true
+	case smt.OpSub:
+		if len(xs) == 1 {
+			return t.Scale(-1, xs[0]), true
+		}
+		s := xs[0]
+		for _, x := range xs[1:] {
+			s = t.AddK(s, -1, x)
+		}
+		return s, true
+	case smt.OpNeg:
+		return t.Scale(-1, xs[0]), true
+	case smt.OpMul:
+		s := t.Const(1)
+		for _, x := range xs {
+			s = t.Mul(s, x)
+		}
+		return s, true
+	case smt.OpEq:
+		if len(xs) == 2 && !t.isBool(xs[0]) {
+			return t.Eq(xs[0], xs[1]), true
+		}
+	case smt.OpLe:
+		return t.Le(xs[0], xs[1]), true
+	case smt.OpLt:
+		return t.Lt(xs[0], xs[1]), true
+	case smt.OpGe:
+		return t.Le(xs[1], xs[0]), true
+	case smt.OpGt:
+		return t.Lt(xs[1], xs[0]), true
+	case smt.OpIte:
+		if !t.isBool(xs[1]) {
+			return t.Ite(xs[0], xs[1], xs[2]), true
+		}
+	}
+	return 0, false
+}
+
+// core returns the indices of a minimal subset of soft whose conjunction
+// with hard is unsatisfiable, or ok false when all of them together are
+// satisfiable.
+func (o *oracle) core(hard, soft []tid) ([]int, bool, error) {
+	c := o.ctx
+	o.calls++
+	if err := o.sol.Push(); err != nil {
+		return nil, false, err
+	}
+	defer o.sol.Pop(1)
+	for _, x := range hard {
+		if err := o.sol.Assert(o.expr(x)); err != nil {
+			return nil, false, err
+		}
+	}
+	names := make([]*smt.Expr, len(soft))
+	index := make(map[uint32]int, len(soft))
+	for i, x := range soft {
+		names[i] = c.Bool(fmt.Sprintf("core%d", i))
+		index[names[i].ID()] = i
+		if err := o.sol.Assert(c.Implies(names[i], o.expr(x))); err != nil {
+			return nil, false, err
+		}
+	}
+	r, err := o.sol.CheckAssumptions(names...)
+	if err != nil {
+		return nil, false, err
+	}
+	if r != smt.Unsat {
+		return nil, false, nil
+	}
+	core, err := o.sol.UnsatCore()
+	if err != nil {
+		return nil, false, err
+	}
+	var keep []int
+	for _, e := range core {
+		if i, ok := index[e.ID()]; ok {
+			keep = append(keep, i)
+		}
+	}
+	slices.Sort(keep)
+	// Deletion: drop every member the rest refutes without.
+	for j := 0; j < len(keep); {
+		var as []*smt.Expr
+		for jj, i := range keep {
+			if jj != j {
+				as = append(as, names[i])
+			}
+		}
+		o.calls++
+		r, err := o.sol.CheckAssumptions(as...)
+		if err != nil {
+			return nil, false, err
+		}
+		if r == smt.Unsat {
+			keep = slices.Delete(keep, j, j+1)
+			continue
+		}
+		j++
+	}
+	return keep, true, nil
+}

@@ -1,0 +1,278 @@
+package pred
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// DefaultMaxIterations is the refinement budget when Engine.MaxIterations is 0.
+const DefaultMaxIterations = 200
+
+// DefaultMaxStates is the budget of abstract configurations per run of the
+// reachability search when Engine.MaxStates is 0.
+const DefaultMaxStates = 2_000_000
+
+// Engine is the predicate-abstraction engine. The zero value is ready to
+// use: newest-1 abstraction at the start, default budgets.
+type Engine struct {
+	// K is the number of stores kept in order per buffer at the start; 0
+	// means 1. Refinement raises it as counterexamples require.
+	K int
+	// Oldest keeps the oldest K stores in order (§4 of the paper) instead of
+	// the newest K (the paper's implementation, §9).
+	Oldest bool
+	// MaxIterations ends the refinement loop as inconclusive; 0 means
+	// DefaultMaxIterations.
+	MaxIterations int
+	// MaxStates bounds each reachability search; 0 means DefaultMaxStates.
+	MaxStates int64
+	// Observe, if not nil, is called with the report of every analysis
+	// that Check runs (for statistics: fence inference calls Check many
+	// times). It may be called from several goroutines at once.
+	Observe func(*Report)
+	// Fresh disables the reuse of predicates and k between analyses of
+	// programs with the same variables and registers.
+	Fresh bool
+
+	mu      sync.Mutex
+	learned map[string]*learned
+}
+
+// Name returns "pred".
+func (*Engine) Name() string { return "pred" }
+
+// Report is the outcome of [Engine.Analyze]: the engine's result and what
+// the refinement loop ended with.
+type Report struct {
+	Result *engines.Result
+	// K is the final number of stores kept in order per buffer (0 under SC).
+	K int
+	// Predicates are the parameterized predicates in readable form.
+	Predicates []string
+	// Iterations is the number of reachability searches run.
+	Iterations int
+	// Queries counts the satisfiability questions, SolverCalls those that
+	// reached Z3 (the others were answered from the cache).
+	Queries, SolverCalls int64
+}
+
+// Check decides whether a bad state of p is reachable under m.
+func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	r, err := e.Analyze(ctx, p, m)
+	if err != nil {
+		return nil, err
+	}
+	if e.Observe != nil {
+		e.Observe(r)
+	}
+	return r.Result, nil
+}
+
+// run is the state of one analysis.
+type run struct {
+	s   *system
+	ps  *predSet
+	or  *oracle
+	sim *simulator
+}
+
+// Analyze runs the CEGAR loop of §7 of the paper on p under m and reports
+// the verdict with the final abstraction.
+func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (*Report, error) {
+	start := time.Now()
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
+	}
+	p.Index()
+	t := newTerms()
+	s, err := newSystem(p, t)
+	if err != nil {
+		return nil, fmt.Errorf("pred engine: %w", err)
+	}
+	or, err := newOracle(t)
+	if err != nil {
+		return nil, fmt.Errorf("pred engine: %w", err)
+	}
+	defer or.close()
+	r := &run{s: s, ps: newPredSet(s), or: or, sim: &simulator{s: s, or: or}}
+	if err := r.seed(); err != nil {
+		return nil, fmt.Errorf("pred engine: %w", err)
+	}
+	k := e.K
+	if k <= 0 {
+		k = 1
+	}
+	sig := signature(p)
+	if !e.Fresh {
+		e.mu.Lock()
+		if l := e.learned[sig]; l != nil {
+			for _, enc := range l.templates {
+				x, err := t.decode(enc)
+				if err != nil {
+					e.mu.Unlock()
+					return nil, fmt.Errorf("pred engine: internal error: %w", err)
+				}
+				r.ps.add(x)
+			}
+			k = max(k, l.k)
+		}
+		e.mu.Unlock()
+		defer func() {
+			var encs []string
+			for _, x := range r.ps.base {
+				var b strings.Builder
+				t.encode(&b, x)
+				encs = append(encs, b.String())
+			}
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.learned == nil {
+				e.learned = make(map[string]*learned)
+			}
+			if l := e.learned[sig]; l == nil || len(l.templates) < len(encs) {
+				e.learned[sig] = &learned{templates: encs, k: max(k, e.learnedK(sig))}
+			}
+		}()
+	}
+	if m == model.SC {
+		k = 0
+	}
+	maxIter := e.MaxIterations
+	if maxIter <= 0 {
+		maxIter = DefaultMaxIterations
+	}
+	maxStates := e.MaxStates
+	if maxStates <= 0 {
+		maxStates = DefaultMaxStates
+	}
+	rep := &Report{Result: &engines.Result{Model: m}}
+	finish := func(status engines.Status, reason string) (*Report, error) {
+		res := rep.Result
+		res.Status, res.Reason = status, reason
+		res.Stats.Duration = time.Since(start)
+		rep.K = k
+		rep.Predicates = r.ps.strings()
+		rep.Queries, rep.SolverCalls = or.queries, or.calls
+		if err := engines.Verify(p, res); err != nil {
+			return nil, fmt.Errorf("pred engine: %w", err)
+		}
+		return rep, nil
+	}
+	where := func() string {
+		if m == model.SC {
+			return fmt.Sprintf("%d predicates", r.ps.len())
+		}
+		return fmt.Sprintf("k = %d, %d predicates", k, r.ps.len())
+	}
+	seen := make(map[string]bool)
+	for {
+		if rep.Iterations >= maxIter {
+			return finish(engines.Inconclusive, fmt.Sprintf("refinement budget of %d iterations exhausted (%s)", maxIter, where()))
+		}
+		rep.Iterations++
+		md := mode{sc: m == model.SC, k: k, oldest: e.Oldest}
+		abs := newAbstraction(s, r.ps, md, or)
+		rr, err := abs.reach(ctx, maxStates)
+		if rr != nil {
+			rep.Result.Stats.States += rr.states
+		}
+		switch {
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return finish(engines.Inconclusive, fmt.Sprintf("time budget exhausted after %d iterations (%s)", rep.Iterations, where()))
+		case errors.Is(err, errBudget):
+			return finish(engines.Inconclusive, fmt.Sprintf("state budget of %d abstract configurations exhausted (%s)", maxStates, where()))
+		case err != nil:
+			return nil, fmt.Errorf("pred engine: %w", err)
+		}
+		if rr.trace == nil {
+			return finish(engines.Safe, "")
+		}
+		tr := rr.trace
+		key := fmt.Sprint(md, tr.events, tr.bad)
+		if seen[key] {
+			return finish(engines.Inconclusive, fmt.Sprintf("refinement made no progress on a spurious counterexample of %d steps (%s)", len(tr.events), where()))
+		}
+		seen[key] = true
+		// (1) Feasible under SC: a bug of the program itself. Under TSO it is
+		// returned as a TSO trace in which every store lands at once.
+		sc, err := r.sim.run(mode{sc: true}, tr.events, tr.bad, false)
+		if err != nil && !errors.Is(err, errTooManyChoices) {
+			return nil, fmt.Errorf("pred engine: %w", err)
+		}
+		if sc != nil {
+			t, err := r.sim.trace(sc, m, m == model.TSO)
+			if err != nil {
+				return nil, fmt.Errorf("pred engine: %w", err)
+			}
+			rep.Result.Trace = t
+			return finish(engines.Unsafe, "")
+		}
+		if m == model.TSO {
+			// (2) Feasible under TSO: a concrete counterexample.
+			tso, err := r.sim.run(mode{k: -1}, tr.events, tr.bad, false)
+			if err != nil && !errors.Is(err, errTooManyChoices) {
+				return nil, fmt.Errorf("pred engine: %w", err)
+			}
+			if tso != nil {
+				t, err := r.sim.trace(tso, model.TSO, false)
+				if err != nil {
+					return nil, fmt.Errorf("pred engine: %w", err)
+				}
+				rep.Result.Trace = t
+				return finish(engines.Unsafe, "")
+			}
+			// (3) Feasible under the k-abstraction with exact data: raise k to
+			// the least value that removes the trace.
+			kab, err := r.sim.run(md, tr.events, tr.bad, true)
+			if err != nil && !errors.Is(err, errTooManyChoices) {
+				return nil, fmt.Errorf("pred engine: %w", err)
+			}
+			if kab != nil {
+				nk, err := r.leastK(md, tr)
+				if err != nil {
+					return nil, fmt.Errorf("pred engine: %w", err)
+				}
+				k = nk
+				continue
+			}
+		}
+		// (4) Spurious for the data abstraction: new predicates.
+		if _, err := r.refine(md, tr); err != nil {
+			return nil, fmt.Errorf("pred engine: %w", err)
+		}
+	}
+}
+
+func (e *Engine) learnedK(sig string) int {
+	if l := e.learned[sig]; l != nil {
+		return l.k
+	}
+	return 0
+}
+
+// leastK returns the least k' > md.k under which tr's steps are infeasible.
+func (r *run) leastK(md mode, tr *abstractTrace) (int, error) {
+	writes := 0
+	for _, ev := range tr.events {
+		if ev.trans >= 0 && r.s.p.Procs[ev.proc].Trans[ev.trans].Op.Kind == model.Write {
+			writes++
+		}
+	}
+	for k := md.k + 1; k <= writes; k++ {
+		res, err := r.sim.run(mode{k: k, oldest: md.oldest}, tr.events, tr.bad, false)
+		if err != nil && !errors.Is(err, errTooManyChoices) {
+			return 0, err
+		}
+		if res == nil && err == nil {
+			return k, nil
+		}
+	}
+	return max(writes, md.k+1), nil
+}

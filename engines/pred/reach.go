@@ -1,0 +1,488 @@
+package pred
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"slices"
+)
+
+// cube is the data part of a comb-abstract configuration: a conjunction of
+// predicate instances and negated instances (the Cartesian predicate
+// abstraction α_pa, with both polarities), as sorted literals atom<<1|neg.
+type cube []int32
+
+func mkLit(atom tid, pos bool) int32 {
+	l := int32(atom) << 1
+	if !pos {
+		l |= 1
+	}
+	return l
+}
+
+// value returns the polarity of atom in f, if f decides it.
+func (f cube) value(atom tid) (pos, ok bool) {
+	i, found := slices.BinarySearch(f, int32(atom)<<1)
+	if found {
+		return true, true
+	}
+	if i < len(f) && f[i] == int32(atom)<<1|1 {
+		return false, true
+	}
+	return false, false
+}
+
+// implies reports whether f has every literal of g (so f → g).
+func (f cube) implies(g cube) bool {
+	i := 0
+	for _, l := range g {
+		for i < len(f) && f[i] < l {
+			i++
+		}
+		if i == len(f) || f[i] != l {
+			return false
+		}
+	}
+	return true
+}
+
+// event is one step of an abstract counterexample: a process takes a
+// transition (or updates its buffer) by a rule.
+type event struct {
+	proc, trans int
+	rule        Rule
+	x           int
+	fault       bool
+	fseq        int
+}
+
+func (m *move) event() event {
+	return event{proc: m.proc, trans: m.trans, rule: m.rule, x: m.x, fault: m.fault, fseq: m.fseq}
+}
+
+func (e event) matches(m *move, rules bool) bool {
+	if e.proc != m.proc || e.trans != m.trans || e.fault != m.fault || e.fseq != m.fseq {
+		return false
+	}
+	if e.trans < 0 && e.x != m.x {
+		return false
+	}
+	return !rules || e.rule == m.rule
+}
+
+// abstractTrace is a counterexample of the comb-abstract system: the events
+// from the initial configuration and the bad state reached (-1 for a fault).
+type abstractTrace struct {
+	events []event
+	bad    int
+}
+
+// errBudget ends a search whose state budget ran out.
+var errBudget = errors.New("state budget exhausted")
+
+// absState is a comb-abstract configuration.
+type absState struct {
+	c control
+	f cube
+}
+
+type rnode struct {
+	parent int32
+	ev     event
+	st     absState
+}
+
+// abstraction computes abstract successors and checks bad states; it is
+// shared by the reachability search and the replay of a counterexample.
+type abstraction struct {
+	s   *system
+	ps  *predSet
+	m   mode
+	or  *oracle
+	key []byte
+	// post caches, per move and next control shape, the instances and
+	// their pre-images.
+	pre map[string][]preimage
+}
+
+type preimage struct{ inst, q tid }
+
+func newAbstraction(s *system, ps *predSet, m mode, or *oracle) *abstraction {
+	return &abstraction{s: s, ps: ps, m: m, or: or, pre: make(map[string][]preimage)}
+}
+
+// literals returns the literal terms of f.
+func (a *abstraction) literals(f cube, out []tid) []tid {
+	for _, l := range f {
+		x := tid(l >> 1)
+		if l&1 != 0 {
+			x = a.s.t.Not(x)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// initState returns the abstraction of the initial configurations.
+func (a *abstraction) initState() (absState, error) {
+	c := a.s.initial()
+	t := a.s.t
+	sub := func(v dvar) (tid, bool) {
+		switch v.Kind {
+		case dMem:
+			if in := a.s.p.Vars[v.I].Init; !in.Any {
+				return t.Const(in.Value), true
+			}
+		case dReg:
+			if in := a.s.p.Procs[v.P].Regs[v.I].Init; !in.Any {
+				return t.Const(in.Value), true
+			}
+		}
+		return 0, false
+	}
+	f, ok, err := a.abstractPost(c, nil, nil, idTrue, sub, c, nil)
+	if err != nil {
+		return absState{}, err
+	}
+	if !ok {
+		return absState{}, errors.New("internal error: no initial configuration")
+	}
+	return absState{c: c, f: f}, nil
+}
+
+// successor applies mv to st. ok is false when the move is disabled.
+func (a *abstraction) successor(st absState, mv *move) (absState, bool, error) {
+	next := st.c.with(mv.proc, mv.next)
+	if mv.fault {
+		next.fault = true
+	}
+	var pre []preimage
+	if !mv.fault {
+		pre = a.preimages(mv, next)
+	}
+	f, ok, err := a.abstractPost(st.c, st.f, mv, mv.guard, mv.lookup, next, pre)
+	return absState{c: next, f: f}, ok, err
+}
+
+func (a *abstraction) preimages(mv *move, next control) []preimage {
+	k := binary.AppendUvarint(a.key[:0], uint64(mv.id))
+	k = append(k, 0xfe)
+	k = next.shapeKey(k)
+	a.key = k
+	if p, ok := a.pre[string(k)]; ok {
+		return p
+	}
+	t := a.s.t
+	insts := a.ps.instances(next)
+	out := make([]preimage, len(insts))
+	for i, x := range insts {
+		out[i] = preimage{x, t.Subst(x, mv.lookup)}
+	}
+	a.pre[string(k)] = out
+	return out
+}
+
+// abstractPost computes α_pa of the post-image of f (over the data
+// variables of c) under guard and sub, over the instances of next. pre, if
+// not nil, holds the instances of next with their pre-images; otherwise they
+// are computed with sub.
+func (a *abstraction) abstractPost(c control, f cube, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, bool, error) {
+	t := a.s.t
+	lits := a.literals(f, nil)
+	// Enabledness: f ∧ guard satisfiable.
+	var facts []tid
+	var open []tid
+	for _, g := range t.conjuncts(guard) {
+		at, pos := t.atom(g)
+		if v, ok := f.value(at); ok {
+			if v != pos {
+				return nil, false, nil
+			}
+			continue
+		}
+		if g == idFalse {
+			return nil, false, nil
+		}
+		open = append(open, g)
+		facts = append(facts, g)
+	}
+	var havoc []dvar
+	if mv != nil {
+		havoc = mv.havoc
+	}
+	if len(open) > 0 {
+		sat, err := a.or.sat(a.query(c, lits, open, havoc))
+		if err != nil {
+			return nil, false, err
+		}
+		if !sat {
+			return nil, false, nil
+		}
+	}
+	if next.fault {
+		return nil, true, nil
+	}
+	lits = append(lits, facts...)
+	if pre == nil {
+		for _, x := range a.ps.instances(next) {
+			pre = append(pre, preimage{x, t.Subst(x, sub)})
+		}
+	}
+	var out cube
+	for _, pi := range pre {
+		q := pi.q
+		switch q {
+		case idTrue:
+			out = append(out, mkLit(pi.inst, true))
+			continue
+		case idFalse:
+			out = append(out, mkLit(pi.inst, false))
+			continue
+		}
+		at, pos := t.atom(q)
+		if v, ok := f.value(at); ok {
+			out = append(out, mkLit(pi.inst, v == pos))
+			continue
+		}
+		if i := slices.Index(facts, q); i >= 0 {
+			out = append(out, mkLit(pi.inst, true))
+			continue
+		}
+		if i := slices.Index(facts, t.Not(q)); i >= 0 {
+			out = append(out, mkLit(pi.inst, false))
+			continue
+		}
+		// f ∧ guard ∧ ¬q unsatisfiable: q holds; f ∧ guard ∧ q: ¬q holds.
+		satNeg, err := a.or.sat(a.query(c, lits, []tid{t.Not(q)}, havoc))
+		if err != nil {
+			return nil, false, err
+		}
+		if !satNeg {
+			out = append(out, mkLit(pi.inst, true))
+			continue
+		}
+		satPos, err := a.or.sat(a.query(c, lits, []tid{q}, havoc))
+		if err != nil {
+			return nil, false, err
+		}
+		if !satPos {
+			out = append(out, mkLit(pi.inst, false))
+		}
+	}
+	slices.Sort(out)
+	return out, true, nil
+}
+
+// query returns the conjunction of goals with the literals of lits that
+// share variables with them, directly or through other literals (the rest
+// cannot affect satisfiability: f is satisfiable and shares no variable),
+// and with the domains of their variables, sorted.
+func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
+	t := a.s.t
+	var vars []dvar
+	add := func(vs []dvar) {
+		for _, v := range vs {
+			if !slices.Contains(vars, v) {
+				vars = append(vars, v)
+			}
+		}
+	}
+	out := slices.Clone(goals)
+	for _, g := range goals {
+		add(t.Vars(g))
+	}
+	used := make([]bool, len(lits))
+	for changed := true; changed; {
+		changed = false
+		for i, l := range lits {
+			if used[i] {
+				continue
+			}
+			for _, v := range t.Vars(l) {
+				if slices.Contains(vars, v) {
+					used[i], changed = true, true
+					out = append(out, l)
+					add(t.Vars(l))
+					break
+				}
+			}
+		}
+	}
+	for _, v := range vars {
+		d := a.s.domain(c, v)
+		if v.Kind == dHavoc {
+			d = a.s.p.Vars[v.I].Dom
+		}
+		if in := t.inDomain(t.Var(v), d); in != idTrue {
+			out = append(out, in)
+		}
+	}
+	_ = havoc
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// isBad returns the bad state st is in (len(Bad) for a fault), or -1.
+func (a *abstraction) isBad(st absState) (int, error) {
+	if st.c.fault {
+		return len(a.s.p.Bad), nil
+	}
+	t := a.s.t
+	for bi, b := range a.s.p.Bad {
+		match := true
+		for _, pl := range b.Locs {
+			if int(st.c.procs[pl.Proc].loc) != pl.Loc {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		if a.s.badMem[bi] && !st.c.allEmpty() {
+			continue
+		}
+		cond := a.s.badCond[bi]
+		if cond < 0 {
+			return bi, nil
+		}
+		sat, err := a.or.sat(a.query(st.c, a.literals(st.f, nil), t.conjuncts(cond), nil))
+		if err != nil {
+			return -1, err
+		}
+		if sat {
+			return bi, nil
+		}
+	}
+	return -1, nil
+}
+
+// reachResult is the outcome of one run of Algorithm 1.
+type reachResult struct {
+	trace  *abstractTrace // nil when no bad state is reachable
+	states int64
+}
+
+// reach runs Algorithm 1: breadth-first forward reachability over the
+// comb-abstract system; Visited keeps, per control part, the disjunction of
+// the data parts seen (as a list of cubes), and a new configuration is
+// dropped when its cube implies one of them.
+func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult, error) {
+	init, err := a.initState()
+	if err != nil {
+		return nil, err
+	}
+	visited := make(map[string][]cube)
+	var nodes []rnode
+	var key []byte
+	res := &reachResult{}
+	push := func(st absState, parent int32, ev event) (bool, error) {
+		key = st.c.key(key[:0])
+		for _, g := range visited[string(key)] {
+			if st.f.implies(g) {
+				return false, nil
+			}
+		}
+		visited[string(key)] = append(visited[string(key)], st.f)
+		nodes = append(nodes, rnode{parent: parent, ev: ev, st: st})
+		bi, err := a.isBad(st)
+		if err != nil {
+			return false, err
+		}
+		if bi >= 0 {
+			res.trace = buildAbstract(nodes, int32(len(nodes)-1), bi, len(a.s.p.Bad))
+			return true, nil
+		}
+		return false, nil
+	}
+	if done, err := push(init, -1, event{}); err != nil || done {
+		res.states = int64(len(nodes))
+		return res, err
+	}
+	for head := 0; head < len(nodes); head++ {
+		if head&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				res.states = int64(len(nodes))
+				return res, err
+			}
+		}
+		if maxStates > 0 && int64(len(nodes)) > maxStates {
+			res.states = int64(len(nodes))
+			return res, errBudget
+		}
+		st := nodes[head].st
+		for p := range st.c.procs {
+			for i, mv := range a.s.localMoves(a.m, st.c.procs[p], p) {
+				_ = i
+				ns, ok, err := a.successor(st, &mv)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+				done, err := push(ns, int32(head), mv.event())
+				if err != nil {
+					return nil, err
+				}
+				if done {
+					res.states = int64(len(nodes))
+					return res, nil
+				}
+			}
+		}
+		nodes[head].st.f = nil
+	}
+	res.states = int64(len(nodes))
+	return res, nil
+}
+
+func buildAbstract(nodes []rnode, id int32, bi, nbad int) *abstractTrace {
+	var evs []event
+	for ; nodes[id].parent >= 0; id = nodes[id].parent {
+		evs = append(evs, nodes[id].ev)
+	}
+	slices.Reverse(evs)
+	if bi == nbad {
+		bi = -1
+	}
+	return &abstractTrace{events: evs, bad: bi}
+}
+
+// replay runs the abstract trace tr in the comb-abstract system with the
+// current predicates, following its rules. It reports whether tr is still a
+// counterexample.
+func (a *abstraction) replay(tr *abstractTrace) (bool, error) {
+	st, err := a.initState()
+	if err != nil {
+		return false, err
+	}
+	for _, ev := range tr.events {
+		var found bool
+		for _, mv := range a.s.localMoves(a.m, st.c.procs[ev.proc], ev.proc) {
+			if !ev.matches(&mv, true) {
+				continue
+			}
+			ns, ok, err := a.successor(st, &mv)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				return false, nil
+			}
+			st, found = ns, true
+			break
+		}
+		if !found {
+			return false, nil
+		}
+	}
+	bi, err := a.isBad(st)
+	if err != nil {
+		return false, err
+	}
+	if tr.bad < 0 {
+		return bi == len(a.s.p.Bad), nil
+	}
+	return bi >= 0, nil
+}

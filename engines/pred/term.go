@@ -1,0 +1,815 @@
+package pred
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// dkind is the kind of a data variable.
+type dkind uint8
+
+const (
+	// dMem is the memory value of shared variable I.
+	dMem dkind = iota
+	// dReg is register I of process P.
+	dReg
+	// dBuf is the value of slot I (0 = oldest kept) of process P's buffer.
+	dBuf
+	// dLW is the last value written to shared variable I in the abstracted
+	// part of process P's buffer (x ∈ S(p)).
+	dLW
+	// dHavoc is the arbitrary value UPDATE-AM gives shared variable I.
+	dHavoc
+	// dSSA is version I of a variable of a path formula.
+	dSSA
+	// dBase is a shared variable I in a predicate template; P tells apart
+	// independent copies of the same variable.
+	dBase
+)
+
+// dvar is an integer variable of the abstract system (X_S ∪ X_L ∪ X_B ∪
+// X_LW of the paper, plus helper variables).
+type dvar struct {
+	Kind dkind
+	P    int32
+	I    int32
+}
+
+// top is the operator of a term node.
+type top uint8
+
+const (
+	tTrue top = iota
+	tFalse
+	tVar // an integer variable (V)
+	tLin // C + Σ Coef[i]*Args[i] (integer)
+	tMul // Args[0] * Args[1], both non-constant (integer)
+	tDiv // Go's truncated division by the constant C (integer)
+	tMod // Go's remainder by the constant C (integer)
+	tIte // if Args[0] then Args[1] else Args[2] (integer)
+	tEq  // Args[0] == 0, Args[0] linear (boolean)
+	tLe  // Args[0] <= 0, Args[0] linear (boolean)
+	tNot
+	tAnd
+	tOr
+)
+
+// tid names an interned term. Terms are immutable and hash-consed: two tids
+// of one table are equal exactly when the terms are syntactically equal after
+// normalisation (linear forms with sorted, merged summands; atoms divided
+// by the gcd of their coefficients; commutative connectives sorted).
+type tid int32
+
+// node is a term node.
+type node struct {
+	Op   top
+	V    dvar
+	C    int64
+	Args []tid
+	Coef []int64
+}
+
+// terms is a hash-consing table of terms.
+type terms struct {
+	nodes []node
+	index map[string]tid
+	key   []byte
+	// vars caches the variables of a term, sorted.
+	vars map[tid][]dvar
+}
+
+func newTerms() *terms {
+	t := &terms{index: make(map[string]tid), vars: make(map[tid][]dvar)}
+	t.intern(node{Op: tTrue})
+	t.intern(node{Op: tFalse})
+	return t
+}
+
+const (
+	idTrue  tid = 0
+	idFalse tid = 1
+)
+
+func (t *terms) intern(n node) tid {
+	k := t.key[:0]
+	k = append(k, byte(n.Op))
+	switch n.Op {
+	case tVar:
+		k = strconv.AppendInt(k, int64(n.V.Kind), 36)
+		k = append(k, ',')
+		k = strconv.AppendInt(k, int64(n.V.P), 36)
+		k = append(k, ',')
+		k = strconv.AppendInt(k, int64(n.V.I), 36)
+	default:
+		k = strconv.AppendInt(k, n.C, 36)
+		for i, a := range n.Args {
+			k = append(k, ' ')
+			if n.Coef != nil {
+				k = strconv.AppendInt(k, n.Coef[i], 36)
+				k = append(k, '*')
+			}
+			k = strconv.AppendInt(k, int64(a), 36)
+		}
+	}
+	t.key = k
+	if id, ok := t.index[string(k)]; ok {
+		return id
+	}
+	id := tid(len(t.nodes))
+	t.nodes = append(t.nodes, n)
+	t.index[string(k)] = id
+	return id
+}
+
+func (t *terms) node(id tid) *node { return &t.nodes[id] }
+
+// isBool reports whether id is a boolean term.
+func (t *terms) isBool(id tid) bool {
+	switch t.nodes[id].Op {
+	case tTrue, tFalse, tEq, tLe, tNot, tAnd, tOr:
+		return true
+	}
+	return false
+}
+
+// Var returns the integer variable v as a linear term.
+func (t *terms) Var(v dvar) tid {
+	a := t.intern(node{Op: tVar, V: v})
+	return t.intern(node{Op: tLin, Args: []tid{a}, Coef: []int64{1}})
+}
+
+// Const returns the integer constant c.
+func (t *terms) Const(c int64) tid { return t.intern(node{Op: tLin, C: c}) }
+
+// lin is a linear form under construction.
+type lin struct {
+	c     int64
+	terms map[tid]int64
+}
+
+func (t *terms) addTo(l *lin, id tid, k int64) {
+	n := &t.nodes[id]
+	if n.Op != tLin {
+		l.terms[id] += k
+		return
+	}
+	l.c += k * n.C
+	for i, a := range n.Args {
+		l.terms[a] += k * n.Coef[i]
+	}
+}
+
+func (t *terms) mkLin(l *lin) tid {
+	args := make([]tid, 0, len(l.terms))
+	for a, k := range l.terms {
+		if k != 0 {
+			args = append(args, a)
+		}
+	}
+	slices.Sort(args)
+	coef := make([]int64, len(args))
+	for i, a := range args {
+		coef[i] = l.terms[a]
+	}
+	if len(args) == 0 {
+		args, coef = nil, nil
+	}
+	return t.intern(node{Op: tLin, C: l.c, Args: args, Coef: coef})
+}
+
+// constOf returns the value of a constant linear term.
+func (t *terms) constOf(id tid) (int64, bool) {
+	n := &t.nodes[id]
+	if n.Op == tLin && len(n.Args) == 0 {
+		return n.C, true
+	}
+	return 0, false
+}
+
+// Add returns x + k*y.
+func (t *terms) AddK(x tid, k int64, y tid) tid {
+	l := &lin{terms: make(map[tid]int64)}
+	t.addTo(l, x, 1)
+	t.addTo(l, y, k)
+	return t.mkLin(l)
+}
+
+// Scale returns k*x.
+func (t *terms) Scale(k int64, x tid) tid {
+	l := &lin{terms: make(map[tid]int64)}
+	t.addTo(l, x, k)
+	return t.mkLin(l)
+}
+
+// Mul returns x*y.
+func (t *terms) Mul(x, y tid) tid {
+	if c, ok := t.constOf(x); ok {
+		return t.Scale(c, y)
+	}
+	if c, ok := t.constOf(y); ok {
+		return t.Scale(c, x)
+	}
+	if x > y {
+		x, y = y, x
+	}
+	return t.intLeaf(t.intern(node{Op: tMul, Args: []tid{x, y}}))
+}
+
+// intLeaf wraps a non-linear integer node as a linear term.
+func (t *terms) intLeaf(a tid) tid {
+	return t.intern(node{Op: tLin, Args: []tid{a}, Coef: []int64{1}})
+}
+
+// DivMod returns Go's x/c or x%c for a non-zero constant c.
+func (t *terms) DivMod(op top, x tid, c int64) tid {
+	if v, ok := t.constOf(x); ok {
+		if op == tDiv {
+			return t.Const(v / c)
+		}
+		return t.Const(v % c)
+	}
+	return t.intLeaf(t.intern(node{Op: op, C: c, Args: []tid{x}}))
+}
+
+// Ite returns if b then x else y (integers).
+func (t *terms) Ite(b, x, y tid) tid {
+	switch {
+	case b == idTrue || x == y:
+		return x
+	case b == idFalse:
+		return y
+	}
+	return t.intLeaf(t.intern(node{Op: tIte, Args: []tid{b, x, y}}))
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// Le returns x <= y.
+func (t *terms) Le(x, y tid) tid { return t.leZero(t.AddK(x, -1, y)) }
+
+// Lt returns x < y.
+func (t *terms) Lt(x, y tid) tid { return t.leZero(t.AddK(t.AddK(x, -1, y), 1, t.Const(1))) }
+
+// Eq returns x == y.
+func (t *terms) Eq(x, y tid) tid { return t.eqZero(t.AddK(x, -1, y)) }
+
+// leZero returns l <= 0, normalised.
+func (t *terms) leZero(l tid) tid {
+	n := t.nodes[l]
+	if len(n.Args) == 0 {
+		return t.boolConst(n.C <= 0)
+	}
+	g := int64(0)
+	for _, k := range n.Coef {
+		g = gcd(g, k)
+	}
+	if g > 1 {
+		// Σ k·a + c ≤ 0  ⇔  Σ (k/g)·a ≤ ⌊-c/g⌋
+		coef := make([]int64, len(n.Coef))
+		for i, k := range n.Coef {
+			coef[i] = k / g
+		}
+		c := -floorDiv(-n.C, g)
+		l = t.intern(node{Op: tLin, C: c, Args: n.Args, Coef: coef})
+	}
+	return t.intern(node{Op: tLe, Args: []tid{l}})
+}
+
+// eqZero returns l == 0, normalised.
+func (t *terms) eqZero(l tid) tid {
+	n := t.nodes[l]
+	if len(n.Args) == 0 {
+		return t.boolConst(n.C == 0)
+	}
+	g := int64(0)
+	for _, k := range n.Coef {
+		g = gcd(g, k)
+	}
+	if n.C%g != 0 {
+		return idFalse
+	}
+	sign := int64(1)
+	if n.Coef[0] < 0 {
+		sign = -1
+	}
+	if g != 1 || sign != 1 {
+		coef := make([]int64, len(n.Coef))
+		for i, k := range n.Coef {
+			coef[i] = sign * k / g
+		}
+		l = t.intern(node{Op: tLin, C: sign * n.C / g, Args: n.Args, Coef: coef})
+	}
+	return t.intern(node{Op: tEq, Args: []tid{l}})
+}
+
+func (t *terms) boolConst(b bool) tid {
+	if b {
+		return idTrue
+	}
+	return idFalse
+}
+
+// Not returns ¬x.
+func (t *terms) Not(x tid) tid {
+	n := &t.nodes[x]
+	switch n.Op {
+	case tTrue:
+		return idFalse
+	case tFalse:
+		return idTrue
+	case tNot:
+		return n.Args[0]
+	case tLe:
+		// ¬(l ≤ 0) ⇔ -l + 1 ≤ 0
+		return t.leZero(t.AddK(t.Const(1), -1, n.Args[0]))
+	}
+	return t.intern(node{Op: tNot, Args: []tid{x}})
+}
+
+// And returns the conjunction of xs.
+func (t *terms) And(xs ...tid) tid { return t.junction(tAnd, xs) }
+
+// Or returns the disjunction of xs.
+func (t *terms) Or(xs ...tid) tid { return t.junction(tOr, xs) }
+
+func (t *terms) junction(op top, xs []tid) tid {
+	unit, zero := idTrue, idFalse
+	if op == tOr {
+		unit, zero = idFalse, idTrue
+	}
+	var args []tid
+	for _, x := range xs {
+		n := &t.nodes[x]
+		switch {
+		case x == unit:
+			continue
+		case x == zero:
+			return zero
+		case n.Op == op:
+			args = append(args, n.Args...)
+		default:
+			args = append(args, x)
+		}
+	}
+	slices.Sort(args)
+	args = slices.Compact(args)
+	for _, a := range args {
+		if _, ok := slices.BinarySearch(args, t.Not(a)); ok {
+			return zero
+		}
+	}
+	switch len(args) {
+	case 0:
+		return unit
+	case 1:
+		return args[0]
+	}
+	return t.intern(node{Op: op, Args: args})
+}
+
+// Atom splits a literal into its atom and polarity.
+func (t *terms) atom(x tid) (tid, bool) {
+	if n := &t.nodes[x]; n.Op == tNot {
+		return n.Args[0], false
+	}
+	return x, true
+}
+
+// Vars returns the variables of x, sorted and without repetition.
+func (t *terms) Vars(x tid) []dvar {
+	if vs, ok := t.vars[x]; ok {
+		return vs
+	}
+	var vs []dvar
+	n := &t.nodes[x]
+	if n.Op == tVar {
+		vs = []dvar{n.V}
+	} else {
+		for _, a := range n.Args {
+			vs = append(vs, t.Vars(a)...)
+		}
+		slices.SortFunc(vs, cmpDvar)
+		vs = slices.Compact(vs)
+	}
+	t.vars[x] = vs
+	return vs
+}
+
+func cmpDvar(a, b dvar) int {
+	if a.Kind != b.Kind {
+		return int(a.Kind) - int(b.Kind)
+	}
+	if a.P != b.P {
+		return int(a.P - b.P)
+	}
+	return int(a.I - b.I)
+}
+
+// Subst replaces the variables of x by terms, simultaneously. Variables for
+// which f returns ok == false stay.
+func (t *terms) Subst(x tid, f func(dvar) (tid, bool)) tid {
+	memo := make(map[tid]tid)
+	return t.subst(x, f, memo)
+}
+
+func (t *terms) subst(x tid, f func(dvar) (tid, bool), memo map[tid]tid) tid {
+	if r, ok := memo[x]; ok {
+		return r
+	}
+	n := t.nodes[x]
+	var r tid
+	switch n.Op {
+	case tTrue, tFalse:
+		r = x
+	case tVar:
+		if y, ok := f(n.V); ok {
+			r = y
+		} else {
+			r = t.intLeaf(x)
+		}
+	case tLin:
+		l := &lin{c: n.C, terms: make(map[tid]int64)}
+		for i, a := range n.Args {
+			if t.nodes[a].Op == tVar {
+				if y, ok := f(t.nodes[a].V); ok {
+					t.addTo(l, y, n.Coef[i])
+					continue
+				}
+				l.terms[a] += n.Coef[i]
+				continue
+			}
+			t.addTo(l, t.subst(a, f, memo), n.Coef[i])
+		}
+		r = t.mkLin(l)
+	case tMul:
+		r = t.Mul(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo))
+	case tDiv, tMod:
+		r = t.DivMod(n.Op, t.subst(n.Args[0], f, memo), n.C)
+	case tIte:
+		r = t.Ite(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo), t.subst(n.Args[2], f, memo))
+	case tEq:
+		r = t.eqZero(t.subst(n.Args[0], f, memo))
+	case tLe:
+		r = t.leZero(t.subst(n.Args[0], f, memo))
+	case tNot:
+		r = t.Not(t.subst(n.Args[0], f, memo))
+	case tAnd, tOr:
+		args := make([]tid, len(n.Args))
+		for i, a := range n.Args {
+			args[i] = t.subst(a, f, memo)
+		}
+		r = t.junction(n.Op, args)
+	}
+	memo[x] = r
+	return r
+}
+
+// Atoms appends the atoms (Eq, Le and other non-connective boolean leaves)
+// of the boolean term x to out, without repetition.
+func (t *terms) Atoms(x tid, out []tid) []tid {
+	n := &t.nodes[x]
+	switch n.Op {
+	case tTrue, tFalse:
+		return out
+	case tNot, tAnd, tOr:
+		for _, a := range n.Args {
+			out = t.Atoms(a, out)
+		}
+		return out
+	}
+	if !slices.Contains(out, x) {
+		out = append(out, x)
+	}
+	return out
+}
+
+// conjuncts returns the conjuncts of x.
+func (t *terms) conjuncts(x tid) []tid {
+	switch {
+	case x == idTrue:
+		return nil
+	case t.nodes[x].Op == tAnd:
+		return t.nodes[x].Args
+	}
+	return []tid{x}
+}
+
+// Eval evaluates x under the valuation val (booleans as 0 and 1).
+func (t *terms) Eval(x tid, val func(dvar) int64) int64 {
+	n := &t.nodes[x]
+	switch n.Op {
+	case tTrue:
+		return 1
+	case tFalse:
+		return 0
+	case tVar:
+		return val(n.V)
+	case tLin:
+		s := n.C
+		for i, a := range n.Args {
+			s += n.Coef[i] * t.Eval(a, val)
+		}
+		return s
+	case tMul:
+		return t.Eval(n.Args[0], val) * t.Eval(n.Args[1], val)
+	case tDiv:
+		return t.Eval(n.Args[0], val) / n.C
+	case tMod:
+		return t.Eval(n.Args[0], val) % n.C
+	case tIte:
+		if t.Eval(n.Args[0], val) != 0 {
+			return t.Eval(n.Args[1], val)
+		}
+		return t.Eval(n.Args[2], val)
+	case tEq:
+		return b2i(t.Eval(n.Args[0], val) == 0)
+	case tLe:
+		return b2i(t.Eval(n.Args[0], val) <= 0)
+	case tNot:
+		return b2i(t.Eval(n.Args[0], val) == 0)
+	case tAnd:
+		for _, a := range n.Args {
+			if t.Eval(a, val) == 0 {
+				return 0
+			}
+		}
+		return 1
+	case tOr:
+		for _, a := range n.Args {
+			if t.Eval(a, val) != 0 {
+				return 1
+			}
+		}
+		return 0
+	}
+	panic(fmt.Sprintf("pred: eval of term op %d", n.Op))
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// String formats x for messages and tests, naming variables with name.
+func (t *terms) String(x tid, name func(dvar) string) string {
+	var b strings.Builder
+	t.format(&b, x, name)
+	return b.String()
+}
+
+func (t *terms) format(b *strings.Builder, x tid, name func(dvar) string) {
+	n := &t.nodes[x]
+	switch n.Op {
+	case tTrue:
+		b.WriteString("true")
+	case tFalse:
+		b.WriteString("false")
+	case tVar:
+		b.WriteString(name(n.V))
+	case tLin:
+		if len(n.Args) == 0 {
+			fmt.Fprint(b, n.C)
+			return
+		}
+		for i, a := range n.Args {
+			k := n.Coef[i]
+			switch {
+			case i > 0 && k > 0:
+				b.WriteString(" + ")
+			case i > 0 && k < 0:
+				b.WriteString(" - ")
+				k = -k
+			case k < 0:
+				b.WriteString("-")
+				k = -k
+			}
+			if k != 1 {
+				fmt.Fprintf(b, "%d*", k)
+			}
+			t.format(b, a, name)
+		}
+		if n.C > 0 {
+			fmt.Fprintf(b, " + %d", n.C)
+		} else if n.C < 0 {
+			fmt.Fprintf(b, " - %d", -n.C)
+		}
+	case tMul:
+		b.WriteString("(")
+		t.format(b, n.Args[0], name)
+		b.WriteString(")*(")
+		t.format(b, n.Args[1], name)
+		b.WriteString(")")
+	case tDiv, tMod:
+		b.WriteString("(")
+		t.format(b, n.Args[0], name)
+		if n.Op == tDiv {
+			fmt.Fprintf(b, ")/%d", n.C)
+		} else {
+			fmt.Fprintf(b, ")%%%d", n.C)
+		}
+	case tIte:
+		b.WriteString("ite(")
+		t.format(b, n.Args[0], name)
+		b.WriteString(", ")
+		t.format(b, n.Args[1], name)
+		b.WriteString(", ")
+		t.format(b, n.Args[2], name)
+		b.WriteString(")")
+	case tEq, tLe:
+		t.formatRel(b, n, name)
+	case tNot:
+		b.WriteString("!(")
+		t.format(b, n.Args[0], name)
+		b.WriteString(")")
+	case tAnd, tOr:
+		sep := " && "
+		if n.Op == tOr {
+			sep = " || "
+		}
+		b.WriteString("(")
+		for i, a := range n.Args {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			t.format(b, a, name)
+		}
+		b.WriteString(")")
+	}
+}
+
+// formatRel prints l == 0 or l <= 0 as positive part rel negative part.
+func (t *terms) formatRel(b *strings.Builder, n *node, name func(dvar) string) {
+	l := &t.nodes[n.Args[0]]
+	lhs := &lin{terms: make(map[tid]int64)}
+	rhs := &lin{terms: make(map[tid]int64), c: -l.C}
+	for i, a := range l.Args {
+		if l.Coef[i] > 0 {
+			lhs.terms[a] = l.Coef[i]
+		} else {
+			rhs.terms[a] = -l.Coef[i]
+		}
+	}
+	t.format(b, t.mkLin(lhs), name)
+	if n.Op == tEq {
+		b.WriteString(" == ")
+	} else {
+		b.WriteString(" <= ")
+	}
+	t.format(b, t.mkLin(rhs), name)
+}
+
+// fromExpr translates a model expression into an integer term. reg maps a
+// register reference (proc -1 = the executing process) and mem a memory
+// reference to terms.
+func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int) tid) (tid, error) {
+	switch e := e.(type) {
+	case model.Const:
+		return t.Const(e.Value), nil
+	case model.RegRef:
+		return reg(e), nil
+	case model.VarRef:
+		if mem == nil {
+			return 0, fmt.Errorf("shared variable %d cannot be named here", e.Var)
+		}
+		return mem(e.Var), nil
+	case model.Unary:
+		x, err := t.fromExpr(e.X, reg, mem)
+		if err != nil {
+			return 0, err
+		}
+		if e.Op == model.OpNot {
+			return t.Ite(t.Eq(x, t.Const(0)), t.Const(1), t.Const(0)), nil
+		}
+		return t.Scale(-1, x), nil
+	case model.Binary:
+		switch e.Op {
+		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe, model.OpAnd, model.OpOr:
+			b, err := t.fromCond(e, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			return t.Ite(b, t.Const(1), t.Const(0)), nil
+		}
+		x, err := t.fromExpr(e.X, reg, mem)
+		if err != nil {
+			return 0, err
+		}
+		y, err := t.fromExpr(e.Y, reg, mem)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case model.OpAdd:
+			return t.AddK(x, 1, y), nil
+		case model.OpSub:
+			return t.AddK(x, -1, y), nil
+		case model.OpMul:
+			return t.Mul(x, y), nil
+		case model.OpDiv, model.OpMod:
+			c, ok := t.constOf(y)
+			if !ok || c == 0 {
+				return 0, fmt.Errorf("division by a non-constant or zero divisor is not supported")
+			}
+			if e.Op == model.OpDiv {
+				return t.DivMod(tDiv, x, c), nil
+			}
+			return t.DivMod(tMod, x, c), nil
+		}
+		return 0, fmt.Errorf("unknown operator %v", e.Op)
+	case nil:
+		return 0, fmt.Errorf("missing expression")
+	}
+	return 0, fmt.Errorf("unknown expression %T", e)
+}
+
+// fromCond translates a model expression used as a condition (non-zero is
+// true) into a boolean term.
+func (t *terms) fromCond(e model.Expr, reg func(model.RegRef) tid, mem func(int) tid) (tid, error) {
+	switch e := e.(type) {
+	case model.Unary:
+		if e.Op == model.OpNot {
+			b, err := t.fromCond(e.X, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			return t.Not(b), nil
+		}
+	case model.Binary:
+		switch e.Op {
+		case model.OpAnd, model.OpOr:
+			x, err := t.fromCond(e.X, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			y, err := t.fromCond(e.Y, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			if e.Op == model.OpAnd {
+				return t.And(x, y), nil
+			}
+			return t.Or(x, y), nil
+		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe:
+			x, err := t.fromExpr(e.X, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			y, err := t.fromExpr(e.Y, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			switch e.Op {
+			case model.OpEq:
+				return t.Eq(x, y), nil
+			case model.OpNe:
+				return t.Not(t.Eq(x, y)), nil
+			case model.OpLt:
+				return t.Lt(x, y), nil
+			case model.OpLe:
+				return t.Le(x, y), nil
+			case model.OpGt:
+				return t.Lt(y, x), nil
+			default:
+				return t.Le(y, x), nil
+			}
+		}
+	}
+	x, err := t.fromExpr(e, reg, mem)
+	if err != nil {
+		return 0, err
+	}
+	return t.Not(t.Eq(x, t.Const(0))), nil
+}
+
+// inDomain returns lo <= x <= hi for a finite domain, true otherwise.
+func (t *terms) inDomain(x tid, d model.Domain) tid {
+	if d.Unbounded {
+		return idTrue
+	}
+	return t.And(t.Le(t.Const(d.Lo), x), t.Le(x, t.Const(d.Hi)))
+}
