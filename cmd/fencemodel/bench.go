@@ -19,6 +19,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -149,6 +150,23 @@ type benchRow struct {
 	// inconclusive).
 	cheapest, all *fence.Result
 	peak          uint64 // bytes; 0 when not measured
+	// abs is what the pred engine's checks needed, nil for other engines.
+	abs *absStats
+}
+
+// absStats collects the abstraction the pred engine's checks of one program
+// ended with: the most parameterized predicates and the largest k.
+type absStats struct {
+	mu         sync.Mutex
+	predicates int
+	k          int
+}
+
+func (s *absStats) observe(r *pred.Report) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.predicates = max(s.predicates, len(r.Predicates))
+	s.k = max(s.k, r.K)
 }
 
 // verdict is the status the row is judged by: that of the all-sets run when
@@ -227,6 +245,11 @@ func runBench(e benchEntry, o benchOptions) *benchRow {
 		return row
 	}
 	row.prog = p
+	if pe, ok := o.eng.(*pred.Engine); ok {
+		// A fresh engine per program, which reports its abstractions.
+		row.abs = &absStats{}
+		o.eng = &pred.Engine{K: pe.K, Oldest: pe.Oldest, MaxIterations: pe.MaxIterations, MaxStates: pe.MaxStates, Fresh: pe.Fresh, Observe: row.abs.observe}
+	}
 	var sampler *heapSampler
 	if o.sample > 0 {
 		sampler = startHeapSampler(o.sample)
@@ -301,25 +324,30 @@ func (s *heapSampler) stop() uint64 {
 
 // benchColumns are the table's columns.
 var benchColumns = []string{
-	"#", "program", "size P/L/V/T", "explored", "verdict", "fences", "sets",
+	"#", "program", "size P/L/V/T", "explored", "preds", "k", "verdict", "fences", "sets",
 	"cheapest", "all sets", "peak heap", "paper", "paper cheapest", "paper all", "agrees",
 }
 
 // cells renders the row; explored names what the engine counts.
 func (r *benchRow) cells() []string {
 	e := &r.entry
-	row := []string{"", e.Name, "", "", "", "", "", "", "", "", e.paperSummary(), seconds(e.PaperTimeCheapestS), seconds(e.PaperTimeAllS), r.agreement()}
+	row := []string{"", e.Name, "", "", "-", "-", "", "", "", "", "", "", e.paperSummary(), seconds(e.PaperTimeCheapestS), seconds(e.PaperTimeAllS), r.agreement()}
 	if e.PaperRow > 0 {
 		row[0] = strconv.Itoa(e.PaperRow)
 	}
 	if e.PaperTimeAllS == 0 && e.PaperTimeS > 0 {
-		row[12] = seconds(e.PaperTimeS)
+		row[14] = seconds(e.PaperTimeS)
 	}
 	if r.prog != nil {
 		row[2] = size(r.prog)
 	}
+	if r.abs != nil {
+		r.abs.mu.Lock()
+		row[4], row[5] = strconv.Itoa(r.abs.predicates), strconv.Itoa(r.abs.k)
+		r.abs.mu.Unlock()
+	}
 	if r.err != nil {
-		row[4] = "error"
+		row[6] = "error"
 		return row
 	}
 	v := r.verdict()
@@ -328,34 +356,34 @@ func (r *benchRow) cells() []string {
 		states += r.all.Stats.States
 	}
 	row[3] = strconv.FormatInt(states, 10)
-	row[4] = v.Status.String()
+	row[6] = v.Status.String()
 	if v.Status == fence.Inconclusive {
-		row[4] = "inconclusive (bound)"
+		row[6] = "inconclusive (bound)"
 	}
 	if v.Bound != "" {
-		row[4] += " (bounded)"
+		row[6] += " (bounded)"
 	}
 	switch v.Status {
 	case fence.Correct:
-		row[5], row[6] = "0", "1"
+		row[7], row[8] = "0", "1"
 	case fence.Fixable:
-		row[5] = perProc(r.prog, v.Sets[0])
-		row[6] = "-"
+		row[7] = perProc(r.prog, v.Sets[0])
+		row[8] = "-"
 		if r.all != nil && r.all.Status == fence.Fixable {
-			row[6] = strconv.Itoa(len(r.all.Sets))
+			row[8] = strconv.Itoa(len(r.all.Sets))
 		}
 	case fence.WrongUnderSC, fence.NotFixable:
-		row[5], row[6] = "-", "0"
+		row[7], row[8] = "-", "0"
 	default:
-		row[5], row[6] = "-", "-"
+		row[7], row[8] = "-", "-"
 	}
-	row[7] = duration(r.cheapest)
-	row[8] = "-"
+	row[9] = duration(r.cheapest)
+	row[10] = "-"
 	if r.all != nil {
-		row[8] = duration(r.all)
+		row[10] = duration(r.all)
 	}
 	if r.peak > 0 {
-		row[9] = fmt.Sprintf("%.1f MiB", float64(r.peak)/(1<<20))
+		row[11] = fmt.Sprintf("%.1f MiB", float64(r.peak)/(1<<20))
 	}
 	return row
 }
@@ -431,7 +459,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var ef engineFlags
-	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO) or explicit (bounded buffers)")
+	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO), explicit (bounded buffers) or pred (predicate abstraction, unbounded integers)")
 	fs.IntVar(&ef.buffer, "buffer", 0, "store-buffer bound of the explicit engine (0: exact for loop-free programs, else 4)")
 	fs.Int64Var(&ef.maxStates, "max-states", 0, "state or constraint budget per engine call (0: engine default)")
 	fs.DurationVar(&ef.budget, "budget", time.Minute, "time budget per program for each of the two runs (cheapest set, all sets)")
@@ -514,8 +542,11 @@ func bench(args []string, stdout, stderr io.Writer) int {
 
 // exploredUnit names what the engine's state counter counts.
 func exploredUnit(eng engines.Engine) string {
-	if eng.Name() == "sb" {
+	switch eng.Name() {
+	case "sb":
 		return "constraints"
+	case "pred":
+		return "abstract configurations (preds = most parameterized predicates, k = largest k of any check)"
 	}
 	return "states"
 }

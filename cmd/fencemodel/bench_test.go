@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -352,5 +353,45 @@ func TestCorpusMutants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBenchPred runs the bench with the pred engine on the quick programs of
+// the kabs manifest: the table has the predicate and k columns filled, and
+// the results agree with the paper's.
+func TestBenchPred(t *testing.T) {
+	manifest := filepath.Join(kabsDir, "expected.json")
+	var out, errb bytes.Buffer
+	code := run([]string{"bench", "-engine=pred", "-sample=0", "-format=markdown", "-manifest=" + manifest, "-run=^(Simple Dekker|Peterson|Linux Ticket Lock)$"}, &out, &errb)
+	if code != exitSafe {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitSafe, out.String(), errb.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	if !strings.Contains(lines[0], "| preds | k |") {
+		t.Errorf("header lacks the predicate and k columns: %s", lines[0])
+	}
+	rows := 0
+	for _, l := range lines[2:] {
+		if !strings.HasPrefix(l, "|") {
+			continue
+		}
+		rows++
+		cells := strings.Split(l, " | ")
+		// cells[4] and cells[5] are preds and k.
+		if n, err := strconv.Atoi(cells[4]); err != nil || n < 1 {
+			t.Errorf("predicates %q, want a positive count: %s", cells[4], l)
+		}
+		if k, err := strconv.Atoi(cells[5]); err != nil || k < 1 {
+			t.Errorf("k %q, want a positive number: %s", cells[5], l)
+		}
+		if !strings.HasSuffix(l, "| yes |") {
+			t.Errorf("row disagrees with the paper: %s", l)
+		}
+	}
+	if rows != 3 {
+		t.Errorf("%d rows, want 3:\n%s", rows, out.String())
+	}
+	if !strings.Contains(out.String(), "engine pred; explored = abstract configurations") {
+		t.Errorf("footer does not name the pred engine:\n%s", out.String())
 	}
 }

@@ -15,6 +15,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	rmm := func(name string) string { return filepath.Join("..", "..", "testdata", "rmm", name) }
+	kabs := func(name string) string { return filepath.Join("..", "..", "testdata", "kabs", name) }
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -35,6 +36,11 @@ func TestCheck(t *testing.T) {
 		{"fences: bad placement", []string{"fences", "-placement=nowhere", rmm("sb.rmm")}, exitUsage, "", "placement"},
 		{"check with the sb engine", []string{"check", "-engine=sb", rmm("sb.rmm")}, exitUnsafe, "[sb]", ""},
 		{"budget exhausted", []string{"check", "-max-states=3", rmm("dekker_fenced.rmm")}, exitInconclusive, "inconclusive", ""},
+		{"check with the pred engine", []string{"check", "-engine=pred", rmm("sb.rmm")}, exitUnsafe, "[pred]", ""},
+		{"pred: safe under SC", []string{"check", "-engine=pred", "-model=sc", rmm("sb.rmm")}, exitSafe, "safe under sc", ""},
+		{"pred: unbounded ticket lock is safe", []string{"check", "-engine=pred", kabs("ticket_lock.rmm")}, exitSafe, "ticket_lock.rmm: safe under tso (", ""},
+		{"fences with the pred engine", []string{"fences", "-engine=pred", kabs("simple_dekker.rmm")}, exitUnsafe, "barrier at", ""},
+		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer

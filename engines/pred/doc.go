@@ -23,7 +23,13 @@
 // which needs no primed variables or quantifiers. Literals whose pre-image
 // is already decided by f need no solver call; the others are asked to Z3
 // (package smt) on the part of f that shares variables with them, and every
-// answer is cached.
+// answer is cached. Each abstract configuration carries a concrete witness,
+// values of its data variables that satisfy its data part; its image under
+// the step satisfies one polarity of every instance, so only the other is
+// asked (and most enabledness questions need no solver at all). Literals are
+// still only ever added on an unsatisfiability proof from Z3. The analyses
+// of programs with the same variables and registers (the copies that fence
+// inference checks) share the term table and the cache of answers.
 //
 // Algorithm 1 explores the comb-abstract system breadth first. Visited keeps,
 // per control part, the disjunction of the data parts seen, as a list of

@@ -45,6 +45,9 @@ type kabsResult struct {
 	res   *fence.Result
 	preds int // the most parameterized predicates of any check
 	k     int // the largest k of any check
+	// queries and calls sum the satisfiability questions of every check
+	// and those that reached Z3.
+	queries, calls int64
 }
 
 func inferKabs(ctx context.Context, p *model.Program) (*kabsResult, error) {
@@ -54,6 +57,8 @@ func inferKabs(ctx context.Context, p *model.Program) (*kabsResult, error) {
 		mu.Lock()
 		out.preds = max(out.preds, len(r.Predicates))
 		out.k = max(out.k, r.K)
+		out.queries += r.Queries
+		out.calls += r.SolverCalls
 		mu.Unlock()
 	}}
 	res, err := fence.Infer(ctx, eng, p, fence.Options{})
@@ -130,6 +135,8 @@ func BenchmarkKabs(b *testing.B) {
 			}
 			b.ReportMetric(float64(r.preds), "predicates")
 			b.ReportMetric(float64(r.k), "k")
+			b.ReportMetric(float64(r.queries), "queries")
+			b.ReportMetric(float64(r.calls), "z3calls")
 		})
 	}
 }

@@ -18,7 +18,9 @@ type oracle struct {
 	exprs map[tid]*smt.Expr
 	vars  map[string]dvar // smt constant name -> variable
 	memo  map[string]bool
-	key   []byte
+	// models keeps the satisfying values satModel found, by question.
+	models map[string]map[dvar]int64
+	key    []byte
 	// Queries counts the questions asked, Calls those that reached Z3.
 	queries, calls int64
 }
@@ -33,8 +35,15 @@ func newOracle(t *terms) (*oracle, error) {
 		ctx.Close()
 		return nil, err
 	}
-	return &oracle{t: t, ctx: ctx, sol: sol, exprs: make(map[tid]*smt.Expr), vars: make(map[string]dvar), memo: make(map[string]bool)}, nil
+	return &oracle{t: t, ctx: ctx, sol: sol, exprs: make(map[tid]*smt.Expr), vars: make(map[string]dvar), memo: make(map[string]bool), models: make(map[string]map[dvar]int64)}, nil
 }
+
+// maxMemo bounds the remembered answers; the memory is cleared when full.
+const maxMemo = 1 << 22
+
+// healthy reports whether o may serve another analysis: its memory is not
+// too large.
+func (o *oracle) healthy() bool { return len(o.memo)+len(o.models) < maxMemo }
 
 func (o *oracle) close() {
 	o.sol.Close()
@@ -74,6 +83,44 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 	}
 	o.memo[string(o.key)] = r == smt.Sat
 	return r == smt.Sat, nil
+}
+
+// satModel reports whether the conjunction of conj (sorted) is
+// satisfiable and, if so, values of its variables that satisfy it.
+func (o *oracle) satModel(conj []tid) (map[dvar]int64, bool, error) {
+	o.queries++
+	k := o.key[:0]
+	for _, x := range conj {
+		if x == idFalse {
+			return nil, false, nil
+		}
+		k = binary.AppendUvarint(k, uint64(x))
+	}
+	o.key = k
+	if v, ok := o.memo[string(k)]; ok && !v {
+		return nil, false, nil
+	}
+	if m, ok := o.models[string(k)]; ok {
+		return m, true, nil
+	}
+	key := string(k)
+	var vars []dvar
+	for _, x := range conj {
+		for _, v := range o.t.Vars(x) {
+			if !slices.Contains(vars, v) {
+				vars = append(vars, v)
+			}
+		}
+	}
+	vals, ok, err := o.model(conj, vars)
+	if err != nil {
+		return nil, false, err
+	}
+	o.memo[key] = ok
+	if ok {
+		o.models[key] = vals
+	}
+	return vals, ok, nil
 }
 
 // model returns values for vars satisfying the conjunction, or ok false when

@@ -43,6 +43,57 @@ type Engine struct {
 
 	mu      sync.Mutex
 	learned map[string]*learned
+	// idle holds, per program signature, term tables with their oracles
+	// that no analysis is using: the analyses of one fence inference ask
+	// largely the same questions, so the answers are kept across them.
+	idle map[string][]*solverState
+}
+
+// solverState is a term table with the oracle whose answers are over it.
+type solverState struct {
+	t  *terms
+	or *oracle
+}
+
+// maxIdle bounds the idle solver states kept per signature.
+const maxIdle = 4
+
+// acquire returns a solver state for programs of signature sig: an idle one
+// unless Fresh is set, else a new one.
+func (e *Engine) acquire(sig string) (*solverState, error) {
+	if !e.Fresh {
+		e.mu.Lock()
+		if l := e.idle[sig]; len(l) > 0 {
+			st := l[len(l)-1]
+			e.idle[sig] = l[:len(l)-1]
+			e.mu.Unlock()
+			return st, nil
+		}
+		e.mu.Unlock()
+	}
+	t := newTerms()
+	or, err := newOracle(t)
+	if err != nil {
+		return nil, err
+	}
+	return &solverState{t: t, or: or}, nil
+}
+
+// release hands st back for reuse, or closes it.
+func (e *Engine) release(sig string, st *solverState) {
+	if !e.Fresh && st.or.healthy() {
+		e.mu.Lock()
+		if e.idle == nil {
+			e.idle = make(map[string][]*solverState)
+		}
+		if len(e.idle[sig]) < maxIdle {
+			e.idle[sig] = append(e.idle[sig], st)
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Unlock()
+	}
+	st.or.close()
 }
 
 // Name returns "pred".
@@ -91,16 +142,17 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
 	}
 	p.Index()
-	t := newTerms()
+	sig := signature(p)
+	ss, err := e.acquire(sig)
+	if err != nil {
+		return nil, fmt.Errorf("pred engine: %w", err)
+	}
+	defer e.release(sig, ss)
+	t, or := ss.t, ss.or
 	s, err := newSystem(p, t)
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
-	or, err := newOracle(t)
-	if err != nil {
-		return nil, fmt.Errorf("pred engine: %w", err)
-	}
-	defer or.close()
 	r := &run{s: s, ps: newPredSet(s), or: or, sim: &simulator{s: s, or: or}}
 	if err := r.seed(); err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
@@ -109,7 +161,6 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	if k <= 0 {
 		k = 1
 	}
-	sig := signature(p)
 	if !e.Fresh {
 		e.mu.Lock()
 		if l := e.learned[sig]; l != nil {
@@ -153,13 +204,14 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		maxStates = DefaultMaxStates
 	}
 	rep := &Report{Result: &engines.Result{Model: m}}
+	queries0, calls0 := or.queries, or.calls
 	finish := func(status engines.Status, reason string) (*Report, error) {
 		res := rep.Result
 		res.Status, res.Reason = status, reason
 		res.Stats.Duration = time.Since(start)
 		rep.K = k
 		rep.Predicates = r.ps.strings()
-		rep.Queries, rep.SolverCalls = or.queries, or.calls
+		rep.Queries, rep.SolverCalls = or.queries-queries0, or.calls-calls0
 		if err := engines.Verify(p, res); err != nil {
 			return nil, fmt.Errorf("pred engine: %w", err)
 		}

@@ -84,6 +84,11 @@ var errBudget = errors.New("state budget exhausted")
 type absState struct {
 	c control
 	f cube
+	// w is a concrete witness: values of the data variables of c that
+	// satisfy f and their domains (nil when none is known). It answers one
+	// of the two questions the abstract post asks per predicate instance
+	// and most enabledness questions without the solver.
+	w map[dvar]int64
 }
 
 type rnode struct {
@@ -140,14 +145,14 @@ func (a *abstraction) initState() (absState, error) {
 		}
 		return 0, false
 	}
-	f, ok, err := a.abstractPost(c, nil, nil, idTrue, sub, c, nil)
+	f, w, ok, err := a.abstractPost(c, nil, nil, nil, idTrue, sub, c, nil)
 	if err != nil {
 		return absState{}, err
 	}
 	if !ok {
 		return absState{}, errors.New("internal error: no initial configuration")
 	}
-	return absState{c: c, f: f}, nil
+	return absState{c: c, f: f, w: w}, nil
 }
 
 // successor applies mv to st. ok is false when the move is disabled.
@@ -160,8 +165,8 @@ func (a *abstraction) successor(st absState, mv *move) (absState, bool, error) {
 	if !mv.fault {
 		pre = a.preimages(mv, next)
 	}
-	f, ok, err := a.abstractPost(st.c, st.f, mv, mv.guard, mv.lookup, next, pre)
-	return absState{c: next, f: f}, ok, err
+	f, w, ok, err := a.abstractPost(st.c, st.f, st.w, mv, mv.guard, mv.lookup, next, pre)
+	return absState{c: next, f: f, w: w}, ok, err
 }
 
 func (a *abstraction) preimages(mv *move, next control) []preimage {
@@ -183,10 +188,16 @@ func (a *abstraction) preimages(mv *move, next control) []preimage {
 }
 
 // abstractPost computes α_pa of the post-image of f (over the data
-// variables of c) under guard and sub, over the instances of next. pre, if
-// not nil, holds the instances of next with their pre-images; otherwise they
-// are computed with sub.
-func (a *abstraction) abstractPost(c control, f cube, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, bool, error) {
+// variables of c) under guard and sub, over the instances of next, with a
+// witness of the result. w, if not nil, is a witness of f. pre, if not nil,
+// holds the instances of next with their pre-images; otherwise they are
+// computed with sub.
+//
+// A literal enters the result only when Z3 proves it (the other polarity
+// unsatisfiable); the witness only tells which polarity needs no proof
+// because a concrete valuation satisfies it, so a wrong witness could cost
+// precision, never soundness.
+func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, map[dvar]int64, bool, error) {
 	t := a.s.t
 	lits := a.literals(f, nil)
 	// Enabledness: f ∧ guard satisfiable.
@@ -196,12 +207,12 @@ func (a *abstraction) abstractPost(c control, f cube, mv *move, guard tid, sub f
 		at, pos := t.atom(g)
 		if v, ok := f.value(at); ok {
 			if v != pos {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 			continue
 		}
 		if g == idFalse {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		open = append(open, g)
 		facts = append(facts, g)
@@ -210,17 +221,66 @@ func (a *abstraction) abstractPost(c control, f cube, mv *move, guard tid, sub f
 	if mv != nil {
 		havoc = mv.havoc
 	}
-	if len(open) > 0 {
-		sat, err := a.or.sat(a.query(c, lits, open, havoc))
+	// cur is a valuation of f ∧ guard: w, with the values UPDATE-AM invents
+	// taken as the current memory values (which are in their domain).
+	cur := w
+	val := func(v dvar) int64 {
+		if x, ok := cur[v]; ok {
+			return x
+		}
+		if v.Kind == dHavoc {
+			return cur[dvar{Kind: dMem, I: v.I}]
+		}
+		return 0
+	}
+	if w == nil || t.Eval(guard, val) == 0 {
+		// No valuation at hand: ask Z3 for one, on the part of f that
+		// shares variables with the guard when w covers the rest, else on
+		// all of f with the domains of every variable.
+		var conj []tid
+		if w != nil {
+			conj = a.query(c, lits, t.conjuncts(guard), havoc)
+		} else {
+			conj = append(slices.Clone(lits), t.conjuncts(guard)...)
+			for _, v := range append(a.s.dataVars(c), havoc...) {
+				d := a.s.domain(c, v)
+				if v.Kind == dHavoc {
+					d = a.s.p.Vars[v.I].Dom
+				}
+				if in := t.inDomain(t.Var(v), d); in != idTrue {
+					conj = append(conj, in)
+				}
+			}
+			slices.Sort(conj)
+			conj = slices.Compact(conj)
+		}
+		vals, sat, err := a.or.satModel(conj)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if !sat {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
+		nw := make(map[dvar]int64, len(w)+len(vals))
+		for v, x := range w {
+			nw[v] = x
+		}
+		for v, x := range vals {
+			nw[v] = x
+		}
+		cur = nw
 	}
 	if next.fault {
-		return nil, true, nil
+		return nil, nil, true, nil
+	}
+	// The witness of the result: the post-image of cur.
+	nw := make(map[dvar]int64, len(cur))
+	for _, v := range a.s.dataVars(next) {
+		if b, ok := sub(v); ok {
+			nw[v] = t.Eval(b, val)
+		} else {
+			nw[v] = val(v)
+		}
 	}
 	lits = append(lits, facts...)
 	if pre == nil {
@@ -252,25 +312,24 @@ func (a *abstraction) abstractPost(c control, f cube, mv *move, guard tid, sub f
 			out = append(out, mkLit(pi.inst, false))
 			continue
 		}
-		// f ∧ guard ∧ ¬q unsatisfiable: q holds; f ∧ guard ∧ q: ¬q holds.
-		satNeg, err := a.or.sat(a.query(c, lits, []tid{t.Not(q)}, havoc))
+		// cur satisfies f ∧ guard and decides q: the polarity it gives is
+		// satisfiable, so only the other is asked. f ∧ guard ∧ ¬q
+		// unsatisfiable: q holds; f ∧ guard ∧ q unsatisfiable: ¬q holds.
+		holds := t.Eval(q, val) != 0
+		goal := q
+		if holds {
+			goal = t.Not(q)
+		}
+		sat, err := a.or.sat(a.query(c, lits, []tid{goal}, havoc))
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		if !satNeg {
-			out = append(out, mkLit(pi.inst, true))
-			continue
-		}
-		satPos, err := a.or.sat(a.query(c, lits, []tid{q}, havoc))
-		if err != nil {
-			return nil, false, err
-		}
-		if !satPos {
-			out = append(out, mkLit(pi.inst, false))
+		if !sat {
+			out = append(out, mkLit(pi.inst, holds))
 		}
 	}
 	slices.Sort(out)
-	return out, true, nil
+	return out, nw, true, nil
 }
 
 // query returns the conjunction of goals with the literals of lits that
@@ -431,7 +490,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 				}
 			}
 		}
-		nodes[head].st.f = nil
+		nodes[head].st.f, nodes[head].st.w = nil, nil
 	}
 	res.states = int64(len(nodes))
 	return res, nil

@@ -78,12 +78,16 @@ type terms struct {
 	nodes []node
 	index map[string]tid
 	key   []byte
-	// vars caches the variables of a term, sorted.
-	vars map[tid][]dvar
+	// vars caches the variables of a term, sorted, by tid (nil: not yet).
+	vars [][]dvar
+	// neg caches ¬x + 1 by tid (0: not yet).
+	neg []tid
+	// varTerm caches Var.
+	varTerm map[dvar]tid
 }
 
 func newTerms() *terms {
-	t := &terms{index: make(map[string]tid), vars: make(map[tid][]dvar)}
+	t := &terms{index: make(map[string]tid), varTerm: make(map[dvar]tid)}
 	t.intern(node{Op: tTrue})
 	t.intern(node{Op: tFalse})
 	return t
@@ -138,8 +142,13 @@ func (t *terms) isBool(id tid) bool {
 
 // Var returns the integer variable v as a linear term.
 func (t *terms) Var(v dvar) tid {
+	if x, ok := t.varTerm[v]; ok {
+		return x
+	}
 	a := t.intern(node{Op: tVar, V: v})
-	return t.intern(node{Op: tLin, Args: []tid{a}, Coef: []int64{1}})
+	x := t.intern(node{Op: tLin, Args: []tid{a}, Coef: []int64{1}})
+	t.varTerm[v] = x
+	return x
 }
 
 // Const returns the integer constant c.
@@ -334,6 +343,18 @@ func (t *terms) boolConst(b bool) tid {
 
 // Not returns ¬x.
 func (t *terms) Not(x tid) tid {
+	if int(x) < len(t.neg) && t.neg[x] != 0 {
+		return t.neg[x] - 1
+	}
+	y := t.not(x)
+	for len(t.neg) < len(t.nodes) {
+		t.neg = append(t.neg, 0)
+	}
+	t.neg[x] = y + 1
+	return y
+}
+
+func (t *terms) not(x tid) tid {
 	n := &t.nodes[x]
 	switch n.Op {
 	case tTrue:
@@ -400,8 +421,8 @@ func (t *terms) atom(x tid) (tid, bool) {
 
 // Vars returns the variables of x, sorted and without repetition.
 func (t *terms) Vars(x tid) []dvar {
-	if vs, ok := t.vars[x]; ok {
-		return vs
+	if int(x) < len(t.vars) && t.vars[x] != nil {
+		return t.vars[x]
 	}
 	var vs []dvar
 	n := &t.nodes[x]
@@ -413,6 +434,12 @@ func (t *terms) Vars(x tid) []dvar {
 		}
 		slices.SortFunc(vs, cmpDvar)
 		vs = slices.Compact(vs)
+	}
+	if vs == nil {
+		vs = []dvar{}
+	}
+	for len(t.vars) < len(t.nodes) {
+		t.vars = append(t.vars, nil)
 	}
 	t.vars[x] = vs
 	return vs
