@@ -1,0 +1,210 @@
+package analyzer
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"go/token"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/extract"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+//go:embed doc.go
+var docSource string
+
+// URL is the analyzer's documentation.
+const URL = "https://pkg.go.dev/github.com/fencecheck/fencecheck/analyzer"
+
+// Analyzer is the fencecheck analyzer with the default configuration; its
+// flags set it.
+var Analyzer = New(DefaultConfig())
+
+// New returns a fencecheck analyzer configured by c. Its Flags are bound to
+// its own copy of c, so setting them changes neither c nor other analyzers.
+// An invalid configuration (see Config.Validate) makes every run that meets a
+// //fencecheck: directive fail with the validation error.
+func New(c Config) *analysis.Analyzer {
+	doc, err := extractDoc(docSource, "fencecheck")
+	if err != nil {
+		panic(fmt.Sprintf("analyzer: %v", err))
+	}
+	cfg := new(Config)
+	*cfg = c
+	a := &analysis.Analyzer{
+		Name: "fencecheck",
+		Doc:  doc,
+		URL:  URL,
+		Run: func(pass *analysis.Pass) (any, error) {
+			return nil, run(pass, *cfg)
+		},
+	}
+	a.Flags.StringVar(&cfg.Engine, "engine", cfg.Engine, "reachability engine: auto, sb, pred or explicit")
+	a.Flags.StringVar(&cfg.Fences, "fences", cfg.Fences, "barrier sets to report: cheapest or all")
+	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
+	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
+	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
+	return a
+}
+
+// run is the analyzer's Run function.
+func run(pass *analysis.Pass, cfg Config) error {
+	if !extract.HasDirectives(pass.Files) {
+		return nil
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	systems, diags := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
+	for _, d := range diags {
+		pass.Report(analysis.Diagnostic{Pos: d.Pos, Message: d.Message})
+	}
+	r := newReporter(pass)
+	for _, sys := range systems {
+		checkSystem(r, cfg, sys)
+	}
+	r.flush()
+	return nil
+}
+
+// checkSystem analyses one system and reports on it; a panic inside is
+// reported as an internal error naming the system.
+func checkSystem(r *reporter, cfg Config, sys *extract.System) {
+	defer func() {
+		if x := recover(); x != nil {
+			r.add(analysis.Diagnostic{
+				Pos:     sys.Decl.Name.Pos(),
+				Message: fmt.Sprintf("internal error: fencecheck panicked while analysing system %s: %v", sys.Name, x),
+			})
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.budget())
+	defer cancel()
+	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx}
+	s.check()
+}
+
+// A system is the state of the analysis of one extract.System.
+type system struct {
+	r   *reporter
+	cfg Config
+	sys *extract.System
+	p   *model.Program
+	ctx context.Context
+	eng engines.Engine
+}
+
+// check picks the engine, runs the fence inference and reports its verdict.
+func (s *system) check() {
+	if err := s.p.Validate(); err != nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s lowered to an invalid model: %v", s.sys.Name, err))
+		return
+	}
+	eng, why := s.engine()
+	if eng == nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: %s", s.sys.Name, why))
+		return
+	}
+	s.eng = eng
+	placement, err := fence.ParsePlacement(s.cfg.Placement)
+	if err != nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: %v", err))
+		return
+	}
+	exclude := make([]fence.Place, len(s.sys.NoFence))
+	for i, pl := range s.sys.NoFence {
+		exclude[i] = fence.Place{Proc: pl.Proc, Loc: pl.Loc}
+	}
+	start := time.Now()
+	res, err := fence.Infer(s.ctx, eng, s.p, fence.Options{
+		All:       s.cfg.Fences == FencesAll,
+		Placement: placement,
+		Exclude:   exclude,
+	})
+	if err != nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		return
+	}
+	switch res.Status {
+	case fence.Correct:
+		if res.Bound != "" {
+			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf(
+				"inconclusive: system %s: no bad state is reachable with %s, but the %s engine is exact only for loop-free systems; use -engine=sb for a proof",
+				s.sys.Name, res.Bound, eng.Name()))
+		}
+	case fence.Fixable:
+		s.reportFixable(res)
+	case fence.WrongUnderSC:
+		s.reportSC(res)
+	case fence.NotFixable:
+		s.reportNotFixable(res)
+	default:
+		reason := res.Reason
+		if s.ctx.Err() != nil {
+			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
+		}
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v: %s",
+			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
+	}
+}
+
+// engine returns the engine for the system under the configuration, or nil
+// and why the system cannot be analysed.
+func (s *system) engine() (engines.Engine, string) {
+	finite := s.p.Finite()
+	name := s.cfg.Engine
+	if name == EngineAuto {
+		switch _, loopFree := explicit.MaxWritesOnPath(s.p); {
+		case !finite:
+			name = EnginePred
+		case loopFree:
+			name = EngineExplicit
+		default:
+			name = EngineSB
+		}
+	}
+	switch name {
+	case EnginePred:
+		return &pred.Engine{}, ""
+	case EngineExplicit, EngineSB:
+		if !finite {
+			return nil, fmt.Sprintf("%s has unbounded data, which the %s engine cannot explore; bound it with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)", unbounded(s.p), name)
+		}
+		if name == EngineExplicit {
+			return &explicit.Engine{}, ""
+		}
+		return &sb.Engine{}, ""
+	default:
+		return nil, fmt.Sprintf("unknown engine %q", name)
+	}
+}
+
+// unbounded names the first variable or register of p without a finite domain.
+func unbounded(p *model.Program) string {
+	for _, v := range p.Vars {
+		if v.Dom.Unbounded {
+			return "variable " + v.Name
+		}
+	}
+	for _, q := range p.Procs {
+		for _, r := range q.Regs {
+			if r.Dom.Unbounded {
+				return "local " + r.Name + " of " + q.Name
+			}
+		}
+	}
+	return "the system"
+}
+
+// report adds a plain diagnostic.
+func (s *system) report(pos token.Pos, msg string) {
+	s.r.add(analysis.Diagnostic{Pos: pos, Message: msg})
+}

@@ -1,0 +1,131 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/fencecheck/fencecheck/analyzer"
+)
+
+// TestAnalyzer checks the diagnostics of every testdata package that the
+// default configuration analyses.
+func TestAnalyzer(t *testing.T) {
+	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported"} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+		})
+	}
+}
+
+// TestSuggestedFixes checks the diagnostics and the fixes, against the
+// .golden files, of the packages whose barriers can be made atomic stores.
+func TestSuggestedFixes(t *testing.T) {
+	for _, pkg := range []string{"sb", "dekker", "fixes", "unbounded"} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+		})
+	}
+}
+
+// TestConfigurations checks the flags that change what is reported.
+func TestConfigurations(t *testing.T) {
+	for _, c := range []struct {
+		pkg    string
+		config func(*analyzer.Config)
+	}{
+		{"witness", func(c *analyzer.Config) { c.Witness = true }},
+		{"fencesall", func(c *analyzer.Config) { c.Fences = analyzer.FencesAll }},
+		{"budget", func(c *analyzer.Config) { c.Budget = time.Nanosecond }},
+		{"anywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
+	} {
+		t.Run(c.pkg, func(t *testing.T) {
+			cfg := analyzer.DefaultConfig()
+			c.config(&cfg)
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), c.pkg)
+		})
+	}
+}
+
+// TestFlags checks that the flags set the analyzer's own configuration.
+func TestFlags(t *testing.T) {
+	a := analyzer.New(analyzer.DefaultConfig())
+	for _, f := range []struct{ name, value string }{
+		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"},
+	} {
+		if err := a.Flags.Set(f.name, f.value); err != nil {
+			t.Errorf("setting -%s=%s: %v", f.name, f.value, err)
+		}
+	}
+	if got := analyzer.Analyzer.Flags.Lookup("engine").Value.String(); got != "auto" {
+		t.Errorf("setting a flag of one analyzer changed another: -engine=%s", got)
+	}
+	if err := a.Flags.Set("engine", "fast"); err != nil {
+		t.Fatalf("the engine flag is a string flag; setting it failed: %v", err)
+	}
+	for _, name := range []string{"json", "c", "fix", "diff", "test", "debug", "flags", "V", "tags", "v", "all", "source", "cpuprofile", "memprofile", "trace"} {
+		if a.Flags.Lookup(name) != nil {
+			t.Errorf("flag -%s clashes with a flag of the analysis drivers", name)
+		}
+	}
+	if analyzer.Analyzer.Name != "fencecheck" || analyzer.Analyzer.URL == "" || !strings.HasPrefix(analyzer.Analyzer.Doc, "report the memory barriers") {
+		t.Errorf("Analyzer: name %q, URL %q, doc %q", analyzer.Analyzer.Name, analyzer.Analyzer.URL, analyzer.Analyzer.Doc)
+	}
+}
+
+// TestInvalidFlag checks that an invalid configuration fails the run of a
+// package with directives, naming the flag's field and value.
+func TestInvalidFlag(t *testing.T) {
+	cfg := analyzer.DefaultConfig()
+	cfg.Engine = "fast"
+	var rec recorder
+	analysistest.Run(&rec, analysistest.TestData(), analyzer.New(cfg), "sb")
+	if !strings.Contains(rec.String(), `invalid Engine "fast"`) {
+		t.Errorf("run with -engine=fast: got errors\n%s\nwant one naming the invalid Engine", rec.String())
+	}
+}
+
+// recorder is an analysistest.Testing that records errors.
+type recorder struct{ strings.Builder }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.WriteString(fmt.Sprintf(format, args...) + "\n")
+}
+
+func TestConfigValidate(t *testing.T) {
+	valid := analyzer.DefaultConfig()
+	for _, c := range []struct {
+		name    string
+		change  func(*analyzer.Config)
+		wantErr string
+	}{
+		{"default", func(*analyzer.Config) {}, ""},
+		{"sb", func(c *analyzer.Config) { c.Engine = "sb" }, ""},
+		{"explicit", func(c *analyzer.Config) { c.Engine = "explicit" }, ""},
+		{"pred", func(c *analyzer.Config) { c.Engine = "pred" }, ""},
+		{"all", func(c *analyzer.Config) { c.Fences = "all" }, ""},
+		{"anywhere", func(c *analyzer.Config) { c.Placement = "anywhere" }, ""},
+		{"budget", func(c *analyzer.Config) { c.Budget = time.Minute }, ""},
+		{"witness", func(c *analyzer.Config) { c.Witness = true }, ""},
+		{"bad engine", func(c *analyzer.Config) { c.Engine = "z3" }, `Engine "z3"`},
+		{"empty engine", func(c *analyzer.Config) { c.Engine = "" }, `Engine ""`},
+		{"bad fences", func(c *analyzer.Config) { c.Fences = "some" }, `Fences "some"`},
+		{"bad placement", func(c *analyzer.Config) { c.Placement = "before-reads" }, `Placement "before-reads"`},
+		{"negative budget", func(c *analyzer.Config) { c.Budget = -time.Second }, "Budget -1s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := valid
+			c.change(&cfg)
+			err := cfg.Validate()
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Errorf("Validate: %v, want nil", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("Validate: %v, want an error containing %q", err, c.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package analyzer
+
+import (
+	"fmt"
+	"time"
+)
+
+// Engine names accepted by Config.Engine.
+const (
+	EngineAuto     = "auto"
+	EngineSB       = "sb"
+	EnginePred     = "pred"
+	EngineExplicit = "explicit"
+)
+
+// Fence-set modes accepted by Config.Fences.
+const (
+	FencesCheapest = "cheapest"
+	FencesAll      = "all"
+)
+
+// Placements accepted by Config.Placement.
+const (
+	PlacementAfterWrites = "after-writes"
+	PlacementAnywhere    = "anywhere"
+)
+
+// DefaultBudget is the time an analysis may spend on one system when
+// Config.Budget is 0.
+const DefaultBudget = 30 * time.Second
+
+// Config is the analyzer's configuration; its flags are the fields.
+type Config struct {
+	// Engine picks the reachability engine: "auto" (the default: explicit for
+	// finite loop-free systems, where its bound is exact; sb for finite systems
+	// with loops; pred for unbounded data), "sb", "pred" or "explicit".
+	Engine string
+	// Fences is "cheapest" (the default: report one cheapest minimal barrier
+	// set) or "all" (name every minimal set).
+	Fences string
+	// Placement is where barriers may go: "after-writes" (the default) or
+	// "anywhere".
+	Placement string
+	// Budget is the time one system may take; 0 means DefaultBudget.
+	Budget time.Duration
+	// Witness includes the interleaving that breaks the system, as a table
+	// with one column per goroutine and the store buffers, in the diagnostic.
+	Witness bool
+}
+
+// DefaultConfig returns the configuration of the flags' defaults.
+func DefaultConfig() Config {
+	return Config{
+		Engine:    EngineAuto,
+		Fences:    FencesCheapest,
+		Placement: PlacementAfterWrites,
+	}
+}
+
+// Validate reports the first field of c that holds a value the analyzer does
+// not accept, naming the field and the value.
+func (c Config) Validate() error {
+	switch c.Engine {
+	case EngineAuto, EngineSB, EnginePred, EngineExplicit:
+	default:
+		return fmt.Errorf("fencecheck: invalid Engine %q: want auto, sb, pred or explicit", c.Engine)
+	}
+	switch c.Fences {
+	case FencesCheapest, FencesAll:
+	default:
+		return fmt.Errorf("fencecheck: invalid Fences %q: want cheapest or all", c.Fences)
+	}
+	switch c.Placement {
+	case PlacementAfterWrites, PlacementAnywhere:
+	default:
+		return fmt.Errorf("fencecheck: invalid Placement %q: want after-writes or anywhere", c.Placement)
+	}
+	if c.Budget < 0 {
+		return fmt.Errorf("fencecheck: invalid Budget %v: must not be negative", c.Budget)
+	}
+	return nil
+}
+
+// budget returns the time one system may take.
+func (c Config) budget() time.Duration {
+	if c.Budget == 0 {
+		return DefaultBudget
+	}
+	return c.Budget
+}

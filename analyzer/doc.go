@@ -1,0 +1,51 @@
+// Package analyzer defines the fencecheck analyzer: it finds the functions of
+// a Go package marked //fencecheck:system, lowers each into the automata model
+// (package extract), decides with a reachability engine whether a bad state is
+// reachable under x86-TSO, and reports the memory barriers that make the
+// system correct.
+//
+// # Analyzer fencecheck
+//
+// fencecheck: report the memory barriers that lock-free Go code needs on x86-TSO
+//
+// A system is a function marked //fencecheck:system whose body allocates
+// shared state and spawns goroutines that communicate through plain fields
+// and sync/atomic values. Its bad states are reachable panics and two
+// goroutines at //fencecheck:critical points at once. For every system the
+// analyzer decides, for the x86-TSO memory model of amd64 (every core has a
+// FIFO store buffer, so a plain store can still be invisible to other cores
+// when a later load of the same goroutine reads memory):
+//
+//   - correct: nothing is reported;
+//   - fixable: one diagnostic per barrier of a cheapest minimal set, at the
+//     store after which it goes, starting "x86-TSO:", naming the load that
+//     overtakes the store and the bad state it leads to, with a suggested fix
+//     that makes the store a sync/atomic store (an XCHG, which drains the
+//     store buffer) where the type allows it;
+//   - wrong even under sequential consistency: one diagnostic at the bad
+//     state, starting "SC:", with the interleaving; no barrier can fix it;
+//   - inconclusive: the engine ran out of its budget, or the system needs an
+//     engine that is not available; the diagnostic says which bound was hit.
+//
+// Packages without //fencecheck: directives cost one pass over their
+// comments.
+//
+// # Flags
+//
+//	-engine=auto|sb|pred|explicit   reachability engine (auto: explicit for
+//	                                finite loop-free systems, sb for finite
+//	                                systems with loops, pred for unbounded data)
+//	-fences=cheapest|all            report one cheapest minimal barrier set,
+//	                                or name every minimal set
+//	-placement=after-writes|anywhere where barriers may go
+//	-budget=30s                     time per system
+//	-witness                        include the interleaving as a table (one
+//	                                column per goroutine, and the store buffers)
+//
+// # Annotations
+//
+// //fencecheck:system marks a system function; //fencecheck:critical marks
+// the point where the next statement begins as a critical section;
+// //fencecheck:range LO..HI bounds a variable or field; //fencecheck:nofence
+// on a statement forbids a barrier after it.
+package analyzer

@@ -1,0 +1,530 @@
+package analyzer
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// A reporter collects the diagnostics of one pass, drops duplicates (the same
+// message at the same position: one store inlined into several goroutines or
+// systems) and reports them in position order.
+type reporter struct {
+	pass  *analysis.Pass
+	files map[string]*token.File // by name, as in the FileSet
+	ast   map[*token.File]*ast.File
+	diags []analysis.Diagnostic
+	seen  map[string]bool
+}
+
+func newReporter(pass *analysis.Pass) *reporter {
+	r := &reporter{
+		pass:  pass,
+		files: make(map[string]*token.File),
+		ast:   make(map[*token.File]*ast.File),
+		seen:  make(map[string]bool),
+	}
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.FileStart); tf != nil {
+			r.files[tf.Name()] = tf
+			r.ast[tf] = f
+		}
+	}
+	return r
+}
+
+// add queues d unless a diagnostic with the same position and message is
+// already queued.
+func (r *reporter) add(d analysis.Diagnostic) {
+	key := fmt.Sprintf("%d\x00%s", d.Pos, d.Message)
+	if r.seen[key] {
+		return
+	}
+	r.seen[key] = true
+	r.diags = append(r.diags, d)
+}
+
+// flush reports the queued diagnostics, ordered by position.
+func (r *reporter) flush() {
+	slices.SortStableFunc(r.diags, func(a, b analysis.Diagnostic) int { return cmp.Compare(a.Pos, b.Pos) })
+	for _, d := range r.diags {
+		r.pass.Report(d)
+	}
+	r.diags = nil
+}
+
+// pos converts a model position (a Go source position) to a token.Pos of the
+// pass, or token.NoPos.
+func (r *reporter) pos(mp model.Pos) token.Pos {
+	tf := r.files[mp.File]
+	if tf == nil || mp.Line < 1 || mp.Line > tf.LineCount() {
+		return token.NoPos
+	}
+	p := tf.LineStart(mp.Line)
+	if mp.Col > 1 {
+		off := tf.Offset(p) + mp.Col - 1
+		if off > tf.Size() {
+			off = tf.Size()
+		}
+		p = tf.Pos(off)
+	}
+	return p
+}
+
+// short formats pos as file.go:line:col, with the file's base name.
+func (r *reporter) short(pos token.Pos) string {
+	if !pos.IsValid() {
+		return "?"
+	}
+	p := r.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+}
+
+// transPos returns the source position of transition t of process q: the
+// start of the Go node it was lowered from, else its model position.
+func (s *system) transPos(q, t int) token.Pos {
+	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
+		o := s.sys.Origins[q][t]
+		if o.Target != nil {
+			return o.Target.Pos()
+		}
+		if o.Node != nil {
+			return o.Node.Pos()
+		}
+	}
+	return s.r.pos(s.p.Procs[q].Trans[t].Pos)
+}
+
+// stmtPos returns the position of the statement that transition t of
+// process q was lowered from.
+func (s *system) stmtPos(q, t int) token.Pos {
+	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) && s.sys.Origins[q][t].Node != nil {
+		return s.sys.Origins[q][t].Node.Pos()
+	}
+	return s.r.pos(s.p.Procs[q].Trans[t].Pos)
+}
+
+// goroutine names process q for a Go programmer.
+func (s *system) goroutine(q int) string {
+	name := s.p.Procs[q].Name
+	if q < len(s.sys.Spawns) && s.sys.Spawns[q].IsValid() && s.sys.Spawns[q] != s.sys.Decl.Pos() {
+		return fmt.Sprintf("goroutine %s (go statement at %s)", name, s.r.short(s.sys.Spawns[q]))
+	}
+	return "goroutine " + name
+}
+
+// outcome says which bad state the TSO or SC trace t of the system reaches:
+// a sentence fragment, the same for the related information at the bad
+// state's position, and that position.
+func (s *system) outcome(t *model.Trace) (text, here string, pos token.Pos) {
+	states, err := s.p.Replay(t)
+	if err != nil || len(states) == 0 {
+		return "a bad state is reached", "", token.NoPos
+	}
+	last := states[len(states)-1]
+	if f := last.Fault; f != nil {
+		pos := s.stmtPos(f.Proc, f.Trans)
+		return fmt.Sprintf("the statement at %s goes wrong (%s)", s.r.short(pos), f.Msg),
+			fmt.Sprintf("this statement goes wrong (%s)", f.Msg), pos
+	}
+	bi := s.p.MatchBad(last)
+	if bi < 0 {
+		return "a bad state is reached", "", token.NoPos
+	}
+	return s.badText(bi)
+}
+
+// badText describes bad state bi, in the text and at its position, and
+// returns its position.
+func (s *system) badText(bi int) (text, here string, pos token.Pos) {
+	b := s.p.Bad[bi]
+	pos = s.r.pos(b.Pos)
+	if !pos.IsValid() && len(b.Locs) > 0 {
+		q := s.p.Procs[b.Locs[0].Proc]
+		pos = s.r.pos(q.Locs[b.Locs[0].Loc].Pos)
+	}
+	where := s.r.short(pos)
+	name := strings.ToLower(b.Name)
+	switch {
+	case strings.Contains(name, "critical") || (len(b.Locs) > 1 && b.Cond == nil):
+		var gs []string
+		for _, pl := range b.Locs {
+			gs = append(gs, s.p.Procs[pl.Proc].Name)
+		}
+		both := "both"
+		if len(gs) > 2 {
+			both = "all"
+		}
+		return fmt.Sprintf("goroutines %s are %s in the critical section at %s", joinAnd(gs), both, where),
+			fmt.Sprintf("goroutines %s are %s in the critical section here", joinAnd(gs), both), pos
+	case strings.Contains(name, "panic"):
+		return fmt.Sprintf("the panic at %s is reached", where), "the panic is reached here", pos
+	default:
+		return fmt.Sprintf("the bad state %s at %s is reached", b.Name, where),
+			fmt.Sprintf("the bad state %s is reached here", b.Name), pos
+	}
+}
+
+// joinAnd joins words as "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// A barrier is one place of the chosen minimal set, explained.
+type barrier struct {
+	place fence.Place
+	write int       // the plain write into the place's location, or -1
+	pos   token.Pos // where the diagnostic goes
+	ov    *fence.Overtaking
+	trace *model.Trace // the trace ov comes from, a trace of s.p
+}
+
+// reportFixable reports one diagnostic per barrier of the cheapest set.
+func (s *system) reportFixable(res *fence.Result) {
+	set := res.Sets[0]
+	var bars []*barrier
+	for _, pl := range set {
+		b := &barrier{place: pl, write: s.writeInto(pl)}
+		if b.write >= 0 {
+			b.pos = s.stmtPos(pl.Proc, b.write)
+		} else {
+			b.pos = s.placePos(pl)
+		}
+		b.ov, b.trace = s.explain(res, pl)
+		bars = append(bars, b)
+	}
+	others := s.otherSets(res)
+	// Group barriers by source position: one store inlined into several
+	// goroutines is one line to change.
+	slices.SortStableFunc(bars, func(a, b *barrier) int { return cmp.Compare(a.pos, b.pos) })
+	for i := 0; i < len(bars); {
+		j := i + 1
+		for j < len(bars) && bars[j].pos == bars[i].pos {
+			j++
+		}
+		s.reportBarrier(bars[i:j], others, res.Bound)
+		i = j
+	}
+}
+
+// writeInto returns the plain write transition of pl's process whose target
+// is pl's location, or -1.
+func (s *system) writeInto(pl fence.Place) int {
+	q := s.p.Procs[pl.Proc]
+	for ti, t := range q.Trans {
+		if t.To == pl.Loc && t.Op.Kind == model.Write {
+			return ti
+		}
+	}
+	return -1
+}
+
+// placePos returns a source position for a barrier just after pl: that of a
+// transition into pl's location, else of the location.
+func (s *system) placePos(pl fence.Place) token.Pos {
+	q := s.p.Procs[pl.Proc]
+	for ti, t := range q.Trans {
+		if t.To == pl.Loc {
+			if pos := s.stmtPos(pl.Proc, ti); pos.IsValid() {
+				return pos
+			}
+		}
+	}
+	if pos := s.r.pos(q.Locs[pl.Loc].Pos); pos.IsValid() {
+		return pos
+	}
+	return s.sys.Decl.Name.Pos()
+}
+
+// explain finds an overtaking that the barrier at pl forbids, in the first
+// counterexample if one is there. Otherwise (the barrier is needed only once
+// others are in place) it finds the load that can overtake the stores
+// buffered at pl statically: the first plain load reachable from pl's
+// location without passing a barrier or a locked operation, paired with the
+// write into pl's location; the trace is then the first counterexample,
+// for the bad state it reaches. Checking the program with every barrier but
+// pl would name the exact load, at the cost of one more engine run per
+// barrier, each as costly as the largest of the search.
+func (s *system) explain(res *fence.Result, pl fence.Place) (*fence.Overtaking, *model.Trace) {
+	for i := range res.Overtakings {
+		if slices.Contains(res.Overtakings[i].Places, pl) {
+			return &res.Overtakings[i], res.Trace
+		}
+	}
+	w := s.writeInto(pl)
+	if w < 0 {
+		return nil, res.Trace
+	}
+	q := s.p.Procs[pl.Proc]
+	seen := map[int]bool{pl.Loc: true}
+	queue := []int{pl.Loc}
+	for len(queue) > 0 {
+		l := queue[0]
+		queue = queue[1:]
+		for _, ti := range q.Out(l) {
+			t := q.Trans[ti]
+			switch t.Op.Kind {
+			case model.Read:
+				return &fence.Overtaking{Proc: pl.Proc, Write: -1, WriteTrans: w, Read: -1, ReadTrans: ti, Places: []fence.Place{pl}}, res.Trace
+			case model.Fence, model.Locked:
+				continue
+			}
+			if !seen[t.To] {
+				seen[t.To] = true
+				queue = append(queue, t.To)
+			}
+		}
+	}
+	return nil, res.Trace
+}
+
+// otherSets names the minimal sets other than the first by their source
+// positions, or returns "".
+func (s *system) otherSets(res *fence.Result) string {
+	if len(res.Sets) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, set := range res.Sets[1:] {
+		var ps []string
+		for _, pl := range set {
+			pos := s.placePos(pl)
+			if w := s.writeInto(pl); w >= 0 {
+				pos = s.stmtPos(pl.Proc, w)
+			}
+			ps = append(ps, "after "+s.r.short(pos))
+		}
+		ps = slices.Compact(ps)
+		parts = append(parts, "{"+strings.Join(ps, ", ")+"}")
+	}
+	return fmt.Sprintf(" The other minimal barrier sets: %s.", strings.Join(parts, "; "))
+}
+
+// reportBarrier reports the barriers of bars, which share one position.
+func (s *system) reportBarrier(bars []*barrier, others, bound string) {
+	b := bars[0]
+	q := s.p.Procs[b.place.Proc]
+	var msg strings.Builder
+	msg.WriteString("x86-TSO: ")
+	var related []analysis.RelatedInformation
+	if b.ov != nil {
+		ov := b.ov
+		wv := s.p.Vars[q.Trans[ov.WriteTrans].Op.Var].Name
+		rv := s.p.Vars[q.Trans[ov.ReadTrans].Op.Var].Name
+		readPos := s.transPos(ov.Proc, ov.ReadTrans)
+		writePos := s.stmtPos(ov.Proc, ov.WriteTrans)
+		fmt.Fprintf(&msg, "the store to %s", wv)
+		if writePos != b.pos {
+			fmt.Fprintf(&msg, " at %s", s.r.short(writePos))
+		}
+		fmt.Fprintf(&msg, " can still sit in the store buffer when the load of %s at %s reads memory", rv, s.r.short(readPos))
+		if len(bars) > 1 {
+			fmt.Fprintf(&msg, " (in %s", q.Name)
+			for _, o := range bars[1:] {
+				if o.ov != nil {
+					oq := s.p.Procs[o.ov.Proc]
+					fmt.Fprintf(&msg, "; likewise in %s for the store to %s and the load of %s", oq.Name,
+						s.p.Vars[oq.Trans[o.ov.WriteTrans].Op.Var].Name, s.p.Vars[oq.Trans[o.ov.ReadTrans].Op.Var].Name)
+				}
+			}
+			msg.WriteString(")")
+		}
+		related = append(related, analysis.RelatedInformation{
+			Pos:     readPos,
+			Message: fmt.Sprintf("the load of %s that overtakes the store to %s", rv, wv),
+		})
+		what, here, badPos := s.outcome(b.trace)
+		fmt.Fprintf(&msg, "; then %s.", what)
+		if badPos.IsValid() {
+			related = append(related, analysis.RelatedInformation{Pos: badPos, Message: "then " + here})
+		}
+	} else {
+		fmt.Fprintf(&msg, "a later load of %s can overtake a store still in its store buffer.", q.Name)
+	}
+	var fix *analysis.SuggestedFix
+	if b.write >= 0 {
+		advice, f := s.storeFix(b.place.Proc, b.write)
+		fmt.Fprintf(&msg, " Add a barrier after this store: %s.", advice)
+		fix = f
+	} else {
+		msg.WriteString(" Add a barrier after this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer.")
+	}
+	msg.WriteString(others)
+	if bound != "" {
+		fmt.Fprintf(&msg, " (Minimal within %s.)", bound)
+	}
+	if s.cfg.Witness && b.trace != nil {
+		msg.WriteString("\n" + s.table(b.trace))
+	}
+	d := analysis.Diagnostic{Pos: b.pos, Message: msg.String(), Related: related}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	s.r.add(d)
+}
+
+// reportSC reports a system that is wrong already under SC.
+func (s *system) reportSC(res *fence.Result) {
+	t := res.SCTrace
+	what, _, pos := s.outcome(t)
+	if !pos.IsValid() {
+		pos = s.sys.Decl.Name.Pos()
+	}
+	msg := fmt.Sprintf("SC: system %s is wrong even under sequential consistency, so no barrier can fix this: %s. Interleaving: %s.",
+		s.sys.Name, what, s.interleaving(t))
+	if s.cfg.Witness {
+		msg += "\n" + s.table(t)
+	}
+	s.report(pos, msg)
+}
+
+// reportNotFixable reports a system that only barriers outside the placement
+// constraint could fix.
+func (s *system) reportNotFixable(res *fence.Result) {
+	t := res.Witness
+	what, _, pos := s.outcome(t)
+	if !pos.IsValid() {
+		pos = s.sys.Decl.Name.Pos()
+	}
+	var ovs []string
+	var related []analysis.RelatedInformation
+	for _, ov := range res.WitnessOvertakings {
+		q := s.p.Procs[ov.Proc]
+		wpos := s.stmtPos(ov.Proc, ov.WriteTrans)
+		rpos := s.transPos(ov.Proc, ov.ReadTrans)
+		ovs = append(ovs, fmt.Sprintf("the load of %s at %s overtakes the store to %s at %s",
+			s.p.Vars[q.Trans[ov.ReadTrans].Op.Var].Name, s.r.short(rpos),
+			s.p.Vars[q.Trans[ov.WriteTrans].Op.Var].Name, s.r.short(wpos)))
+		related = append(related, analysis.RelatedInformation{Pos: wpos, Message: "a store that a later load overtakes"})
+	}
+	msg := fmt.Sprintf("x86-TSO: in system %s %s, and no barrier allowed by -placement=%s and //fencecheck:nofence prevents it: %s.",
+		s.sys.Name, what, s.cfg.Placement, strings.Join(ovs, "; "))
+	if s.cfg.Witness {
+		msg += "\n" + s.table(t)
+	}
+	s.r.add(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
+}
+
+// stepText describes one step of a trace for a Go programmer, or returns ""
+// for a step that touches no memory.
+func (s *system) stepText(st model.Step) string {
+	if st.Flush {
+		return fmt.Sprintf("%s=%d reaches memory", s.p.Vars[st.Var].Name, st.Val)
+	}
+	q := s.p.Procs[st.Proc]
+	t := q.Trans[st.Trans]
+	line := ""
+	if pos := s.stmtPos(st.Proc, st.Trans); pos.IsValid() {
+		line = fmt.Sprintf(" (line %d)", s.r.pass.Fset.Position(pos).Line)
+	}
+	switch t.Op.Kind {
+	case model.Write:
+		return fmt.Sprintf("store %s=%d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+	case model.Read:
+		return fmt.Sprintf("load %s: %d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+	case model.Locked:
+		if st.Var >= 0 {
+			return fmt.Sprintf("atomic %s: %d%s", s.p.Vars[st.Var].Name, st.Val, line)
+		}
+		for _, op := range t.Op.Body {
+			if op.Kind == model.Read || op.Kind == model.Write {
+				return fmt.Sprintf("atomic %s%s", s.p.Vars[op.Var].Name, line)
+			}
+		}
+		return "atomic" + line
+	case model.Fence:
+		return "barrier" + line
+	}
+	return ""
+}
+
+// interleaving writes the memory steps of t on one line.
+func (s *system) interleaving(t *model.Trace) string {
+	var parts []string
+	for _, st := range t.Steps {
+		if txt := s.stepText(st); txt != "" {
+			parts = append(parts, s.p.Procs[st.Proc].Name+" "+txt)
+		}
+	}
+	if len(parts) == 0 {
+		return "the initial state"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// table writes the memory steps of t as a table: a step number, one column
+// per goroutine, and under TSO the store buffers after the step.
+func (s *system) table(t *model.Trace) string {
+	states, err := s.p.Replay(t)
+	if err != nil {
+		return fmt.Sprintf("(the interleaving does not replay: %v)", err)
+	}
+	n := len(s.p.Procs)
+	header := []string{"step"}
+	for _, q := range s.p.Procs {
+		header = append(header, q.Name)
+	}
+	tso := t.Model == model.TSO
+	if tso {
+		header = append(header, "store buffers")
+	}
+	rows := [][]string{header}
+	for i, st := range t.Steps {
+		txt := s.stepText(st)
+		if txt == "" {
+			continue
+		}
+		row := make([]string, len(header))
+		row[0] = fmt.Sprint(len(rows))
+		row[1+st.Proc] = txt
+		if tso {
+			row[1+n] = s.p.FormatBuffers(states[i+1])
+		}
+		rows = append(rows, row)
+	}
+	width := make([]int, len(header))
+	for _, row := range rows {
+		for c, cell := range row {
+			width[c] = max(width[c], len(cell))
+		}
+	}
+	var b strings.Builder
+	for ri, row := range rows {
+		for c, cell := range row {
+			if c > 0 {
+				b.WriteString(" | ")
+			}
+			if c == len(row)-1 {
+				b.WriteString(cell)
+			} else {
+				fmt.Fprintf(&b, "%-*s", width[c], cell)
+			}
+		}
+		b.WriteString("\n")
+		if ri == 0 {
+			for c := range row {
+				if c > 0 {
+					b.WriteString("-+-")
+				}
+				b.WriteString(strings.Repeat("-", width[c]))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

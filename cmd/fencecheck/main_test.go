@@ -1,0 +1,187 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// buildTool builds the fencecheck command into a temporary directory and
+// returns the path of the binary and of the go command.
+func buildTool(t *testing.T) (bin, gocmd string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command and runs go vet")
+	}
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	bin = filepath.Join(t.TempDir(), "fencecheck")
+	out, err := exec.Command(gocmd, "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin, gocmd
+}
+
+// module copies the testdata module into a temporary directory.
+func module(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "mod")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "mod"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// run runs name with args in dir and returns its stdout, stderr and exit
+// status.
+func run(t *testing.T, dir, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GO111MODULE=on")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return o.String(), e.String(), code
+}
+
+// sbFinding is how both drivers print the finding of the testdata module.
+var sbFinding = regexp.MustCompile(`(?m)^.*sb[/\\]sb\.go:12:3: x86-TSO: the store to x can still sit in the store buffer when the load of y at sb\.go:13:8 reads memory; .* make it atomic\.StoreInt32\(&x, 1\)`)
+
+// TestGoVet runs the real go vet with fencecheck as its vet tool.
+func TestGoVet(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	dir := module(t)
+
+	stdout, stderr, code := run(t, dir, gocmd, "vet", "-vettool="+bin, "./...")
+	if code != 1 {
+		t.Errorf("go vet -vettool: exit status %d, want 1 (findings)\nstderr:\n%s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("go vet -vettool: unexpected stdout:\n%s", stdout)
+	}
+	if !sbFinding.MatchString(stderr) {
+		t.Errorf("go vet -vettool: stderr lacks the finding in sb.go:\n%s", stderr)
+	}
+	if got := strings.Count(stderr, "x86-TSO:"); got != 2 {
+		t.Errorf("go vet -vettool: %d x86-TSO diagnostics, want 2 (one barrier per goroutine):\n%s", got, stderr)
+	}
+	if strings.Contains(stderr, "clean") {
+		t.Errorf("go vet -vettool: a diagnostic in the correct package:\n%s", stderr)
+	}
+
+	// With -witness the interleaving is in the message, as a table.
+	_, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "-witness", "./sb")
+	if code != 1 || !strings.Contains(stderr, "| store buffers") {
+		t.Errorf("go vet -vettool -witness: exit status %d, stderr:\n%s\nwant status 1 and a table with store buffers", code, stderr)
+	}
+
+	// With an invalid flag value go vet fails and names it.
+	_, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "-engine=fast", "./sb")
+	if code == 0 || !strings.Contains(stderr, `invalid Engine "fast"`) {
+		t.Errorf("go vet -vettool -engine=fast: exit status %d, stderr:\n%s\nwant a failure naming the invalid Engine", code, stderr)
+	}
+}
+
+// TestGoVetJSON runs go vet -json: the findings are JSON, and the status 0.
+func TestGoVetJSON(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	dir := module(t)
+	stdout, stderr, code := run(t, dir, gocmd, "vet", "-vettool="+bin, "-json", "./...")
+	if code != 0 {
+		t.Errorf("go vet -vettool -json: exit status %d, want 0\nstderr:\n%s", code, stderr)
+	}
+	// go vet writes a JSON object per package, after a "# package" line.
+	var diags []string
+	stream := regexp.MustCompile(`(?m)^# .*$`).ReplaceAllString(stdout+stderr, "")
+	dec := json.NewDecoder(strings.NewReader(stream))
+	for {
+		// package path -> analyzer -> diagnostics
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go vet -json: output is not JSON: %v\n%s", err, stream)
+		}
+		for pkg, byAnalyzer := range tree {
+			var ds []struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+				Related []struct {
+					Posn    string `json:"posn"`
+					Message string `json:"message"`
+				} `json:"related"`
+				SuggestedFixes []struct {
+					Message string `json:"message"`
+				} `json:"suggested_fixes"`
+			}
+			if err := json.Unmarshal(byAnalyzer["fencecheck"], &ds); err != nil {
+				t.Fatalf("go vet -json: %s: %v", pkg, err)
+			}
+			for _, d := range ds {
+				diags = append(diags, d.Posn+": "+d.Message)
+				if len(d.Related) == 0 || len(d.SuggestedFixes) != 1 {
+					t.Errorf("go vet -json: %s: %d related, %d fixes; want the overtaking load and one fix", d.Posn, len(d.Related), len(d.SuggestedFixes))
+				}
+			}
+		}
+	}
+	if len(diags) != 2 || !sbFinding.MatchString(strings.Join(diags, "\n")) {
+		t.Errorf("go vet -json: diagnostics\n%s\nwant the two barriers of sb.go", strings.Join(diags, "\n"))
+	}
+}
+
+// TestStandalone runs fencecheck as a command, then with -fix on a copy,
+// after which the system is correct.
+func TestStandalone(t *testing.T) {
+	bin, _ := buildTool(t)
+	dir := module(t)
+
+	stdout, stderr, code := run(t, dir, bin, "./...")
+	if code != 3 {
+		t.Errorf("fencecheck ./...: exit status %d, want 3 (findings)\nstderr:\n%s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("fencecheck ./...: unexpected stdout:\n%s", stdout)
+	}
+	if !sbFinding.MatchString(stderr) {
+		t.Errorf("fencecheck ./...: stderr lacks the finding in sb.go:\n%s", stderr)
+	}
+
+	_, stderr, code = run(t, dir, bin, "./clean")
+	if code != 0 || stderr != "" {
+		t.Errorf("fencecheck ./clean: exit status %d, stderr:\n%s\nwant 0 and nothing", code, stderr)
+	}
+
+	_, stderr, _ = run(t, dir, bin, "-fix", "./...")
+	fixed, err := os.ReadFile(filepath.Join(dir, "sb", "sb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"atomic.StoreInt32(&x, 1)", "atomic.StoreInt32(&y, 1)", `"sync/atomic"`} {
+		if !bytes.Contains(fixed, []byte(want)) {
+			t.Errorf("fencecheck -fix: sb.go lacks %s:\n%s\nstderr:\n%s", want, fixed, stderr)
+		}
+	}
+	_, stderr, code = run(t, dir, bin, "./...")
+	if code != 0 || stderr != "" {
+		t.Errorf("fencecheck ./... after -fix: exit status %d, stderr:\n%s\nwant 0 and nothing: the fixed system is correct", code, stderr)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/fencecheck-examples
+
+go 1.26

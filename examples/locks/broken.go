@@ -1,0 +1,41 @@
+package locks
+
+import "sync"
+
+// BrokenLock checks that the lock is free and then takes it, in two steps.
+// Another goroutine can take it between the check and the set, on any
+// machine: no barrier helps; the check and the set must be one atomic
+// CompareAndSwap.
+type BrokenLock struct {
+	locked int32
+}
+
+// Lock waits until the lock looks free, then takes it.
+func (l *BrokenLock) Lock() {
+	for l.locked != 0 {
+	}
+	l.locked = 1
+}
+
+// Unlock releases the lock.
+func (l *BrokenLock) Unlock() {
+	l.locked = 0
+}
+
+// brokenLockSystem runs two goroutines through the broken lock.
+//
+//fencecheck:system
+func brokenLockSystem() {
+	var l BrokenLock
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			l.Lock()
+			//fencecheck:critical
+			l.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}

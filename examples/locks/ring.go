@@ -1,0 +1,65 @@
+package locks
+
+import "sync"
+
+// Ring is a single-producer, single-consumer ring buffer of capacity 2 with
+// plain indices. The producer writes the slot before it publishes the new
+// tail; x86 never reorders two stores, nor two loads, so the consumer that
+// sees the new tail also sees the slot.
+type Ring struct {
+	buf [2]int32
+	// head is the next slot to read and tail the next slot to write, both
+	// counting from 0; the system below sends two values.
+	//fencecheck:range 0..2
+	head, tail int32
+}
+
+// Put appends v; it reports false when the ring is full.
+func (r *Ring) Put(v int32) bool {
+	t := r.tail
+	if t-r.head == 2 {
+		return false
+	}
+	r.buf[t%2] = v
+	r.tail = t + 1
+	return true
+}
+
+// Get removes the oldest value; it reports false when the ring is empty.
+func (r *Ring) Get() (int32, bool) {
+	h := r.head
+	if h == r.tail {
+		return 0, false
+	}
+	v := r.buf[h%2]
+	r.head = h + 1
+	return v, true
+}
+
+// ringSystem sends 1 and 2 through the ring; the consumer must receive them
+// in order.
+//
+//fencecheck:system
+func ringSystem() {
+	var r Ring
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r.Put(1)
+		r.Put(2)
+		wg.Done()
+	}()
+	go func() {
+		want := int32(1)
+		for want <= 2 {
+			if v, ok := r.Get(); ok {
+				if v != want {
+					panic("ring: out of order")
+				}
+				want++
+			}
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
