@@ -1,0 +1,26 @@
+// Package storebuffer holds the store-buffering litmus test as a fencecheck
+// system: under x86-TSO both loads can read 0, so each store needs a barrier.
+package storebuffer
+
+import "sync"
+
+//fencecheck:system
+func storeBuffering() {
+	var x, y, r0, r1 int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		x = 1 // want `^x86-TSO: `
+		r0 = y
+		wg.Done()
+	}()
+	go func() {
+		y = 1 // want `^x86-TSO: `
+		r1 = x
+		wg.Done()
+	}()
+	wg.Wait()
+	if r0 == 0 && r1 == 0 {
+		panic("both loads saw 0")
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/lockfree
+
+go 1.26
