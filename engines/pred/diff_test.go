@@ -92,6 +92,7 @@ func genProgram(rng *rand.Rand) *model.Program {
 // programs under TSO and SC: 150 programs normally, 2000 with -long. Every
 // Unsafe answer carries a trace that replayed.
 func TestDifferential(t *testing.T) {
+	requireZ3(t)
 	n := 150
 	if *long {
 		n = 2000

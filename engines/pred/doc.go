@@ -60,4 +60,11 @@
 //
 // Every counterexample returned has been replayed by model.Program.Replay.
 // Integers are mathematical integers: the analysis ignores int64 overflow.
+//
+// # Builds without Z3
+//
+// In a build without Z3 (cgo disabled or build tag fencecheck_noz3; see
+// package smt) the engine still compiles, and every check ends Inconclusive
+// with a reason that says the predicate engine is unavailable in this build
+// and how to enable it.
 package pred

@@ -25,6 +25,7 @@ var slowTable1 = map[string]bool{
 // -long it takes every program, with a budget: an inconclusive pred answer
 // is logged, a conclusive one must agree.
 func TestFenceTable1(t *testing.T) {
+	requireZ3(t)
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "table1", "*.rmm"))
 	if len(files) == 0 {
 		t.Skip("no table1 models")

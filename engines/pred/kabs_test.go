@@ -84,6 +84,7 @@ func fencesPerProc(p *model.Program, set []fence.Place) int {
 // TestKabs infers fences with the pred engine on the eight programs of
 // Table 1 of the paper and checks the number of barriers per process.
 func TestKabs(t *testing.T) {
+	requireZ3(t)
 	for _, e := range loadKabs(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			if !*long && e.PaperTime > 100 {
@@ -120,6 +121,7 @@ func TestKabs(t *testing.T) {
 // Table 1 of the paper; it reports the most parameterized predicates any
 // check used and the largest k.
 func BenchmarkKabs(b *testing.B) {
+	requireZ3(b)
 	for _, e := range loadKabs(b) {
 		b.Run(e.File, func(b *testing.B) {
 			p, err := modelfile.Load(filepath.Join(kabsDir, e.File))

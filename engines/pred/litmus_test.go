@@ -23,6 +23,7 @@ var corpus = filepath.Join("..", "..", "..", "shared", "litmus", "x86-tso.json")
 // litmus corpus: a sample normally, every test with -long. Unsafe answers
 // carry traces that replayed (engines.Verify ran in the engine).
 func TestLitmus(t *testing.T) {
+	requireZ3(t)
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("litmus corpus not found at %s: %v", corpus, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -144,6 +145,9 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	p.Index()
 	sig := signature(p)
 	ss, err := e.acquire(sig)
+	if errors.Is(err, smt.ErrUnavailable) {
+		return unavailableReport(m, start), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}

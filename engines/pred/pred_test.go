@@ -27,6 +27,7 @@ func load(t testing.TB, name string) *model.Program {
 }
 
 func TestModels(t *testing.T) {
+	requireZ3(t)
 	for _, tc := range []struct {
 		file string
 		m    model.Model

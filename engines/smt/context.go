@@ -1,3 +1,5 @@
+//go:build cgo && !fencecheck_noz3
+
 package smt
 
 /*
@@ -25,18 +27,10 @@ import (
 	"unsafe"
 )
 
-// ErrClosed is returned by every operation on a closed Context.
-var ErrClosed = errors.New("smt: context is closed")
-
-// Config configures a new Context.
-type Config struct {
-	// Timeout bounds every solver check (the check answers Unknown) and every
-	// tactic application (it fails with an error). Zero means no bound.
-	Timeout time.Duration
-	// Params sets further Z3 context parameters by name, for example
-	// "rlimit" or "model_validate". Names must be Z3 context parameters.
-	Params map[string]string
-}
+// Available reports whether this build has Z3: true in the cgo binding,
+// false in the build without Z3, where every operation fails with
+// [ErrUnavailable].
+const Available = true
 
 // contextParams are the Z3 context parameters a Config may set. Z3 only
 // warns on unknown names, so they are checked here; parameters that would

@@ -55,4 +55,15 @@
 // operation that runs a procedure or leaves the package ([Solver.Assert],
 // [Solver.Check], [Context.Simplify], [Context.QE], [Model.Int], ...) returns
 // it. A nil operand or one from another Context is such an error as well.
+//
+// # Builds without Z3
+//
+// The binding is compiled only when cgo is enabled and the build tag
+// fencecheck_noz3 is not set. Otherwise (CGO_ENABLED=0, a cross build, or
+// go build -tags fencecheck_noz3 on a machine without libz3-dev) the package
+// is a pure-Go build with the same API in which Z3 is absent: [Available] is
+// false, and [NewContext], like every other operation that returns an
+// error, fails with an error wrapping [ErrUnavailable]. The rest of
+// fencecheck builds and runs; only the predicate engine reports that it is
+// unavailable.
 package smt

@@ -1,3 +1,5 @@
+//go:build cgo && !fencecheck_noz3
+
 package smt
 
 /*
@@ -379,80 +381,6 @@ func (c *Context) Substitute(e *Expr, from, to []*Expr) *Expr {
 	return c.build("Substitute", args, func(z C.Z3_context, as []C.Z3_ast) C.Z3_ast {
 		return C.Z3_substitute(z, as[0], C.uint(n), astArray(as[1:1+n]), astArray(as[1+n:]))
 	})
-}
-
-// Sort is the sort of a term.
-type Sort uint8
-
-const (
-	// SortOther is any sort but Int and Bool.
-	SortOther Sort = iota
-	// SortInt is the sort of mathematical integers.
-	SortInt
-	// SortBool is the sort of truth values.
-	SortBool
-)
-
-// String returns "Int", "Bool" or "other".
-func (s Sort) String() string {
-	switch s {
-	case SortInt:
-		return "Int"
-	case SortBool:
-		return "Bool"
-	}
-	return "other"
-}
-
-// Op is the top-level operator of a term, for walking formulas.
-type Op uint8
-
-// The operators. OpConst is a free constant (a variable), OpVar a variable
-// bound by a quantifier, OpOther anything this package does not build.
-const (
-	OpOther Op = iota
-	OpConst
-	OpNumeral
-	OpTrue
-	OpFalse
-	OpAnd
-	OpOr
-	OpNot
-	OpImplies
-	OpIte
-	OpEq
-	OpDistinct
-	OpLt
-	OpLe
-	OpGt
-	OpGe
-	OpAdd
-	OpSub
-	OpMul
-	OpNeg
-	OpDiv
-	OpMod
-	OpRem
-	OpExists
-	OpForAll
-	OpVar
-)
-
-var opNames = [...]string{
-	OpOther: "other", OpConst: "const", OpNumeral: "numeral", OpTrue: "true",
-	OpFalse: "false", OpAnd: "and", OpOr: "or", OpNot: "not", OpImplies: "=>",
-	OpIte: "ite", OpEq: "=", OpDistinct: "distinct", OpLt: "<", OpLe: "<=",
-	OpGt: ">", OpGe: ">=", OpAdd: "+", OpSub: "-", OpMul: "*", OpNeg: "neg",
-	OpDiv: "div", OpMod: "mod", OpRem: "rem", OpExists: "exists",
-	OpForAll: "forall", OpVar: "var",
-}
-
-// String returns the operator's SMT-LIB name ("<=", "and", ...).
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", o)
 }
 
 var declOps = map[C.Z3_decl_kind]Op{

@@ -1,3 +1,5 @@
+//go:build cgo && !fencecheck_noz3
+
 package smt
 
 import (

@@ -1,3 +1,5 @@
+//go:build cgo && !fencecheck_noz3
+
 package smt
 
 /*
@@ -14,34 +16,6 @@ import (
 	"time"
 	"unsafe"
 )
-
-// Result is the answer of a satisfiability check.
-type Result uint8
-
-const (
-	// Unknown: Z3 gave up (timeout, resource limit, incompleteness).
-	Unknown Result = iota
-	// Sat: the assertions have a model.
-	Sat
-	// Unsat: the assertions have no model.
-	Unsat
-)
-
-// String returns "sat", "unsat" or "unknown".
-func (r Result) String() string {
-	switch r {
-	case Sat:
-		return "sat"
-	case Unsat:
-		return "unsat"
-	}
-	return "unknown"
-}
-
-// ErrUnknown is wrapped by the errors of the decision helpers
-// ([Solver.Valid], [Solver.Implies], [Solver.Satisfiable]) when Z3 answers
-// Unknown.
-var ErrUnknown = errors.New("smt: solver answered unknown")
 
 // Solver is an incremental Z3 solver: a stack of assertion scopes.
 type Solver struct {
