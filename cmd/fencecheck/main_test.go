@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
 // buildTool builds the fencecheck command into a temporary directory and
@@ -183,5 +185,118 @@ func TestStandalone(t *testing.T) {
 	_, stderr, code = run(t, dir, bin, "./...")
 	if code != 0 || stderr != "" {
 		t.Errorf("fencecheck ./... after -fix: exit status %d, stderr:\n%s\nwant 0 and nothing: the fixed system is correct", code, stderr)
+	}
+}
+
+// TestGoVetFix runs go vet -fix -diff, then go vet -fix, after which go vet
+// finds nothing.
+func TestGoVetFix(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	dir := module(t)
+
+	stdout, stderr, code := run(t, dir, gocmd, "vet", "-vettool="+bin, "-fix", "-diff", "./...")
+	if code != 1 || !strings.Contains(stdout, "+\t\tatomic.StoreInt32(&x, 1)") || strings.Contains(stdout, "plain.go") {
+		t.Errorf("go vet -vettool -fix -diff: exit status %d, stdout:\n%s\nstderr:\n%s\nwant status 1 and the diff of sb.go only", code, stdout, stderr)
+	}
+	if _, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "-fix", "./..."); code != 0 {
+		t.Errorf("go vet -vettool -fix: exit status %d, stderr:\n%s", code, stderr)
+	}
+	fixed, err := os.ReadFile(filepath.Join(dir, "sb", "sb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(fixed, []byte("atomic.StoreInt32(&y, 1)")) {
+		t.Errorf("go vet -vettool -fix: sb.go not fixed:\n%s", fixed)
+	}
+	if _, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "./..."); code != 0 || stderr != "" {
+		t.Errorf("go vet -vettool after -fix: exit status %d, stderr:\n%s\nwant 0 and nothing", code, stderr)
+	}
+}
+
+// unit writes a go vet unit configuration for the package of the testdata
+// module in subdirectory pkg into a temporary directory, the way go vet does,
+// and returns the configuration file and the directory. Its import of sync
+// comes with the compiler's export data and a vetx file without types, as
+// fencecheck writes for packages without directives.
+func unit(t *testing.T, gocmd, pkg string) (cfgFile, dir string) {
+	t.Helper()
+	export, err := exec.Command(gocmd, "list", "-export", "-f", "{{.Export}}", "sync").Output()
+	if err != nil {
+		t.Fatalf("go list -export sync: %v", err)
+	}
+	dir = t.TempDir()
+	vetx := filepath.Join(dir, "sync.vetx")
+	if err := os.WriteFile(vetx, []byte("vetx\x00\x00\x00\x00\x00\x00\x00\x00"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	src, err := filepath.Abs(filepath.Join("testdata", "mod", pkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(src, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := unitchecker.Config{
+		ID:          "example.com/e2e/" + pkg,
+		ImportPath:  "example.com/e2e/" + pkg,
+		GoVersion:   "go1.26",
+		GoFiles:     files,
+		ImportMap:   map[string]string{"sync": "sync", "fmt": "fmt"},
+		PackageFile: map[string]string{"sync": strings.TrimSpace(string(export))},
+		PackageVetx: map[string]string{"sync": vetx},
+		VetxOutput:  filepath.Join(dir, "vet.out"),
+		Stdout:      filepath.Join(dir, "vet.stdout"),
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile = filepath.Join(dir, "vet.cfg")
+	if err := os.WriteFile(cfgFile, js, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return cfgFile, dir
+}
+
+// TestUnit runs fencecheck as go vet does, on one package: one without
+// directives takes the fast path, one with directives is analysed against
+// the types of its imports that the fast path left out.
+func TestUnit(t *testing.T) {
+	bin, gocmd := buildTool(t)
+
+	cfgFile, dir := unit(t, gocmd, "plain")
+	stdout, stderr, code := run(t, dir, bin, "-json", cfgFile)
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("fencecheck -json plain: exit status %d, stdout %q, stderr %q; want 0 and nothing", code, stdout, stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "vet.stdout")); err != nil || string(got) != "{}\n" {
+		t.Errorf("fencecheck -json plain: JSON output %q, %v; want an empty tree", got, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "vet.out")); err != nil || len(got) != 12 {
+		t.Errorf("fencecheck -json plain: vetx file %q, %v; want a header without types or facts", got, err)
+	}
+
+	// The types of sync go through a temporary directory, removed after.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	cfgFile, dir = unit(t, gocmd, "sb")
+	stdout, stderr, code = run(t, dir, bin, cfgFile)
+	if code != 1 || stdout != "" || !sbFinding.MatchString(stderr) {
+		t.Errorf("fencecheck sb: exit status %d, stdout %q, stderr:\n%s\nwant 1 and the finding", code, stdout, stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "vet.out")); err != nil || len(got) <= 12 {
+		t.Errorf("fencecheck sb: vetx file of %d bytes, %v; want the types of sb", len(got), err)
+	}
+	stdout, stderr, code = run(t, dir, bin, "-json", cfgFile)
+	got, err := os.ReadFile(filepath.Join(dir, "vet.stdout"))
+	if code != 0 || stdout != "" || stderr != "" || err != nil || !bytes.Contains(got, []byte("sb.go:12:3")) || !bytes.Contains(got, []byte("x86-TSO:")) {
+		t.Errorf("fencecheck -json sb: exit status %d, stdout %q, stderr %q, JSON output (%v):\n%s\nwant 0 and the findings as JSON", code, stdout, stderr, err, got)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 4 {
+		t.Errorf("fencecheck left files in the unit's directory: %v, %v", entries, err)
+	}
+	if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
+		t.Errorf("fencecheck left temporary files: %v, %v", entries, err)
 	}
 }
