@@ -251,8 +251,8 @@ func (s *system) placePos(pl fence.Place) token.Pos {
 	return s.sys.Decl.Name.Pos()
 }
 
-// explain finds an overtaking that the barrier at pl forbids, in the first
-// counterexample if one is there. Otherwise (the barrier is needed only once
+// explain finds an overtaking that the barrier at pl forbids: in the first
+// counterexample, one of the store just before pl, if there is one. Otherwise (the barrier is needed only once
 // others are in place) it finds the load that can overtake the stores
 // buffered at pl statically: the first plain load reachable from pl's
 // location without passing a barrier or a locked operation, paired with the
@@ -261,13 +261,21 @@ func (s *system) placePos(pl fence.Place) token.Pos {
 // pl would name the exact load, at the cost of one more engine run per
 // barrier, each as costly as the largest of the search.
 func (s *system) explain(res *fence.Result, pl fence.Place) (*fence.Overtaking, *model.Trace) {
+	w := s.writeInto(pl)
+	// The overtaking of the store the barrier directly follows explains it
+	// best; an overtaking of an older store that the barrier also separates
+	// from its load names a store the user is not looking at.
 	for i := range res.Overtakings {
-		if slices.Contains(res.Overtakings[i].Places, pl) {
+		if res.Overtakings[i].WriteTrans == w && slices.Contains(res.Overtakings[i].Places, pl) {
 			return &res.Overtakings[i], res.Trace
 		}
 	}
-	w := s.writeInto(pl)
 	if w < 0 {
+		for i := range res.Overtakings {
+			if slices.Contains(res.Overtakings[i].Places, pl) {
+				return &res.Overtakings[i], res.Trace
+			}
+		}
 		return nil, res.Trace
 	}
 	q := s.p.Procs[pl.Proc]
@@ -288,6 +296,11 @@ func (s *system) explain(res *fence.Result, pl fence.Place) (*fence.Overtaking, 
 				seen[t.To] = true
 				queue = append(queue, t.To)
 			}
+		}
+	}
+	for i := range res.Overtakings {
+		if slices.Contains(res.Overtakings[i].Places, pl) {
+			return &res.Overtakings[i], res.Trace
 		}
 	}
 	return nil, res.Trace
