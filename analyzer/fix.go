@@ -49,14 +49,6 @@ func (s *system) storeFix(q, t int) (string, *analysis.SuggestedFix) {
 	}
 	// The stored location as written in the statement.
 	lhs := o.Target
-	switch n := o.Node.(type) {
-	case *ast.AssignStmt:
-		if len(n.Lhs) == 1 {
-			lhs = n.Lhs[0]
-		}
-	case *ast.IncDecStmt:
-		lhs = n.X
-	}
 	target := s.exprText(lhs)
 	basic, _ := o.Type.Underlying().(*types.Basic)
 	if basic == nil {

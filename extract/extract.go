@@ -13,9 +13,14 @@
 // the system function is itself a process, called main. Code between two go
 // statements belongs to the setup: all processes start together, after it.
 //
-// Processes are named after their function and constant arguments:
-// worker(0), func1 (the first closure of the system function), main; a
-// repeated name gets a suffix (func1#2). Locations are named L0, L1, ... in
+// A process running a named function is named after it and its constant
+// arguments (worker(0)); one running a closure after the line of its go
+// statement and its constant arguments (go@33, go@33(1)), and closures that
+// one go statement spawns in a loop also after the values of the loop
+// variables or captured variables that tell them apart (go@33(i=0),
+// go@33(i=1)). The system
+// function's own process is main. A name still repeated gets a suffix
+// (go@33#2). Locations are named L0, L1, ... in
 // the order the code reaches them; every transition carries the Go position
 // of what it was lowered from (the start of the assignment for a plain
 // store, the load expression for a load, the call for an atomic operation).
@@ -69,6 +74,18 @@
 // model stays finite.
 //
 // Package-level variables start at zero or at their constant initializer.
+//
+// # Dead registers
+//
+// After lowering, a liveness analysis of each process finds the registers
+// whose values no path reads any more (in a guard, an assignment, a write or
+// the condition of a bad state at its location) and resets them to a
+// canonical value (their initial value) where the model allows it without
+// new locations or transitions: a nop becomes the reset of one register, a
+// locked block resets any number at its end, and a read whose value is dead
+// (and fits the register's domain) stores it no more. States that differ
+// only in dead values are then one state. The reduction is exact: no
+// verdict changes, and traces are traces of the program returned.
 package extract
 
 import (
@@ -110,9 +127,11 @@ type Origin struct {
 	// *ast.AssignStmt or *ast.IncDecStmt); nil for transitions with no source
 	// (such as the end of a process).
 	Node ast.Node
-	// Target is, for a transition that reads or writes shared memory, the Go
-	// expression that names the location (the left-hand side of a store), and
-	// Type that location's type; both nil otherwise.
+	// Target is, for a transition that reads or writes shared memory, the
+	// whole Go expression that names the location: the left-hand side of a
+	// store (f.up, not its field name up), the operand of & in a sync/atomic
+	// call or the receiver of a typed atomic's method, the load expression of
+	// a load. Type is that location's type; both are nil otherwise.
 	Target ast.Expr
 	Type   types.Type
 }

@@ -3,6 +3,8 @@ package extract
 import (
 	"fmt"
 	"go/token"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -33,8 +35,9 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	}
 	s.prog = &model.Program{Name: s.name}
 	fr, sp, spawns := s.runSetup(fn)
-	for _, sw := range spawns {
-		p := s.newProc(spawnName(sw.fn, sw.args))
+	names := s.procNames(spawns)
+	for i, sw := range spawns {
+		p := s.newProc(names[i])
 		p.q.Init = p.newLoc(sw.fn.Pos())
 		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
 		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, p.q.Init)
@@ -110,11 +113,67 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 	}
 	s.inferDomains()
+	if resetDead {
+		resetDeadRegs(s.prog)
+	}
 	if err := s.prog.Validate(); err != nil {
 		s.fail(s.decl.Pos(), "internal error: the model of system %s is not valid: %v", s.name, err)
 	}
 	s.prog.Index()
 	return sys, nil
+}
+
+// procNames names the processes of spawns: a named function after itself
+// and its constant arguments (worker(0)); a closure after the line of its go
+// statement and its constant arguments (go@33, go@33(1)). Closures spawned
+// by one go statement in a loop are told apart by the values of the
+// captured variables and of the variables of the enclosing for statements
+// that differ between them (go@33(i=0), go@33(i=1)).
+// Names that are still equal get a suffix in [system.newProc] (go@33#2).
+func (s *system) procNames(spawns []spawn) []string {
+	names := make([]string, len(spawns))
+	var consts [][]string
+	for i, sw := range spawns {
+		if sw.fn.Parent() == nil {
+			names[i] = spawnName(sw.fn, sw.args)
+			consts = append(consts, nil)
+			continue
+		}
+		names[i] = fmt.Sprintf("go@%d", s.x.fset.Position(sw.pos).Line)
+		var cs []string
+		for _, a := range sw.args {
+			if c, ok := a.constant(); ok {
+				cs = append(cs, fmt.Sprint(c))
+			}
+		}
+		consts = append(consts, cs)
+	}
+	bases := slices.Clone(names)
+	for i, sw := range spawns {
+		if sw.fn.Parent() == nil {
+			continue
+		}
+		// The captured values that differ within the group of closures with
+		// this base name and arguments.
+		key := bases[i] + strings.Join(consts[i], ",")
+		cs := consts[i]
+		for k, c := range sw.captured {
+			if c == "" || slices.Contains(cs, c) {
+				continue
+			}
+			for j, other := range spawns {
+				if j != i && other.fn == sw.fn && bases[j]+strings.Join(consts[j], ",") == key &&
+					k < len(other.captured) && other.captured[k] != c {
+					cs = append(cs, c)
+					break
+				}
+			}
+		}
+		if len(cs) > 0 {
+			names[i] += "(" + strings.Join(cs, ", ") + ")"
+		}
+	}
+	return names
 }
 
 func sortProcLocs(pl []model.ProcLoc) {

@@ -585,6 +585,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 	pos := in.Pos()
 	o := Origin{}
 	if lhs, ok := s.x.debugOf(fr.fn).storeLHS[in]; ok {
+		lhs = s.x.fullExpr(lhs)
 		o.Target, o.Type = lhs, s.x.info.TypeOf(lhs)
 		if st := s.x.stmtAt(lhs.Pos(), lhs.End()); st != nil {
 			switch st.(type) {
@@ -630,6 +631,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	pos := in.Pos()
 	o := Origin{Type: in.Type()}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		x = s.x.fullExpr(x)
 		o.Node, o.Target, pos = x, x, x.Pos()
 	}
 	switch classify(t) {

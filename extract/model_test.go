@@ -39,25 +39,28 @@ func TestNames(t *testing.T) {
 		vars     map[string]string
 		bad      []string
 	}{
-		{"sb", "storeBuffering", []string{"func1", "func2", "main"},
+		{"sb", "storeBuffering", []string{"go@10", "go@11", "main"},
 			map[string]string{"x": "[0:1]", "y": "[0:1]", "r0": "[0:1]", "r1": "[0:1]", "wg": "[0:2]"},
 			[]string{`panic("both loads saw 0")`}},
 		{"peterson", "petersonLock", []string{"worker(0)", "worker(1)", "main"},
 			map[string]string{"l.flag[0]": "[0:1]", "l.flag[1]": "[0:1]", "l.turn": "[0:1]"},
 			[]string{"mutual exclusion"}},
-		{"mp", "messagePassing", []string{"func1", "receive", "main"},
+		{"mp", "messagePassing", []string{"go@28", "receive", "main"},
 			map[string]string{"m.data": "[0:42]", "m.ready": "[0:1]", "wg": "[0:1]"},
 			[]string{`panic("stale data")`}},
-		{"misc", "dynamicIndex", []string{"func1", "func2", "main"},
+		{"misc", "dynamicIndex", []string{"go@25", "go@30", "main"},
 			map[string]string{"r.head": "[0:2]", "r.slot[0]": "[0:2]", "r.slot[1]": "[0:2]", "r.slot[2]": "[0:2]"},
 			[]string{"index out of range", `panic("slot 2 written first")`}},
-		{"misc", "overflow", []string{"func1", "func1#2", "main"},
+		{"misc", "overflow", []string{"go@45(i=0)", "go@45(i=1)", "main"},
 			map[string]string{"c.n": "[0:1]"}, nil},
-		{"misc", "unbounded", []string{"func1", "main"},
+		{"misc", "unbounded", []string{"go@52", "main"},
 			map[string]string{"n": "int"}, nil},
-		{"misc", "typedAtomics", []string{"func1", "func2", "main"},
+		{"misc", "typedAtomics", []string{"go@83", "go@84", "main"},
 			map[string]string{"t.mu": "[0:1]", "t.val": "[0:2]", "t.n": "int", "t.u": "[0:2]", "wg": "[0:2]"}, nil},
-		{"misc", "fenceDummy", []string{"func1", "func2", "main"},
+		{"misc", "loopSpawns", []string{"go@107(i=0)", "go@107(i=1)", "go@110(0)", "go@110(1)", "main"},
+			map[string]string{"hits[0]": "[0:2]", "hits[1]": "[0:2]", "i": "[0:0]", "i#2": "[1:1]"},
+			[]string{"index out of range"}},
+		{"misc", "fenceDummy", []string{"go@94", "go@100", "main"},
 			map[string]string{"p.a": "[0:1]", "p.b": "[0:2]", "dummy": "[0:0]", "ready": "[1:1]"}, nil},
 	}
 	for _, tt := range tests {
@@ -135,6 +138,39 @@ func TestOrigins(t *testing.T) {
 		if o.Type == nil || o.Type.String() != w.typ {
 			t.Errorf("transition %d: type %v, want %s", i, o.Type, w.typ)
 		}
+	}
+}
+
+// TestTargets checks that the target of every memory access is the whole
+// expression naming the location, as written, field selectors included.
+func TestTargets(t *testing.T) {
+	tests := []struct {
+		pkg, sys string
+		proc     int
+		want     []string // the targets of the process's accesses, in order
+	}{
+		{"mp", "messagePassing", 0, []string{"m.data", "m.ready", "wg"}},
+		{"mp", "messagePassing", 1, []string{"m.ready", "m.data"}},
+		{"dekker", "dekker", 0, []string{"l.flag[me]", "l.flag[other]", "l.cs", "l.flag[me]"}},
+		{"misc", "fenceDummy", 0, []string{"p.a", "dummy", "ready", "p.b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sys, func(t *testing.T) {
+			s := system(t, tt.pkg, tt.sys)
+			var got []string
+			for ti, o := range s.Origins[tt.proc] {
+				if o.Target == nil {
+					continue
+				}
+				got = append(got, types.ExprString(o.Target))
+				if k := s.Program.Procs[tt.proc].Trans[ti].Op.Kind; k == model.Nop || k == model.Assign || k == model.Guard {
+					t.Errorf("transition %d (%v) has target %s", ti, k, got[len(got)-1])
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("targets %q, want %q:\n%s", got, tt.want, native.Format(s.Program))
+			}
+		})
 	}
 }
 

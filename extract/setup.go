@@ -1,11 +1,13 @@
 package extract
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -16,6 +18,10 @@ type spawn struct {
 	args []value
 	pos  token.Pos
 	wg   *pointer // for WaitGroup.Go: the group whose Done ends the process
+	// captured lists, for a closure, the integer values of its free
+	// variables when it was spawned ("i=0", "" when unknown), to tell apart
+	// the goroutines a loop spawns from one go statement.
+	captured []string
 }
 
 // split is where the setup ends and the system function becomes a process:
@@ -224,11 +230,97 @@ func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
 	}
-	sp := spawn{fn: f.fn, env: f.env, pos: in.Pos()}
+	sp := spawn{fn: f.fn, env: f.env, pos: in.Pos(), captured: append(s.captured(f), s.loopVars(fr, in.Pos())...)}
 	for _, a := range c.Args {
 		sp.args = append(sp.args, s.get(fr, a))
 	}
 	return sp
+}
+
+// loopVars returns "name=value" for the integer variables declared by the
+// for statements around pos in fr's function, with their values in the
+// current iteration, as the setup last evaluated the loop's condition.
+func (s *system) loopVars(fr *frame, pos token.Pos) []string {
+	var out []string
+	for _, f := range s.x.files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+		for _, n := range path {
+			loop, ok := n.(*ast.ForStmt)
+			if !ok || loop.Cond == nil {
+				continue
+			}
+			init, ok := loop.Init.(*ast.AssignStmt)
+			if !ok || init.Tok != token.DEFINE {
+				continue
+			}
+			for _, lhs := range init.Lhs {
+				id, ok := lhs.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj, _ := s.x.info.Defs[id].(*types.Var)
+				if obj == nil || !isIntegral(obj.Type()) {
+					continue
+				}
+				if c, ok := s.condValue(fr, loop.Cond, obj); ok {
+					out = append(out, fmt.Sprintf("%s=%d", id.Name, c))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// condValue returns the constant value of v in the last evaluation of the
+// loop condition cond in frame fr.
+func (s *system) condValue(fr *frame, cond ast.Expr, v *types.Var) (int64, bool) {
+	for _, b := range fr.fn.Blocks {
+		for _, in := range b.Instrs {
+			dr, ok := in.(*ssa.DebugRef)
+			if !ok || dr.IsAddr || dr.Expr.Pos() < cond.Pos() || dr.Expr.End() > cond.End() {
+				continue
+			}
+			if id, ok := ast.Unparen(dr.Expr).(*ast.Ident); ok && s.x.info.Uses[id] == v {
+				if val, ok := fr.vals[dr.X]; ok {
+					return val.constant()
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// captured returns "name=value" for each free variable of the closure f
+// that holds an integer known to the setup (a constant, or a variable of
+// the setup captured by reference, with its current value), and "" for the
+// others.
+func (s *system) captured(f value) []string {
+	var out []string
+	for i, fv := range f.fn.FreeVars {
+		if i >= len(f.env) {
+			break
+		}
+		v := f.env[i]
+		if v.kind == vPtr && !v.ptr.dynamic() {
+			if t, _ := v.ptr.target(); isIntegral(t) {
+				if m, ok := s.mem[v.ptr.key()]; ok {
+					v = m
+				} else {
+					v = constVal(0)
+				}
+			}
+		}
+		c, ok := v.constant()
+		if ok {
+			out = append(out, fmt.Sprintf("%s=%d", fv.Name(), c))
+		} else {
+			out = append(out, "")
+		}
+	}
+	return out
 }
 
 func describeCallee(f value) string {
@@ -275,7 +367,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		if g.kind != vFunc || !s.x.local(g.fn) {
 			s.unsupported(pos, "WaitGroup.Go on %s", describeCallee(g))
 		}
-		*spawns = append(*spawns, spawn{fn: g.fn, env: g.env, pos: pos, wg: &wg})
+		*spawns = append(*spawns, spawn{fn: g.fn, env: g.env, pos: pos, wg: &wg, captured: s.captured(g)})
 		return value{}
 	}
 	p := s.staticPtr(args[0], pos)

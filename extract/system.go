@@ -100,6 +100,31 @@ func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
 	return nil
 }
 
+// fullExpr returns the largest selector expression of which e is the
+// selected name (f.up for the up of f.up, pkg.x for its x), or e itself: go/ssa
+// records a field store under the field's name alone.
+func (x *extractor) fullExpr(e ast.Expr) ast.Expr {
+	for _, f := range x.files {
+		if f.FileStart <= e.Pos() && e.End() <= f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, e.Pos(), e.End())
+			for i, n := range path {
+				if n != e || i+1 >= len(path) {
+					continue
+				}
+				for _, up := range path[i+1:] {
+					sel, ok := up.(*ast.SelectorExpr)
+					if !ok || sel.Sel != e {
+						break
+					}
+					e = sel
+				}
+				return e
+			}
+		}
+	}
+	return e
+}
+
 // containsGo reports whether fn, or a function of the package it calls,
 // contains a go statement.
 func (x *extractor) containsGo(fn *ssa.Function) bool {
@@ -649,8 +674,8 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	return value{}
 }
 
-// spawnName names a process after its function and constant arguments:
-// worker(0), func1, main.
+// spawnName names a function after itself and its constant arguments:
+// worker(0); a closure is named after its index in its parent (func1).
 func spawnName(fn *ssa.Function, args []value) string {
 	name := fn.Name()
 	if i := strings.LastIndex(name, "$"); i >= 0 {

@@ -99,3 +99,14 @@ func fenceDummy() {
 	}()
 	go func() { p.b = 2; atomic.AddInt32(&dummy, 1) }()
 }
+
+//fencecheck:system
+func loopSpawns() {
+	var hits [2]int32
+	for i := 0; i < 2; i++ {
+		go func() { hits[i] = 1 }()
+	}
+	for i := 0; i < 2; i++ {
+		go func(id int) { hits[id] = 2 }(i)
+	}
+}
