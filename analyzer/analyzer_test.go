@@ -83,8 +83,8 @@ func TestInvalidFlag(t *testing.T) {
 	cfg.Engine = "fast"
 	var rec recorder
 	analysistest.Run(&rec, analysistest.TestData(), analyzer.New(cfg), "sb")
-	if !strings.Contains(rec.String(), `invalid Engine "fast"`) {
-		t.Errorf("run with -engine=fast: got errors\n%s\nwant one naming the invalid Engine", rec.String())
+	if !strings.Contains(rec.String(), `invalid engine "fast"`) {
+		t.Errorf("run with -engine=fast: got errors\n%s\nwant one naming the invalid engine", rec.String())
 	}
 }
 
@@ -110,11 +110,11 @@ func TestConfigValidate(t *testing.T) {
 		{"anywhere", func(c *analyzer.Config) { c.Placement = "anywhere" }, ""},
 		{"budget", func(c *analyzer.Config) { c.Budget = time.Minute }, ""},
 		{"witness", func(c *analyzer.Config) { c.Witness = true }, ""},
-		{"bad engine", func(c *analyzer.Config) { c.Engine = "z3" }, `Engine "z3"`},
-		{"empty engine", func(c *analyzer.Config) { c.Engine = "" }, `Engine ""`},
-		{"bad fences", func(c *analyzer.Config) { c.Fences = "some" }, `Fences "some"`},
-		{"bad placement", func(c *analyzer.Config) { c.Placement = "before-reads" }, `Placement "before-reads"`},
-		{"negative budget", func(c *analyzer.Config) { c.Budget = -time.Second }, "Budget -1s"},
+		{"bad engine", func(c *analyzer.Config) { c.Engine = "z3" }, `engine "z3"`},
+		{"empty engine", func(c *analyzer.Config) { c.Engine = "" }, `engine ""`},
+		{"bad fences", func(c *analyzer.Config) { c.Fences = "some" }, `fences "some"`},
+		{"bad placement", func(c *analyzer.Config) { c.Placement = "before-reads" }, `placement "before-reads"`},
+		{"negative budget", func(c *analyzer.Config) { c.Budget = -time.Second }, "budget -1s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := valid

@@ -63,20 +63,20 @@ func (c Config) Validate() error {
 	switch c.Engine {
 	case EngineAuto, EngineSB, EnginePred, EngineExplicit:
 	default:
-		return fmt.Errorf("fencecheck: invalid Engine %q: want auto, sb, pred or explicit", c.Engine)
+		return fmt.Errorf("fencecheck: invalid engine %q: want auto, sb, pred or explicit", c.Engine)
 	}
 	switch c.Fences {
 	case FencesCheapest, FencesAll:
 	default:
-		return fmt.Errorf("fencecheck: invalid Fences %q: want cheapest or all", c.Fences)
+		return fmt.Errorf("fencecheck: invalid fences %q: want cheapest or all", c.Fences)
 	}
 	switch c.Placement {
 	case PlacementAfterWrites, PlacementAnywhere:
 	default:
-		return fmt.Errorf("fencecheck: invalid Placement %q: want after-writes or anywhere", c.Placement)
+		return fmt.Errorf("fencecheck: invalid placement %q: want after-writes or anywhere", c.Placement)
 	}
 	if c.Budget < 0 {
-		return fmt.Errorf("fencecheck: invalid Budget %v: must not be negative", c.Budget)
+		return fmt.Errorf("fencecheck: invalid budget %v: must not be negative", c.Budget)
 	}
 	return nil
 }

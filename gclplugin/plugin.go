@@ -134,7 +134,7 @@ func Decode(settings any) (analyzer.Config, error) {
 	}
 	cfg.Witness = s.Witness
 	if err := cfg.Validate(); err != nil {
-		return analyzer.Config{}, fmt.Errorf("fencecheck settings: %w", err)
+		return analyzer.Config{}, err // already says "fencecheck: invalid <setting> ..."
 	}
 	return cfg, nil
 }

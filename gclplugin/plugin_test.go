@@ -107,10 +107,10 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"budget as a number", map[string]any{"budget": 30}, []string{`setting "budget" must be a string`}},
 		{"witness not a bool", map[string]any{"witness": "yes"}, []string{`setting "witness" must be a bool`}},
 		{"budget not a duration", map[string]any{"budget": "soon"}, []string{`budget "soon" is not a duration`}},
-		{"budget negative", map[string]any{"budget": "-1s"}, []string{"Budget", "negative"}},
-		{"unknown engine", map[string]any{"engine": "z3"}, []string{`Engine "z3"`}},
-		{"unknown fences", map[string]any{"fences": "some"}, []string{`Fences "some"`}},
-		{"unknown placement", map[string]any{"placement": "before-reads"}, []string{`Placement "before-reads"`}},
+		{"budget negative", map[string]any{"budget": "-1s"}, []string{"budget", "negative"}},
+		{"unknown engine", map[string]any{"engine": "z3"}, []string{`engine "z3"`}},
+		{"unknown fences", map[string]any{"fences": "some"}, []string{`fences "some"`}},
+		{"unknown placement", map[string]any{"placement": "before-reads"}, []string{`placement "before-reads"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -97,8 +97,8 @@ func TestGoVet(t *testing.T) {
 
 	// With an invalid flag value go vet fails and names it.
 	_, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "-engine=fast", "./sb")
-	if code == 0 || !strings.Contains(stderr, `invalid Engine "fast"`) {
-		t.Errorf("go vet -vettool -engine=fast: exit status %d, stderr:\n%s\nwant a failure naming the invalid Engine", code, stderr)
+	if code == 0 || !strings.Contains(stderr, `invalid engine "fast"`) {
+		t.Errorf("go vet -vettool -engine=fast: exit status %d, stderr:\n%s\nwant a failure naming the invalid engine", code, stderr)
 	}
 }
 
