@@ -78,7 +78,25 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
 		}
 		out = append(out, model.GuardOp(outside(op.Expr, p.Vars[op.Var].Dom)))
 	case model.Read:
-		if op.Reg >= 0 {
+		if op.Expr != nil {
+			// The expected value is computed before the value is compared.
+			for _, g := range divs(op.Expr) {
+				out = append(out, model.GuardOp(g))
+			}
+		}
+		if op.Reg >= 0 && op.Expr != nil {
+			// The register receives the value only when it equals the
+			// expected one, w: the twin reads w when w is outside the
+			// register's domain and, when it is inside, a value above the
+			// variable's domain, which no read returns.
+			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
+			if xd.Lo < rd.Lo || xd.Hi > rd.Hi {
+				w := op.Expr
+				in := model.Bin(model.OpAnd, model.Bin(model.OpGe, w, model.C(rd.Lo)), model.Bin(model.OpLe, w, model.C(rd.Hi)))
+				e := model.Bin(model.OpAdd, w, model.Bin(model.OpMul, in, model.C(xd.Hi-rd.Lo+1)))
+				out = append(out, model.ReadEqOp(op.Var, e))
+			}
+		} else if op.Reg >= 0 {
 			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
 			add := func(lo, hi int64) {
 				for v := lo; v <= hi; v++ {

@@ -134,6 +134,7 @@ type forward struct {
 	// register valuations (flattened).
 	local map[string][][]int64
 
+	keep     bool  // keep explored states in queue (for tests)
 	bad      bool  // an abstract bad state is reachable
 	complete bool  // every abstract state was explored
 	states   int64 // abstract states found
@@ -146,32 +147,40 @@ var errAbsBudget = errors.New("abstract state budget exhausted")
 // that a complete run yields the reachable local states for pruning.
 func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
 	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}}
+	return f, f.run(ctx, max)
+}
+
+// run explores the abstraction from the initial states; see runForward.
+func (f *forward) run(ctx context.Context, max int64) error {
+	p := f.prog
 	p.Index()
 	err := p.Initial(func(s model.State) {
 		f.add(absState{locs: s.Locs, regs: s.Regs, mem: s.Mem,
 			suf: make([][]block, len(p.Procs)), sum: make([]*summary, len(p.Procs))})
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for head := 0; head < len(f.queue); head++ {
 		if head&1023 == 0 {
 			if err := ctx.Err(); err != nil {
-				return f, err
+				return err
 			}
 		}
 		if f.states >= max {
-			return f, errAbsBudget
+			return errAbsBudget
 		}
 		s := f.queue[head]
-		f.queue[head] = absState{}
+		if !f.keep {
+			f.queue[head] = absState{}
+		}
 		if s.fault {
 			continue
 		}
 		f.successors(&s)
 	}
 	f.complete = true
-	return f, nil
+	return nil
 }
 
 func (f *forward) add(s absState) {

@@ -1,6 +1,8 @@
 package sb
 
 import (
+	"slices"
+
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -317,7 +319,19 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 				d.msgs = d.msgs[:k]
 				d.locs[p] = t.From
 				preRegs(d, p, info, vals)
+				// W3: as W1, and an earlier write of p to x that c does
+				// not show (the new store hid it from the last-write
+				// condition of the ordering) becomes p's last write to x:
+				// it lies in a gap after p's last write to x that d shows
+				// (or p's pointer) and before the newest message.
+				var hidden []*cons
+				for i := d.lastWrite(p, x); i < k-1; i++ {
+					hidden = append(hidden, insertMsg(d, i+1, msg{mem: make([]int64, len(mk.mem)), writer: p, v: x}))
+				}
 				emit(d)
+				for _, h := range hidden {
+					emit(h)
+				}
 			}
 		}
 		// W2: the previous newest message is one c does not show; it can
@@ -331,6 +345,19 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 		preRegs(d, p, info, vals)
 		emit(d)
 	})
+}
+
+// insertMsg returns a copy of c with m inserted at index i; the pointers at
+// or after i move with the messages.
+func insertMsg(c *cons, i int, m msg) *cons {
+	d := c.clone()
+	d.msgs = slices.Insert(d.msgs, i, m)
+	for r, z := range d.ptr {
+		if z >= i {
+			d.ptr[r] = z + 1
+		}
+	}
+	return d
 }
 
 func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emit func(*cons)) {

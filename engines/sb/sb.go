@@ -145,10 +145,12 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		switch {
 		case ex.Status == engines.Unsafe:
 			res.Status, res.Trace, res.Stats.States = engines.Unsafe, ex.Trace, s.count+other
+			decidedBy("bounded")
 			return res, nil
 		case ex.Status == engines.Safe && ex.Bound == "":
 			// The bound covers every path of a loop-free program: exact.
 			res.Status, res.Stats.States = engines.Safe, s.count+other
+			decidedBy("bounded")
 			return res, nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -161,6 +163,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		switch {
 		case err == nil && !fw.bad:
 			res.Status, res.Stats.States = engines.Safe, s.count+other
+			decidedBy("forward")
 			return res, nil
 		case err == nil && !e.NoPrune:
 			s.prune = fw
@@ -169,6 +172,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		found, err := s.run(ctx, min(max, s.count+cons))
 		if err == nil || !errors.Is(err, errBudget) || s.count >= max {
+			if err == nil {
+				decidedBy("backward")
+			}
 			return finish(found, err)
 		}
 		states *= 4
@@ -177,6 +183,10 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 }
 
 var errBudget = errors.New("constraint budget exhausted")
+
+// decidedBy is called with the search that gave the answer of a round
+// ("bounded", "forward" or "backward"); tests replace it to count them.
+var decidedBy = func(string) {}
 
 type search struct {
 	prog  *model.Program
