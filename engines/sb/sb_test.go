@@ -124,12 +124,12 @@ func differential(t testing.TB, e *sb.Engine, p *model.Program, timeout time.Dur
 }
 
 // TestDifferential compares the engine with the explicit engine on
-// generated programs (see genProgram): 1000 in the normal run, 20000 with
+// generated programs (see genProgram): 2000 in the normal run, 20000 with
 // -long, where the first 2000 also go through the SB search alone
 // (Backward), with pruning and without. (TestBackwardTiny compares the SB
 // search alone on programs small enough for it to conclude.)
 func TestDifferential(t *testing.T) {
-	programs, backward := 1000, 0
+	programs, backward := 2000, 0
 	if *long {
 		programs, backward = 20000, 2000
 	}
