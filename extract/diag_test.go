@@ -56,6 +56,10 @@ func TestDiagnostics(t *testing.T) {
 			{"x = y & 1", "unsupported in a fencecheck system: the operator &"},
 			{"s := make([]int32, 2)", "unsupported in a fencecheck system: storing a slice"},
 		}, nil},
+		{"soundnessdiag", []want{
+			{"go f(3)", "unsupported in a fencecheck system: a go statement on (*soundnessdiag.cell).set$bound"},
+			{"l.a = 1", "unsupported in a fencecheck system: a store to l.a between go statements"},
+		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {

@@ -12,6 +12,8 @@
 // first point from which no go statement can be reached any more; from there
 // the system function is itself a process, called main. Code between two go
 // statements belongs to the setup: all processes start together, after it.
+// A store there to memory that an already spawned process may reach is
+// reported as unsupported, since that process could read the old value.
 //
 // A process running a named function is named after it and its constant
 // arguments (worker(0)); one running a closure after the line of its go

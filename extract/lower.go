@@ -371,7 +371,11 @@ func used(v ssa.Value) bool {
 // after it, or -1 when control does not continue.
 func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
 	s := p.s
+	cur = p.checkOperands(fr, in, cur)
 	if s.pure(fr, in) {
+		if c, ok := in.(*ssa.Convert); ok {
+			cur = p.materialize(fr, c, cur, true)
+		}
 		return cur
 	}
 	switch in := in.(type) {
@@ -437,6 +441,70 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	}
 	s.unsupportedInstr(in)
 	return -1
+}
+
+// checkOperands materializes, before in, the operands of in that Go would
+// have wrapped and in would observe differently: a comparison, a division,
+// a remainder, a shift or a conversion of a sum, difference, product or
+// quotient computed at run time. Wrapping commutes with addition, subtraction
+// and multiplication, so a value only stored or fed to further arithmetic
+// needs no check (a store checks the variable's domain); these operations do
+// not commute with it. Assigning the operand to a register of its Go type
+// makes an overflow a fault instead of a silently unwrapped value.
+func (p *proc) checkOperands(fr *frame, in ssa.Instruction, cur int) int {
+	var ops []ssa.Value
+	switch in := in.(type) {
+	case *ssa.BinOp:
+		switch in.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ,
+			token.QUO, token.REM, token.SHL, token.SHR:
+			ops = []ssa.Value{in.X, in.Y}
+		}
+	case *ssa.Convert:
+		ops = []ssa.Value{in.X}
+	}
+	for _, v := range ops {
+		cur = p.materialize(fr, v, cur, false)
+	}
+	return cur
+}
+
+// materialize assigns v, when its value is arithmetic computed at run time
+// that may leave the range of its Go type (or, with conv, v is a conversion
+// to a narrower type), to a fresh register of that type, so that a value
+// outside the range faults, and uses the register from then on.
+func (p *proc) materialize(fr *frame, v ssa.Value, cur int, conv bool) int {
+	val, ok := fr.vals[v]
+	if _, isConst := val.constant(); !ok || isConst || val.kind != vInt || !isIntegral(v.Type()) || !mayWrap(val.e, v, conv) {
+		return cur
+	}
+	reg := p.newReg(p.regName(fr, v), v.Type())
+	cur = p.emit(cur, model.AssignOp(reg, val.e), v.Pos(), Origin{})
+	fr.vals[v] = intVal(model.R(reg))
+	return cur
+}
+
+// mayWrap reports whether e, the value of v, may lie outside the range of
+// v's type: e does arithmetic on run-time values, or (with conv) v converts
+// a value of a wider range.
+func mayWrap(e model.Expr, v ssa.Value, conv bool) bool {
+	if c, ok := v.(*ssa.Convert); ok && conv {
+		lo, hi, ok1 := typeRange(c.Type())
+		xlo, xhi, ok2 := typeRange(c.X.Type())
+		if !ok1 || !ok2 || xlo < lo || xhi > hi {
+			return true
+		}
+	}
+	arith := false
+	model.WalkExpr(e, func(e model.Expr) {
+		if b, ok := e.(model.Binary); ok {
+			switch b.Op {
+			case model.OpAdd, model.OpSub, model.OpMul, model.OpDiv:
+				arith = true
+			}
+		}
+	})
+	return arith
 }
 
 func negate(e model.Expr) model.Expr {

@@ -102,7 +102,14 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		case *ssa.Alloc:
 			fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: s.alloc(in, -1)}}
 		case *ssa.Store:
-			s.setupStore(s.staticPtr(s.get(fr, in.Addr), in.Pos()), s.get(fr, in.Val), in.Val, in.Pos())
+			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
+			if len(*spawns) > 0 && s.reachable(ptr.obj) {
+				// Processes spawned before the store run concurrently with
+				// it; the model starts every process after the setup, so
+				// it would hide the values they may read before it.
+				s.unsupported(in.Pos(), "a store to %s between go statements (move it before the first go statement)", ptr.name())
+			}
+			s.setupStore(ptr, s.get(fr, in.Val), in.Val, in.Pos())
 		case *ssa.UnOp:
 			if in.Op == token.ARROW {
 				s.unsupported(in.Pos(), "a channel receive")
@@ -111,6 +118,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		case *ssa.Call:
 			fr.vals[in] = s.setupCall(fr, in.Common(), in.Pos(), spawns)
 		case *ssa.Go:
+			if len(*spawns) == 0 {
+				s.spawnObjs = len(s.objects)
+			}
 			*spawns = append(*spawns, s.goStmt(fr, in))
 		case *ssa.If:
 			c, ok := s.get(fr, in.Cond).constant()
@@ -187,6 +197,20 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 		s.unsupported(pos, "an index the setup cannot compute")
 	}
 	return v.ptr
+}
+
+// reachable reports whether a process spawned by the first go statement of
+// the setup may reach o: o existed then, or is a package-level variable.
+func (s *system) reachable(o *object) bool {
+	if o.id < s.spawnObjs {
+		return true
+	}
+	for _, g := range s.globals {
+		if g == o {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {

@@ -205,10 +205,14 @@ type system struct {
 	curPos token.Pos
 
 	objects []*object
-	objName map[string]int
-	globals map[*ssa.Global]*object
-	mem     map[string]value // the setup's memory, by cell key
-	steps   int              // setup steps, for the budget
+	// spawnObjs is the number of objects when the setup executed its first
+	// go statement: those, and the package-level variables, are the objects
+	// a running process may already reach.
+	spawnObjs int
+	objName   map[string]int
+	globals   map[*ssa.Global]*object
+	mem       map[string]value // the setup's memory, by cell key
+	steps     int              // setup steps, for the budget
 
 	prog    *model.Program
 	vars    map[string]int // cell key -> shared variable

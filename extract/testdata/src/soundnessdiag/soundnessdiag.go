@@ -1,0 +1,36 @@
+// Package soundnessdiag holds systems whose constructs the lowering
+// reports rather than models.
+package soundnessdiag
+
+type cell struct{ a int32 }
+
+func (l *cell) set(v int32) { l.a = v }
+
+// methodValue spawns a method value with a constant argument.
+//
+//fencecheck:system
+func methodValue() {
+	var l cell
+	f := l.set
+	go f(3)
+	go func() {
+		if l.a == 3 {
+			panic("set ran")
+		}
+	}()
+}
+
+// betweenSpawns: a store between two go statements may come after the first
+// process read the cell.
+//
+//fencecheck:system
+func betweenSpawns() {
+	var l cell
+	go func() {
+		if l.a == 0 {
+			panic("read before the store")
+		}
+	}()
+	l.a = 1
+	go func() {}()
+}
