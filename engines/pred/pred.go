@@ -146,7 +146,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	sig := signature(p)
 	ss, err := e.acquire(sig)
 	if errors.Is(err, smt.ErrUnavailable) {
-		return unavailableReport(m, start), nil
+		return unavailableReport(m, start, err), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)

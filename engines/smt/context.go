@@ -3,10 +3,46 @@
 package smt
 
 /*
-#cgo LDFLAGS: -lz3
+#cgo LDFLAGS: -ldl
+#include <dlfcn.h>
 #include <stdlib.h>
-#include <z3.h>
 #include "fc.h"
+
+// The function pointers of FC_Z3_API, defined in this file only.
+#define FC_DEFINE_F(R, N, P, A) R(*fcp_##N) P;
+#define FC_DEFINE_V(N, P, A) void(*fcp_##N) P;
+FC_Z3_API(FC_DEFINE_F, FC_DEFINE_V)
+#undef FC_DEFINE_F
+#undef FC_DEFINE_V
+
+const char *fc_load(const char *name) {
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		return dlerror();
+	}
+	// Look every symbol up before publishing any, so that a failed load
+	// leaves all pointers as they were. The handle of a library that lacks
+	// a symbol is kept open: dlclose could free dlerror's message.
+#define FC_COUNT(...) +1
+	void *syms[0 FC_Z3_API(FC_COUNT, FC_COUNT)];
+#undef FC_COUNT
+	int i = 0;
+#define FC_LOOKUP_F(R, N, P, A) \
+	if ((syms[i++] = dlsym(h, #N)) == NULL) { \
+		return dlerror(); \
+	}
+#define FC_LOOKUP_V(N, P, A) FC_LOOKUP_F(void, N, P, A)
+	FC_Z3_API(FC_LOOKUP_F, FC_LOOKUP_V)
+#undef FC_LOOKUP_F
+#undef FC_LOOKUP_V
+	i = 0;
+#define FC_SET_F(R, N, P, A) fcp_##N = (__typeof__(fcp_##N))syms[i++];
+#define FC_SET_V(N, P, A) FC_SET_F(void, N, P, A)
+	FC_Z3_API(FC_SET_F, FC_SET_V)
+#undef FC_SET_F
+#undef FC_SET_V
+	return NULL;
+}
 
 // fc_ignore_error is the Context's error handler: it returns, so the failing
 // API call returns a dummy value and leaves its error code for the caller.
@@ -22,15 +58,58 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
 
 // Available reports whether this build has Z3: true in the cgo binding,
 // false in the build without Z3, where every operation fails with
-// [ErrUnavailable].
+// [ErrUnavailable]. In the cgo binding, the library itself is loaded by the
+// first [NewContext], which fails with [ErrUnavailable] if it is missing.
 const Available = true
+
+// libNames are the names under which the Z3 library is looked for, in order:
+// the soname of Z3 4.x, then the unversioned development link.
+var libNames = []string{"libz3.so.4", "libz3.so"}
+
+// lib is the state of the Z3 library, which is loaded by the first
+// [NewContext] (or [Version]) rather than at start-up, so that processes
+// that never use Z3 do not pay for loading it.
+var lib struct {
+	once   sync.Once
+	err    error
+	loaded atomic.Bool
+}
+
+// load opens the Z3 library and resolves the API functions the binding
+// calls, once per process. Its error wraps [ErrUnavailable].
+func load() error {
+	lib.once.Do(func() {
+		var msgs []string
+		for _, name := range libNames {
+			cname := C.CString(name)
+			msg := C.fc_load(cname)
+			C.free(unsafe.Pointer(cname))
+			if msg == nil {
+				lib.loaded.Store(true)
+				// The enum values declared in fc.h are Z3 4.8's; another
+				// minor release may number the operators differently.
+				var major, minor, build, rev C.uint
+				C.Z3_get_version(&major, &minor, &build, &rev)
+				if major != 4 || minor != 8 {
+					lib.err = fmt.Errorf("smt: %s is Z3 %d.%d.%d, and this binding declares Z3 4.8's API: %w", name, major, minor, build, ErrUnavailable)
+				}
+				return
+			}
+			msgs = append(msgs, C.GoString(msg))
+		}
+		lib.err = fmt.Errorf("smt: loading Z3 (%s): %w", strings.Join(msgs, "; "), ErrUnavailable)
+	})
+	return lib.err
+}
 
 // contextParams are the Z3 context parameters a Config may set. Z3 only
 // warns on unknown names, so they are checked here; parameters that would
@@ -109,6 +188,9 @@ func NewContext(cfg Config) (*Context, error) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	if err := load(); err != nil {
+		return nil, err
+	}
 	cfgC := C.Z3_mk_config()
 	defer C.Z3_del_config(cfgC)
 	set := func(k, v string) {
@@ -245,12 +327,20 @@ func (c *Context) pendingReleases() int {
 
 // EstimatedAllocSize returns Z3's estimate of the bytes it has allocated in
 // this process, over all contexts (Z3_get_estimated_alloc_size).
+// It is 0 while the library is not loaded.
 func EstimatedAllocSize() uint64 {
+	if !lib.loaded.Load() {
+		return 0
+	}
 	return uint64(C.Z3_get_estimated_alloc_size())
 }
 
-// Version returns the version of the linked Z3 library, e.g. "4.8.12".
+// Version returns the version of the Z3 library, e.g. "4.8.12", loading
+// it if need be; it returns "" if the library cannot be loaded.
 func Version() string {
+	if load() != nil && !lib.loaded.Load() {
+		return ""
+	}
 	var major, minor, build, rev C.uint
 	C.Z3_get_version(&major, &minor, &build, &rev)
 	return fmt.Sprintf("%d.%d.%d", major, minor, build)

@@ -1,6 +1,6 @@
 // Package smt is a small cgo binding to the C API of the Z3 theorem prover
-// (the system library, Debian package libz3-dev, linked with -lz3; written
-// against Z3 4.8.12). It offers what fencecheck's predicate-abstraction engine
+// (the system shared library, Debian package libz3-4, loaded at run time with
+// dlopen; written against Z3 4.8.12). It offers what fencecheck's predicate-abstraction engine
 // needs and nothing more: Int and Bool terms, linear and nonlinear integer
 // arithmetic, comparisons, Boolean connectives, quantifiers over constants,
 // incremental solvers with models and unsat cores, simplification, substitution
@@ -59,8 +59,12 @@
 // # Builds without Z3
 //
 // The binding is compiled only when cgo is enabled and the build tag
-// fencecheck_noz3 is not set. Otherwise (CGO_ENABLED=0, a cross build, or
-// go build -tags fencecheck_noz3 on a machine without libz3-dev) the package
+// fencecheck_noz3 is not set. It needs neither the Z3 headers nor linking
+// with libz3: the shared library (libz3.so.4, else libz3.so) is opened with
+// dlopen by the first [NewContext], so a process that never makes a Context
+// never loads it, and if it is missing NewContext fails with an error
+// wrapping [ErrUnavailable]. Otherwise (CGO_ENABLED=0, a cross build, or
+// go build -tags fencecheck_noz3) the package
 // is a pure-Go build with the same API in which Z3 is absent: [Available] is
 // false, and [NewContext], like every other operation that returns an
 // error, fails with an error wrapping [ErrUnavailable]. The rest of

@@ -4,7 +4,6 @@ package smt
 
 /*
 #include <stdlib.h>
-#include <z3.h>
 #include "fc.h"
 */
 import "C"

@@ -14,8 +14,10 @@ var ErrClosed = errors.New("smt: context is closed")
 
 // ErrUnavailable is wrapped by the error of [NewContext], and of every
 // operation, in a build without Z3: one with cgo disabled or with the build
-// tag fencecheck_noz3. [Available] tells the two builds apart.
-var ErrUnavailable = errors.New("fencecheck was built without Z3 (cgo disabled or tag fencecheck_noz3); the predicate engine needs libz3")
+// tag fencecheck_noz3. [Available] tells the two builds apart. In the cgo
+// binding, NewContext wraps it too when the Z3 shared library cannot be
+// loaded.
+var ErrUnavailable = errors.New("Z3 is unavailable (fencecheck built with cgo disabled or tag fencecheck_noz3, or libz3 not installed); the predicate engine needs libz3")
 
 // Config configures a new Context.
 type Config struct {
