@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -486,47 +487,39 @@ func foldBin(op token.Token, x, y int64, t types.Type) (int64, bool) {
 		}
 		return wrap(x>>uint(y), t), true
 	}
-	var r bool
+	var r, ok bool
 	if unsigned {
-		ux, uy := uint64(x), uint64(y)
-		switch op {
-		case token.EQL:
-			r = ux == uy
-		case token.NEQ:
-			r = ux != uy
-		case token.LSS:
-			r = ux < uy
-		case token.LEQ:
-			r = ux <= uy
-		case token.GTR:
-			r = ux > uy
-		case token.GEQ:
-			r = ux >= uy
-		default:
-			return 0, false
-		}
+		r, ok = compare(op, uint64(x), uint64(y))
 	} else {
-		switch op {
-		case token.EQL:
-			r = x == y
-		case token.NEQ:
-			r = x != y
-		case token.LSS:
-			r = x < y
-		case token.LEQ:
-			r = x <= y
-		case token.GTR:
-			r = x > y
-		case token.GEQ:
-			r = x >= y
-		default:
-			return 0, false
-		}
+		r, ok = compare(op, x, y)
+	}
+	if !ok {
+		return 0, false
 	}
 	if r {
 		return 1, true
 	}
 	return 0, true
+}
+
+// compare applies the comparison op to x and y; ok is false when op is not a
+// comparison.
+func compare[T cmp.Ordered](op token.Token, x, y T) (r, ok bool) {
+	switch op {
+	case token.EQL:
+		return x == y, true
+	case token.NEQ:
+		return x != y, true
+	case token.LSS:
+		return x < y, true
+	case token.LEQ:
+		return x <= y, true
+	case token.GTR:
+		return x > y, true
+	case token.GEQ:
+		return x >= y, true
+	}
+	return false, false
 }
 
 var modelOps = map[token.Token]model.BinOp{

@@ -3,6 +3,7 @@ package pred
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/fencecheck/fencecheck/model"
@@ -44,18 +45,12 @@ type simResult struct {
 	init  map[dvar]tid
 }
 
-// run replays events under m from the initial configuration. With rules
-// set, every step must use the event's rule; otherwise any rule the mode
-// offers for the event's transition (or update of the event's variable) is
-// tried. Under SC, update events are skipped. bad is the bad state the
-// replay must end in, -1 for a fault. It returns nil when no replay is
-// feasible.
-func (sim *simulator) run(m mode, events []event, bad int, rules bool) (*simResult, error) {
+// initialEnv gives each data variable of c its initial value: a constant,
+// or, for an initial value of "any", a fresh variable, constrained to its
+// domain by the returned constraints.
+func (sim *simulator) initialEnv(c control) (env map[dvar]tid, domains []tid) {
 	s, t := sim.s, sim.s.t
-	c := s.initial()
-	env := make(map[dvar]tid)
-	init := make(map[dvar]tid)
-	var path []tid
+	env = make(map[dvar]tid)
 	for _, v := range s.dataVars(c) {
 		var in model.Init
 		var dom model.Domain
@@ -68,12 +63,25 @@ func (sim *simulator) run(m mode, events []event, bad int, rules bool) (*simResu
 		if in.Any {
 			x := sim.fresh(v, dom)
 			env[v] = t.Var(x)
-			path = append(path, t.inDomain(t.Var(x), dom))
+			domains = append(domains, t.inDomain(t.Var(x), dom))
 		} else {
 			env[v] = t.Const(in.Value)
 		}
-		init[v] = env[v]
 	}
+	return env, domains
+}
+
+// run replays events under m from the initial configuration. With rules
+// set, every step must use the event's rule; otherwise any rule the mode
+// offers for the event's transition (or update of the event's variable) is
+// tried. Under SC, update events are skipped. bad is the bad state the
+// replay must end in, -1 for a fault. It returns nil when no replay is
+// feasible.
+func (sim *simulator) run(m mode, events []event, bad int, rules bool) (*simResult, error) {
+	s, t := sim.s, sim.s.t
+	c := s.initial()
+	env, path := sim.initialEnv(c)
+	init := maps.Clone(env)
 	if m.sc {
 		events = slices.DeleteFunc(slices.Clone(events), func(e event) bool { return e.trans < 0 })
 	}
@@ -221,26 +229,8 @@ func (sim *simulator) trace(r *simResult, m model.Model, flushWrites bool) (*mod
 // the last control) if the core uses it, else -1.
 func (sim *simulator) core(mvs []move, cs []control, bad int) ([]bool, tid, error) {
 	s, t := sim.s, sim.s.t
-	env := make(map[dvar]tid)
-	var hard, soft []tid
-	c := cs[0]
-	for _, v := range s.dataVars(c) {
-		var in model.Init
-		var dom model.Domain
-		if v.Kind == dMem {
-			in, dom = s.p.Vars[v.I].Init, s.p.Vars[v.I].Dom
-		} else {
-			r := s.p.Procs[v.P].Regs[v.I]
-			in, dom = r.Init, r.Dom
-		}
-		if in.Any {
-			x := sim.fresh(v, dom)
-			env[v] = t.Var(x)
-			hard = append(hard, t.inDomain(t.Var(x), dom))
-		} else {
-			env[v] = t.Const(in.Value)
-		}
-	}
+	var soft []tid
+	env, hard := sim.initialEnv(cs[0])
 	for i := range mvs {
 		mv := &mvs[i]
 		h := make(map[dvar]tid)
