@@ -52,6 +52,7 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
+	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	return a
 }
 
@@ -114,6 +115,9 @@ func (s *system) check() {
 		return
 	}
 	s.eng = eng
+	if s.cfg.Races && s.checkGoMemoryModel() {
+		return
+	}
 	placement, err := fence.ParsePlacement(s.cfg.Placement)
 	if err != nil {
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: %v", err))

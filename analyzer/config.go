@@ -46,6 +46,11 @@ type Config struct {
 	// Witness includes the interleaving that breaks the system, as a table
 	// with one column per goroutine and the store buffers, in the diagnostic.
 	Witness bool
+	// Races reports data races under the Go memory model (the default). With
+	// it off, a system is judged as if every plain access compiled to one MOV
+	// in program order: only x86-TSO and SC findings are reported. That is a
+	// promise gc does not keep for racy code (DESIGN §2a).
+	Races bool
 }
 
 // DefaultConfig returns the configuration of the flags' defaults.
@@ -54,6 +59,7 @@ func DefaultConfig() Config {
 		Engine:    EngineAuto,
 		Fences:    FencesCheapest,
 		Placement: PlacementAfterWrites,
+		Races:     true,
 	}
 }
 

@@ -449,6 +449,9 @@ func (s *system) stepText(st model.Step) string {
 	case model.Write:
 		return fmt.Sprintf("store %s=%d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
 	case model.Read:
+		if t.Op.Atomic {
+			return fmt.Sprintf("atomic load %s: %d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+		}
 		return fmt.Sprintf("load %s: %d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
 	case model.Locked:
 		if st.Var >= 0 {
@@ -483,7 +486,7 @@ func (s *system) interleaving(t *model.Trace) string {
 // table writes the memory steps of t as a table: a step number, one column
 // per goroutine, and under TSO the store buffers after the step.
 func (s *system) table(t *model.Trace) string {
-	states, err := s.p.Replay(t)
+	states, err := s.p.Execute(t)
 	if err != nil {
 		return fmt.Sprintf("(the interleaving does not replay: %v)", err)
 	}

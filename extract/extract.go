@@ -136,6 +136,10 @@ type Origin struct {
 	// a load. Type is that location's type; both are nil otherwise.
 	Target ast.Expr
 	Type   types.Type
+	// Instr is, for a plain load or store of shared memory, the SSA
+	// instruction lowered (to recognise what gc does to the access); nil
+	// otherwise.
+	Instr ssa.Instruction
 }
 
 // A Diagnostic is a problem with the input: an unsupported construct, a

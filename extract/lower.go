@@ -651,7 +651,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 	ptr := p.pointerArg(s.get(fr, in.Addr), in.Pos())
 	val := s.get(fr, in.Val)
 	pos := in.Pos()
-	o := Origin{}
+	o := Origin{Instr: in}
 	if lhs, ok := s.x.debugOf(fr.fn).storeLHS[in]; ok {
 		lhs = s.x.fullExpr(lhs)
 		o.Target, o.Type = lhs, s.x.info.TypeOf(lhs)
@@ -697,7 +697,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
 	pos := in.Pos()
-	o := Origin{Type: in.Type()}
+	o := Origin{Type: in.Type(), Instr: in}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
 		x = s.x.fullExpr(x)
 		o.Node, o.Target, pos = x, x, x.Pos()
@@ -884,7 +884,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	switch k {
 	case extLoad:
 		r := result()
-		ops = func(x int) []model.Op { return []model.Op{model.ReadOp(x, r)} }
+		ops = func(x int) []model.Op { return []model.Op{model.AtomicReadOp(x, r)} }
 		if r >= 0 {
 			res = intVal(model.R(r))
 		}
@@ -933,7 +933,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	case extWGDone:
 		ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, -1, model.C(-1))} }
 	case extWGWait:
-		ops = func(x int) []model.Op { return []model.Op{model.ReadEqOp(x, model.C(0))} }
+		ops = func(x int) []model.Op { return []model.Op{{Kind: model.Read, Var: x, Reg: -1, Expr: model.C(0), Atomic: true}} }
 	case extLock:
 		ops = func(x int) []model.Op { return []model.Op{model.CASSuccess(x, -1, model.C(0), model.C(1))} }
 	case extUnlock:

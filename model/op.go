@@ -48,6 +48,12 @@ type Op struct {
 	Reg  int  // Assign: target; Read: target or -1
 	Expr Expr // Assign, Guard, Write: the value; Read: the required value or nil
 	Body []Op // Locked: the atomic body (Read, Write, Assign, Guard)
+	// Atomic marks a Read that the source performs with a synchronising
+	// atomic load (atomic.LoadInt32, (*atomic.Int32).Load, a WaitGroup's
+	// Wait): a MOV under TSO like a plain load, but an access that never takes
+	// part in a data race with another atomic one (the Go memory model).
+	// Every access inside a Locked body is atomic.
+	Atomic bool
 }
 
 // NopOp returns a nop.
@@ -64,6 +70,9 @@ func ReadOp(x, reg int) Op { return Op{Kind: Read, Var: x, Reg: reg} }
 
 // ReadEqOp returns a read of x that is enabled only when the value equals e.
 func ReadEqOp(x int, e Expr) Op { return Op{Kind: Read, Var: x, Reg: -1, Expr: e} }
+
+// AtomicReadOp returns reg := x performed by an atomic load (reg may be -1).
+func AtomicReadOp(x, reg int) Op { return Op{Kind: Read, Var: x, Reg: reg, Atomic: true} }
 
 // WriteOp returns x := e.
 func WriteOp(x int, e Expr) Op { return Op{Kind: Write, Var: x, Reg: -1, Expr: e} }
@@ -112,6 +121,12 @@ func (o Op) WritesShared() bool {
 	return false
 }
 
+// IsPlain reports whether o accesses shared memory without synchronising:
+// a Write, or a Read that is not Atomic. Locked operations are atomic.
+func (o Op) IsPlain() bool {
+	return o.Kind == Write || (o.Kind == Read && !o.Atomic)
+}
+
 // ReadsShared reports whether o loads shared memory.
 func (o Op) ReadsShared() bool {
 	switch o.Kind {
@@ -148,6 +163,9 @@ func (o Op) format(b *strings.Builder, p *Program, q *Process) {
 	case Guard:
 		fmt.Fprintf(b, "assume %s", FormatExpr(o.Expr, p, q))
 	case Read:
+		if o.Atomic {
+			b.WriteString("atomic ")
+		}
 		b.WriteString("read ")
 		if o.Reg >= 0 {
 			fmt.Fprintf(b, "%s := %s", n.reg(o.Reg), n.vr(o.Var))

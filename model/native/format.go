@@ -242,6 +242,9 @@ func writeOp(b *strings.Builder, p *model.Program, q *model.Process, o model.Op)
 		b.WriteString("assume ")
 		writeExpr(b, p, q, o.Expr, 0)
 	case model.Read:
+		if o.Atomic {
+			b.WriteString("atomic ")
+		}
 		b.WriteString("read ")
 		if o.Reg >= 0 {
 			b.WriteString(regOf(q, o.Reg) + " := ")

@@ -162,6 +162,7 @@ func (g *gen) op(q *model.Process, inLocked bool) model.Op {
 				if g.r.IntN(3) == 0 {
 					o.Expr = g.expr(q, inLocked, 2)
 				}
+				o.Atomic = !inLocked && g.r.IntN(4) == 0
 				return o
 			}
 		case 5:

@@ -60,6 +60,8 @@ func everyOpProgram() *model.Program {
 		model.ReadOp(0, 0),
 		model.ReadOp(1, -1),
 		model.ReadEqOp(2, model.C(1)),
+		model.AtomicReadOp(0, 1),
+		{Kind: model.Read, Var: 2, Reg: -1, Expr: model.C(0), Atomic: true},
 		{Kind: model.Read, Var: 0, Reg: 1, Expr: model.Bin(model.OpSub, model.C(0), model.R(0))},
 		model.WriteOp(1, model.R(1)),
 		model.WriteOp(2, model.C(0)),

@@ -578,6 +578,14 @@ func (p *parser) op(st *procState, inLocked bool) model.Op {
 	case t.text == "assume":
 		p.next()
 		return model.GuardOp(p.expr(ctx))
+	case t.text == "atomic":
+		p.next()
+		if !p.tok.isKeyword("read") {
+			p.expected(`"read" after atomic (only loads are marked atomic; locked blocks are atomic already)`)
+		}
+		o := p.op(st, inLocked)
+		o.Atomic = true
+		return o
 	case t.text == "read":
 		p.next()
 		r := -1

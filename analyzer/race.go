@@ -1,0 +1,311 @@
+package analyzer
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// raceEngine returns the engine that decides the system's race question and,
+// for a race-free system, its SC reachability: an exact one (explicit, whose
+// SC search is complete for finite systems, or sb when it is asked for) for
+// finite data, the predicate engine for unbounded data.
+func (s *system) raceEngine() engines.Engine {
+	switch {
+	case !s.p.Finite():
+		if e, ok := s.eng.(*pred.Engine); ok {
+			// One engine for every question: the predicates it learns and
+			// the solver's answers carry over to the fence inference.
+			return e
+		}
+		return &pred.Engine{}
+	case s.cfg.Engine == EngineSB:
+		return &sb.Engine{}
+	default:
+		return &explicit.Engine{}
+	}
+}
+
+// checkRaces decides the system's data races. Races between the same two
+// source accesses (one statement inlined into several goroutines) are found
+// once.
+func (s *system) checkRaces(eng engines.Engine) (*race.Result, error) {
+	return race.Check(s.ctx, eng, s.p, race.Options{
+		Key: func(a race.Access) string {
+			return fmt.Sprint(s.transPos(a.Proc, a.Trans))
+		},
+	})
+}
+
+// A racingCell is one variable or field as the user declared it, with the
+// races found on it.
+type racingCell struct {
+	name  string       // as the user spells it (l.flag, not l.flag[0])
+	obj   types.Object // the declared variable or field, or nil
+	races []race.Race
+}
+
+// cellOf returns the declared variable or field that the access of
+// transition t of process q names, and its name without the outermost
+// index (l.flag for l.flag[me]).
+func (s *system) cellOf(q, t int) (types.Object, string) {
+	op := s.p.Procs[q].Trans[t].Op
+	x := op.Var
+	if op.Kind == model.Locked {
+		for _, b := range op.Body {
+			if b.Kind == model.Read || b.Kind == model.Write {
+				x = b.Var
+				break
+			}
+		}
+	}
+	fallback := stripIndexes(s.p.Vars[x].Name)
+	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) || s.sys.Origins[q][t].Target == nil {
+		return nil, fallback
+	}
+	e := ast.Unparen(s.sys.Origins[q][t].Target)
+	for {
+		ix, ok := e.(*ast.IndexExpr)
+		if !ok {
+			break
+		}
+		e = ast.Unparen(ix.X)
+	}
+	info := s.r.pass.TypesInfo
+	var obj types.Object
+	switch e := e.(type) {
+	case *ast.Ident:
+		obj = info.Uses[e]
+	case *ast.SelectorExpr:
+		obj = info.Uses[e.Sel]
+	}
+	if _, ok := obj.(*types.Var); !ok {
+		return nil, fallback
+	}
+	return obj, s.exprText(e)
+}
+
+// stripIndexes removes the trailing constant indexes of a model variable's
+// name: l.flag[0] is l.flag.
+func stripIndexes(name string) string {
+	for strings.HasSuffix(name, "]") {
+		i := strings.LastIndex(name, "[")
+		if i < 0 {
+			break
+		}
+		name = name[:i]
+	}
+	return name
+}
+
+// reportRaces reports one race: diagnostic per racing cell, on its first
+// racing access in source order.
+func (s *system) reportRaces(res *race.Result) {
+	var cells []*racingCell
+	byKey := map[string]*racingCell{}
+	for _, rc := range res.Races {
+		obj, name := s.cellOf(rc.A.Proc, rc.A.Trans)
+		key := "name:" + name
+		if obj != nil {
+			key = fmt.Sprintf("obj:%p", obj)
+		}
+		c := byKey[key]
+		if c == nil {
+			c = &racingCell{name: name, obj: obj}
+			byKey[key] = c
+			cells = append(cells, c)
+		}
+		c.races = append(c.races, rc)
+	}
+	for _, c := range cells {
+		s.reportCell(c)
+	}
+}
+
+// accessVerb says what transition t of process q does to variable x:
+// "stores l.flag[0]", "loads s.seq", "atomically loads x".
+func (s *system) accessVerb(q, t int, x int) string {
+	op := s.p.Procs[q].Trans[t].Op
+	name := s.p.Vars[x].Name
+	switch {
+	case op.Kind == model.Write:
+		return "stores " + name
+	case op.Kind == model.Read && !op.Atomic:
+		return "loads " + name
+	case op.WritesShared():
+		return "atomically updates " + name
+	default:
+		return "atomically loads " + name
+	}
+}
+
+// reportCell reports the races of one cell: one diagnostic, on its first
+// racing access in source order, with the other racing accesses as related
+// information.
+func (s *system) reportCell(c *racingCell) {
+	type site struct {
+		a   race.Access
+		pos token.Pos
+	}
+	var sites []site
+	seen := map[token.Pos]bool{}
+	for _, rc := range c.races {
+		for _, a := range []race.Access{rc.A, rc.B} {
+			pos := s.transPos(a.Proc, a.Trans)
+			if !seen[pos] {
+				seen[pos] = true
+				sites = append(sites, site{a, pos})
+			}
+		}
+	}
+	slices.SortStableFunc(sites, func(x, y site) int { return cmp.Compare(x.pos, y.pos) })
+	first := sites[0]
+	// The race described in the message: one that involves the first access.
+	rc := c.races[0]
+	for _, r := range c.races {
+		if s.transPos(r.A.Proc, r.A.Trans) == first.pos || s.transPos(r.B.Proc, r.B.Trans) == first.pos {
+			rc = r
+			break
+		}
+	}
+	here, there := rc.A, rc.B
+	if s.transPos(there.Proc, there.Trans) == first.pos {
+		here, there = there, here
+	}
+	therePos := s.transPos(there.Proc, there.Trans)
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "race: goroutine %s %s here while goroutine %s %s at %s, and nothing orders the two",
+		s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),
+		s.p.Procs[there.Proc].Name, s.accessVerb(there.Proc, there.Trans, rc.Var), s.r.short(therePos))
+	msg.WriteString(" (a data race under the Go memory model: the compiler may merge, reorder or delete racing plain accesses, and CPUs other than amd64 reorder them)")
+	if gc := s.gcRewrite(here); gc != "" {
+		fmt.Fprintf(&msg, "; here %s", gc)
+	} else if gc := s.gcRewrite(there); gc != "" {
+		fmt.Fprintf(&msg, "; at %s %s", s.r.short(therePos), gc)
+	}
+	fmt.Fprintf(&msg, ". Interleaving: %s.", s.raceInterleaving(rc.Trace))
+	var related []analysis.RelatedInformation
+	for _, st := range sites[1:] {
+		rel := fmt.Sprintf("goroutine %s %s here, racing too", s.p.Procs[st.a.Proc].Name, s.accessVerb(st.a.Proc, st.a.Trans, s.varOf(st.a)))
+		if gc := s.gcRewrite(st.a); gc != "" {
+			rel += "; " + gc
+		}
+		related = append(related, analysis.RelatedInformation{Pos: st.pos, Message: rel})
+	}
+	advice, fix := s.raceFix(c)
+	fmt.Fprintf(&msg, " Make every access to %s atomic: %s.", c.name, advice)
+	if s.cfg.Witness {
+		msg.WriteString("\n" + s.table(rc.Trace))
+	}
+	d := analysis.Diagnostic{Pos: first.pos, Message: msg.String(), Related: related}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	s.r.add(d)
+}
+
+// raceInterleaving writes the memory steps of a race trace on one line; the
+// two racing accesses are the next steps after it.
+func (s *system) raceInterleaving(t *model.Trace) string {
+	if len(t.Steps) == 0 {
+		return "from the start, both accesses are the goroutines' next steps"
+	}
+	return s.interleaving(t) + "; the two accesses are next"
+}
+
+// varOf returns the shared variable that access a touches.
+func (s *system) varOf(a race.Access) int {
+	op := s.p.Procs[a.Proc].Trans[a.Trans].Op
+	if op.Kind == model.Locked {
+		for _, b := range op.Body {
+			if b.Kind == model.Read || b.Kind == model.Write {
+				return b.Var
+			}
+		}
+	}
+	return op.Var
+}
+
+// gcRewrite says what gc does to the plain access a when it races, or "".
+func (s *system) gcRewrite(a race.Access) string {
+	return ""
+}
+
+// raceFix returns the advice for making every access to c atomic and, where
+// an automatic rewrite applies, the fix.
+func (s *system) raceFix(c *racingCell) (string, *analysis.SuggestedFix) {
+	return "use sync/atomic for every load and store of " + c.name, nil
+}
+
+// checkGoMemoryModel decides the system's data races and reports them. For a
+// race-free system it then decides SC reachability, reports the outcome and
+// returns true: without races the system behaves as under SC on every
+// GOARCH, so its store buffers need no search. It returns false when the
+// x86-TSO analysis must follow (the system races, or its races could not be
+// decided).
+func (s *system) checkGoMemoryModel() bool {
+	eng := s.raceEngine()
+	start := time.Now()
+	res, err := s.checkRaces(eng)
+	if err != nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		return true
+	}
+	switch res.Status {
+	case engines.Unsafe:
+		s.reportRaces(res)
+		return false
+	case engines.Inconclusive:
+		if res.Faults {
+			// The SC search of the fence inference reports the fault.
+			return false
+		}
+		if len(res.Races) > 0 {
+			s.reportRaces(res)
+		}
+		reason := res.Reason
+		if s.ctx.Err() != nil {
+			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
+		}
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v while looking for data races: %s",
+			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
+		return s.ctx.Err() != nil
+	}
+	r, err := eng.Check(s.ctx, s.p, model.SC)
+	if err != nil {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		return true
+	}
+	switch r.Status {
+	case engines.Unsafe:
+		s.reportSC(&fence.Result{SCTrace: r.Trace})
+	case engines.Inconclusive:
+		reason := r.Reason
+		if s.ctx.Err() != nil {
+			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
+		}
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s is free of data races, but the %s engine stopped after %v: %s",
+			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
+	default:
+		if bound := res.Bound + r.Bound; bound != "" {
+			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: no data race and no bad state is reachable with %s, but the %s engine is exact only within that bound",
+				s.sys.Name, bound, eng.Name()))
+		}
+	}
+	return true
+}
