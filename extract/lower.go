@@ -933,7 +933,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	case extWGDone:
 		ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, -1, model.C(-1))} }
 	case extWGWait:
-		ops = func(x int) []model.Op { return []model.Op{{Kind: model.Read, Var: x, Reg: -1, Expr: model.C(0), Atomic: true}} }
+		ops = func(x int) []model.Op {
+			return []model.Op{{Kind: model.Read, Var: x, Reg: -1, Expr: model.C(0), Atomic: true}}
+		}
 	case extLock:
 		ops = func(x int) []model.Op { return []model.Op{model.CASSuccess(x, -1, model.C(0), model.C(1))} }
 	case extUnlock:
