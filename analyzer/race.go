@@ -116,13 +116,27 @@ func stripIndexes(name string) string {
 // reportRaces reports one race: diagnostic per racing cell, on its first
 // racing access in source order.
 func (s *system) reportRaces(res *race.Result) {
+	// A cell is keyed by its declared object; an access whose source names
+	// none (the load of x++) joins the object another access of the same
+	// model variable names.
+	byName := map[string]types.Object{}
+	for _, rc := range res.Races {
+		for _, a := range []race.Access{rc.A, rc.B} {
+			if obj, name := s.cellOf(a.Proc, a.Trans); obj != nil {
+				byName[name] = obj
+			}
+		}
+	}
 	var cells []*racingCell
-	byKey := map[string]*racingCell{}
+	byKey := map[any]*racingCell{}
 	for _, rc := range res.Races {
 		obj, name := s.cellOf(rc.A.Proc, rc.A.Trans)
-		key := "name:" + name
+		if obj == nil {
+			obj = byName[name]
+		}
+		var key any = name
 		if obj != nil {
-			key = fmt.Sprintf("obj:%p", obj)
+			key = obj
 		}
 		c := byKey[key]
 		if c == nil {
@@ -189,9 +203,14 @@ func (s *system) reportCell(c *racingCell) {
 	}
 	therePos := s.transPos(there.Proc, there.Trans)
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "race: goroutine %s %s here while goroutine %s %s at %s, and nothing orders the two",
-		s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),
-		s.p.Procs[there.Proc].Name, s.accessVerb(there.Proc, there.Trans, rc.Var), s.r.short(therePos))
+	if therePos == first.pos {
+		fmt.Fprintf(&msg, "race: goroutines %s and %s can both reach this access (it %s) at once, and nothing orders the two",
+			s.p.Procs[here.Proc].Name, s.p.Procs[there.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var))
+	} else {
+		fmt.Fprintf(&msg, "race: goroutine %s %s here while goroutine %s %s at %s, and nothing orders the two",
+			s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),
+			s.p.Procs[there.Proc].Name, s.accessVerb(there.Proc, there.Trans, rc.Var), s.r.short(therePos))
+	}
 	msg.WriteString(" (a data race under the Go memory model: the compiler may merge, reorder or delete racing plain accesses, and CPUs other than amd64 reorder them)")
 	if gc := s.gcRewrite(here); gc != "" {
 		fmt.Fprintf(&msg, "; here %s", gc)

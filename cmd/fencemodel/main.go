@@ -7,6 +7,7 @@
 //	fencemodel check [-engine=explicit|sb|pred] [-model=tso|sc] [-buffer=N] [-budget=D] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred] [-manifest=FILE] [-budget=D] [-format=text|markdown]
+//	fencemodel race [-engine=explicit|sb|pred] [-budget=D] FILE...
 //
 // The engines: explicit (breadth-first search with bounded store buffers
 // under TSO, complete under SC), sb (exact single-buffer backward
@@ -17,6 +18,13 @@
 // fences prints the minimal sets of barriers that make each program correct
 // under TSO (Algorithm 2 of the single-buffer paper), by location and source
 // position, or says that the program is already correct, or wrong under SC.
+//
+// race decides the data races of each program under the Go memory model
+// (DESIGN §2a): pairs of accesses to one variable by different processes, at
+// least one a write and at least one plain (not a locked operation, not a
+// read marked atomic), that no happens-before edge orders in some SC
+// execution. It prints each racing pair with the SC trace that reaches the
+// first access of the pair while the second has run unordered before it.
 //
 // bench runs fences (a cheapest set, then all minimal sets) over the programs
 // of a manifest (by default testdata/table1/expected.json, the programs of
@@ -45,6 +53,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -68,6 +77,7 @@ commands:
   check   decide whether a bad state is reachable; print the trace
   fences  compute the minimal sets of barriers that repair each program under TSO
   bench   run fences over a manifest of programs; print a table beside the paper's results
+  race    find the data races of each program (Go memory model); print a trace to each
   help    print this text
 
 run 'fencemodel COMMAND -h' for the flags of a command
@@ -85,6 +95,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fences(args[1:], stdout, stderr)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
+	case "race":
+		return races(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitSafe
@@ -241,6 +253,65 @@ func fences(args []string, stdout, stderr io.Writer) int {
 			code.add(exitUnsafe)
 		case fence.Inconclusive:
 			code.add(exitInconclusive)
+		}
+	}
+	return int(code)
+}
+
+func races(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("race", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ef engineFlags
+	ef.register(fs)
+	quiet := fs.Bool("q", false, "print only the verdict line and the racing pairs of each file")
+	eng := ef.parse(fs, args, stderr)
+	if eng == nil {
+		return exitUsage
+	}
+	var code exitCode
+	for _, file := range fs.Args() {
+		p, err := modelfile.Load(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			code.add(exitUsage)
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
+		res, err := race.Check(ctx, eng, p, race.Options{})
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+			code.add(exitUsage)
+			continue
+		}
+		verdict := "race-free"
+		switch res.Status {
+		case engines.Unsafe:
+			verdict = fmt.Sprintf("%d racing pair(s)", len(res.Races))
+			code.add(exitUnsafe)
+		case engines.Inconclusive:
+			verdict = "inconclusive: " + res.Reason
+			code.add(exitInconclusive)
+		default:
+			if res.Bound != "" {
+				verdict += " up to " + res.Bound
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %s under SC [%s, %d checks, %d states, %v]\n", file, verdict, eng.Name(), res.Checks, res.States, res.Duration.Round(time.Microsecond))
+		for _, r := range res.Races {
+			a, b := p.Procs[r.A.Proc], p.Procs[r.B.Proc]
+			fmt.Fprintf(stdout, "  race on %s: %s: %s (%s), with nothing ordering %s: %s (%s) before it\n", p.Vars[r.Var].Name,
+				a.Name, a.Trans[r.A.Trans].Op.Format(p, a), a.Trans[r.A.Trans].Pos,
+				b.Name, b.Trans[r.B.Trans].Op.Format(p, b), b.Trans[r.B.Trans].Pos)
+			if *quiet {
+				continue
+			}
+			states, err := p.Execute(r.Trace)
+			if err != nil {
+				fmt.Fprintf(stdout, "    internal error: trace does not replay: %v\n", err)
+				continue
+			}
+			fmt.Fprint(stdout, indent(p.FormatTrace(r.Trace, states), "    "))
 		}
 	}
 	return int(code)

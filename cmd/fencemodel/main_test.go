@@ -43,6 +43,11 @@ func TestCheck(t *testing.T) {
 		{"pred: safe under SC", []string{"check", "-engine=pred", "-model=sc", rmm("sb.rmm")}, exitSafe, "safe under sc", ""},
 		{"pred: unbounded ticket lock is safe", []string{"check", "-engine=pred", kabs("ticket_lock.rmm")}, exitSafe, "ticket_lock.rmm: safe under tso (", ""},
 		{"fences with the pred engine", []string{"fences", "-engine=pred", kabs("simple_dekker.rmm")}, exitUnsafe, "barrier at", ""},
+		{"race: plain message passing races on both variables", []string{"race", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "2 racing pair(s)", ""},
+		{"race: the trace to a race", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data: consumer: read $d := data", ""},
+		{"race: an atomic flag orders the data", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC", ""},
+		{"race with the sb engine", []string{"race", "-engine=sb", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC [sb", ""},
+		{"race with the pred engine", []string{"race", "-engine=pred", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data", ""},
 		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,26 +1,40 @@
 // Package race decides whether a program has a data race under the Go memory
 // model (DESIGN §2a): two accesses to one shared variable by different
-// processes, at least one a write and at least one plain, both enabled in
-// one reachable state of the program under sequential consistency.
+// processes, at least one a write and at least one plain, that no
+// happens-before edge orders, in some SC execution of the program.
 //
-// For SC executions this is the happens-before race of the Go memory model
-// (Boehm and Adve, PLDI 2008: a program has a happens-before race iff some SC
-// execution has two conflicting accesses next to each other). The accesses
-// of a [model.Locked] operation and a Read marked [model.Op.Atomic] are the
-// synchronising ones: two of them never race, but each races with a plain
-// access of the other kind (a plain load against an atomic store, say).
+// Happens-before is program order plus the synchronisation of the
+// synchronising operations: the accesses of a [model.Locked] operation and
+// the Reads marked [model.Op.Atomic]. As in the Go memory model (atomics are
+// sequentially consistent), an atomic operation that observes the value an
+// atomic write stored is synchronised after that write: an atomic load, a
+// locked operation that reads the variable into a register, guards on it or
+// computes with it (Add, Swap, CompareAndSwap, Mutex.Lock, WaitGroup.Wait),
+// but not a locked store that discards the old value (atomic.Store). Plain
+// accesses order nothing, whatever values they carry: after a plain flag
+// publishes plain data, both the flag and the data race, as Go's race
+// detector reports.
 //
-// The question is asked of any [engines.Engine], through the one question
-// every engine answers: the package builds a query program whose bad states
-// are the pairs of locations from which two conflicting accesses leave, and
-// checks it under SC. An exact engine (explicit for finite programs, sb)
-// decides the race question exactly; an over-approximating one (pred) reports
-// a race only with a concrete SC trace, which this package replays by
-// [model.Program.Replay] and checks to end in a state where both accesses
-// are enabled before it believes it. A race-free program behaves under
-// x86-TSO as under SC (the locked operations drain the store buffer, and no
-// plain store can be observed while it is buffered), so for a race-free
-// program SC reachability is the whole question.
+// The question is asked of any [engines.Engine] through the one question
+// every engine answers. The package instruments the program with
+// happens-before knowledge, as a race detector's vector clocks would but in
+// finitely many bits: for every process Q and every access site c of
+// another process, a bit says that an access of c has run that does not
+// happen before Q's current point; every synchronising variable carries the
+// bits of its last releaser. Each access becomes a locked operation that
+// also updates the bits (which changes nothing under SC), and the bad
+// states are "process Q is about to perform an access that conflicts with
+// site c while Q's bit for c is set". The instrumented program is checked
+// under SC. An exact engine (explicit for finite programs, sb) decides the
+// race question exactly; an over-approximating one (pred) reports a race only
+// with a concrete SC trace. Every trace is replayed on the instrumented
+// program and then executed step by step on the original one before it is
+// returned.
+//
+// Without data races a program behaves under x86-TSO as under SC (the
+// locked operations drain the store buffer, and no plain store can be
+// observed while it is buffered), so for a race-free program SC reachability
+// is the whole question.
 package race
 
 import (
@@ -38,16 +52,18 @@ type Access struct {
 	Proc, Trans int
 }
 
-// A Pair is two conflicting accesses: by different processes (A.Proc <
-// B.Proc), to variable Var, at least one a write and at least one plain.
+// A Pair is two conflicting accesses to variable Var by different processes:
+// A, which its process is about to perform, and B, which has run (or is
+// about to run) with nothing ordering it before A.
 type Pair struct {
 	A, B Access
 	Var  int
 }
 
-// A Race is a conflicting pair whose two accesses are both enabled in a
-// reachable SC state; Trace (an SC trace, replayed) reaches that state. It
-// ends in no bad state of the program: replay it with
+// A Race is a pair of accesses with no happens-before edge between them;
+// Trace, an SC trace of the program, ends in a state from which A's process
+// is about to perform A while B has run unordered before it (or is about to
+// run too). It ends in no bad state of the program: replay it with
 // [model.Program.Execute].
 type Race struct {
 	Pair
@@ -56,10 +72,10 @@ type Race struct {
 
 // Options refine a check.
 type Options struct {
-	// Key names an access for the user (a source position, say). Once a race
-	// between accesses with keys a and b is found, other pairs with the same
-	// two keys are not searched for: they are the same race to the user.
-	// Nil keys every transition apart.
+	// Key names an access for the user (a source position, say). Accesses
+	// of one process to one variable with the same key are one access site;
+	// once a race between sites with keys a and b is found, no other race
+	// between those keys is looked for. Nil keys every transition apart.
 	Key func(Access) string
 }
 
@@ -120,86 +136,266 @@ func describe(op model.Op) access {
 			case model.Write:
 				add(b.Var, true)
 			}
+			// Expressions in a locked body may read memory directly.
+			model.WalkExpr(b.Expr, func(e model.Expr) {
+				if v, ok := e.(model.VarRef); ok {
+					add(v.Var, false)
+				}
+			})
 		}
 	}
 	return a
 }
 
-// Pairs returns every statically conflicting pair of accesses of p, in
-// process and transition order.
-func Pairs(p *model.Program) []Pair {
-	type acc struct {
-		a Access
-		d access
+// observes returns the variables whose value a locked operation observes
+// (it reads them into a register, compares them or computes with them): the
+// ones it synchronises after.
+func observes(op model.Op) []int {
+	var xs []int
+	add := func(x int) {
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
+		}
 	}
-	var all []acc
+	for _, b := range op.Body {
+		if b.Kind == model.Read && (b.Reg >= 0 || b.Expr != nil) {
+			add(b.Var)
+		}
+		model.WalkExpr(b.Expr, func(e model.Expr) {
+			if v, ok := e.(model.VarRef); ok {
+				add(v.Var)
+			}
+		})
+	}
+	return xs
+}
+
+// conflicts reports whether two accesses to one variable conflict in the Go
+// memory model's sense: at least one writes and at least one is plain.
+func conflicts(w1, p1, w2, p2 bool) bool { return (w1 || w2) && (p1 || p2) }
+
+// A site is the accesses of one process to one variable with one key.
+type site struct {
+	proc, x      int
+	key          string
+	write, plain bool
+	first        int // a transition of the site
+}
+
+// instrumented is a program with happens-before bits.
+type instrumented struct {
+	orig, prog *model.Program
+	sites      []site
+	// bit[q][c] is the variable "an access of site c not ordered before
+	// process q's current point has run", or -1 when no access of q
+	// conflicts with c.
+	bit [][]int
+	// snap[s][c] is the variable holding bit c of the last releaser of
+	// synchronising variable s, or -1.
+	snap [][]int
+	// checks lists the bad states: process q about to perform the
+	// accesses trans (from one location) that conflict with site c.
+	checks []check
+}
+
+type check struct {
+	q, loc, c int
+	trans     []int
+}
+
+// instrument builds the happens-before instrumentation of p.
+func instrument(p *model.Program, key func(Access) string) *instrumented {
+	in := &instrumented{orig: p}
+	siteOf := map[string]int{}
+	transSites := make([][][]int, len(p.Procs)) // per process, per transition: its sites
+	plainVar := make([]bool, len(p.Vars))
+	syncVar := make([]bool, len(p.Vars))
 	for qi, q := range p.Procs {
+		transSites[qi] = make([][]int, len(q.Trans))
 		for ti, t := range q.Trans {
-			if d := describe(t.Op); len(d.vars) > 0 {
-				all = append(all, acc{Access{qi, ti}, d})
+			d := describe(t.Op)
+			for i, x := range d.vars {
+				if d.plain {
+					plainVar[x] = true
+				} else {
+					syncVar[x] = true
+				}
+				k := fmt.Sprintf("%d\x00%d\x00%s", qi, x, key(Access{qi, ti}))
+				ci, ok := siteOf[k]
+				if !ok {
+					ci = len(in.sites)
+					siteOf[k] = ci
+					in.sites = append(in.sites, site{proc: qi, x: x, key: key(Access{qi, ti}), first: ti})
+				}
+				in.sites[ci].write = in.sites[ci].write || d.write[i]
+				in.sites[ci].plain = in.sites[ci].plain || d.plain
+				transSites[qi][ti] = append(transSites[qi][ti], ci)
 			}
 		}
 	}
-	var pairs []Pair
-	for i, x := range all {
-		for _, y := range all[i+1:] {
-			if x.a.Proc == y.a.Proc || (!x.d.plain && !y.d.plain) {
+	q := p.Clone()
+	newVar := func(name string, init int64) int {
+		q.Vars = append(q.Vars, model.Var{Name: name, Dom: model.Range(0, 1), Init: model.Init{Value: init}})
+		return len(q.Vars) - 1
+	}
+	// Bits: one per observer and site of another process on a variable
+	// with plain accesses, when the observer has a conflicting access.
+	in.bit = make([][]int, len(p.Procs))
+	for qi := range p.Procs {
+		in.bit[qi] = make([]int, len(in.sites))
+		for ci, c := range in.sites {
+			in.bit[qi][ci] = -1
+			if c.proc == qi || !plainVar[c.x] {
 				continue
 			}
-			for vi, v := range x.d.vars {
-				for wi, w := range y.d.vars {
-					if v == w && (x.d.write[vi] || y.d.write[wi]) {
-						pairs = append(pairs, Pair{A: x.a, B: y.a, Var: v})
+			for _, o := range in.sites {
+				if o.proc == qi && o.x == c.x && conflicts(o.write, o.plain, c.write, c.plain) {
+					in.bit[qi][ci] = newVar(fmt.Sprintf("hb(%s,%s@%d)", p.Procs[qi].Name, p.Vars[c.x].Name, ci), 0)
+					break
+				}
+			}
+		}
+	}
+	in.snap = make([][]int, len(p.Vars))
+	for x := range p.Vars {
+		if !syncVar[x] {
+			continue
+		}
+		in.snap[x] = make([]int, len(in.sites))
+		for ci := range in.sites {
+			in.snap[x][ci] = -1
+			for qi := range p.Procs {
+				if in.bit[qi][ci] >= 0 {
+					// Before any release, acquiring s teaches nothing.
+					in.snap[x][ci] = newVar(fmt.Sprintf("hb(%s,%s@%d)", p.Vars[x].Name, p.Vars[in.sites[ci].x].Name, ci), 1)
+					break
+				}
+			}
+		}
+	}
+	// Rewrite every access.
+	for qi, pq := range q.Procs {
+		for ti := range pq.Trans {
+			t := &pq.Trans[ti]
+			if len(transSites[qi][ti]) == 0 {
+				continue
+			}
+			t.Op = in.rewrite(qi, t.Op, transSites[qi][ti])
+		}
+	}
+	// Bad states.
+	q.Bad = nil
+	for qi, pq := range p.Procs {
+		byLoc := map[[2]int]int{}
+		for ti, t := range pq.Trans {
+			d := describe(t.Op)
+			for i, x := range d.vars {
+				for ci, c := range in.sites {
+					if c.x != x || in.bit[qi][ci] < 0 || !conflicts(d.write[i], d.plain, c.write, c.plain) {
+						continue
+					}
+					k := [2]int{t.From, ci}
+					ki, ok := byLoc[k]
+					if !ok {
+						ki = len(in.checks)
+						byLoc[k] = ki
+						in.checks = append(in.checks, check{q: qi, loc: t.From, c: ci})
+					}
+					if !slices.Contains(in.checks[ki].trans, ti) {
+						in.checks[ki].trans = append(in.checks[ki].trans, ti)
 					}
 				}
 			}
 		}
 	}
-	return pairs
+	in.prog = q
+	return in
 }
 
-// locPair is the pair of (process, location) from which a pair's accesses leave.
-type locPair [2]model.ProcLoc
-
-func (p Pair) locs(prog *model.Program) locPair {
-	return locPair{
-		{Proc: p.A.Proc, Loc: prog.Procs[p.A.Proc].Trans[p.A.Trans].From},
-		{Proc: p.B.Proc, Loc: prog.Procs[p.B.Proc].Trans[p.B.Trans].From},
-	}
-}
-
-// Query returns the program whose bad states are the location pairs of
-// pairs (each once), with p's variables, processes and positions, and for
-// each bad state of it the indices of the pairs it stands for. The original
-// bad states are dropped: the query asks only whether two conflicting
-// accesses can be enabled at once.
-func Query(p *model.Program, pairs []Pair) (*model.Program, [][]int) {
-	q := p.Clone()
-	q.Bad = nil
-	var groups [][]int
-	index := map[locPair]int{}
-	for i, pr := range pairs {
-		lp := pr.locs(p)
-		bi, ok := index[lp]
-		if !ok {
-			bi = len(q.Bad)
-			index[lp] = bi
-			q.Bad = append(q.Bad, model.BadState{
-				Name: fmt.Sprintf("race on %s", p.Vars[pr.Var].Name),
-				Locs: []model.ProcLoc{lp[0], lp[1]},
-				Pos:  p.Procs[pr.A.Proc].Trans[pr.A.Trans].Pos,
-			})
-			groups = append(groups, nil)
+// rewrite returns op of process qi, which belongs to sites, as a locked
+// operation that also keeps the happens-before bits.
+func (in *instrumented) rewrite(qi int, op model.Op, sites []int) model.Op {
+	var body []model.Op
+	var acquire, release []int
+	switch op.Kind {
+	case model.Read:
+		o := op
+		o.Atomic = false
+		body = append(body, o)
+		if op.Atomic {
+			acquire = append(acquire, op.Var)
 		}
-		groups[bi] = append(groups[bi], i)
+	case model.Write:
+		body = append(body, op)
+	case model.Locked:
+		body = append(body, op.Body...)
+		acquire = observes(op)
+		for _, b := range op.Body {
+			if b.Kind == model.Write && !slices.Contains(release, b.Var) {
+				release = append(release, b.Var)
+			}
+		}
+	default:
+		return op
 	}
-	return q, groups
+	var pre, post []model.Op
+	// Acquire: forget what the last releaser of s knew to be ordered.
+	for _, x := range acquire {
+		for ci, b := range in.bit[qi] {
+			if b >= 0 && in.snap[x] != nil && in.snap[x][ci] >= 0 {
+				pre = append(pre, model.WriteOp(b, model.Bin(model.OpAnd, model.V(b), model.V(in.snap[x][ci]))))
+			}
+		}
+	}
+	// The access itself: unordered for every other process.
+	for _, ci := range sites {
+		for oq := range in.bit {
+			if b := in.bit[oq][ci]; b >= 0 {
+				post = append(post, model.WriteOp(b, model.C(1)))
+			}
+		}
+	}
+	// Release: the variable carries this process's knowledge; a plain
+	// store to a synchronising variable carries none.
+	if op.Kind == model.Write && in.snap[op.Var] != nil {
+		for _, sv := range in.snap[op.Var] {
+			if sv >= 0 {
+				post = append(post, model.WriteOp(sv, model.C(1)))
+			}
+		}
+	}
+	for _, x := range release {
+		if in.snap[x] == nil {
+			continue
+		}
+		for ci, sv := range in.snap[x] {
+			if sv < 0 {
+				continue
+			}
+			if in.sites[ci].proc == qi {
+				post = append(post, model.WriteOp(sv, model.C(0)))
+			} else if b := in.bit[qi][ci]; b >= 0 {
+				post = append(post, model.WriteOp(sv, model.V(b)))
+			} else {
+				post = append(post, model.WriteOp(sv, model.C(1)))
+			}
+		}
+	}
+	if len(pre) == 0 && len(post) == 0 {
+		return op
+	}
+	// Acquires read the snapshots before the access's own body; a locked
+	// body may guard, so the bits are written after it.
+	all := append(append(pre, body...), post...)
+	return model.LockedOp(all...)
 }
 
-// Check finds the data races of p with eng under SC: every conflicting pair
-// whose accesses are both enabled in a reachable SC state, up to the pairs
-// that opt.Key makes equal to one already found. Each race's trace is
-// replayed against p before it is returned.
+// Check finds the data races of p with eng under SC: for every access site
+// and every site of another process it conflicts with, whether some SC
+// execution reaches the access with an access of the other site run and not
+// ordered before it, up to the pairs of keys already found (see
+// [Options.Key]). Each race's trace is replayed on the instrumented program
+// and executed on p before it is returned.
 func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Status: engines.Safe}
@@ -210,17 +406,27 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		return fmt.Sprintf("%d/%d", a.Proc, a.Trans)
 	}
-	pairKey := func(pr Pair) [2]string {
-		ka, kb := key(pr.A), key(pr.B)
+	in := instrument(p, key)
+	pairKey := func(q, t, c int) [2]string {
+		ka, kb := key(Access{q, t}), in.sites[c].key
 		if kb < ka {
 			ka, kb = kb, ka
 		}
 		return [2]string{ka, kb}
 	}
-	open := Pairs(p)
 	found := map[[2]string]bool{}
+	open := slices.Clone(in.checks)
 	for len(open) > 0 {
-		q, groups := Query(p, open)
+		q := in.prog
+		q.Bad = q.Bad[:0]
+		for _, ck := range open {
+			q.Bad = append(q.Bad, model.BadState{
+				Name: "race on " + p.Vars[in.sites[ck.c].x].Name,
+				Locs: []model.ProcLoc{{Proc: ck.q, Loc: ck.loc}},
+				Cond: model.Bin(model.OpEq, model.V(in.bit[ck.q][ck.c]), model.C(1)),
+				Pos:  p.Procs[ck.q].Trans[ck.trans[0]].Pos,
+			})
+		}
 		r, err := eng.Check(ctx, q, model.SC)
 		res.Checks++
 		if err != nil {
@@ -240,7 +446,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		states, err := q.Replay(r.Trace)
 		if err != nil {
-			return nil, fmt.Errorf("internal error: a race trace does not replay on the program: %w", err)
+			return nil, fmt.Errorf("internal error: a race trace does not replay on the instrumented program: %w", err)
 		}
 		last := states[len(states)-1]
 		if last.Fault != nil {
@@ -253,24 +459,36 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		bi := q.MatchBad(last)
 		if bi < 0 {
-			return nil, fmt.Errorf("internal error: a race trace ends in a state with no conflicting accesses enabled")
+			return nil, fmt.Errorf("internal error: a race trace ends in a state with no race")
 		}
-		var next []Pair
-		hit := map[int]bool{}
-		for _, i := range groups[bi] {
-			pr := open[i]
-			if !enabled(p, last, pr) {
-				return nil, fmt.Errorf("internal error: a race trace ends with %s not at both accesses", p.Vars[pr.Var].Name)
-			}
-			hit[i] = true
-			if k := pairKey(pr); !found[k] {
+		trace, err := in.original(r.Trace)
+		if err != nil {
+			return nil, err
+		}
+		hit := open[bi]
+		for _, t := range hit.trans {
+			if k := pairKey(hit.q, t, hit.c); !found[k] {
 				found[k] = true
-				res.Races = append(res.Races, Race{Pair: pr, Trace: r.Trace})
+				c := in.sites[hit.c]
+				res.Races = append(res.Races, Race{
+					Pair:  Pair{A: Access{hit.q, t}, B: Access{c.proc, c.first}, Var: c.x},
+					Trace: trace,
+				})
 			}
 		}
-		for i, pr := range open {
-			if !hit[i] && !found[pairKey(pr)] {
-				next = append(next, pr)
+		var next []check
+		for i, ck := range open {
+			if i == bi {
+				continue
+			}
+			done := true
+			for _, t := range ck.trans {
+				if !found[pairKey(ck.q, t, ck.c)] {
+					done = false
+				}
+			}
+			if !done {
+				next = append(next, ck)
 			}
 		}
 		open = next
@@ -278,10 +496,29 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	return res.finish(), nil
 }
 
-// enabled reports whether both accesses of pr leave from the locations of s.
-func enabled(p *model.Program, s model.State, pr Pair) bool {
-	lp := pr.locs(p)
-	return s.Locs[lp[0].Proc] == lp[0].Loc && s.Locs[lp[1].Proc] == lp[1].Loc
+// original returns the trace of the original program that takes the steps
+// of t, an SC trace of the instrumented program, with the values the
+// original program reads and writes.
+func (in *instrumented) original(t *model.Trace) (*model.Trace, error) {
+	p := in.orig
+	out := &model.Trace{Model: model.SC, InitMem: slices.Clone(t.InitMem[:len(p.Vars)]), InitRegs: t.InitRegs}
+	states, err := p.Execute(&model.Trace{Model: model.SC, InitMem: out.InitMem, InitRegs: out.InitRegs})
+	if err != nil {
+		return nil, fmt.Errorf("internal error: a race trace starts in no initial state of the program: %w", err)
+	}
+	s := states[0]
+	for k, st := range t.Steps {
+		step, ns, err := p.Exec(s, st.Proc, st.Trans, false, model.SC)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: step %d of a race trace is not a step of the program: %w", k+1, err)
+		}
+		out.Steps = append(out.Steps, step)
+		s = ns
+	}
+	if _, err := p.Execute(out); err != nil {
+		return nil, fmt.Errorf("internal error: a race trace does not execute on the program: %w", err)
+	}
+	return out, nil
 }
 
 func (r *Result) finish() *Result {
