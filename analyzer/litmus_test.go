@@ -25,6 +25,8 @@ var corpus = filepath.Join("..", "..", "shared", "litmus", "x86-tso.json")
 // litmusDump names a directory to keep the generated module in, for reading.
 var litmusDump = flag.String("litmus.dump", "", "write the Go module generated from the litmus corpus to this directory")
 
+var litmusLong = flag.Bool("long", false, "check the Go memory model verdicts of every litmus test, not every fourth")
+
 // litmusPerPackage is how many litmus systems go into one generated package:
 // enough to share the loading and type checking, few enough that the
 // packages are analysed in parallel.
@@ -86,7 +88,7 @@ func TestLitmusGo(t *testing.T) {
 
 	// 6.SB (six goroutines, six barriers) takes more than the default budget
 	// per system: its fence search checks dozens of barrier sets.
-	cfg := analyzer.DefaultConfig()
+	cfg := tsoOnly()
 	cfg.Budget = 3 * time.Minute
 	diags := analyze(t, dir, analyzer.New(cfg))
 
@@ -122,6 +124,109 @@ func TestLitmusGo(t *testing.T) {
 		agree++
 	}
 	t.Logf("litmus through the Go front end: %d/%d verdicts match x86-TSO", agree, len(systems))
+}
+
+// litmusAtomic makes litmusPackage write every plain load and store of a
+// test as an atomic.Load or atomic.Store.
+var litmusAtomic bool
+
+// TestLitmusGoRaces checks the Go memory model's verdicts on the litmus
+// corpus (every fourth test; all with -long): written with plain loads and
+// stores, a test without locked operations or fences is reported racy;
+// written with atomic loads and stores, it has no race and its verdict is
+// its SC verdict (an outcome allowed under SC is an SC finding, a forbidden
+// one nothing), with no x86-TSO finding.
+func TestLitmusGoRaces(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("litmus corpus not found at %s: %v", corpus, err)
+	}
+	all, err := litmus.Load(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests []litmus.Test
+	for i, lt := range all {
+		if (*litmusLong || i%4 == 0) && len(lt.Threads) <= 4 {
+			tests = append(tests, lt)
+		}
+	}
+	for _, atomicMode := range []bool{false, true} {
+		name := "plain"
+		if atomicMode {
+			name = "atomic"
+		}
+		t.Run(name, func(t *testing.T) {
+			litmusAtomic = atomicMode
+			defer func() { litmusAtomic = false }()
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module litmus\n\ngo 1.26\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var systems []*litmusSystem
+			for start := 0; start < len(tests); start += litmusPerPackage {
+				batch := tests[start:min(start+litmusPerPackage, len(tests))]
+				pkg := fmt.Sprintf("p%02d", start/litmusPerPackage)
+				src, syss, err := litmusPackage(pkg, batch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, pkg, "litmus.go"), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				systems = append(systems, syss...)
+			}
+			cfg := analyzer.DefaultConfig()
+			cfg.Budget = 3 * time.Minute
+			diags := analyze(t, dir, analyzer.New(cfg))
+			bySystem := make(map[*litmusSystem][]string)
+			for _, d := range diags {
+				i := slices.IndexFunc(systems, func(s *litmusSystem) bool {
+					return s.pkg == d.pkg && d.line >= s.start && d.line <= s.end
+				})
+				if i < 0 {
+					t.Errorf("%s/litmus.go:%d: diagnostic outside every system: %s", d.pkg, d.line, d.msg)
+					continue
+				}
+				bySystem[systems[i]] = append(bySystem[systems[i]], d.msg)
+			}
+			agree := 0
+			for _, s := range systems {
+				lt := s.test
+				var races, others []string
+				for _, m := range bySystem[s] {
+					if strings.HasPrefix(m, "race:") {
+						races = append(races, m)
+					} else {
+						others = append(others, m)
+					}
+				}
+				if !atomicMode {
+					pure := !slices.ContainsFunc(lt.Threads, func(ins []litmus.Instr) bool {
+						return slices.ContainsFunc(ins, func(in litmus.Instr) bool { return in.Op != "W" && in.Op != "R" })
+					})
+					if pure && len(races) == 0 {
+						t.Errorf("%s: plain accesses, but no race reported:\n%s", lt.Name, strings.Join(others, "\n"))
+						continue
+					}
+					agree++
+					continue
+				}
+				want := "nothing"
+				if litmus.Allowed(lt.SC) {
+					want = "SC"
+				}
+				if got := verdict(others); len(races) > 0 || got != want {
+					t.Errorf("%s (%s; sc %s): atomic version got %s with %d races, want %s:\n%s", lt.Name, lt.Condition, lt.SC, got, len(races), want, strings.Join(bySystem[s], "\n"))
+					continue
+				}
+				agree++
+			}
+			t.Logf("litmus through Go, %s accesses: %d/%d as the Go memory model says", name, agree, len(systems))
+		})
+	}
 }
 
 // verdict classifies the diagnostics of one system.
@@ -313,11 +418,24 @@ func litmusFunc(name string, lt *litmus.Test) (string, error) {
 					target = "l" + reg(th, in.Reg) + " := "
 				}
 			}
+			switch {
+			case in.Op == "W" && litmusAtomic:
+				fmt.Fprintf(&b, "\t\tatomic.Store%s(&%s, %d)\n", suffix, loc(in.Loc), in.Val)
+			case in.Op == "R" && litmusAtomic:
+				if target == "_ = " || target == "" {
+					target = "_ = "
+				}
+				fmt.Fprintf(&b, "\t\t%satomic.Load%s(&%s)\n", target, suffix, loc(in.Loc))
+			}
 			switch in.Op {
 			case "W":
-				fmt.Fprintf(&b, "\t\t%s = %d\n", loc(in.Loc), in.Val)
+				if !litmusAtomic {
+					fmt.Fprintf(&b, "\t\t%s = %d\n", loc(in.Loc), in.Val)
+				}
 			case "R":
-				fmt.Fprintf(&b, "\t\t%s%s\n", target, loc(in.Loc))
+				if !litmusAtomic {
+					fmt.Fprintf(&b, "\t\t%s%s\n", target, loc(in.Loc))
+				}
 			case "MFENCE":
 				fmt.Fprintf(&b, "\t\tatomic.Add%s(&fence, 0)\n", suffix)
 			case "XCHG":

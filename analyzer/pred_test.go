@@ -17,7 +17,7 @@ import (
 // of Table 1 of Abdulla et al., SAS 2012) and is proved once its suggested
 // fixes are applied.
 func TestUnboundedLocks(t *testing.T) {
-	cfg := analyzer.DefaultConfig()
+	cfg := tsoOnly()
 	// The bakery takes about a third of the default budget on an idle
 	// machine; the margin keeps the test stable when the machine is busy.
 	cfg.Budget = 4 * analyzer.DefaultBudget
@@ -53,7 +53,7 @@ func TestUnboundedNeedsPred(t *testing.T) {
 // and fixes must be those of the default engine, which the same want
 // comments and .golden files check.
 func TestPredOnFinite(t *testing.T) {
-	cfg := analyzer.DefaultConfig()
+	cfg := tsoOnly()
 	cfg.Engine = analyzer.EnginePred
 	cfg.Budget = time.Minute
 	for _, pkg := range []string{"sb", "correct", "dekker"} {

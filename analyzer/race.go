@@ -18,6 +18,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/extract/gcpattern"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -45,10 +46,18 @@ func (s *system) raceEngine() engines.Engine {
 // source accesses (one statement inlined into several goroutines) are found
 // once.
 func (s *system) checkRaces(eng engines.Engine) (*race.Result, error) {
+	// Listing every unordered pair of a racy system searches a larger
+	// program (happens-before bits); it gets a smaller budget than the
+	// question whether the system races at all.
+	var enumerate engines.Engine = &explicit.Engine{MaxStates: 500_000}
+	if !s.p.Finite() {
+		enumerate = &pred.Engine{MaxStates: 200_000}
+	}
 	return race.Check(s.ctx, eng, s.p, race.Options{
 		Key: func(a race.Access) string {
 			return fmt.Sprint(s.transPos(a.Proc, a.Trans))
 		},
+		Enumerate: enumerate,
 	})
 }
 
@@ -147,7 +156,7 @@ func (s *system) reportRaces(res *race.Result) {
 		c.races = append(c.races, rc)
 	}
 	for _, c := range cells {
-		s.reportCell(c)
+		s.reportCell(c, res.Incomplete)
 	}
 }
 
@@ -171,7 +180,7 @@ func (s *system) accessVerb(q, t int, x int) string {
 // reportCell reports the races of one cell: one diagnostic, on its first
 // racing access in source order, with the other racing accesses as related
 // information.
-func (s *system) reportCell(c *racingCell) {
+func (s *system) reportCell(c *racingCell, incomplete string) {
 	type site struct {
 		a   race.Access
 		pos token.Pos
@@ -228,6 +237,9 @@ func (s *system) reportCell(c *racingCell) {
 	}
 	advice, fix := s.raceFix(c)
 	fmt.Fprintf(&msg, " Make every access to %s atomic: %s.", c.name, advice)
+	if incomplete != "" {
+		fmt.Fprintf(&msg, " (Other accesses may race too: the search for every unordered pair stopped: %s.)", incomplete)
+	}
 	if s.cfg.Witness {
 		msg.WriteString("\n" + s.table(rc.Trace))
 	}
@@ -262,7 +274,18 @@ func (s *system) varOf(a race.Access) int {
 
 // gcRewrite says what gc does to the plain access a when it races, or "".
 func (s *system) gcRewrite(a race.Access) string {
-	return ""
+	if a.Proc >= len(s.sys.Origins) || a.Trans >= len(s.sys.Origins[a.Proc]) {
+		return ""
+	}
+	in := s.sys.Origins[a.Proc][a.Trans].Instr
+	if in == nil {
+		return ""
+	}
+	f, ok := gcpattern.Describe(in, s.r.short)
+	if !ok {
+		return ""
+	}
+	return f.Text
 }
 
 // raceFix returns the advice for making every access to c atomic and, where

@@ -46,6 +46,7 @@ func TestCheck(t *testing.T) {
 		{"race: plain message passing races on both variables", []string{"race", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "2 racing pair(s)", ""},
 		{"race: the trace to a race", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data: consumer: read $d := data", ""},
 		{"race: an atomic flag orders the data", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC", ""},
+		{"race: knowledge flows through a WaitGroup chain", []string{"race", filepath.Join("..", "..", "testdata", "models", "wg_chain.fcm")}, exitSafe, "race-free under SC", ""},
 		{"race with the sb engine", []string{"race", "-engine=sb", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC [sb", ""},
 		{"race with the pred engine", []string{"race", "-engine=pred", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data", ""},
 		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},

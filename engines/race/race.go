@@ -77,6 +77,11 @@ type Options struct {
 	// once a race between sites with keys a and b is found, no other race
 	// between those keys is looked for. Nil keys every transition apart.
 	Key func(Access) string
+	// Enumerate is the engine of the second phase of Check (nil: the
+	// engine of the first): give it a smaller budget, since the
+	// instrumented program has many more states and the first phase has
+	// already decided whether the program races.
+	Enumerate engines.Engine
 }
 
 // Result is the answer of [Check].
@@ -91,6 +96,10 @@ type Result struct {
 	Bound string
 	// Reason says why the answer is Inconclusive.
 	Reason string
+	// Incomplete, when set, says why the second phase (every pair no
+	// happens-before edge orders) stopped: Races then holds the pairs both
+	// enabled in one state, and other pairs may race too.
+	Incomplete string
 	// Faults is set when the answer is Inconclusive because the program
 	// reaches a fault (a value outside a domain, a division by zero) under SC
 	// before every pair is decided: the program is wrong under SC.
@@ -239,20 +248,16 @@ func instrument(p *model.Program, key func(Access) string) *instrumented {
 		return len(q.Vars) - 1
 	}
 	// Bits: one per observer and site of another process on a variable
-	// with plain accesses, when the observer has a conflicting access.
+	// with plain accesses. An observer with no access to the variable still
+	// needs its bits: it passes what it learned on, through the variables it
+	// releases, to processes that do access it.
 	in.bit = make([][]int, len(p.Procs))
 	for qi := range p.Procs {
 		in.bit[qi] = make([]int, len(in.sites))
 		for ci, c := range in.sites {
 			in.bit[qi][ci] = -1
-			if c.proc == qi || !plainVar[c.x] {
-				continue
-			}
-			for _, o := range in.sites {
-				if o.proc == qi && o.x == c.x && conflicts(o.write, o.plain, c.write, c.plain) {
-					in.bit[qi][ci] = newVar(fmt.Sprintf("hb(%s,%s@%d)", p.Procs[qi].Name, p.Vars[c.x].Name, ci), 0)
-					break
-				}
+			if c.proc != qi && plainVar[c.x] {
+				in.bit[qi][ci] = newVar(fmt.Sprintf("hb(%s,%s@%d)", p.Procs[qi].Name, p.Vars[c.x].Name, ci), 0)
 			}
 		}
 	}
@@ -390,12 +395,168 @@ func (in *instrumented) rewrite(qi int, op model.Op, sites []int) model.Op {
 	return model.LockedOp(all...)
 }
 
-// Check finds the data races of p with eng under SC: for every access site
-// and every site of another process it conflicts with, whether some SC
-// execution reaches the access with an access of the other site run and not
-// ordered before it, up to the pairs of keys already found (see
-// [Options.Key]). Each race's trace is replayed on the instrumented program
-// and executed on p before it is returned.
+// Pairs returns every statically conflicting pair of accesses of p, in
+// process and transition order.
+func Pairs(p *model.Program) []Pair {
+	type acc struct {
+		a Access
+		d access
+	}
+	var all []acc
+	for qi, q := range p.Procs {
+		for ti, t := range q.Trans {
+			if d := describe(t.Op); len(d.vars) > 0 {
+				all = append(all, acc{Access{qi, ti}, d})
+			}
+		}
+	}
+	var pairs []Pair
+	for i, x := range all {
+		for _, y := range all[i+1:] {
+			if x.a.Proc == y.a.Proc || (!x.d.plain && !y.d.plain) {
+				continue
+			}
+			for vi, v := range x.d.vars {
+				for wi, w := range y.d.vars {
+					if v == w && (x.d.write[vi] || y.d.write[wi]) {
+						pairs = append(pairs, Pair{A: x.a, B: y.a, Var: v})
+					}
+				}
+			}
+		}
+	}
+	return pairs
+}
+
+// locPair is the pair of (process, location) from which a pair's accesses leave.
+type locPair [2]model.ProcLoc
+
+func (p Pair) locs(prog *model.Program) locPair {
+	return locPair{
+		{Proc: p.A.Proc, Loc: prog.Procs[p.A.Proc].Trans[p.A.Trans].From},
+		{Proc: p.B.Proc, Loc: prog.Procs[p.B.Proc].Trans[p.B.Trans].From},
+	}
+}
+
+// Query returns the program whose bad states are the location pairs of
+// pairs (each once), with p's variables, processes and positions, and for
+// each bad state of it the indices of the pairs it stands for. The original
+// bad states are dropped: the query asks only whether two conflicting
+// accesses can be enabled at once.
+func Query(p *model.Program, pairs []Pair) (*model.Program, [][]int) {
+	q := p.Clone()
+	q.Bad = nil
+	var groups [][]int
+	index := map[locPair]int{}
+	for i, pr := range pairs {
+		lp := pr.locs(p)
+		bi, ok := index[lp]
+		if !ok {
+			bi = len(q.Bad)
+			index[lp] = bi
+			q.Bad = append(q.Bad, model.BadState{
+				Name: fmt.Sprintf("race on %s", p.Vars[pr.Var].Name),
+				Locs: []model.ProcLoc{lp[0], lp[1]},
+				Pos:  p.Procs[pr.A.Proc].Trans[pr.A.Trans].Pos,
+			})
+			groups = append(groups, nil)
+		}
+		groups[bi] = append(groups[bi], i)
+	}
+	return q, groups
+}
+
+// adjacent finds the races whose two accesses are both enabled in a
+// reachable SC state, into res: the first phase of [Check]. By Boehm and
+// Adve's theorem a program has a happens-before race iff it has such a
+// pair, so a Safe answer here proves the program race-free.
+func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result) error {
+	pairKey := func(pr Pair) [2]string {
+		ka, kb := key(pr.A), key(pr.B)
+		if kb < ka {
+			ka, kb = kb, ka
+		}
+		return [2]string{ka, kb}
+	}
+	open := Pairs(p)
+	found := map[[2]string]bool{}
+	for len(open) > 0 {
+		q, groups := Query(p, open)
+		r, err := eng.Check(ctx, q, model.SC)
+		res.Checks++
+		if err != nil {
+			return fmt.Errorf("race query: %w", err)
+		}
+		res.States += r.Stats.States
+		switch r.Status {
+		case engines.Safe:
+			if r.Bound != "" {
+				res.Bound = r.Bound
+			}
+			return nil
+		case engines.Inconclusive:
+			res.Status = engines.Inconclusive
+			res.Reason = r.Reason
+			return nil
+		}
+		states, err := q.Replay(r.Trace)
+		if err != nil {
+			return fmt.Errorf("internal error: a race trace does not replay on the program: %w", err)
+		}
+		last := states[len(states)-1]
+		if last.Fault != nil {
+			// The program goes wrong under SC before the race search ends;
+			// the SC check of the program reports that.
+			res.Status = engines.Inconclusive
+			res.Faults = true
+			res.Reason = fmt.Sprintf("the program faults under SC (%s) before every pair of accesses is decided", last.Fault.Msg)
+			return nil
+		}
+		bi := q.MatchBad(last)
+		if bi < 0 {
+			return fmt.Errorf("internal error: a race trace ends in a state with no conflicting accesses enabled")
+		}
+		var next []Pair
+		hit := map[int]bool{}
+		for _, i := range groups[bi] {
+			pr := open[i]
+			if !enabled(p, last, pr) {
+				return fmt.Errorf("internal error: a race trace ends with %s not at both accesses", p.Vars[pr.Var].Name)
+			}
+			hit[i] = true
+			if k := pairKey(pr); !found[k] {
+				found[k] = true
+				res.Races = append(res.Races, Race{Pair: pr, Trace: r.Trace})
+			}
+		}
+		for i, pr := range open {
+			if !hit[i] && !found[pairKey(pr)] {
+				next = append(next, pr)
+			}
+		}
+		open = next
+	}
+	return nil
+}
+
+// enabled reports whether both accesses of pr leave from the locations of s.
+func enabled(p *model.Program, s model.State, pr Pair) bool {
+	lp := pr.locs(p)
+	return s.Locs[lp[0].Proc] == lp[0].Loc && s.Locs[lp[1].Proc] == lp[1].Loc
+}
+
+
+// Check finds the data races of p with eng under SC, in two phases. The
+// first looks for pairs of conflicting accesses both enabled in one
+// reachable state; none means the program is race-free (Boehm and Adve).
+// A racy program then gets the second: happens-before knowledge bits (see
+// the package documentation) find every pair that no happens-before edge
+// orders, such as plain data published by a plain flag, which the first
+// phase cannot see. The second phase runs on opt.Enumerate (eng when nil);
+// when it runs out of budget, the first phase's races are the answer and
+// Result.Incomplete says so. Pairs whose keys (see [Options.Key]) equal
+// those of a race already found are not looked for again. Each race's trace
+// is replayed before it is returned.
 func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Status: engines.Safe}
@@ -406,6 +567,57 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		return fmt.Sprintf("%d/%d", a.Proc, a.Trans)
 	}
+	if err := adjacent(ctx, eng, p, key, res); err != nil {
+		return nil, err
+	}
+	if res.Status == engines.Inconclusive {
+		return res, nil
+	}
+	if len(res.Races) == 0 {
+		return res.finish(), nil
+	}
+	hbEng := opt.Enumerate
+	if hbEng == nil {
+		hbEng = eng
+	}
+	hb := &Result{Status: engines.Safe}
+	if err := happensBefore(ctx, hbEng, p, key, hb); err != nil {
+		return nil, err
+	}
+	res.Checks += hb.Checks
+	res.States += hb.States
+	if hb.Status == engines.Inconclusive {
+		res.Incomplete = hb.Reason
+		return res.finish(), nil
+	}
+	seen := map[[2]string]bool{}
+	pk := func(r Race) [2]string {
+		a, b := key(r.A), key(r.B)
+		if b < a {
+			a, b = b, a
+		}
+		return [2]string{r.Pair.varKey(p) + a, b}
+	}
+	for _, r := range hb.Races {
+		seen[pk(r)] = true
+	}
+	for _, r := range res.Races {
+		if !seen[pk(r)] {
+			hb.Races = append(hb.Races, r)
+		}
+	}
+	res.Races = hb.Races
+	return res.finish(), nil
+}
+
+// varKey names the pair's variable for deduplication.
+func (p Pair) varKey(prog *model.Program) string { return prog.Vars[p.Var].Name + "\x00" }
+
+// happensBefore finds, into res, for every access site and every site of
+// another process it conflicts with, whether some SC execution reaches the
+// access with an access of the other site run and not ordered before it, up
+// to the pairs of keys already found: the second phase of [Check].
+func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result) error {
 	in := instrument(p, key)
 	pairKey := func(q, t, c int) [2]string {
 		ka, kb := key(Access{q, t}), in.sites[c].key
@@ -430,7 +642,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		r, err := eng.Check(ctx, q, model.SC)
 		res.Checks++
 		if err != nil {
-			return nil, fmt.Errorf("race query: %w", err)
+			return fmt.Errorf("race query: %w", err)
 		}
 		res.States += r.Stats.States
 		switch r.Status {
@@ -438,15 +650,15 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 			if r.Bound != "" {
 				res.Bound = r.Bound
 			}
-			return res.finish(), nil
+			return nil
 		case engines.Inconclusive:
 			res.Status = engines.Inconclusive
 			res.Reason = r.Reason
-			return res, nil
+			return nil
 		}
 		states, err := q.Replay(r.Trace)
 		if err != nil {
-			return nil, fmt.Errorf("internal error: a race trace does not replay on the instrumented program: %w", err)
+			return fmt.Errorf("internal error: a race trace does not replay on the instrumented program: %w", err)
 		}
 		last := states[len(states)-1]
 		if last.Fault != nil {
@@ -455,15 +667,15 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 			res.Status = engines.Inconclusive
 			res.Faults = true
 			res.Reason = fmt.Sprintf("the program faults under SC (%s) before every pair of accesses is decided", last.Fault.Msg)
-			return res, nil
+			return nil
 		}
 		bi := q.MatchBad(last)
 		if bi < 0 {
-			return nil, fmt.Errorf("internal error: a race trace ends in a state with no race")
+			return fmt.Errorf("internal error: a race trace ends in a state with no race")
 		}
 		trace, err := in.original(r.Trace)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		hit := open[bi]
 		for _, t := range hit.trans {
@@ -493,7 +705,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		open = next
 	}
-	return res.finish(), nil
+	return nil
 }
 
 // original returns the trace of the original program that takes the steps
