@@ -545,7 +545,6 @@ func enabled(p *model.Program, s model.State, pr Pair) bool {
 	return s.Locs[lp[0].Proc] == lp[0].Loc && s.Locs[lp[1].Proc] == lp[1].Loc
 }
 
-
 // Check finds the data races of p with eng under SC, in two phases. The
 // first looks for pairs of conflicting accesses both enabled in one
 // reachable state; none means the program is race-free (Boehm and Adve).
