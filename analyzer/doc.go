@@ -6,13 +6,22 @@
 //
 // # Analyzer fencecheck
 //
-// fencecheck: report the memory barriers that lock-free Go code needs on x86-TSO
+// fencecheck: report data races, and the memory barriers that lock-free Go code needs on x86-TSO
 //
 // A system is a function marked //fencecheck:system whose body allocates
 // shared state and spawns goroutines that communicate through plain fields
 // and sync/atomic values. Its bad states are reachable panics and two
 // goroutines at //fencecheck:critical points at once. For every system the
-// analyzer decides, for the x86-TSO memory model of amd64 (every core has a
+// analyzer first decides its data races under the Go memory model: two
+// accesses to one variable from different goroutines, at least one a write
+// and at least one plain (not sync/atomic), that nothing orders. Each racing
+// field or variable gets one diagnostic starting "race:", at its first racing
+// access, with the other racing accesses as related information, the
+// interleaving that reaches them, and what gc does to the access when it is
+// one of the forms gc rewrites (a dead store, merged or reordered loads, a
+// forwarded store). A race-free system behaves as under sequential
+// consistency on every architecture, so for it that is the whole question.
+// A racy system is also judged for the x86-TSO memory model of amd64 (every core has a
 // FIFO store buffer, so a plain store can still be invisible to other cores
 // when a later load of the same goroutine reads memory):
 //
@@ -41,6 +50,10 @@
 //	-budget=30s                     time per system
 //	-witness                        include the interleaving as a table (one
 //	                                column per goroutine, and the store buffers)
+//	-races=true|false               report data races under the Go memory
+//	                                model (false: judge plain accesses as amd64
+//	                                MOVs in program order, which gc does not
+//	                                promise for racy code)
 //
 // # Annotations
 //

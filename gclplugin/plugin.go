@@ -21,6 +21,7 @@
 //	          placement: after-writes  # after-writes or anywhere
 //	          budget: 30s          # time per system, a Go duration
 //	          witness: false       # include the breaking interleaving
+//	          races: true          # report data races under the Go memory model
 //
 // Every setting is optional; an unknown setting, one of the wrong type, or a
 // value the analyzer does not accept makes New fail with an error that names
@@ -65,6 +66,9 @@ type Settings struct {
 	// Witness includes the interleaving that breaks a system in its
 	// diagnostic.
 	Witness bool `json:"witness"`
+	// Races reports data races under the Go memory model; nil means the
+	// analyzer's default (on).
+	Races *bool `json:"races"`
 }
 
 // setting describes one key of Settings: the YAML type its value must have
@@ -81,6 +85,7 @@ var settingKinds = map[string]setting{
 	"placement": {"string", "after-writes or anywhere"},
 	"budget":    {"string", `a Go duration such as "30s" or "2m"`},
 	"witness":   {"bool", "true or false"},
+	"races":     {"bool", "true or false"},
 }
 
 // Plugin is the golangci-lint plugin for one configuration.
@@ -133,6 +138,9 @@ func Decode(settings any) (analyzer.Config, error) {
 		cfg.Budget = d
 	}
 	cfg.Witness = s.Witness
+	if s.Races != nil {
+		cfg.Races = *s.Races
+	}
 	if err := cfg.Validate(); err != nil {
 		return analyzer.Config{}, err // already says "fencecheck: invalid <setting> ..."
 	}

@@ -27,14 +27,14 @@ func TestExitCodesAndFixes(t *testing.T) {
 		fixed bool
 		json  bool
 	}{
-		{name: "standalone", args: []string{bin, "./..."}, code: 3, out: []string{"sb.go:16:", "sb.go:21:", "x86-TSO: "}},
-		{name: "standalone -json", args: []string{bin, "-json", "./..."}, code: 0, json: true},
-		{name: "standalone -fix -diff", args: []string{bin, "-fix", "-diff", "./..."}, code: 0, out: []string{"+\t\"sync/atomic\"", "-\t\tx = 1", "+\t\tatomic.StoreInt32(&x, 1)"}},
-		{name: "standalone -fix", args: []string{bin, "-fix", "./..."}, code: 0, fixed: true},
-		{name: "go vet", args: []string{"go", "vet", vettool, "./..."}, code: 1, out: []string{"sb.go:16:", "sb.go:21:", "x86-TSO: "}},
-		{name: "go vet -json", args: []string{"go", "vet", vettool, "-json", "./..."}, code: 0, json: true},
-		{name: "go vet -fix -diff", args: []string{"go", "vet", vettool, "-fix", "-diff", "./..."}, code: 1, out: []string{"+\t\"sync/atomic\"", "-\t\ty = 1", "+\t\tatomic.StoreInt32(&y, 1)"}},
-		{name: "go vet -fix", args: []string{"go", "vet", vettool, "-fix", "./..."}, code: 0, fixed: true},
+		{name: "standalone", args: []string{bin, "-races=false", "./..."}, code: 3, out: []string{"sb.go:16:", "sb.go:21:", "x86-TSO: "}},
+		{name: "standalone -json", args: []string{bin, "-races=false", "-json", "./..."}, code: 0, json: true},
+		{name: "standalone -fix -diff", args: []string{bin, "-races=false", "-fix", "-diff", "./..."}, code: 0, out: []string{"+\t\"sync/atomic\"", "-\t\tx = 1", "+\t\tatomic.StoreInt32(&x, 1)"}},
+		{name: "standalone -fix", args: []string{bin, "-races=false", "-fix", "./..."}, code: 0, fixed: true},
+		{name: "go vet", args: []string{"go", "vet", vettool, "-races=false", "./..."}, code: 1, out: []string{"sb.go:16:", "sb.go:21:", "x86-TSO: "}},
+		{name: "go vet -json", args: []string{"go", "vet", vettool, "-races=false", "-json", "./..."}, code: 0, json: true},
+		{name: "go vet -fix -diff", args: []string{"go", "vet", vettool, "-races=false", "-fix", "-diff", "./..."}, code: 1, out: []string{"+\t\"sync/atomic\"", "-\t\ty = 1", "+\t\tatomic.StoreInt32(&y, 1)"}},
+		{name: "go vet -fix", args: []string{"go", "vet", vettool, "-races=false", "-fix", "./..."}, code: 0, fixed: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestExitCodesAndFixes(t *testing.T) {
 			}
 			if tt.fixed {
 				// Nothing left to report.
-				if r := run(t, mod, env, "go", "vet", vettool, "./..."); r.code != 0 {
+				if r := run(t, mod, env, "go", "vet", vettool, "-races=false", "./..."); r.code != 0 {
 					t.Errorf("go vet after the fix: exit %d\n%s", r.code, r.out)
 				}
 			}

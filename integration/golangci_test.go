@@ -60,6 +60,7 @@ linters:
           fences: cheapest
           placement: after-writes
           budget: 1m
+          races: false
 issues:
   max-issues-per-linter: 0
   max-same-issues: 0

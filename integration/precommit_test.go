@@ -69,7 +69,7 @@ func TestPreCommit(t *testing.T) {
 
 	user := lockfreeModule(t)
 	gitInit(t, user)
-	config := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: fencecheck\n", hookRepo, rev)
+	config := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: fencecheck\n        args: [-races=false, ./...]\n", hookRepo, rev)
 	writeFile(t, user, ".pre-commit-config.yaml", []byte(config))
 	mustRun(t, user, gitEnv, "git", "add", "-A")
 

@@ -11,7 +11,7 @@ import (
 // so the atomics order every access to a slot (no data race).
 type AtomicRing struct {
 	buf        [2]int32
-	head, tail atomic.Int32
+	head, tail atomic.Int32 //fencecheck:range 0..2
 }
 
 // Put appends v; it returns false when the ring is full.
