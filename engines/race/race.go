@@ -352,11 +352,17 @@ func (in *instrumented) rewrite(qi int, op model.Op, sites []int) model.Op {
 			}
 		}
 	}
-	// The access itself: unordered for every other process.
+	// The access itself: unordered for every other process, and for every
+	// release so far (a snapshot taken before it does not order it).
 	for _, ci := range sites {
 		for oq := range in.bit {
 			if b := in.bit[oq][ci]; b >= 0 {
 				post = append(post, model.WriteOp(b, model.C(1)))
+			}
+		}
+		for _, sn := range in.snap {
+			if sn != nil && sn[ci] >= 0 {
+				post = append(post, model.WriteOp(sn[ci], model.C(1)))
 			}
 		}
 	}
