@@ -7,10 +7,11 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 )
 
 // atomicFuncs maps the basic types that package sync/atomic has functions
@@ -42,6 +43,13 @@ func (s *system) storeFix(q, t int) (string, *analysis.SuggestedFix) {
 	const generic = "follow it with a sync/atomic read-modify-write (any atomic.Add, Swap or CompareAndSwap drains the store buffer)"
 	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
 		return generic, nil
+	}
+	if obj, name := s.cellOf(q, t); obj != nil {
+		if f := s.r.raceFixes[obj]; f != nil {
+			// The race's fix makes every access atomic, this store too:
+			// one fix for both findings, so that applying both merges.
+			return fmt.Sprintf("make every access to %s atomic, as the race on it needs (the atomic store's XCHG drains the store buffer)", name), f
+		}
 	}
 	o := s.sys.Origins[q][t]
 	if o.Target == nil || o.Type == nil {
@@ -134,69 +142,5 @@ func (s *system) atomicImport(pos token.Pos) (name string, edits []analysis.Text
 	if file == nil {
 		return "", nil, false
 	}
-	for _, imp := range file.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); path == "sync/atomic" {
-			if imp.Name == nil {
-				return "atomic", nil, true
-			}
-			if imp.Name.Name != "_" && imp.Name.Name != "." {
-				return imp.Name.Name, nil, true
-			}
-		}
-	}
-	// The file must import it; "atomic" must then mean that package at pos.
-	if scope := s.r.pass.Pkg.Scope().Innermost(pos); scope != nil {
-		if _, obj := scope.LookupParent("atomic", pos); obj != nil {
-			return "", nil, false
-		}
-	}
-	for _, decl := range file.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
-		}
-		if gd.Lparen.IsValid() {
-			for _, spec := range gd.Specs {
-				is := spec.(*ast.ImportSpec)
-				if path, _ := strconv.Unquote(is.Path.Value); path > "sync/atomic" {
-					at := is.Pos()
-					if is.Doc != nil {
-						at = is.Doc.Pos()
-					}
-					return "atomic", []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\"sync/atomic\"\n\t")}}, true
-				}
-			}
-			return "atomic", []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t\"sync/atomic\"\n")}}, true
-		}
-	}
-	// No parenthesised import declaration. A single one-line import becomes
-	// a parenthesised declaration of both; otherwise add a declaration after
-	// the last import declaration, or after the package clause.
-	var imports []*ast.GenDecl
-	for _, decl := range file.Decls {
-		if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			imports = append(imports, gd)
-		}
-	}
-	if len(imports) == 1 && len(imports[0].Specs) == 1 && imports[0].Doc == nil {
-		gd := imports[0]
-		is := gd.Specs[0].(*ast.ImportSpec)
-		if is.Comment == nil {
-			spec := is.Path.Value
-			if is.Name != nil {
-				spec = is.Name.Name + " " + spec
-			}
-			lines := []string{spec, `"sync/atomic"`}
-			if path, _ := strconv.Unquote(is.Path.Value); path > "sync/atomic" {
-				lines[0], lines[1] = lines[1], lines[0]
-			}
-			text := "import (\n\t" + strings.Join(lines, "\n\t") + "\n)"
-			return "atomic", []analysis.TextEdit{{Pos: gd.Pos(), End: gd.End(), NewText: []byte(text)}}, true
-		}
-	}
-	at := file.Name.End()
-	if len(imports) > 0 {
-		at = imports[len(imports)-1].End()
-	}
-	return "atomic", []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\nimport \"sync/atomic\"")}}, true
+	return atomicfix.Import(s.r.pass.Fset, file, s.r.pass.Pkg, pos)
 }

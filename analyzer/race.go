@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
@@ -155,8 +156,14 @@ func (s *system) reportRaces(res *race.Result) {
 		}
 		c.races = append(c.races, rc)
 	}
+	var together []*types.Var
 	for _, c := range cells {
-		s.reportCell(c, res.Incomplete)
+		if v, ok := c.obj.(*types.Var); ok {
+			together = append(together, v)
+		}
+	}
+	for _, c := range cells {
+		s.reportCell(c, together, res.Incomplete)
 	}
 }
 
@@ -180,7 +187,7 @@ func (s *system) accessVerb(q, t int, x int) string {
 // reportCell reports the races of one cell: one diagnostic, on its first
 // racing access in source order, with the other racing accesses as related
 // information.
-func (s *system) reportCell(c *racingCell, incomplete string) {
+func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete string) {
 	type site struct {
 		a   race.Access
 		pos token.Pos
@@ -235,7 +242,7 @@ func (s *system) reportCell(c *racingCell, incomplete string) {
 		}
 		related = append(related, analysis.RelatedInformation{Pos: st.pos, Message: rel})
 	}
-	advice, fix := s.raceFix(c)
+	advice, fix := s.raceFix(c, together)
 	fmt.Fprintf(&msg, " Make every access to %s atomic: %s.", c.name, advice)
 	if incomplete != "" {
 		fmt.Fprintf(&msg, " (Other accesses may race too: the search for every unordered pair stopped: %s.)", incomplete)
@@ -289,9 +296,35 @@ func (s *system) gcRewrite(a race.Access) string {
 }
 
 // raceFix returns the advice for making every access to c atomic and, where
-// an automatic rewrite applies, the fix.
-func (s *system) raceFix(c *racingCell) (string, *analysis.SuggestedFix) {
-	return "use sync/atomic for every load and store of " + c.name, nil
+// an automatic rewrite applies, the fix. Together are the racing cells
+// reported with c.
+func (s *system) raceFix(c *racingCell, together []*types.Var) (string, *analysis.SuggestedFix) {
+	manual := "use sync/atomic for every load and store of " + c.name
+	v, ok := c.obj.(*types.Var)
+	if !ok {
+		return manual, nil
+	}
+	if f := s.r.raceFixes[v]; f != nil {
+		// Another system reported this cell already.
+		return "the suggested fix rewrites every access", f
+	}
+	if s.r.atomics == nil {
+		pass := s.r.pass
+		s.r.atomics = atomicfix.NewPackage(pass.Fset, pass.Files, pass.TypesInfo, pass.Pkg)
+	}
+	fix, err := s.r.atomics.Rewrite(v, together...)
+	if err != nil {
+		return fmt.Sprintf("%s (no automatic fix: %v)", manual, err), nil
+	}
+	var advice string
+	if fix.Form == "typed" {
+		advice = fmt.Sprintf("make it an %s and use its methods (the suggested fix rewrites the declaration and %d accesses)", fix.Type, fix.Accesses)
+	} else {
+		advice = fmt.Sprintf("use atomic.Load%[1]s, atomic.Store%[1]s and atomic.Add%[1]s for every access (the suggested fix rewrites %[2]d accesses)", fix.Type, fix.Accesses)
+	}
+	sf := &analysis.SuggestedFix{Message: fix.Message(c.name), TextEdits: fix.Edits}
+	s.r.raceFixes[v] = sf
+	return advice, sf
 }
 
 // checkGoMemoryModel decides the system's data races and reports them. For a

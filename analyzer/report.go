@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -24,6 +26,11 @@ type reporter struct {
 	ast   map[*token.File]*ast.File
 	diags []analysis.Diagnostic
 	seen  map[string]bool
+
+	// atomics is the package as the race fixes rewrite it, made on first
+	// use; raceFixes are the fixes of the racing cells reported so far.
+	atomics   *atomicfix.Package
+	raceFixes map[types.Object]*analysis.SuggestedFix
 }
 
 func newReporter(pass *analysis.Pass) *reporter {
@@ -32,6 +39,8 @@ func newReporter(pass *analysis.Pass) *reporter {
 		files: make(map[string]*token.File),
 		ast:   make(map[*token.File]*ast.File),
 		seen:  make(map[string]bool),
+
+		raceFixes: make(map[types.Object]*analysis.SuggestedFix),
 	}
 	for _, f := range pass.Files {
 		if tf := pass.Fset.File(f.FileStart); tf != nil {

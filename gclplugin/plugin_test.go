@@ -49,6 +49,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				"placement": "anywhere",
 				"budget":    "2m30s",
 				"witness":   true,
+				"races":     false,
 			},
 			want: analyzer.Config{
 				Engine:    analyzer.EngineSB,
@@ -56,6 +57,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				Placement: analyzer.PlacementAnywhere,
 				Budget:    150 * time.Second,
 				Witness:   true,
+				Races:     false,
 			},
 		},
 		{
@@ -65,6 +67,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				Engine:    analyzer.EngineExplicit,
 				Fences:    def.Fences,
 				Placement: def.Placement,
+				Races:     def.Races,
 			},
 		},
 	}
@@ -100,12 +103,13 @@ func TestNewRejectsBadSettings(t *testing.T) {
 	}{
 		{"not a map", "engine=sb", []string{"want a map of settings", "string"}},
 		{"list", []any{"engine"}, []string{"want a map of settings"}},
-		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: budget, engine, fences, placement, witness"}},
+		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: budget, engine, fences, placement, races, witness"}},
 		{"unknown key among good ones", map[string]any{"engine": "sb", "max-depth": 3}, []string{`unknown setting "max-depth"`}},
 		{"engine not a string", map[string]any{"engine": 3}, []string{`setting "engine" must be a string`, "int"}},
 		{"fences not a string", map[string]any{"fences": []any{"all"}}, []string{`setting "fences" must be a string`}},
 		{"budget as a number", map[string]any{"budget": 30}, []string{`setting "budget" must be a string`}},
 		{"witness not a bool", map[string]any{"witness": "yes"}, []string{`setting "witness" must be a bool`}},
+		{"races not a bool", map[string]any{"races": "no"}, []string{`setting "races" must be a bool`}},
 		{"budget not a duration", map[string]any{"budget": "soon"}, []string{`budget "soon" is not a duration`}},
 		{"budget negative", map[string]any{"budget": "-1s"}, []string{"budget", "negative"}},
 		{"unknown engine", map[string]any{"engine": "z3"}, []string{`engine "z3"`}},

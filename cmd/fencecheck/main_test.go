@@ -65,7 +65,10 @@ func run(t *testing.T, dir, name string, args ...string) (stdout, stderr string,
 }
 
 // sbFinding is how both drivers print the finding of the testdata module.
-var sbFinding = regexp.MustCompile(`(?m)^.*sb[/\\]sb\.go:12:3: x86-TSO: the store to x can still sit in the store buffer when the load of y at sb\.go:13:8 reads memory; .* make it atomic\.StoreInt32\(&x, 1\)`)
+var sbFinding = regexp.MustCompile(`(?m)^.*sb[/\\]sb\.go:12:3: x86-TSO: the store to x can still sit in the store buffer when the load of y at sb\.go:13:8 reads memory; .* make every access to x atomic`)
+
+// sbRace is how both drivers print the race on x in the testdata module.
+var sbRace = regexp.MustCompile(`(?m)^.*sb[/\\]sb\.go:12:3: race: goroutine go@11 stores x here while goroutine go@16 loads x at sb\.go:18:8, .* make it an atomic\.Int32 and use its methods`)
 
 // TestGoVet runs the real go vet with fencecheck as its vet tool.
 func TestGoVet(t *testing.T) {
@@ -84,6 +87,9 @@ func TestGoVet(t *testing.T) {
 	}
 	if got := strings.Count(stderr, "x86-TSO:"); got != 2 {
 		t.Errorf("go vet -vettool: %d x86-TSO diagnostics, want 2 (one barrier per goroutine):\n%s", got, stderr)
+	}
+	if got := strings.Count(stderr, "race:"); got != 2 || !sbRace.MatchString(stderr) {
+		t.Errorf("go vet -vettool: %d race diagnostics, want 2 (x and y), the one on x as sbRace:\n%s", got, stderr)
 	}
 	if strings.Contains(stderr, "clean") {
 		t.Errorf("go vet -vettool: a diagnostic in the correct package:\n%s", stderr)
@@ -140,13 +146,13 @@ func TestGoVetJSON(t *testing.T) {
 			for _, d := range ds {
 				diags = append(diags, d.Posn+": "+d.Message)
 				if len(d.Related) == 0 || len(d.SuggestedFixes) != 1 {
-					t.Errorf("go vet -json: %s: %d related, %d fixes; want the overtaking load and one fix", d.Posn, len(d.Related), len(d.SuggestedFixes))
+					t.Errorf("go vet -json: %s: %d related, %d fixes; want the other access or the overtaking load, and one fix", d.Posn, len(d.Related), len(d.SuggestedFixes))
 				}
 			}
 		}
 	}
-	if len(diags) != 2 || !sbFinding.MatchString(strings.Join(diags, "\n")) {
-		t.Errorf("go vet -json: diagnostics\n%s\nwant the two barriers of sb.go", strings.Join(diags, "\n"))
+	if all := strings.Join(diags, "\n"); len(diags) != 4 || !sbFinding.MatchString(all) || !sbRace.MatchString(all) {
+		t.Errorf("go vet -json: diagnostics\n%s\nwant the two races and two barriers of sb.go", strings.Join(diags, "\n"))
 	}
 }
 
@@ -177,7 +183,7 @@ func TestStandalone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"atomic.StoreInt32(&x, 1)", "atomic.StoreInt32(&y, 1)", `"sync/atomic"`} {
+	for _, want := range []string{"var x atomic.Int32", "x.Store(1)", "r0 = y.Load()", "y.Store(1)", `"sync/atomic"`} {
 		if !bytes.Contains(fixed, []byte(want)) {
 			t.Errorf("fencecheck -fix: sb.go lacks %s:\n%s\nstderr:\n%s", want, fixed, stderr)
 		}
@@ -195,7 +201,7 @@ func TestGoVetFix(t *testing.T) {
 	dir := module(t)
 
 	stdout, stderr, code := run(t, dir, gocmd, "vet", "-vettool="+bin, "-fix", "-diff", "./...")
-	if code != 1 || !strings.Contains(stdout, "+\t\tatomic.StoreInt32(&x, 1)") || strings.Contains(stdout, "plain.go") {
+	if code != 1 || !strings.Contains(stdout, "+\t\tx.Store(1)") || strings.Contains(stdout, "plain.go") {
 		t.Errorf("go vet -vettool -fix -diff: exit status %d, stdout:\n%s\nstderr:\n%s\nwant status 1 and the diff of sb.go only", code, stdout, stderr)
 	}
 	if _, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "-fix", "./..."); code != 0 {
@@ -205,7 +211,7 @@ func TestGoVetFix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(fixed, []byte("atomic.StoreInt32(&y, 1)")) {
+	if !bytes.Contains(fixed, []byte("y.Store(1)")) {
 		t.Errorf("go vet -vettool -fix: sb.go not fixed:\n%s", fixed)
 	}
 	if _, stderr, code = run(t, dir, gocmd, "vet", "-vettool="+bin, "./..."); code != 0 || stderr != "" {

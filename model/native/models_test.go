@@ -26,8 +26,10 @@ func TestModelFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(p.Procs) == 0 || len(p.Bad) == 0 {
-				t.Errorf("%s: %d processes, %d bad states", file, len(p.Procs), len(p.Bad))
+			// A model may have no bad state: race-only models ask
+			// only whether two accesses are unordered.
+			if len(p.Procs) == 0 {
+				t.Errorf("%s: no processes", file)
 			}
 			roundTrip(t, p)
 		})

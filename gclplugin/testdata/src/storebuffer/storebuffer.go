@@ -1,5 +1,6 @@
 // Package storebuffer holds the store-buffering litmus test as a fencecheck
-// system: under x86-TSO both loads can read 0, so each store needs a barrier.
+// system: its plain accesses race, and under x86-TSO both loads can read 0,
+// so each store needs a barrier.
 package storebuffer
 
 import "sync"
@@ -10,8 +11,8 @@ func storeBuffering() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x = 1 // want `^x86-TSO: `
-		r0 = y
+		x = 1 // want `^race: goroutine go@13 stores x` `^x86-TSO: `
+		r0 = y // want `^race: goroutine go@13 loads y`
 		wg.Done()
 	}()
 	go func() {

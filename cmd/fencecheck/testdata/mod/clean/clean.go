@@ -1,23 +1,26 @@
 // Package clean has a correct system and ordinary code.
 package clean
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Add is ordinary code without directives.
 func Add(a, b int) int { return a + b }
 
 //fencecheck:system
 func messagePassing() {
-	var data, ready int32
+	var data, ready atomic.Int32
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		data = 42
-		ready = 1
+		data.Store(42)
+		ready.Store(1)
 		wg.Done()
 	}()
 	go func() {
-		if ready == 1 && data != 42 {
+		if ready.Load() == 1 && data.Load() != 42 {
 			panic("flag seen before data")
 		}
 		wg.Done()

@@ -1,4 +1,4 @@
-// Package sb has one system that needs barriers on x86-TSO.
+// Package sb has one racy system that needs barriers on x86-TSO.
 package sb
 
 import "sync"
