@@ -195,7 +195,11 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			known = append(known, p.s.get(fr, phi.Edges[e.pred]))
 		}
 		for i, pred := range b.Preds {
-			if !visited[pred] && phi.Edges[i] != phi {
+			// An edge from a block not lowered yet, or from b itself (a
+			// loop of one block, as go/ssa builds range-over-int), comes
+			// later: its value is not known now. b is already marked
+			// visited, so a self-loop must be checked for explicitly.
+			if (!visited[pred] || pred == b) && phi.Edges[i] != phi {
 				back = true
 			}
 		}

@@ -11,7 +11,7 @@ func storeBuffering() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x = 1 // want `^race: goroutine go@13 stores x` `^x86-TSO: `
+		x = 1  // want `^race: goroutine go@13 stores x` `^x86-TSO: `
 		r0 = y // want `^race: goroutine go@13 loads y`
 		wg.Done()
 	}()
