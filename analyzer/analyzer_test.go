@@ -54,7 +54,7 @@ func TestConfigurations(t *testing.T) {
 func TestFlags(t *testing.T) {
 	a := analyzer.New(analyzer.DefaultConfig())
 	for _, f := range []struct{ name, value string }{
-		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"},
+		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"},
 	} {
 		if err := a.Flags.Set(f.name, f.value); err != nil {
 			t.Errorf("setting -%s=%s: %v", f.name, f.value, err)
@@ -71,7 +71,7 @@ func TestFlags(t *testing.T) {
 			t.Errorf("flag -%s clashes with a flag of the analysis drivers", name)
 		}
 	}
-	if analyzer.Analyzer.Name != "fencecheck" || analyzer.Analyzer.URL == "" || !strings.HasPrefix(analyzer.Analyzer.Doc, "report the memory barriers") {
+	if analyzer.Analyzer.Name != "fencecheck" || analyzer.Analyzer.URL == "" || !strings.HasPrefix(analyzer.Analyzer.Doc, "report data races, and the memory barriers") {
 		t.Errorf("Analyzer: name %q, URL %q, doc %q", analyzer.Analyzer.Name, analyzer.Analyzer.URL, analyzer.Analyzer.Doc)
 	}
 }
@@ -137,4 +137,15 @@ func tsoOnly() analyzer.Config {
 	c := analyzer.DefaultConfig()
 	c.Races = false
 	return c
+}
+
+// TestRaces checks the race findings of the default configuration and their
+// fixes against the .golden files: every access to a racing field or
+// variable made atomic.
+func TestRaces(t *testing.T) {
+	for _, pkg := range []string{"races", "racefree"} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+		})
+	}
 }

@@ -19,11 +19,15 @@
 // access, with the other racing accesses as related information, the
 // interleaving that reaches them, and what gc does to the access when it is
 // one of the forms gc rewrites (a dead store, merged or reordered loads, a
-// forwarded store). A race-free system behaves as under sequential
-// consistency on every architecture, so for it that is the whole question.
-// A racy system is also judged for the x86-TSO memory model of amd64 (every core has a
-// FIFO store buffer, so a plain store can still be invisible to other cores
-// when a later load of the same goroutine reads memory):
+// forwarded store), and a suggested fix that makes every access to it
+// atomic: its type becomes the matching sync/atomic type (atomic.Int32,
+// atomic.Bool, atomic.Pointer[T]) and each access a method call, or, where
+// the type cannot change, each access calls a sync/atomic function. A
+// race-free system behaves as under sequential consistency on every
+// architecture, so for it that is the whole question. A racy system is also
+// judged for the x86-TSO memory model of amd64 (every core has a FIFO store
+// buffer, so a plain store can still be invisible to other cores when a
+// later load of the same goroutine reads memory):
 //
 //   - correct: nothing is reported;
 //   - fixable: one diagnostic per barrier of a cheapest minimal set, at the

@@ -106,13 +106,13 @@ func (r *rewriter) load(cell ast.Expr) error {
 		return err
 	}
 	open, close := r.pointer()
-	r.insert(cell.Pos(), name+".Load"+r.sc.suffix+"("+open)
-	r.insert(cell.End(), close+")")
+	prefix, suffix := name+".Load"+r.sc.suffix+"("+open, close+")"
 	if !types.Identical(r.elem, r.sc.base) {
 		// The function returns the base type: convert back.
-		r.insert(cell.Pos(), r.typeText(r.elem)+"(")
-		r.insert(cell.End(), ")")
+		prefix, suffix = r.typeText(r.elem)+"("+prefix, suffix+")"
 	}
+	r.insert(cell.Pos(), prefix)
+	r.insert(cell.End(), suffix)
 	return nil
 }
 

@@ -245,9 +245,11 @@ type system struct {
 	key     []byte
 }
 
-func newSystem(p *model.Program, t *terms) (*system, error) {
-	if len(p.Vars) > 64 {
-		return nil, fmt.Errorf("%d shared variables: the predicate engine takes at most 64", len(p.Vars))
+func newSystem(p *model.Program, t *terms, m model.Model) (*system, error) {
+	if len(p.Vars) > 64 && m != model.SC {
+		// A process's set of buffered variables is a 64-bit set; under SC
+		// no variable is ever buffered.
+		return nil, fmt.Errorf("%d shared variables: the predicate engine takes at most 64 under %s", len(p.Vars), m)
 	}
 	s := &system{p: p, t: t, moves: make(map[string][]move)}
 	for _, b := range p.Bad {

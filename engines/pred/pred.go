@@ -153,7 +153,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	}
 	defer e.release(sig, ss)
 	t, or := ss.t, ss.or
-	s, err := newSystem(p, t)
+	s, err := newSystem(p, t, m)
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}

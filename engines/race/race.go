@@ -183,12 +183,24 @@ func observes(op model.Op) []int {
 // memory model's sense: at least one writes and at least one is plain.
 func conflicts(w1, p1, w2, p2 bool) bool { return (w1 || w2) && (p1 || p2) }
 
+// writes reports whether op writes variable x.
+func writes(op model.Op, x int) bool {
+	d := describe(op)
+	for i, v := range d.vars {
+		if v == x && d.write[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // A site is the accesses of one process to one variable with one key.
 type site struct {
 	proc, x      int
 	key          string
 	write, plain bool
 	first        int // a transition of the site
+	writer       int // a transition of the site that writes, or -1
 }
 
 // instrumented is a program with happens-before bits.
@@ -234,7 +246,10 @@ func instrument(p *model.Program, key func(Access) string) *instrumented {
 				if !ok {
 					ci = len(in.sites)
 					siteOf[k] = ci
-					in.sites = append(in.sites, site{proc: qi, x: x, key: key(Access{qi, ti}), first: ti})
+					in.sites = append(in.sites, site{proc: qi, x: x, key: key(Access{qi, ti}), first: ti, writer: -1})
+				}
+				if d.write[i] && in.sites[ci].writer < 0 {
+					in.sites[ci].writer = ti
 				}
 				in.sites[ci].write = in.sites[ci].write || d.write[i]
 				in.sites[ci].plain = in.sites[ci].plain || d.plain
@@ -687,8 +702,15 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 			if k := pairKey(hit.q, t, hit.c); !found[k] {
 				found[k] = true
 				c := in.sites[hit.c]
+				// The site's access that conflicts with t: its write when
+				// t only reads (the store of a statement x++ whose load
+				// comes first).
+				other := c.first
+				if c.writer >= 0 && !writes(p.Procs[hit.q].Trans[t].Op, c.x) {
+					other = c.writer
+				}
 				res.Races = append(res.Races, Race{
-					Pair:  Pair{A: Access{hit.q, t}, B: Access{c.proc, c.first}, Var: c.x},
+					Pair:  Pair{A: Access{hit.q, t}, B: Access{c.proc, other}, Var: c.x},
 					Trace: trace,
 				})
 			}
