@@ -2,6 +2,8 @@ package analyzer_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +148,39 @@ func TestRaces(t *testing.T) {
 	for _, pkg := range []string{"races", "racefree"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+		})
+	}
+}
+
+// TestRaceFixesHold applies the race fixes (the .golden files of TestRaces)
+// and runs the analyzer again: the fixed package type-checks and has
+// neither a race nor a missing barrier.
+func TestRaceFixesHold(t *testing.T) {
+	for _, pkg := range []string{"races"} {
+		t.Run(pkg, func(t *testing.T) {
+			goldens, err := filepath.Glob(filepath.Join("testdata", "src", pkg, "*.go.golden"))
+			if err != nil || len(goldens) == 0 {
+				t.Fatalf("no .golden files for %s: %v", pkg, err)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fixed\n\ngo 1.26\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range goldens {
+				src, err := os.ReadFile(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := strings.TrimSuffix(filepath.Base(g), ".golden")
+				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, d := range analyze(t, dir, analyzer.New(analyzer.DefaultConfig())) {
+				if strings.HasPrefix(d.msg, "race:") || strings.HasPrefix(d.msg, "x86-TSO:") || strings.HasPrefix(d.msg, "SC:") {
+					t.Errorf("after the fixes, line %d: %s", d.line, d.msg)
+				}
+			}
 		})
 	}
 }

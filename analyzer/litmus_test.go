@@ -294,7 +294,7 @@ func analyze(t *testing.T, dir string, a *analysis.Analyzer) []diag {
 		}
 		for _, d := range act.Diagnostics {
 			pos := act.Package.Fset.Position(d.Pos)
-			out = append(out, diag{pkg: act.Package.PkgPath[len("litmus/"):], line: pos.Line, msg: d.Message})
+			out = append(out, diag{pkg: strings.TrimPrefix(act.Package.PkgPath, "litmus/"), line: pos.Line, msg: d.Message})
 		}
 	}
 	return out
