@@ -1,0 +1,3 @@
+module racecorpus
+
+go 1.26
