@@ -53,6 +53,7 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
 	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
+	a.Flags.BoolVar(&cfg.Unfixed, "unfixed", cfg.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
 	return a
 }
 
@@ -69,6 +70,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		pass.Report(analysis.Diagnostic{Pos: d.Pos, Message: d.Message})
 	}
 	r := newReporter(pass)
+	r.unfixedOnly = cfg.Unfixed
 	for _, sys := range systems {
 		checkSystem(r, cfg, sys)
 	}

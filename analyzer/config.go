@@ -51,6 +51,10 @@ type Config struct {
 	// in program order: only x86-TSO and SC findings are reported. That is a
 	// promise gc does not keep for racy code (DESIGN §2a).
 	Races bool
+	// Unfixed reports only the findings that carry no suggested fix: what
+	// applying the fixes leaves. The fencecheck command runs with it after
+	// -fix, so that findings no fix removes are printed and fail the run.
+	Unfixed bool
 }
 
 // DefaultConfig returns the configuration of the flags' defaults.

@@ -26,6 +26,8 @@ type reporter struct {
 	ast   map[*token.File]*ast.File
 	diags []analysis.Diagnostic
 	seen  map[string]bool
+	// unfixedOnly drops the diagnostics that carry a suggested fix.
+	unfixedOnly bool
 
 	// atomics is the package as the race fixes rewrite it, made on first
 	// use; raceFixes are the fixes of the racing cells reported so far.
@@ -66,6 +68,9 @@ func (r *reporter) add(d analysis.Diagnostic) {
 func (r *reporter) flush() {
 	slices.SortStableFunc(r.diags, func(a, b analysis.Diagnostic) int { return cmp.Compare(a.Pos, b.Pos) })
 	for _, d := range r.diags {
+		if r.unfixedOnly && len(d.SuggestedFixes) > 0 {
+			continue
+		}
 		r.pass.Report(d)
 	}
 	r.diags = nil

@@ -22,6 +22,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
 
@@ -32,6 +33,9 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix(analyzer.Analyzer.Name + ": ")
 	args := os.Args[1:]
+	if fix, rest, diff := fixFlags(args); fix && os.Getenv(fixChildEnv) == "" {
+		os.Exit(fixThenReport(args, rest, diff))
+	}
 	if cfgFile, out, ok := parseUnitArgs(analyzer.Analyzer, args); ok {
 		if code, done := runUnit(cfgFile, out, args); done {
 			os.Exit(code)
@@ -75,14 +79,94 @@ func runUnit(cfgFile string, out unitOutput, args []string) (code int, done bool
 	return code, true
 }
 
+// fixChildEnv marks the run of fencecheck -fix that fixThenReport starts.
+const fixChildEnv = "FENCECHECK_FIX_RUN"
+
+// fixFlags reports whether args ask for -fix, and returns args without -fix
+// and -diff, and whether -diff was asked for.
+func fixFlags(args []string) (fix bool, rest []string, diff bool) {
+	for _, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		on := !hasValue || value == "true" || value == "1"
+		switch {
+		case strings.HasPrefix(a, "-") && name == "fix":
+			fix = on
+			continue
+		case strings.HasPrefix(a, "-") && name == "diff":
+			diff = on
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return fix, rest, diff
+}
+
+// fixThenReport runs fencecheck with -fix (args), then again without it
+// (rest) to report what the fixes leave: the drivers of x/tools print
+// nothing under -fix and exit 0, which would hide every finding that has no
+// fix (an SC: finding, a race on a type no rewrite handles).
+//
+// Standalone, the first run rewrites the files and the second reports all
+// that is left; with -diff the files are unchanged, so the second reports
+// only the findings without a fix. Under go vet, the go command applies a
+// package's fixes only when the vet tool succeeds on it, after every
+// package is done: the second run reports the findings without a fix, and
+// when there are any the package fails, with its fixes unapplied, rather
+// than pass with findings hidden.
+func fixThenReport(args, rest []string, diff bool) int {
+	cfgFile, _, unit := parseUnitArgs(analyzer.Analyzer, args)
+	fixCode, err := rerunEnv(args, fixChildEnv+"=1")
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	// Each unit run rewrites the unit's stdout file (where the diffs of
+	// -diff go): keep the first run's.
+	var stdoutFile string
+	var firstStdout []byte
+	if unit {
+		if cfg, err := readUnitConfig(cfgFile); err == nil && cfg.Stdout != "" {
+			stdoutFile = cfg.Stdout
+			firstStdout, _ = os.ReadFile(stdoutFile)
+		}
+	}
+	if diff || unit {
+		// The analyzer flag goes before the patterns or the unit file.
+		rest = append([]string{"-unfixed"}, rest...)
+	}
+	code, err := rerunEnv(rest, fixChildEnv+"=1")
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	if stdoutFile != "" {
+		second, _ := os.ReadFile(stdoutFile)
+		if err := os.WriteFile(stdoutFile, append(firstStdout, second...), 0o666); err != nil {
+			log.Print(err)
+			return 1
+		}
+	}
+	if unit && code != 0 && !diff {
+		log.Print("go vet -fix applies no fix to a package with a finding that has none: fix the findings above by hand, or run fencecheck -fix, which applies the fixes it has and reports the rest")
+	}
+	return max(code, fixCode)
+}
+
 // rerun runs this program with args, sharing its standard streams, and
 // returns its exit status.
 func rerun(args []string) (int, error) {
+	return rerunEnv(args)
+}
+
+// rerunEnv runs this program with args and env added to the environment,
+// sharing its standard streams, and returns its exit status.
+func rerunEnv(args []string, env ...string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, fmt.Errorf("finding the fencecheck executable: %w", err)
 	}
 	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err = cmd.Run()
 	var exit *exec.ExitError

@@ -306,3 +306,81 @@ func TestUnit(t *testing.T) {
 		t.Errorf("fencecheck left temporary files: %v, %v", entries, err)
 	}
 }
+
+// brokenLock is a package whose system is wrong under SC: its finding has
+// no fix.
+const brokenLock = `// Package broken has a lock that is wrong under SC.
+package broken
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+//fencecheck:system
+func brokenLock() {
+	var locked atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			for locked.Load() != 0 {
+			}
+			locked.Store(1)
+			//fencecheck:critical
+			locked.Store(0)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+`
+
+// TestFixReportsTheRest checks that -fix does not hide a finding that has
+// no fix: standalone, the fixes are applied and the rest is reported with
+// status 3; under go vet, the package with the unfixable finding fails (go
+// vet then applies none of its fixes) and the others are fixed.
+func TestFixReportsTheRest(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	scFinding := regexp.MustCompile(`(?m)broken[/\\]broken\.go:20:4: SC: system brokenLock is wrong even under sequential consistency`)
+	for _, tc := range []struct {
+		name     string
+		cmd      func(dir string, args ...string) (string, string, int)
+		args     []string
+		wantCode int
+		fixed    bool // sb.go is rewritten
+	}{
+		{"standalone", func(dir string, args ...string) (string, string, int) { return run(t, dir, bin, args...) }, []string{"-fix", "./..."}, 3, true},
+		{"standalone -diff", func(dir string, args ...string) (string, string, int) { return run(t, dir, bin, args...) }, []string{"-fix", "-diff", "./..."}, 3, false},
+		{"go vet", func(dir string, args ...string) (string, string, int) {
+			return run(t, dir, gocmd, append([]string{"vet", "-vettool=" + bin}, args...)...)
+		}, []string{"-fix", "./..."}, 1, true},
+		{"go vet -diff", func(dir string, args ...string) (string, string, int) {
+			return run(t, dir, gocmd, append([]string{"vet", "-vettool=" + bin}, args...)...)
+		}, []string{"-fix", "-diff", "./..."}, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := module(t)
+			if err := os.MkdirAll(filepath.Join(dir, "broken"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "broken", "broken.go"), []byte(brokenLock), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := tc.cmd(dir, tc.args...)
+			if code != tc.wantCode || !scFinding.MatchString(stderr) {
+				t.Errorf("exit status %d, stderr:\n%s\nwant %d and the SC finding", code, stderr, tc.wantCode)
+			}
+			if strings.Contains(stderr, "race:") {
+				t.Errorf("a fixed race is reported:\n%s", stderr)
+			}
+			fixed, err := os.ReadFile(filepath.Join(dir, "sb", "sb.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := bytes.Contains(fixed, []byte("x.Store(1)")); got != tc.fixed {
+				t.Errorf("sb.go rewritten: %v, want %v:\n%s\nstdout:\n%s", got, tc.fixed, fixed, stdout)
+			}
+		})
+	}
+}
