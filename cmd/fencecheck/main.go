@@ -1,5 +1,6 @@
-// Command fencecheck reports the memory barriers that lock-free Go code needs
-// on x86-TSO, and proves the rest correct.
+// Command fencecheck reports the data races of lock-free Go code under the Go
+// memory model and the memory barriers it needs on x86-TSO, and proves the
+// rest correct.
 //
 // It checks the functions marked //fencecheck:system in the packages named
 // on its command line:
@@ -22,6 +23,8 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -33,6 +36,12 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix(analyzer.Analyzer.Name + ": ")
 	args := os.Args[1:]
+	if len(args) == 1 && slices.Contains([]string{"-V", "--V", "-V=true", "--V=true", "-version", "--version"}, args[0]) {
+		// go vet asks -V=full, which singlechecker answers; a person asks
+		// this.
+		fmt.Println(version())
+		return
+	}
 	if fix, rest, diff := fixFlags(args); fix && os.Getenv(fixChildEnv) == "" {
 		os.Exit(fixThenReport(args, rest, diff))
 	}
@@ -77,6 +86,35 @@ func runUnit(cfgFile string, out unitOutput, args []string) (code int, done bool
 		return 1, true
 	}
 	return code, true
+}
+
+// version describes this build: the module version (or "(devel)"), the
+// revision it was built from when known, and the Go version.
+func version() string {
+	v := "(devel)"
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "fencecheck " + v
+	}
+	if info.Main.Version != "" {
+		v = info.Main.Version
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+modified"
+			}
+		}
+	}
+	out := "fencecheck " + v
+	if rev != "" {
+		out += " (" + rev[:min(12, len(rev))] + modified + ")"
+	}
+	return out + " " + info.GoVersion
 }
 
 // fixChildEnv marks the run of fencecheck -fix that fixThenReport starts.

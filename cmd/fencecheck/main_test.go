@@ -384,3 +384,19 @@ func TestFixReportsTheRest(t *testing.T) {
 		})
 	}
 }
+
+// TestVersion checks that fencecheck -V prints a version for a person, and
+// -V=full still answers go vet's protocol.
+func TestVersion(t *testing.T) {
+	bin, _ := buildTool(t)
+	for _, flag := range []string{"-V", "-version"} {
+		stdout, stderr, code := run(t, t.TempDir(), bin, flag)
+		if code != 0 || !regexp.MustCompile(`^fencecheck \S+.* go1\.\d+`).MatchString(stdout) {
+			t.Errorf("fencecheck %s: status %d, stdout %q, stderr %q; want 0 and the version", flag, code, stdout, stderr)
+		}
+	}
+	stdout, _, code := run(t, t.TempDir(), bin, "-V=full")
+	if code != 0 || !strings.Contains(stdout, " version ") || !strings.Contains(stdout, "buildID=") {
+		t.Errorf("fencecheck -V=full: status %d, stdout %q; want go vet's version line", code, stdout)
+	}
+}
