@@ -53,6 +53,7 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
 	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
+	a.Flags.Int64Var(&cfg.MemoryLimit, "memory", cfg.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
 	a.Flags.BoolVar(&cfg.Unfixed, "unfixed", cfg.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
 	return a
 }
@@ -89,8 +90,10 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 			})
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.budget())
+	ctx, cancel := context.WithTimeoutCause(context.Background(), cfg.budget(), errBudget)
 	defer cancel()
+	ctx, stopWatch := watchMemory(ctx, cfg.memoryLimit())
+	defer stopWatch()
 	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx}
 	s.check()
 }
@@ -154,9 +157,7 @@ func (s *system) check() {
 		s.reportNotFixable(res)
 	default:
 		reason := res.Reason
-		if s.ctx.Err() != nil {
-			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
-		}
+		reason = s.stopReason(reason)
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v: %s",
 			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
 	}

@@ -42,6 +42,7 @@ func TestConfigurations(t *testing.T) {
 		{"witness", func(c *analyzer.Config) { c.Witness = true }},
 		{"fencesall", func(c *analyzer.Config) { c.Fences = analyzer.FencesAll }},
 		{"budget", func(c *analyzer.Config) { c.Budget = time.Nanosecond }},
+		{"memory", func(c *analyzer.Config) { c.MemoryLimit = 1 }},
 		{"anywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
 	} {
 		t.Run(c.pkg, func(t *testing.T) {
@@ -56,7 +57,7 @@ func TestConfigurations(t *testing.T) {
 func TestFlags(t *testing.T) {
 	a := analyzer.New(analyzer.DefaultConfig())
 	for _, f := range []struct{ name, value string }{
-		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"},
+		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"}, {"memory", "512"}, {"unfixed", "true"},
 	} {
 		if err := a.Flags.Set(f.name, f.value); err != nil {
 			t.Errorf("setting -%s=%s: %v", f.name, f.value, err)

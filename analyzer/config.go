@@ -51,6 +51,9 @@ type Config struct {
 	// in program order: only x86-TSO and SC findings are reported. That is a
 	// promise gc does not keep for racy code (DESIGN §2a).
 	Races bool
+	// MemoryLimit is the heap, in MiB, that the analysis may use; 0 means
+	// DefaultMemoryLimit. Beyond it the system's answer is inconclusive.
+	MemoryLimit int64
 	// Unfixed reports only the findings that carry no suggested fix: what
 	// applying the fixes leaves. The fencecheck command runs with it after
 	// -fix, so that findings no fix removes are printed and fail the run.
@@ -92,6 +95,18 @@ func (c Config) Validate() error {
 }
 
 // budget returns the time one system may take.
+// DefaultMemoryLimit is the heap, in MiB, that the analysis of a system may
+// use when Config.MemoryLimit is 0.
+const DefaultMemoryLimit = 2048
+
+// memoryLimit returns the memory limit in bytes.
+func (c Config) memoryLimit() uint64 {
+	if c.MemoryLimit <= 0 {
+		return DefaultMemoryLimit << 20
+	}
+	return uint64(c.MemoryLimit) << 20
+}
+
 func (c Config) budget() time.Duration {
 	if c.Budget == 0 {
 		return DefaultBudget

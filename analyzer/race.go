@@ -354,9 +354,7 @@ func (s *system) checkGoMemoryModel() bool {
 			s.reportRaces(res)
 		}
 		reason := res.Reason
-		if s.ctx.Err() != nil {
-			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
-		}
+		reason = s.stopReason(reason)
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v while looking for data races: %s",
 			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
 		return s.ctx.Err() != nil
@@ -371,9 +369,7 @@ func (s *system) checkGoMemoryModel() bool {
 		s.reportSC(&fence.Result{SCTrace: r.Trace})
 	case engines.Inconclusive:
 		reason := r.Reason
-		if s.ctx.Err() != nil {
-			reason = fmt.Sprintf("the budget of %v per system ran out (%s); raise it with -budget", s.cfg.budget(), reason)
-		}
+		reason = s.stopReason(reason)
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s is free of data races, but the %s engine stopped after %v: %s",
 			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
 	default:

@@ -1,0 +1,24 @@
+package memory
+
+import "sync"
+
+//fencecheck:system
+func sb() { // want `^inconclusive: system sb: the explicit engine stopped after .*: the memory limit of 1 MiB was reached .*; raise it with -memory`
+	var x, y, r0, r1 int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		x = 1
+		r0 = y
+		wg.Done()
+	}()
+	go func() {
+		y = 1
+		r1 = x
+		wg.Done()
+	}()
+	wg.Wait()
+	if r0 == 0 && r1 == 0 {
+		panic("both loads saw 0")
+	}
+}
