@@ -57,12 +57,21 @@ func watchMemory(parent context.Context, limit uint64) (context.Context, func())
 	}
 }
 
+// OnLimit, when set, is called whenever an answer is cut short by the time
+// budget or the memory limit: answers that depend on the machine's speed or
+// load. The fencecheck command uses it to keep such answers out of go vet's
+// result cache.
+var OnLimit func(cause error)
+
 // stopReason returns reason, an engine's account of why it stopped, with
 // the limit that stopped it when the system's context ended: the time
 // budget or the memory limit, and the flag that raises it.
 func (s *system) stopReason(reason string) string {
 	if s.ctx.Err() == nil {
 		return reason
+	}
+	if OnLimit != nil {
+		OnLimit(context.Cause(s.ctx))
 	}
 	if errors.Is(context.Cause(s.ctx), errMemory) {
 		return fmt.Sprintf("the memory limit of %d MiB was reached (%s); raise it with -memory", s.cfg.memoryLimit()>>20, reason)

@@ -23,6 +23,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -36,6 +37,9 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix(analyzer.Analyzer.Name + ": ")
 	args := os.Args[1:]
+	if mark := os.Getenv(limitMarkEnv); mark != "" {
+		analyzer.OnLimit = func(error) { os.WriteFile(mark, nil, 0o666) }
+	}
 	if len(args) == 1 && slices.Contains([]string{"-V", "--V", "-V=true", "--V=true", "-version", "--version"}, args[0]) {
 		// go vet asks -V=full, which singlechecker answers; a person asks
 		// this.
@@ -56,15 +60,20 @@ func main() {
 // runUnit runs fencecheck on the go vet unit cfgFile, args being the whole
 // command line, and returns the exit status, or done false when
 // singlechecker is to run the unit as given. A unit without directives takes
-// the fast path of fastUnit. For one with directives whose imports lack
-// types, fencecheck runs itself on a copy of the unit with the types filled
-// in, as unitchecker exits when done and the copy must then be removed.
+// the fast path of fastUnit. For one with directives fencecheck runs itself
+// on the unit (on a copy with the types filled in when its imports lack
+// them), as unitchecker exits when done: the copy must then be removed, and
+// a run whose answer a time or memory limit cut short must not be cached.
 func runUnit(cfgFile string, out unitOutput, args []string) (code int, done bool) {
 	if ok, err := fastUnit(cfgFile, out); err != nil {
 		log.Print(err)
 		return 1, true
 	} else if ok {
 		return 0, true
+	}
+	if os.Getenv(limitMarkEnv) != "" {
+		// This is the run that runUnit started: analyse in this process.
+		return 0, false
 	}
 	dir, err := os.MkdirTemp("", "fencecheck-")
 	if err != nil {
@@ -77,16 +86,26 @@ func runUnit(cfgFile string, out unitOutput, args []string) (code int, done bool
 		log.Print(err)
 		return 1, true
 	}
-	if typed == cfgFile {
-		return 0, false
-	}
-	code, err = rerun(append(args[:len(args)-1:len(args)-1], typed))
+	mark := filepath.Join(dir, "limit")
+	code, err = rerunEnv(append(args[:len(args)-1:len(args)-1], typed), limitMarkEnv+"="+mark)
 	if err != nil {
 		log.Print(err)
 		return 1, true
 	}
+	if _, err := os.Stat(mark); err == nil {
+		// An answer was cut short by the time budget or the memory limit:
+		// without the unit's facts file go vet does not cache the run, so
+		// the next run decides again instead of replaying "inconclusive".
+		if cfg, err := readUnitConfig(cfgFile); err == nil && cfg.VetxOutput != "" {
+			os.Remove(cfg.VetxOutput)
+		}
+	}
 	return code, true
 }
+
+// limitMarkEnv names the file a unit run creates when an answer is cut
+// short by a limit that depends on the machine (see runUnit).
+const limitMarkEnv = "FENCECHECK_LIMIT_MARK"
 
 // version describes this build: the module version (or "(devel)"), the
 // revision it was built from when known, and the Go version.

@@ -400,3 +400,46 @@ func TestVersion(t *testing.T) {
 		t.Errorf("fencecheck -V=full: status %d, stdout %q; want go vet's version line", code, stdout)
 	}
 }
+
+// TestGoVetCache checks that go vet caches a complete answer but not one that
+// the time budget cut short: the second run of a cut answer runs fencecheck
+// again instead of replaying "inconclusive".
+func TestGoVetCache(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	// A vet tool that logs the units it is run on.
+	logFile := filepath.Join(t.TempDir(), "units")
+	wrapper := filepath.Join(t.TempDir(), "fencecheck-logged")
+	script := "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in *.cfg) echo \"$a\" >> " + logFile + ";; esac; done\nexec " + bin + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	units := func() int {
+		data, _ := os.ReadFile(logFile)
+		os.Remove(logFile)
+		return strings.Count(string(data), "\n")
+	}
+	for _, tc := range []struct {
+		name       string
+		flags      []string
+		wantRerun  bool
+		wantStderr string
+	}{
+		{"cut short", []string{"-budget=1ns"}, true, "inconclusive: system storeBuffering"},
+		{"complete", nil, false, "race: goroutine go@11 stores x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := module(t)
+			args := append(append([]string{"vet", "-vettool=" + wrapper}, tc.flags...), "./sb")
+			for i := range 2 {
+				units()
+				_, stderr, code := run(t, dir, gocmd, args...)
+				if code != 1 || !strings.Contains(stderr, tc.wantStderr) {
+					t.Fatalf("run %d: exit status %d, stderr:\n%s\nwant 1 and %q", i+1, code, stderr, tc.wantStderr)
+				}
+			}
+			if rerun := units() > 0; rerun != tc.wantRerun {
+				t.Errorf("second go vet ran fencecheck again: %v, want %v", rerun, tc.wantRerun)
+			}
+		})
+	}
+}
