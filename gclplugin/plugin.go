@@ -22,6 +22,7 @@
 //	          budget: 30s          # time per system, a Go duration
 //	          witness: false       # include the breaking interleaving
 //	          races: true          # report data races under the Go memory model
+//	          memory: 2048         # MiB of heap the analysis may use
 //
 // Every setting is optional; an unknown setting, one of the wrong type, or a
 // value the analyzer does not accept makes New fail with an error that names
@@ -69,12 +70,15 @@ type Settings struct {
 	// Races reports data races under the Go memory model; nil means the
 	// analyzer's default (on).
 	Races *bool `json:"races"`
+	// Memory is the heap, in MiB, that the analysis may use; 0 means the
+	// analyzer's default.
+	Memory int64 `json:"memory"`
 }
 
 // setting describes one key of Settings: the YAML type its value must have
 // and the values it takes, for the error message of an ill-typed one.
 type setting struct {
-	kind string // "string" or "bool"
+	kind string // "string", "bool" or "int"
 	want string // the values it takes
 }
 
@@ -86,6 +90,7 @@ var settingKinds = map[string]setting{
 	"budget":    {"string", `a Go duration such as "30s" or "2m"`},
 	"witness":   {"bool", "true or false"},
 	"races":     {"bool", "true or false"},
+	"memory":    {"int", "MiB, such as 2048"},
 }
 
 // Plugin is the golangci-lint plugin for one configuration.
@@ -141,6 +146,7 @@ func Decode(settings any) (analyzer.Config, error) {
 	if s.Races != nil {
 		cfg.Races = *s.Races
 	}
+	cfg.MemoryLimit = s.Memory
 	if err := cfg.Validate(); err != nil {
 		return analyzer.Config{}, err // already says "fencecheck: invalid <setting> ..."
 	}
@@ -171,9 +177,24 @@ func checkShape(settings any) error {
 			_, typed = v.(string)
 		case "bool":
 			_, typed = v.(bool)
+		case "int":
+			switch n := v.(type) {
+			case int:
+				typed = n >= 0
+			case int64:
+				typed = n >= 0
+			case uint64:
+				typed = true
+			case float64:
+				typed = n >= 0 && n == float64(int64(n))
+			}
 		}
 		if !typed {
-			return fmt.Errorf("fencecheck settings: setting %q must be a %s (%s), got %v (%T)", k, want.kind, want.want, v, v)
+			article := "a"
+			if want.kind == "int" {
+				article = "an"
+			}
+			return fmt.Errorf("fencecheck settings: setting %q must be %s %s (%s), got %v (%T)", k, article, want.kind, want.want, v, v)
 		}
 	}
 	return nil
