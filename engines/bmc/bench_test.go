@@ -1,0 +1,242 @@
+package bmc_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+var fig11 = flag.Bool("fig11", false, "print the Fig. 11 table: full instantiation against REF on every benchmark system")
+
+// benchTimeout bounds one check of the benchmark.
+const benchTimeout = 120 * time.Second
+
+// mainSuite are the systems of the Fig. 11-style benchmark: spin-lock
+// mutual exclusion, a flag barrier and a publication protocol, with 3, 4,
+// 6 and 8 goroutines, each correct and with a seeded bug. countingSuite
+// are the systems whose proofs are counting arguments (the lost update of
+// a locked counter, a WaitGroup-style counting barrier).
+func mainSuite() []system {
+	return filter(systems([]int{3, 4, 6, 8}), "mutex", "barrier", "publication")
+}
+
+func countingSuite() []system {
+	return filter(systems([]int{3, 4, 6, 8}), "counter", "waitgroup")
+}
+
+func filter(ss []system, names ...string) []system {
+	var out []system
+	for _, s := range ss {
+		if slices.Contains(names, s.name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (s system) label() string {
+	if s.bug {
+		return s.prog.Name + "/bug"
+	}
+	return s.prog.Name + "/ok"
+}
+
+// strategies are the two columns of Fig. 11.
+var strategies = []struct {
+	name string
+	full bool
+}{{"full", true}, {"ref", false}}
+
+// BenchmarkFig11 compares full instantiation with REF on the benchmark
+// systems under SC, as Fig. 11 of the paper does: the time per check, and
+// the size of the interference abstraction when it ends (A = Σ|W(r)|,
+// B = |Λ|, C = |Σ|). go test -bench Fig11 -run ^$ ./engines/bmc; the
+// counting systems run with -long.
+func BenchmarkFig11(b *testing.B) {
+	if !smtAvailable() {
+		b.Skip("Z3 is unavailable")
+	}
+	suite := mainSuite()
+	if *long {
+		suite = append(suite, countingSuite()...)
+	}
+	for _, s := range suite {
+		for _, st := range strategies {
+			b.Run(s.label()+"/"+st.name, func(b *testing.B) {
+				eng := &bmc.Engine{Unroll: s.unroll, Full: st.full}
+				var rep *bmc.Report
+				for b.Loop() {
+					ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
+					r, err := eng.Analyze(ctx, s.prog, model.SC)
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+					rep = r
+				}
+				if rep.Status == engines.Inconclusive {
+					b.Logf("%s: %s", s.label(), rep.Reason)
+				}
+				b.ReportMetric(float64(rep.IA.LinkSets), "A")
+				b.ReportMetric(float64(rep.IA.Lambda), "B")
+				b.ReportMetric(float64(rep.IA.Sigma), "C")
+				b.ReportMetric(float64(rep.IA.Iterations), "iters")
+			})
+		}
+	}
+}
+
+// row is one line of the Fig. 11 table.
+type row struct {
+	s    system
+	reps [2]*bmc.Report
+	dur  [2]time.Duration
+}
+
+// TestFig11 prints the Fig. 11 table for the benchmark systems (with
+// -fig11; the counting systems too with -long) and the targets on the
+// table: it checks that REF finds every seeded bug of a 6–8 goroutine
+// system in under 10 s, and reports how much faster than full
+// instantiation REF is in total on the hardest half of the main suite (by
+// the time of full instantiation; the target is 10×).
+func TestFig11(t *testing.T) {
+	requireZ3(t)
+	if !*fig11 {
+		t.Skip("run with -fig11")
+	}
+	suite := mainSuite()
+	if *long {
+		suite = append(suite, countingSuite()...)
+	}
+	var rows []row
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-20s %2s %-5s %4s %4s %5s | %9s %-17s | %9s %-17s | %s\n", "Bm", "N", "SAT", "R", "W", "|W|", "full T", "IA size", "REF T", "IA size", "speed-up")
+	for _, s := range suite {
+		rw := row{s: s}
+		for i, st := range strategies {
+			eng := &bmc.Engine{Unroll: s.unroll, Full: st.full}
+			ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
+			start := time.Now()
+			r, err := eng.Analyze(ctx, s.prog, model.SC)
+			rw.dur[i] = time.Since(start)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw.reps[i] = r
+			want := map[bool]engines.Status{true: engines.Unsafe, false: engines.Safe}[s.bug]
+			if r.Status != want && r.Status != engines.Inconclusive {
+				t.Errorf("%s (%s): %v, want %v", s.label(), st.name, r.Status, want)
+			}
+		}
+		rows = append(rows, rw)
+		st := rw.reps[1].IA
+		fmt.Fprintf(&b, "%-20s %2d %-5v %4d %4d %5.1f | %9s %-17s | %9s %-17s | %.1f×\n", s.label(), s.n, s.bug,
+			st.Reads, st.Writes, st.AvgLinkSet, cell(rw.reps[0], rw.dur[0]), size(rw.reps[0]),
+			cell(rw.reps[1], rw.dur[1]), size(rw.reps[1]), rw.dur[0].Seconds()/rw.dur[1].Seconds())
+	}
+	t.Logf("Fig. 11 (SC, timeout %v):\n%s", benchTimeout, b.String())
+	// Targets.
+	var main []row
+	for _, rw := range rows {
+		if rw.s.bug && rw.s.n >= 6 && (rw.reps[1].Status != engines.Unsafe || rw.dur[1] > 10*time.Second) {
+			t.Errorf("%s: REF %v after %v, want the bug in under 10 s", rw.s.label(), rw.reps[1].Status, rw.dur[1])
+		}
+		if slices.Contains([]string{"mutex", "barrier", "publication"}, rw.s.name) {
+			main = append(main, rw)
+		}
+	}
+	slices.SortFunc(main, func(a, b row) int { return int(b.dur[0] - a.dur[0]) })
+	var full, ref time.Duration
+	for _, rw := range main[:len(main)/2] {
+		full += rw.dur[0]
+		ref += rw.dur[1]
+	}
+	t.Logf("hardest half of the main suite (%d systems): full instantiation %v, REF %v: %.1f× faster", len(main)/2, full.Round(time.Millisecond), ref.Round(time.Millisecond), full.Seconds()/ref.Seconds())
+	if full < 10*ref {
+		// Reported, not failed: the target is the issue's, and the table
+		// shows where REF falls short of it (the flag barrier and the
+		// publication protocol, whose full instantiation is small).
+		t.Logf("target not met: REF is %.1f× faster than full instantiation on the hardest half, the target is 10×", full.Seconds()/ref.Seconds())
+	}
+}
+
+func cell(r *bmc.Report, d time.Duration) string {
+	if r.Status == engines.Inconclusive {
+		return ">" + d.Round(time.Second).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+func size(r *bmc.Report) string {
+	return fmt.Sprintf("%d/%d/%d", r.IA.LinkSets, r.IA.Lambda, r.IA.Sigma)
+}
+
+// TestTargets checks, in the normal run, the targets on the seeded bugs of
+// the 6 and 8 goroutine systems: REF finds every bug, and a data race of
+// every buggy system, in under 10 s each (under SC; the bugs under TSO too),
+// with traces that replay; the correct systems have no race within the bound.
+func TestTargets(t *testing.T) {
+	requireZ3(t)
+	// The counting barrier (waitgroup) is left to the benchmark: its
+	// witness is a chain of every goroutine's increment, which Z3 finds
+	// in 0.1 to 15 s depending on its search, too close to the target for
+	// a timed test on a loaded machine.
+	for _, s := range filter(systems([]int{6, 8}), "mutex", "barrier", "publication", "counter") {
+		if !s.bug && s.name == "counter" {
+			continue // a counting proof: see the benchmark
+		}
+		t.Run(s.label(), func(t *testing.T) {
+			eng := &bmc.Engine{Unroll: s.unroll}
+			if s.bug {
+				for _, m := range []model.Model{model.SC, model.TSO} {
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+					start := time.Now()
+					r, err := eng.Check(ctx, s.prog, m)
+					d := time.Since(start)
+					cancel()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if r.Status != engines.Unsafe || d > 10*time.Second {
+						t.Errorf("%v: %v after %v, want the bug in under 10 s", m, r, d)
+					} else if err := engines.Verify(s.prog, r); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			if s.name == "counter" {
+				return // its races are those of mutex
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			start := time.Now()
+			rc, r, err := eng.Race(ctx, s.prog)
+			d := time.Since(start)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case s.bug && (rc == nil || d > 10*time.Second):
+				t.Errorf("race: %v after %v, want a race in under 10 s", r, d)
+			case !s.bug && rc != nil:
+				t.Errorf("race %+v in a correct system", rc.Pair)
+			case !s.bug && r.Status != engines.Safe:
+				t.Errorf("race question: %v", r)
+			}
+			if rc != nil {
+				if _, err := s.prog.Execute(rc.Trace); err != nil {
+					t.Errorf("race trace: %v", err)
+				}
+			}
+		})
+	}
+}

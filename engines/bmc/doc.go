@@ -1,0 +1,134 @@
+// Package bmc is a bounded model checker for model programs: it decides
+// whether a bad state (or a fault) is reachable, and whether two
+// conflicting accesses can be enabled at once (a data race), by executions
+// in which every process takes at most k backward jumps, with an
+// axiomatic SMT encoding checked by Z3 (package smt). It follows Sinha and
+// Wang, "On interference abstractions" (POPL 2011): the interference-modular
+// encoding of §3, the axioms of sequential consistency of §4, and the
+// refinement of interference abstractions of §5–§7 (procedure REF). The
+// engine's flag value is "bmc".
+//
+// # Bound
+//
+// [Unroll] turns each process into a DAG of copies (l, c) of its locations,
+// c the number of backward jumps taken so far (back edges of a depth-first
+// search from the initial location); a back edge leaving a copy with c = k
+// is dropped. The executions of the unrolled program are exactly those of
+// the original in which every process takes at most k backward jumps, so
+// its answers are exact for that bound. A Safe answer for a program with
+// loops says "none within bound k" in Result.Bound ([BoundText]); only for
+// a loop-free program (or one no execution of which reaches the bound) is
+// Safe unqualified. Unsafe answers are never qualified: the trace is an
+// execution of the original program.
+//
+// # Encoding (§3)
+//
+// Each unrolled process is encoded in gated SSA form: a Boolean per
+// transition (executed), the path condition of every location (the
+// disjunction of its incoming transitions; the path is a single one, so at
+// most one transition leaves a location), register values merged at joins
+// by fresh constants guarded by the incoming transition (local edges, Φ_L),
+// and for every global access (a read or write of a shared variable, the
+// accesses of a locked operation, a fence under TSO) the tuple (Addr, Val,
+// En) of §3.1.2 with a placeholder for the value of every read and an
+// integer time; program order is time order of consecutive accesses (Φ_PO).
+// A process may stop anywhere. Expressions follow model.Eval: && and ||
+// short-circuit, / and % truncate (a constant divisor is encoded in linear
+// arithmetic), and a division by zero or a value outside its domain is a
+// fault, which is a bad state. Integers are mathematical: int64 overflow is
+// not modelled. The property Φ_PRP is the disjunction of the bad states
+// (every process named at a copy of its location with no transition taken
+// after it, the condition on final registers and, through final reads at
+// the end time, on memory) and of the faulting attempts of transitions.
+// A locked operation is one event: its reads see memory before the body
+// and its writes are the body's last write of each variable, all at the
+// event's time.
+//
+// # Axioms (§4) and x86-TSO
+//
+// link(r, w) is en(r) ∧ sel(r) = j for w the j-th write of r's link set
+// (exclusive by construction); HB is < on times. Π1: an enabled read links
+// an enabled write of its link set. Π2: it reads the write's value, and
+// the write reaches memory first. Π3: no other enabled write of the
+// variable reaches memory between them. Redundant instances are pruned
+// (§4.2): a write after the read in its process or on another branch is no
+// candidate; a write its own process always overwrites before the read is
+// not linked (static interference pruning, §7.1 S0); a triple whose order
+// program order already fixes is not instantiated.
+//
+// Under x86-TSO a plain write has two times, its issue (in program order)
+// and its flush (memory order): flushes of a process keep program order and
+// come after the issue, and a fence or locked operation waits for the
+// earlier flushes. The one relaxed pair of program order is a plain store
+// followed by a load: the load may be performed before the store reaches
+// memory, and reads it from the buffer when it is of the same address
+// (store forwarding). Π2 and Π3 become that read rule: a read reads its own
+// process's newest earlier store of the variable while that store is in
+// the buffer, and memory otherwise. Every litmus test of
+// the corpus gets herd7's verdict under SC and under x86-TSO (litmus_test.go).
+//
+// # Interference abstractions and REF (§5–§7)
+//
+// An interference abstraction α = (R, W, Λ, Σ) instantiates Π1 for the
+// reads in R over link sets W(r) ⊆ cW(r), Π2 for the pairs in Λ and Π3 for
+// the triples in Σ; [Stats] reports its size as Σ|W(r)| / |Λ| / |Σ|, the
+// A / B / C of Fig. 11. Engine.Full instantiates everything (§4.1). By
+// default the engine runs REF (Fig. 10) from a mixed IA:
+//
+//   - Biased initialization (S1): R holds every read, W(r) the writes of its
+//     own process and the initial write ([BiasLocal]; [BiasSync] also every
+//     write of a synchronisation variable, [BiasNone] starts from an OIA),
+//     Λ = λ(R, W), Σ = ∅. Engine.SyncReads starts R with the reads of
+//     synchronisation variables only (the control-state IA of §5.3.1).
+//   - Eager instantiation of a cheap partition (S3): a read with at most
+//     four instances of Π3 (a flag or a datum written once) gets its whole
+//     link set and every instance from the start; refining it lazily would
+//     cost more solver calls than its instances cost.
+//   - A restricted W(r) is asserted under an assumption literal; an unsat
+//     answer whose core contains none of them is a valid proof (Lemma 4),
+//     otherwise the reads it names get W(r) = cW(r) and Λ their pairs (RED-U).
+//   - A model is checked by executing its interleaving (times order the
+//     steps) with the semantics of package model. If the execution reaches
+//     a bad state, that trace is the witness: a Π-consistent interference
+//     relation always executes (Lemma 3), and an inconsistent one may still
+//     be an execution. Otherwise the reads whose model value the execution
+//     contradicts are refined layer by layer (§7.2): their violated Π2
+//     instances, else their violated Π3 instances (by default the whole row
+//     σ({r}, {w}, cW(r)) of a violated link, Engine.Triples for single
+//     triples), else they join R (RED-O).
+//   - Lock lemmas (S2): the lock lemma S2a removes from a link set the
+//     writes of constants that the read's event cannot accept (a
+//     compare-and-swap's expected value, a required value); S2b states for
+//     every lock variable (a constant initial value, written only by
+//     compare-and-swaps from it and stores of it, acquired and released
+//     alternately on every path) that critical sections do not overlap,
+//     rel(A) < A' or rel(A') < A for acquisitions of different processes.
+//     Π3 instances of lock variables are refined after the others.
+//
+// Every Unsafe answer carries a trace that model.Program.Replay accepts
+// (engines.Verify), and the engine never reports a model it has not
+// executed. Budgets: a context deadline interrupts Z3, and Engine.MaxWork
+// bounds solver calls plus axiom instances; either ends in Inconclusive,
+// naming the unrolling bound.
+//
+// # Races
+//
+// [Engine.Race] asks one question, whether two conflicting accesses (at
+// least one a write, at least one plain) of different processes can be
+// enabled at once in a reachable SC state within the bound, which by Boehm
+// and Adve is whether the program has a data race; [Engine.Races] lets
+// package race enumerate such pairs with this engine (the first phase of
+// race.Check). The engine can stand behind race.Check as any engine, but
+// the second phase's instrumented program is too large for it in practice.
+//
+// # Not implemented
+//
+// Of the paper: fork/join and thread creation (model programs have a fixed
+// set of processes), atomicity-violation properties, clustering of
+// accesses, and an incremental check of Π-consistency by Π^IA(I) (the
+// execution check replaces it). Lock lemma S2b is recognised only for the
+// compare-and-swap spin-lock pattern above. Unsat cores are not minimised:
+// RED-U expands every read Z3's core names. The race question does not encode
+// happens-before: pairs that the Go memory model calls racy without ever
+// being enabled together are found only through the equivalence above.
+package bmc

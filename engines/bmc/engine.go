@@ -1,0 +1,372 @@
+package bmc
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// DefaultUnroll is the number of backward jumps per process when
+// Engine.Unroll is 0.
+const DefaultUnroll = 2
+
+// DefaultMaxWork is the work budget when Engine.MaxWork is 0: solver calls
+// plus axiom instances given to the solver.
+const DefaultMaxWork = 20_000_000
+
+// Bias chooses the initial link sets W(r) of refinement (§7.1 S1).
+type Bias uint8
+
+const (
+	// BiasLocal starts every read with the writes of its own process and
+	// the initial write: the serial and largely serial executions of §5.3.2.
+	BiasLocal Bias = iota
+	// BiasSync is BiasLocal, but reads of synchronisation variables
+	// (those some locked operation or atomic load accesses) start with
+	// every write: the IA couples the synchronisation from the start.
+	BiasSync
+	// BiasNone starts every read with its whole default link set: an
+	// over-approximating (OIA) start, refined by RED-O only.
+	BiasNone
+)
+
+// Engine decides whether a bad state is reachable, or a fault, within an
+// unrolling bound, by the bounded axiomatic encoding of the package
+// documentation. The zero value is ready to use: refinement of mixed
+// interference abstractions, DefaultUnroll backward jumps per process.
+type Engine struct {
+	// Unroll is the number of backward jumps (loop iterations) each
+	// process may take; 0 means DefaultUnroll, and a negative value none.
+	Unroll int
+	// Full instantiates every axiom at once (§4.1, with the pruning of
+	// §4.2) instead of refining an interference abstraction (§6.3).
+	Full bool
+	// Bias is the initial link set of refinement.
+	Bias Bias
+	// SyncReads starts refinement with R holding only the reads of
+	// synchronisation variables and the final reads of bad-state
+	// conditions (the control-state abstraction of §5.3.1); other reads
+	// enter R when a model needs them.
+	SyncReads bool
+	// NoLemmas leaves out the lock lemmas (§7.1 S2b).
+	NoLemmas bool
+	// Triples makes RED-O add only the instances of Π3 that a model
+	// violates, as in §6.3, instead of the whole row σ({r}, {w}, cW(r))
+	// of a link (r, w) that violates one.
+	Triples bool
+	// MaxWork ends the check as inconclusive once the solver calls plus the
+	// axiom instances exceed it; 0 means DefaultMaxWork.
+	MaxWork int64
+}
+
+// Name returns "bmc".
+func (*Engine) Name() string { return "bmc" }
+
+// bound returns the unrolling bound.
+func (e *Engine) bound() int {
+	switch {
+	case e.Unroll == 0:
+		return DefaultUnroll
+	case e.Unroll < 0:
+		return 0
+	}
+	return e.Unroll
+}
+
+// BoundText is the Result.Bound of a Safe answer for a program with loops
+// unrolled to k backward jumps per process.
+func BoundText(k int) string {
+	return fmt.Sprintf("executions of at most %d loop iterations per process", k)
+}
+
+// Stats describes one check in the terms of Fig. 11 of the paper.
+type Stats struct {
+	// Reads and Writes count the global accesses of the unrolled program
+	// (initial writes and final reads included); AvgLinkSet is the mean
+	// size of the reads' default link sets cW(r).
+	Reads, Writes int
+	AvgLinkSet    float64
+	// LinkSets (Σ|W(r)| over R), Lambda (|Λ|) and Sigma (|Σ|) are the
+	// size of the interference abstraction when the check ended, in the
+	// form A / B / C of Fig. 11; FullLinkSets, FullLambda and FullSigma
+	// are those of the full instantiation.
+	LinkSets, Lambda, Sigma             int
+	FullLinkSets, FullLambda, FullSigma int
+	// Lemmas counts the lock lemmas (§7.1 S2b) of the encoding.
+	Lemmas int
+	// Iterations of REF, and solver calls.
+	Iterations, SolverCalls int
+	// Work is what counts against MaxWork.
+	Work int64
+}
+
+// Report is the answer of [Engine.Analyze]: the engine result and the
+// statistics of the check in the terms of the paper.
+type Report struct {
+	*engines.Result
+	IA Stats
+}
+
+// Check decides whether a bad state of p (or a fault) is reachable under m
+// by an execution in which every process takes at most the engine's number
+// of backward jumps. Unsafe comes with a trace that package model has
+// replayed; Safe, for a program with loops, carries the bound in
+// Result.Bound; Inconclusive says which budget ran out (a context deadline,
+// MaxWork) or that Z3 is unavailable.
+func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	r, err := e.Analyze(ctx, p, m)
+	if err != nil {
+		return nil, err
+	}
+	return r.Result, nil
+}
+
+// Analyze is Check with the statistics of the check.
+func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (*Report, error) {
+	start := time.Now()
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid program: %w", err)
+	}
+	p.Index()
+	k := e.bound()
+	res := &engines.Result{Model: m}
+	rep := &Report{Result: res}
+	finish := func() (*Report, error) {
+		res.Stats.Duration = time.Since(start)
+		res.Stats.States = rep.IA.Work
+		if res.Status == engines.Unsafe {
+			if err := engines.Verify(p, res); err != nil {
+				return nil, err
+			}
+		}
+		return rep, nil
+	}
+	u, err := unroll(p, k)
+	if err != nil {
+		return nil, err
+	}
+	z, err := contexts.get()
+	if err != nil {
+		res.Status = engines.Inconclusive
+		res.Reason = "the bmc engine is unavailable: " + err.Error()
+		return finish()
+	}
+	stop := context.AfterFunc(ctx, z.Interrupt)
+	defer func() {
+		// A context that an interrupt may still reach is not reused.
+		contexts.put(z, stop())
+	}()
+	en, err := encode(newFB(z), p, u, m, !e.NoLemmas)
+	if err != nil {
+		return nil, fmt.Errorf("bmc: %w", err)
+	}
+	sol, err := z.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	defer sol.Close()
+	if err := sol.Assert(en.base...); err != nil {
+		return nil, fmt.Errorf("bmc: %w", err)
+	}
+	st := &rep.IA
+	st.Reads, st.Writes = len(en.rd), len(en.wr)
+	st.Lemmas = en.lemmas
+	st.FullLinkSets, st.FullLambda, st.FullSigma = en.fullSize()
+	if st.Reads > 0 {
+		st.AvgLinkSet = float64(st.FullLinkSets) / float64(st.Reads)
+	}
+	s := newIA(en, sol)
+	s.bias = e.Bias
+	s.rows = !e.Triples
+	s.sync = syncVars(p)
+	if e.Full {
+		s.full(ctx)
+	} else {
+		for k, ri := range en.rd {
+			r := en.acc[ri]
+			if e.SyncReads && !r.final && !s.sync[r.x] {
+				continue
+			}
+			if cheap(r) {
+				s.full1(k)
+				continue
+			}
+			s.addRead(k, s.biased(k))
+		}
+	}
+	maxWork := e.MaxWork
+	if maxWork <= 0 {
+		maxWork = DefaultMaxWork
+	}
+	out, t, reason, err := s.ref(ctx, maxWork)
+	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c
+	st.Iterations, st.SolverCalls, st.Work = s.iters, s.calls, s.work
+	if err != nil {
+		if ctx.Err() != nil {
+			res.Status = engines.Inconclusive
+			res.Reason = "time budget exhausted"
+			return finish()
+		}
+		return nil, fmt.Errorf("bmc: %w", err)
+	}
+	switch out {
+	case budget:
+		res.Status = engines.Inconclusive
+		res.Reason = reason
+		if u.Loops {
+			res.Reason += fmt.Sprintf(" (unrolling bound %d)", k)
+		}
+	case proof:
+		res.Status = engines.Safe
+		if u.Cut {
+			res.Bound = BoundText(k)
+		}
+	case found:
+		res.Status = engines.Unsafe
+		res.Trace = t
+	}
+	return finish()
+}
+
+// syncVars marks the variables that some locked operation or atomic load of
+// p accesses.
+func syncVars(p *model.Program) []bool {
+	sync := make([]bool, len(p.Vars))
+	for _, q := range p.Procs {
+		for _, t := range q.Trans {
+			switch t.Op.Kind {
+			case model.Read:
+				if t.Op.Atomic {
+					sync[t.Op.Var] = true
+				}
+			case model.Locked:
+				for _, b := range t.Op.Body {
+					if b.Kind == model.Read || b.Kind == model.Write {
+						sync[b.Var] = true
+					}
+					model.WalkExpr(b.Expr, func(e model.Expr) {
+						if v, ok := e.(model.VarRef); ok {
+							sync[v.Var] = true
+						}
+					})
+				}
+			}
+		}
+	}
+	return sync
+}
+
+// Race asks the race question once: is there an SC execution, in which
+// every process takes at most the engine's backward jumps, that reaches a
+// state where two conflicting accesses of different processes to one
+// variable (at least one a write, at least one plain) are both enabled? By
+// Boehm and Adve's theorem that is whether the program has a
+// happens-before data race. Unsafe comes with one such race and its SC
+// trace of p (replayed on the query program, whose bad states are the
+// pairs' locations; see [race.Query]); Safe carries the bound for a
+// program with loops; a program that faults under SC before a race is
+// found gives Inconclusive.
+func (e *Engine) Race(ctx context.Context, p *model.Program) (*race.Race, *engines.Result, error) {
+	pairs := race.Pairs(p)
+	if len(pairs) == 0 {
+		return nil, &engines.Result{Status: engines.Safe, Model: model.SC}, nil
+	}
+	q, groups := race.Query(p, pairs)
+	r, err := e.Check(ctx, q, model.SC)
+	if err != nil || r.Status != engines.Unsafe {
+		return nil, r, err
+	}
+	states, err := q.Replay(r.Trace)
+	if err != nil {
+		return nil, nil, fmt.Errorf("internal error: a race trace does not replay: %w", err)
+	}
+	last := states[len(states)-1]
+	if last.Fault != nil {
+		r.Status, r.Reason = engines.Inconclusive, "the program faults under SC ("+last.Fault.Msg+") before a race is found"
+		return nil, r, nil
+	}
+	bi := q.MatchBad(last)
+	if bi < 0 {
+		return nil, nil, fmt.Errorf("internal error: a race trace ends with no pair of accesses enabled")
+	}
+	return &race.Race{Pair: pairs[groups[bi][0]], Trace: r.Trace}, r, nil
+}
+
+// Races answers the race question within the engine's unrolling bound: is
+// there an SC execution, in which every process takes at most the bound's
+// backward jumps, that reaches a state where two conflicting accesses of
+// different processes to one variable (at least one a write, at least one
+// plain) are both enabled? By Boehm and Adve's theorem that is the question
+// whether the program has a happens-before data race. Package race asks
+// this engine the questions (the first phase of [race.Check]), so the
+// answer is race.Check's: Unsafe with every such pair (one per pair of
+// access sites) and an SC trace of p, executed step by step, that ends
+// with both enabled; Safe when there is none (with Result.Bound for a
+// program with loops); Inconclusive when a budget ran out or p faults
+// under SC first.
+//
+// The second phase of race.Check, which adds the pairs that happens-before
+// leaves unordered without both being enabled at once (plain data
+// published by a plain flag), is not run: its instrumented program has a
+// locked operation with a bit of happens-before knowledge per pair of
+// process and access site at every access, which this encoding does not
+// solve in reasonable time. Result.Incomplete says so when there are races.
+func (e *Engine) Races(ctx context.Context, p *model.Program) (*race.Result, error) {
+	return race.Check(ctx, e, p, race.Options{Enumerate: firstPhaseOnly{}})
+}
+
+// firstPhaseOnly is the engine of race.Check's second phase that declines
+// every question.
+type firstPhaseOnly struct{}
+
+// FirstPhaseOnly is the Result.Incomplete of [Engine.Races] when it found races.
+const FirstPhaseOnly = "the bmc engine reports the pairs of conflicting accesses enabled at once; it does not enumerate the further pairs that happens-before leaves unordered"
+
+func (firstPhaseOnly) Name() string { return "bmc-first-phase" }
+
+func (firstPhaseOnly) Check(_ context.Context, _ *model.Program, m model.Model) (*engines.Result, error) {
+	return &engines.Result{Status: engines.Inconclusive, Model: m, Reason: FirstPhaseOnly}, nil
+}
+
+var _ engines.Engine = (*Engine)(nil)
+
+// contexts keeps Z3 contexts for reuse: deleting a context costs more than
+// a small check.
+var contexts pool
+
+type pool struct {
+	mu   sync.Mutex
+	free []*smt.Context
+}
+
+func (p *pool) get() (*smt.Context, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		z := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return z, nil
+	}
+	p.mu.Unlock()
+	return smt.NewContext(smt.Config{})
+}
+
+// put returns z to the pool if reuse is set, else closes it.
+func (p *pool) put(z *smt.Context, reuse bool) {
+	p.mu.Lock()
+	if reuse && len(p.free) < 2*runtime.GOMAXPROCS(0) {
+		p.free = append(p.free, z)
+		z = nil
+	}
+	p.mu.Unlock()
+	if z != nil {
+		z.Close()
+	}
+}
