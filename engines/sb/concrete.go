@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
+	"math/big"
 
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -20,8 +22,9 @@ type faultProgram struct {
 // finite domain or divide by zero has a twin, guarded by that condition, that
 // leads to a new location FAULT of its process; every FAULT is a bad state.
 // The twin of a locked operation runs the body up to the faulting operation
-// and then the guard.
-func withFaults(p *model.Program) *faultProgram {
+// and then the guard. It fails when a read can fault on more values than
+// maxReadFaults (one twin per value).
+func withFaults(p *model.Program) (*faultProgram, error) {
 	c := p.Clone()
 	fp := &faultProgram{prog: c, orig: make([][]int, len(c.Procs))}
 	for pi, q := range c.Procs {
@@ -33,7 +36,11 @@ func withFaults(p *model.Program) *faultProgram {
 		fault := -1
 		for ti := range n {
 			t := q.Trans[ti]
-			for _, op := range faultOps(p, q, t.Op) {
+			ops, err := faultOps(p, q, t.Op)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", q.Name, t.Op.Format(p, q), err)
+			}
+			for _, op := range ops {
 				if fault < 0 {
 					fault = q.AddLoc("FAULT", model.Pos{})
 					c.Bad = append(c.Bad, model.BadState{Name: q.Name + " faults", Locs: []model.ProcLoc{{Proc: pi, Loc: fault}}})
@@ -43,12 +50,17 @@ func withFaults(p *model.Program) *faultProgram {
 			}
 		}
 	}
-	return fp
+	return fp, nil
 }
+
+// maxReadFaults bounds the values outside a register's domain that a read
+// into it may fault on (the sb engine adds one twin transition per value).
+const maxReadFaults = 1 << 12
 
 // faultOps returns operations that are enabled exactly when op is enabled
 // and faults (approximately for nested divisions: each divisor is checked).
-func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
+// It fails when a read can fault on more than maxReadFaults values.
+func faultOps(p *model.Program, q *model.Process, op model.Op) ([]model.Op, error) {
 	outside := func(e model.Expr, d model.Domain) model.Expr {
 		return model.Bin(model.OpOr, model.Bin(model.OpLt, e, model.C(d.Lo)), model.Bin(model.OpGt, e, model.C(d.Hi)))
 	}
@@ -91,6 +103,14 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
 			// variable's domain, which no read returns.
 			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
 			if xd.Lo < rd.Lo || xd.Hi > rd.Hi {
+				// w + (xd.Hi-rd.Lo+1) must not wrap for w in rd.
+				k := new(big.Int).Sub(big.NewInt(xd.Hi), big.NewInt(rd.Lo))
+				k.Add(k, big.NewInt(1))
+				top := new(big.Int).Add(k, big.NewInt(rd.Hi))
+				if !k.IsInt64() || !top.IsInt64() {
+					return nil, fmt.Errorf("reading %s %v into $%s %v: the domains are too wide for the sb engine's fault encoding",
+						p.Vars[op.Var].Name, xd, q.Regs[op.Reg].Name, rd)
+				}
 				w := op.Expr
 				in := model.Bin(model.OpAnd, model.Bin(model.OpGe, w, model.C(rd.Lo)), model.Bin(model.OpLe, w, model.C(rd.Hi)))
 				e := model.Bin(model.OpAdd, w, model.Bin(model.OpMul, in, model.C(xd.Hi-rd.Lo+1)))
@@ -98,6 +118,17 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
 			}
 		} else if op.Reg >= 0 {
 			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
+			var n int64
+			if xd.Lo < rd.Lo {
+				n = satAdd(n, model.Range(xd.Lo, min(xd.Hi, rd.Lo-1)).Size())
+			}
+			if xd.Hi > rd.Hi {
+				n = satAdd(n, model.Range(max(xd.Lo, rd.Hi+1), xd.Hi).Size())
+			}
+			if n > maxReadFaults {
+				return nil, fmt.Errorf("reading %s %v into $%s %v can fault on %d values, too many for the sb engine (at most %d)",
+					p.Vars[op.Var].Name, xd, q.Regs[op.Reg].Name, rd, n, maxReadFaults)
+			}
 			add := func(lo, hi int64) {
 				for v := lo; v <= hi; v++ {
 					out = append(out, model.ReadEqOp(op.Var, model.C(v)))
@@ -116,13 +147,25 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) []model.Op {
 	case model.Locked:
 		for i, b := range op.Body {
 			prefix := op.Body[:i:i]
-			for _, f := range faultOps(p, q, b) {
+			fs, err := faultOps(p, q, b)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range fs {
 				body := append(prefix, lockedFault(f, b)...)
 				out = append(out, model.LockedOp(body...))
 			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// satAdd returns a+b for non-negative a, b, saturating at math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // lockedFault turns a fault operation of a locked body's member b into body

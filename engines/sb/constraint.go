@@ -94,9 +94,17 @@ func (c *cons) forgetReg(p, r int) {
 // last returns the index of the newest message.
 func (c *cons) last() int { return len(c.msgs) - 1 }
 
+// pinned is the pointer of a process that never reads, fences or locks: it
+// stays at the newest message (see search.pinned).
+const pinned = -1
+
 // lastWrite is the paper's LastWrite(c, p, x): the newest message at or after
-// p's pointer written by p to x, or p's pointer.
+// p's pointer written by p to x, or p's pointer (for a pinned pointer, the
+// newest message).
 func (c *cons) lastWrite(p, x int) int {
+	if c.ptr[p] == pinned {
+		return c.last()
+	}
 	for i := len(c.msgs) - 1; i > c.ptr[p]; i-- {
 		if m := &c.msgs[i]; m.writer == p && m.v == x {
 			return i
@@ -114,7 +122,7 @@ func (c *cons) pointedAt(i int) bool {
 func (c *cons) key(b []byte) []byte {
 	b = binary.AppendUvarint(b, c.mayFlush)
 	for _, l := range c.locs {
-		b = binary.AppendUvarint(b, uint64(l))
+		b = binary.AppendUvarint(b, uint64(l+1)) // wild is 0
 	}
 	for p, rs := range c.regs {
 		b = binary.AppendUvarint(b, c.rknown[p])
@@ -145,14 +153,22 @@ func (c *cons) key(b []byte) []byte {
 	return b
 }
 
-// locKey encodes the locations only: constraints are compared for
-// subsumption only when their locations are equal.
+// locKey encodes the locations only (wild included): constraints are
+// compared for subsumption only when their locations are compatible.
 func locKey(locs []int) string {
-	b := make([]byte, 0, 2*len(locs))
-	for _, l := range locs {
-		b = binary.AppendUvarint(b, uint64(l))
+	return string(appendLocKey(make([]byte, 0, 2*len(locs)), locs, 0))
+}
+
+// appendLocKey appends the encoding of locs with the processes of mask
+// made wild.
+func appendLocKey(b []byte, locs []int, mask uint64) []byte {
+	for p, l := range locs {
+		if mask&(1<<uint(p)) != 0 {
+			l = wild
+		}
+		b = binary.AppendUvarint(b, uint64(l+1))
 	}
-	return string(b)
+	return b
 }
 
 // normalize splits every unknown-writer message that some process points
@@ -168,7 +184,7 @@ func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
 			continue
 		}
 		for q, z := range c.ptr {
-			if z >= i || m.notBy&(1<<uint(q)) != 0 {
+			if z >= i || z == pinned || m.notBy&(1<<uint(q)) != 0 {
 				continue
 			}
 			// Split on q.
@@ -210,6 +226,13 @@ func subsumes(a, b *cons) bool {
 	return embed(a, b, g, 0, 0)
 }
 
+// lastToLast reports whether an embedding of a must map a's newest message
+// to the newest: when a has pinned pointers, which are at the newest
+// message and make it every pinned process's last write.
+func lastToLast(a *cons) bool {
+	return slices.Contains(a.ptr, pinned)
+}
+
 // embed searches a strictly increasing map g of a's messages i.. into b's
 // messages j.. satisfying the ordering's conditions.
 func embed(a, b *cons, g []int, i, j int) bool {
@@ -220,6 +243,9 @@ func embed(a, b *cons, g []int, i, j int) bool {
 	for jj := j; jj <= len(b.msgs)-(len(a.msgs)-i); jj++ {
 		if i == 0 && jj != 0 {
 			break // the active index maps to the active index
+		}
+		if i == len(a.msgs)-1 && jj != len(b.msgs)-1 && lastToLast(a) {
+			continue // the newest message maps to the newest
 		}
 		if !msgCovers(&a.msgs[i], &b.msgs[jj]) {
 			continue
@@ -287,7 +313,7 @@ func checkMap(a, b *cons, g []int) bool {
 			continue // by normalization, written by no process pointing before it
 		}
 		q, x := m.writer, m.v
-		if b.ptr[q] >= j {
+		if b.ptr[q] >= j || b.ptr[q] == pinned {
 			continue
 		}
 		if g[a.lastWrite(q, x)] < j {

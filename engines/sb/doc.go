@@ -37,6 +37,36 @@
 // that it subsumes are retired. Termination follows from the
 // well-quasi-ordering (Lemma 1 of the paper).
 //
+// A constraint may leave the location of a process free (wild): it then
+// denotes configurations with that process at any location. The bad states'
+// constraints leave free every process they do not name, instead of
+// materialising the product of those processes' locations, and they are
+// generated lazily, one at a time, when the work list runs dry. Pre of a
+// free process by one of its transitions is Pre of the constraint with the
+// process at the transition's target: the process becomes fixed. A
+// constraint is subsumed by one that leaves free at least its free processes
+// and agrees with it elsewhere.
+//
+// A process that never reads, fences or locks has a pointer that matters to
+// nothing (a pointer serves its own process's reads, fences and locked
+// operations only). The search keeps such a pointer pinned at the newest
+// message, as if the process caught up after every step (those catch-up
+// flushes are SB steps, and every SB run is matched by one with them and
+// the same local states): its flushes are never explored, its messages obey
+// no last-write condition (so the newest message before a write may be
+// anyone's), and a constraint's newest message then maps to the newest.
+//
+// # Budgets
+//
+// Every elementary step of the SB search (a valuation enumerated by a Pre
+// step, a constraint generated or compared) counts as work: the context is
+// polled every few thousand steps, inside enumerations too, and the search
+// ends inconclusive beyond WorkPerConstraint steps per constraint of its
+// budget. An enumeration larger than the remaining work budget (a domain of
+// 2^63 values) is refused at once, with a reason that says so; so are
+// programs with more initial states than the budget and reads that can
+// fault on more than a few thousand values.
+//
 // # Counterexamples
 //
 // A constraint that contains an initial configuration ends the search. The
@@ -88,7 +118,10 @@
 // finite; the SB search terminates by the well-quasi-ordering, and the
 // schedule gives it an ever larger budget, so some round answers unless
 // MaxConstraints or the context ends the search first (Inconclusive, never
-// a guess). Engine.Backward makes the SB search give every answer (the
+// a guess). The forward searches' budgets stop growing at MaxRoundStates
+// (or MaxConstraints); from then on the SB search alone goes on. Both
+// forward searches keep the registers that are dead at a process's location
+// reset (explicit.Dead), which merges states with the same future. Engine.Backward makes the SB search give every answer (the
 // over-approximation then only prunes); Engine.NoPrune turns pruning off.
 //
 // Under SC the engine delegates to the explicit engine, which is complete for

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -134,6 +135,11 @@ type forward struct {
 	// register valuations (flattened).
 	local map[string][][]int64
 
+	// dead lists the dead registers per process and location
+	// (explicit.Dead): states are kept with them reset to 0, and mayReach
+	// ignores them.
+	dead [][][]int
+
 	keep     bool  // keep explored states in queue (for tests)
 	bad      bool  // an abstract bad state is reachable
 	complete bool  // every abstract state was explored
@@ -146,7 +152,7 @@ var errAbsBudget = errors.New("abstract state budget exhausted")
 // abstract states. It explores everything it can, also past a bad state, so
 // that a complete run yields the reachable local states for pruning.
 func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
-	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}}
+	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, dead: explicit.Dead(p)}
 	return f, f.run(ctx, max)
 }
 
@@ -184,6 +190,9 @@ func (f *forward) run(ctx context.Context, max int64) error {
 }
 
 func (f *forward) add(s absState) {
+	if f.dead != nil {
+		s.regs = explicit.CanonicalRegs(model.State{Locs: s.locs, Regs: s.regs}, f.dead).Regs
+	}
 	f.key = f.key[:0]
 	for _, l := range s.locs {
 		f.key = binary.AppendUvarint(f.key, uint64(l))
@@ -409,10 +418,23 @@ func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
 	if len(list) == 0 {
 		return false
 	}
+	var dead []uint64 // per process, the known registers that are dead
+	if f.dead != nil {
+		dead = make([]uint64, len(locs))
+		for p, l := range locs {
+			for _, r := range f.dead[p][l] {
+				dead[p] |= 1 << uint(r)
+			}
+		}
+	}
 	for _, flat := range list {
 		ok, off := true, 0
 		for p, rs := range regs {
-			for k := rknown[p]; k != 0 && ok; k &= k - 1 {
+			known := rknown[p]
+			if dead != nil {
+				known &^= dead[p]
+			}
+			for k := known; k != 0 && ok; k &= k - 1 {
 				r := bits.TrailingZeros64(k)
 				ok = flat[off+r] == rs[r]
 			}

@@ -114,7 +114,8 @@ func localKey(locs []int, regs [][]int64, mem []int64, fault bool) string {
 // is bad.
 func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs int64) (int, bool) {
 	t.Helper()
-	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, keep: true}
+	dead := explicit.Dead(p)
+	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, keep: true, dead: dead}
 	if err := f.run(context.Background(), maxAbs); errors.Is(err, errAbsBudget) {
 		return -1, false
 	} else if err != nil {
@@ -151,7 +152,7 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 	}
 	bad := false
 	for head := 0; head < len(nodes); head++ {
-		c := nodes[head].s
+		c := explicit.CanonicalRegs(nodes[head].s, dead) // as the abstraction keeps them
 		ok := false
 		for _, a := range abs[localKey(c.Locs, c.Regs, c.Mem, c.Fault != nil)] {
 			if represents(a, c, k) {
@@ -174,7 +175,7 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 				t.Fatalf("k=%d: the concrete state %v is bad, the abstraction reaches no bad state\n%s", k, c, native.Format(p))
 			}
 		}
-		p.Successors(c, model.TSO, bound, func(st model.Step, ns model.State) { add(ns, head, st) })
+		p.Successors(nodes[head].s, model.TSO, bound, func(st model.Step, ns model.State) { add(ns, head, st) })
 	}
 	return len(nodes), bad
 }

@@ -1,7 +1,10 @@
 package sb
 
 import (
+	"fmt"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -95,30 +98,135 @@ func contains(s []int, v int) bool {
 	return false
 }
 
-// enumerate calls f with every combination of values for slots, where slot i
-// ranges over the single value fixed[i] when has[i], else over doms[i].
-func enumerate(doms []model.Domain, fixed []int64, has []bool, f func(vals []int64)) {
-	vals := make([]int64, len(doms))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(doms) {
-			f(vals)
-			return
-		}
-		if has[i] {
-			vals[i] = fixed[i]
-			rec(i + 1)
-			return
-		}
-		for v := doms[i].Lo; ; v++ {
-			vals[i] = v
-			rec(i + 1)
-			if v == doms[i].Hi {
-				break
-			}
+// odometer steps through every combination of values for slots, where slot
+// i ranges over the single value fixed[i] when has[i], else over doms[i],
+// the last slot fastest. It is resumable: next returns one combination at
+// a time (the slice is reused).
+type odometer struct {
+	doms          []model.Domain
+	vals          []int64
+	has           []bool
+	started, done bool
+}
+
+func newOdometer(doms []model.Domain, fixed []int64, has []bool) *odometer {
+	o := &odometer{doms: doms, vals: make([]int64, len(doms)), has: has}
+	for i := range doms {
+		switch {
+		case has[i]:
+			o.vals[i] = fixed[i]
+		case doms[i].Lo > doms[i].Hi && !doms[i].Unbounded:
+			o.done = true // an empty domain: no combination
+		default:
+			o.vals[i] = doms[i].Lo
 		}
 	}
-	rec(0)
+	return o
+}
+
+// next returns the next combination, or false when there is none left.
+func (o *odometer) next() ([]int64, bool) {
+	if o.done {
+		return nil, false
+	}
+	if !o.started {
+		o.started = true
+		return o.vals, true
+	}
+	for i := len(o.vals) - 1; i >= 0; i-- {
+		if o.has[i] {
+			continue
+		}
+		if o.vals[i] != o.doms[i].Hi {
+			o.vals[i]++
+			return o.vals, true
+		}
+		o.vals[i] = o.doms[i].Lo
+	}
+	o.done = true
+	return nil, false
+}
+
+// size is the number of combinations, saturating at math.MaxInt64.
+func (o *odometer) size() int64 {
+	n := int64(1)
+	for i, d := range o.doms {
+		if o.has[i] {
+			continue
+		}
+		k := d.Size()
+		if k == 0 {
+			return 0
+		}
+		if n > math.MaxInt64/k {
+			return math.MaxInt64
+		}
+		n *= k
+	}
+	return n
+}
+
+// wideError ends a search that would enumerate more valuations of finite
+// domains than its work budget allows.
+type wideError struct {
+	doms []model.Domain
+	n    int64
+}
+
+func (e *wideError) Error() string {
+	var ds []string
+	for _, d := range e.doms {
+		ds = append(ds, d.String())
+	}
+	n := fmt.Sprint(e.n)
+	if e.n == math.MaxInt64 {
+		n = "more than 2^63"
+	}
+	return fmt.Sprintf("an enumeration of %s values (domains %s) exceeds the work budget: the domains are too wide for the sb engine",
+		n, strings.Join(ds, " × "))
+}
+
+// enumerate calls f with every combination of values for slots, where slot
+// i ranges over the single value fixed[i] when has[i], else over doms[i].
+// It counts every combination as work and stops early when the search must
+// stop; an enumeration larger than the remaining work budget is refused
+// outright (s.stop becomes a *wideError).
+func (s *search) enumerate(doms []model.Domain, fixed []int64, has []bool, f func(vals []int64)) {
+	o := newOdometer(doms, fixed, has)
+	if !s.affordable(o) {
+		return
+	}
+	for {
+		vals, ok := o.next()
+		if !ok || !s.tick(1) {
+			return
+		}
+		f(vals)
+		if s.stop != nil {
+			return
+		}
+	}
+}
+
+// affordable reports whether the search may enumerate o: its size fits in
+// the remaining work budget. Otherwise s.stop says why not.
+func (s *search) affordable(o *odometer) bool {
+	if s.maxWork <= 0 {
+		return true
+	}
+	if n := o.size(); n > s.maxWork-s.work {
+		var free []model.Domain
+		for i, d := range o.doms {
+			if !o.has[i] {
+				free = append(free, d)
+			}
+		}
+		if s.stop == nil {
+			s.stop = &wideError{doms: free, n: n}
+		}
+		return false
+	}
+	return true
 }
 
 // pre computes the minimal constraints of the predecessors of c by
@@ -198,7 +306,7 @@ func (s *search) regEnv(p int, info opInfo, vals []int64) []int64 {
 func (s *search) preLocal(c *cons, p int, t *model.Transition, info opInfo, emit func(*cons)) {
 	q := s.prog.Procs[p]
 	doms, fixed, has := s.regSlots(c, p, info)
-	enumerate(doms, fixed, has, func(vals []int64) {
+	s.enumerate(doms, fixed, has, func(vals []int64) {
 		regs := s.regEnv(p, info, vals)
 		env := model.Env{Regs: regs}
 		switch t.Op.Kind {
@@ -246,7 +354,7 @@ func (s *search) preRead(c *cons, p int, t *model.Transition, info opInfo, emit 
 		free = true
 		fixed[k], has[k] = 0, true
 	}
-	enumerate(doms, fixed, has, func(vals []int64) {
+	s.enumerate(doms, fixed, has, func(vals []int64) {
 		v := vals[k]
 		regs := s.regEnv(p, info, vals[:k])
 		if t.Op.Expr != nil {
@@ -284,15 +392,23 @@ func lastIsOwnWrite(c *cons, p, x int) bool {
 	return m.notBy&(1<<uint(p)) == 0
 }
 
+// preWrite computes the predecessors of c by a write of p.
 func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit func(*cons)) {
 	k := c.last()
 	x := t.Op.Var
-	if k == 0 || c.pointedAt(k) || !lastIsOwnWrite(c, p, x) {
+	pin := c.ptr[p] == pinned
+	if c.pointedAt(k) || !lastIsOwnWrite(c, p, x) {
+		return
+	}
+	if k == 0 {
+		// Only when every process is pinned: the newest message is the
+		// active one; before the write, the previous newest was.
+		s.preWriteActive(c, p, t, info, emit)
 		return
 	}
 	mk := &c.msgs[k]
 	doms, fixed, has := s.regSlots(c, p, info)
-	enumerate(doms, fixed, has, func(vals []int64) {
+	s.enumerate(doms, fixed, has, func(vals []int64) {
 		regs := s.regEnv(p, info, vals)
 		w, err := model.Eval(t.Op.Expr, &model.Env{Regs: regs})
 		if err != nil || !s.prog.Vars[x].Dom.Contains(w) {
@@ -335,12 +451,50 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 			}
 		}
 		// W2: the previous newest message is one c does not show; it can
-		// only be an earlier write of p to x.
+		// only be an earlier write of p to x, or a write of a pinned
+		// process (which no last-write condition constrains).
 		d := c.clone()
 		e := &d.msgs[k]
 		e.known &^= 1 << uint(x)
 		e.mem[x] = 0
 		e.writer, e.v, e.notBy = p, x, 0
+		d.locs[p] = t.From
+		preRegs(d, p, info, vals)
+		if s.pinned != 0 {
+			o := d.clone()
+			o.locs[p] = t.From
+			m := &o.msgs[k]
+			m.writer, m.v, m.notBy = -1, 0, s.all&^s.pinned
+			emit(o)
+		}
+		if !pin {
+			emit(d)
+		}
+	})
+}
+
+// preWriteActive is preWrite when c has one message and every pointer is
+// pinned: the message is the new one, and before the write the newest
+// (and active) message was one with the same snapshot but for x, written
+// by anyone.
+func (s *search) preWriteActive(c *cons, p int, t *model.Transition, info opInfo, emit func(*cons)) {
+	x := t.Op.Var
+	m0 := &c.msgs[0]
+	doms, fixed, has := s.regSlots(c, p, info)
+	s.enumerate(doms, fixed, has, func(vals []int64) {
+		regs := s.regEnv(p, info, vals)
+		w, err := model.Eval(t.Op.Expr, &model.Env{Regs: regs})
+		if err != nil || !s.prog.Vars[x].Dom.Contains(w) {
+			return
+		}
+		if m0.isKnown(x) && m0.mem[x] != w {
+			return
+		}
+		d := c.clone()
+		e := &d.msgs[0]
+		e.known &^= 1 << uint(x)
+		e.mem[x] = 0
+		e.writer, e.v, e.notBy = -1, 0, 0
 		d.locs[p] = t.From
 		preRegs(d, p, info, vals)
 		emit(d)
@@ -368,7 +522,9 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 	}
 	writes := len(info.wrVars) > 0
 	if writes {
-		if k == 0 || !lastIsOwnWrite(c, p, info.wrVars[0]) {
+		// With k == 0, every other pointer is pinned (the others must not
+		// point at k): only W2 below applies.
+		if !lastIsOwnWrite(c, p, info.wrVars[0]) {
 			return
 		}
 		for r, z := range c.ptr {
@@ -393,7 +549,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 			has = append(has, false)
 		}
 	}
-	enumerate(doms, fixed, has, func(vals []int64) {
+	s.enumerate(doms, fixed, has, func(vals []int64) {
 		regs := s.regEnv(p, info, vals[:nr])
 		mem := make([]int64, len(s.prog.Vars))
 		for i, x := range info.readVars {
@@ -441,7 +597,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 			return true
 		}
 		// W1: message k-1 was the newest, and p pointed at it.
-		if d := c.clone(); fill(&d.msgs[k-1]) {
+		if d := c.clone(); k >= 1 && fill(&d.msgs[k-1]) {
 			d.msgs = d.msgs[:k]
 			d.ptr[p] = k - 1
 			d.locs[p] = t.From
@@ -456,7 +612,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 		for y := range e.mem {
 			e.mem[y] = 0
 		}
-		e.notBy = (uint64(1)<<uint(len(s.prog.Procs)) - 1) &^ (1 << uint(p))
+		e.notBy = s.all &^ (1 << uint(p)) &^ s.pinned
 		if fill(e) {
 			d.locs[p] = t.From
 			preRegs(d, p, info, vals[:nr])
@@ -563,7 +719,7 @@ func (s *search) preFlushKnown(c *cons, p int, emit func(*cons)) {
 	before(&e)
 	alts := []msg{}
 	for r, z := range c.ptr {
-		if z < j {
+		if z < j && z != pinned {
 			e.notBy |= 1 << uint(r)
 			// r may have written it, if r has a later write to the same variable.
 			for x := range s.prog.Vars {

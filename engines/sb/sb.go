@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -83,6 +85,11 @@ const (
 	DefaultPruneStates = 1 << 20
 )
 
+// MaxRoundStates caps the state budget of the bounded and abstract
+// searches of a round (about half a gigabyte of states); once both have
+// used it, the SB search alone goes on.
+const MaxRoundStates = 1 << 20
+
 // Budgets of the first round; every round multiplies them by four and
 // doubles the buffer bound k of the bounded and abstract searches.
 const (
@@ -91,19 +98,36 @@ const (
 )
 
 func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engines.Result, error) {
-	fp := withFaults(p)
-	s := newSearch(fp.prog, p)
 	res := &engines.Result{}
+	if n := explicit.InitialStates(p); n > max {
+		res.Status = engines.Inconclusive
+		res.Reason = explicit.TooManyInitial(n, max)
+		return res, nil
+	}
+	fp, err := withFaults(p)
+	if err != nil {
+		res.Status, res.Reason = engines.Inconclusive, err.Error()
+		return res, nil
+	}
+	s := newSearch(fp.prog, p)
+	s.maxWork = satMul(max, WorkPerConstraint)
 	var other int64 // states of the forward searches
 	finish := func(found *cons, err error) (*engines.Result, error) {
 		res.Stats.States = s.count + other
+		var wide *wideError
 		switch {
 		case errors.Is(err, errBudget):
 			res.Status = engines.Inconclusive
 			res.Reason = fmt.Sprintf("constraint budget of %d exhausted", max)
+		case errors.Is(err, errWork):
+			res.Status = engines.Inconclusive
+			res.Reason = fmt.Sprintf("work budget of %d steps exhausted after %d constraints", s.maxWork, s.count)
+		case errors.As(err, &wide):
+			res.Status = engines.Inconclusive
+			res.Reason = wide.Error()
 		case err != nil:
 			res.Status = engines.Inconclusive
-			res.Reason = fmt.Sprintf("time budget exhausted after %d constraints and %d states", s.count, other)
+			res.Reason = fmt.Sprintf("%s after %d constraints and %d states", explicit.StopReason(ctx), s.count, other)
 		case found == nil:
 			res.Status = engines.Safe
 		default:
@@ -135,8 +159,20 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		return finish(s.run(ctx, max))
 	}
-	states, cons := int64(firstStates), int64(firstConstraints)
+	// The forward searches' state budgets grow up to the engine's budget;
+	// once both have run out of it, the later rounds give all their time to
+	// the SB search.
+	states, cons := min(int64(firstStates), max, MaxRoundStates), int64(firstConstraints)
+	capped := false
 	for k := 1; ; k *= 2 {
+		if capped {
+			found, err := s.run(ctx, max)
+			if err == nil {
+				decidedBy("backward")
+			}
+			return finish(found, err)
+		}
+		capped = states >= min(max, MaxRoundStates)
 		ex, err := (&explicit.Engine{Bound: k, MaxStates: states}).Check(ctx, p, model.TSO)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
@@ -177,12 +213,26 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			}
 			return finish(found, err)
 		}
-		states *= 4
+		states = min(satMul(states, 4), max, MaxRoundStates)
 		cons *= 4
 	}
 }
 
 var errBudget = errors.New("constraint budget exhausted")
+
+// WorkPerConstraint is the work budget of the SB search per constraint of
+// its constraint budget: every valuation enumerated by a Pre step and every
+// constraint generated or compared counts one step. It stops a search that
+// grinds through enumerations without finding constraints.
+const WorkPerConstraint = 1 << 12
+
+// satMul returns a*b for non-negative a, b, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
 
 // decidedBy is called with the search that gave the answer of a round
 // ("bounded", "forward" or "backward"); tests replace it to count them.
@@ -192,15 +242,37 @@ type search struct {
 	prog  *model.Program
 	info  [][]opInfo
 	nvars int
+	in    [][][]int // in[p][l]: the transitions of process p entering l
 
-	visited map[string][]*cons // analysed constraints, by locations
+	visited map[string][]*cons // analysed constraints, by locations (wild included)
+	masks   []uint64           // the wildcard masks of the analysed constraints
 	queue   []*cons
 	head    int             // next queue entry to analyse
-	started bool            // the targets are in the queue
-	seen    map[string]bool // exact duplicates ever generated
+	targets *targetIter     // the bad states' constraints not yet queued
+	seen    map[string]bool // exact duplicates generated (a cache)
 	count   int64
 	pruned  int64
 	keyBuf  []byte
+	lkBuf   []byte
+
+	// work counts the elementary steps of the search (valuations
+	// enumerated, constraints generated); every workCheck of them the
+	// context is polled, and beyond maxWork the search stops. stop is the
+	// error that ended the search from inside an enumeration.
+	work, nextCheck, maxWork int64
+	ctx                      context.Context
+	stop                     error
+
+	// pinned is the set of processes that never read, fence or lock. Their
+	// pointers matter to nothing (a process's pointer serves its own
+	// reads, fences and locked operations only), so the search keeps them
+	// at the newest message, as if such a process caught up after every
+	// step: those catch-up flushes are SB steps, so every configuration of
+	// this variant is SB-reachable, and every SB run is matched by one that
+	// inserts them, with the same local states. Their flushes are never
+	// explored, and a constraint holds their pointers as pinned.
+	pinned uint64
+	all    uint64 // every process
 
 	// prune, when set, is a complete forward abstraction: a constraint whose
 	// local state it does not reach denotes no reachable configuration and
@@ -212,49 +284,114 @@ type search struct {
 // newSearch prepares the search of p, the fault-augmented copy of orig.
 func newSearch(p, orig *model.Program) *search {
 	p.Index()
-	s := &search{prog: p, nvars: len(p.Vars), visited: map[string][]*cons{}, seen: map[string]bool{}}
+	s := &search{prog: p, nvars: len(p.Vars), visited: map[string][]*cons{}, seen: map[string]bool{}, ctx: context.Background()}
 	for _, q := range orig.Procs {
 		s.origLocs = append(s.origLocs, len(q.Locs))
 	}
 	s.info = make([][]opInfo, len(p.Procs))
+	s.in = make([][][]int, len(p.Procs))
 	for i, q := range p.Procs {
 		s.info[i] = make([]opInfo, len(q.Trans))
+		s.in[i] = make([][]int, len(q.Locs))
 		for j, t := range q.Trans {
 			s.info[i][j] = analyse(t.Op)
+			s.in[i][t.To] = append(s.in[i][t.To], j)
 		}
 	}
+	s.all = 1<<uint(len(p.Procs)) - 1
+	for i, q := range p.Procs {
+		if !slices.ContainsFunc(q.Trans, usesPointer) {
+			s.pinned |= 1 << uint(i)
+		}
+	}
+	s.targets = s.newTargets()
 	return s
+}
+
+// wild is the location of a process that a constraint leaves free: the
+// constraint denotes configurations with that process at any location.
+// The bad states' constraints leave every process they do not name free
+// (rather than materialising the product of their locations); a process
+// stays free until a Pre step by one of its own transitions fixes it.
+const wild = -1
+
+// wildMask returns the set of processes that locs leaves free.
+func wildMask(locs []int) uint64 {
+	var m uint64
+	for p, l := range locs {
+		if l == wild {
+			m |= 1 << uint(p)
+		}
+	}
+	return m
+}
+
+// Work accounting: the context is polled every workCheck steps.
+const workCheck = 1 << 12
+
+// errWork ends a search whose count of elementary steps exceeded maxWork.
+var errWork = errors.New("work budget exhausted")
+
+// tick counts n elementary steps; it reports false (and sets s.stop) when
+// the search must stop: the context ended or the work budget ran out.
+func (s *search) tick(n int64) bool {
+	if s.stop != nil {
+		return false
+	}
+	s.work += n
+	if s.work >= s.nextCheck {
+		s.nextCheck = s.work + workCheck
+		if err := s.ctx.Err(); err != nil {
+			s.stop = err
+			return false
+		}
+	}
+	if s.maxWork > 0 && s.work > s.maxWork {
+		s.stop = errWork
+		return false
+	}
+	return true
 }
 
 // run performs Algorithm 1; it returns a constraint that contains an initial
 // configuration (with its provenance chain to a bad state), or nil.
 //
 // The search is resumable: after errBudget, run continues where it stopped.
+// The bad states' constraints are generated lazily, whenever the work list
+// runs dry. Any other error (the context, the work budget, a domain too wide
+// to enumerate) ends the search for good.
 func (s *search) run(ctx context.Context, max int64) (*cons, error) {
-	if !s.started {
-		s.started = true
-		for _, c := range s.targets() {
-			s.push(c)
+	s.ctx = ctx
+	for {
+		if s.stop != nil {
+			return nil, s.stop
 		}
-	}
-	for ; s.head < len(s.queue); s.head++ {
+		if s.head == len(s.queue) {
+			if !s.targets.pull(s) {
+				if s.stop != nil {
+					return nil, s.stop
+				}
+				return nil, nil
+			}
+			continue
+		}
 		c := s.queue[s.head]
 		if c.dead {
 			s.queue[s.head] = nil
+			s.head++
 			continue
 		}
 		if s.isInitial(c) {
 			return c, nil
 		}
-		if s.head&255 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		if !s.tick(1) {
+			return nil, s.stop
 		}
 		if s.count >= max {
 			return nil, errBudget
 		}
 		s.queue[s.head] = nil
+		s.head++
 		emit := func(proc, trans int) func(*cons) {
 			return func(d *cons) {
 				normalize(d, len(s.prog.Procs), s.nvars, func(d *cons) {
@@ -272,52 +409,86 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			}
 		}
 		for p, q := range s.prog.Procs {
-			for _, ti := range incoming(q, c.locs[p]) {
-				s.pre(c, p, ti, emit(p, ti))
+			if l := c.locs[p]; l != wild {
+				for _, ti := range s.in[p][l] {
+					s.pre(c, p, ti, emit(p, ti))
+				}
+			} else {
+				// Pre of the configurations with p anywhere by transition
+				// ti is Pre of those with p at ti's target: p becomes fixed.
+				at := *c
+				at.locs = slices.Clone(c.locs)
+				for ti, t := range q.Trans {
+					at.locs[p] = t.To
+					s.pre(&at, p, ti, emit(p, ti))
+				}
 			}
 			if c.mayFlush&(1<<uint(p)) != 0 {
 				s.preFlush(c, p, emit(p, -1))
 			}
+			if s.stop != nil {
+				return nil, s.stop
+			}
 		}
 	}
-	return nil, nil
 }
 
 // needsPointer reports whether transition ti of process p depends on p's
 // pointer: a read, a fence or a locked operation.
 func (s *search) needsPointer(p, ti int) bool {
-	switch s.prog.Procs[p].Trans[ti].Op.Kind {
+	return usesPointer(s.prog.Procs[p].Trans[ti])
+}
+
+func usesPointer(t model.Transition) bool {
+	switch t.Op.Kind {
 	case model.Read, model.Fence, model.Locked:
 		return true
 	}
 	return false
 }
 
-// incoming returns the transitions of q entering location l.
-func incoming(q *model.Process, l int) []int {
-	var in []int
-	for i, t := range q.Trans {
-		if t.To == l {
-			in = append(in, i)
-		}
-	}
-	return in
-}
-
 // push adds c to the work list unless an analysed or queued constraint
-// subsumes it; it retires the ones c subsumes.
+// subsumes it; it retires the ones c subsumes that fix the same locations.
+// A subsumer leaves free at least the processes c leaves free, and agrees
+// with c's other locations where it fixes them: it is looked up under c's
+// locations with each such wildcard mask applied.
 func (s *search) push(c *cons) {
+	if !s.tick(1) {
+		return
+	}
 	s.keyBuf = c.key(s.keyBuf[:0])
 	if s.seen[string(s.keyBuf)] {
 		return
+	}
+	if len(s.seen) >= maxSeen {
+		clear(s.seen) // a cache of duplicates: dropping it costs only time
 	}
 	s.seen[string(s.keyBuf)] = true
 	if s.prune != nil && !s.mayReach(c) {
 		s.pruned++
 		return
 	}
+	mask := wildMask(c.locs)
 	lk := locKey(c.locs)
 	list := s.visited[lk]
+	for _, m := range s.masks {
+		if m&mask != mask || m == mask {
+			continue
+		}
+		s.lkBuf = appendLocKey(s.lkBuf[:0], c.locs, m)
+		other := s.visited[string(s.lkBuf)]
+		if !s.tick(int64(len(other))) {
+			return
+		}
+		for _, v := range other {
+			if !v.dead && subsumes(v, c) {
+				return
+			}
+		}
+	}
+	if !s.tick(int64(len(list))) {
+		return
+	}
 	for _, v := range list {
 		if !v.dead && subsumes(v, c) {
 			return
@@ -332,17 +503,23 @@ func (s *search) push(c *cons) {
 			kept = append(kept, v)
 		}
 	}
+	if !slices.Contains(s.masks, mask) {
+		s.masks = append(s.masks, mask)
+	}
 	s.visited[lk] = append(kept, c)
 	s.queue = append(s.queue, c)
 	s.count++
 }
 
+// maxSeen bounds the cache of constraints generated before.
+const maxSeen = 1 << 20
+
 // mayReach reports whether the forward abstraction reaches a local state of
 // c; constraints at a fault location are always kept.
 func (s *search) mayReach(c *cons) bool {
 	for p, l := range c.locs {
-		if l >= s.origLocs[p] {
-			return true
+		if l >= s.origLocs[p] || l == wild {
+			return true // a fault location, or a free process: kept
 		}
 	}
 	return s.prune.mayReach(c.locs, c.regs, c.rknown)
@@ -356,7 +533,7 @@ func (s *search) isInitial(c *cons) bool {
 		return false
 	}
 	for p, q := range s.prog.Procs {
-		if c.locs[p] != q.Init {
+		if c.locs[p] != q.Init && c.locs[p] != wild {
 			return false
 		}
 		for r, reg := range q.Regs {
@@ -374,94 +551,101 @@ func (s *search) isInitial(c *cons) bool {
 	return true
 }
 
-// targets returns the minimal constraints of the bad states: locations fixed,
-// and, for a condition, every valuation of the registers and variables it
-// names that satisfies it (with all store buffers empty when it names
-// memory).
-func (s *search) targets() []*cons {
-	p := s.prog
-	var out []*cons
-	for bi, b := range p.Bad {
-		base := s.emptyCons()
-		base.bad = bi
-		for _, pl := range b.Locs {
-			base.locs[pl.Proc] = pl.Loc
-		}
-		// Processes not named by the bad state may be anywhere.
-		var free []int
-		named := map[int]bool{}
-		for _, pl := range b.Locs {
-			named[pl.Proc] = true
-		}
-		for i := range p.Procs {
-			if !named[i] {
-				free = append(free, i)
-			}
-		}
-		var withLocs func(k int, c *cons)
-		withLocs = func(k int, c *cons) {
-			if k == len(free) {
-				out = append(out, s.condCons(c, b.Cond)...)
-				return
-			}
-			for l := range p.Procs[free[k]].Locs {
-				d := c.clone()
-				d.bad = c.bad
-				d.locs[free[k]] = l
-				withLocs(k+1, d)
-			}
-		}
-		withLocs(0, base)
-	}
-	return out
+// targetIter generates the minimal constraints of the bad states lazily,
+// one at a time: a bad state's named locations are fixed and every other
+// process is left wild (no product over their locations is built), and, for
+// a condition, every valuation of the registers and variables it names that
+// satisfies it (with all store buffers empty when it names memory) gives
+// one constraint.
+type targetIter struct {
+	bi   int        // the bad state being generated
+	odo  *odometer  // its valuations; nil before it starts
+	base *cons      // its locations
+	cond model.Expr // its condition, or nil
+	regs []regSlot  // the registers it names
+	vars []int      // the variables it names
+
+	allRegs [][]int64
+	mem     []int64
 }
 
-func (s *search) emptyCons() *cons {
-	p := s.prog
-	c := &cons{
-		locs:   make([]int, len(p.Procs)),
-		regs:   make([][]int64, len(p.Procs)),
-		rknown: make([]uint64, len(p.Procs)),
-		msgs:   []msg{{mem: make([]int64, len(p.Vars)), writer: -1}},
-		ptr:    make([]int, len(p.Procs)),
-		trans:  -2,
-
-		mayFlush: 1<<uint(len(p.Procs)) - 1,
+func (s *search) newTargets() *targetIter {
+	it := &targetIter{allRegs: make([][]int64, len(s.prog.Procs)), mem: make([]int64, len(s.prog.Vars))}
+	for i, q := range s.prog.Procs {
+		it.allRegs[i] = make([]int64, len(q.Regs))
 	}
-	for i, q := range p.Procs {
-		c.regs[i] = make([]int64, len(q.Regs))
-	}
-	return c
+	return it
 }
 
-type regSlot struct{ proc, reg int }
-
-// condCons refines c by every valuation satisfying cond.
-func (s *search) condCons(c *cons, cond model.Expr) []*cons {
-	if cond == nil {
-		return []*cons{c}
+// pull queues the bad states' constraints until one is queued (true) or none
+// is left or the search must stop (false).
+func (it *targetIter) pull(s *search) bool {
+	for {
+		if it.odo == nil {
+			if it.bi >= len(s.prog.Bad) {
+				return false
+			}
+			if !it.start(s) {
+				it.bi++
+				if s.stop != nil {
+					return false
+				}
+				continue
+			}
+		}
+		vals, ok := it.odo.next()
+		if !ok {
+			it.odo = nil
+			it.bi++
+			continue
+		}
+		if !s.tick(1) {
+			return false
+		}
+		if d := it.build(s, vals); d != nil {
+			n := len(s.queue)
+			s.push(d)
+			if len(s.queue) > n {
+				return true
+			}
+		}
 	}
-	var regs []regSlot
-	var vars []int
-	model.WalkExpr(cond, func(e model.Expr) {
+}
+
+// start prepares the enumeration of bad state it.bi; false when it has no
+// configuration (contradictory locations) or is too wide to enumerate.
+func (it *targetIter) start(s *search) bool {
+	b := &s.prog.Bad[it.bi]
+	base := s.emptyCons()
+	base.bad = it.bi
+	for p := range base.locs {
+		base.locs[p] = wild
+	}
+	for _, pl := range b.Locs {
+		if l := base.locs[pl.Proc]; l != wild && l != pl.Loc {
+			return false
+		}
+		base.locs[pl.Proc] = pl.Loc
+	}
+	it.base, it.cond, it.regs, it.vars = base, b.Cond, nil, nil
+	if b.Cond == nil {
+		it.odo = newOdometer(nil, nil, nil)
+		return true
+	}
+	model.WalkExpr(b.Cond, func(e model.Expr) {
 		switch e := e.(type) {
 		case model.RegRef:
-			rs := regSlot{e.Proc, e.Reg}
-			for _, r := range regs {
-				if r == rs {
-					return
-				}
+			if !slices.Contains(it.regs, regSlot{e.Proc, e.Reg}) {
+				it.regs = append(it.regs, regSlot{e.Proc, e.Reg})
 			}
-			regs = append(regs, rs)
 		case model.VarRef:
-			if !contains(vars, e.Var) {
-				vars = append(vars, e.Var)
+			if !contains(it.vars, e.Var) {
+				it.vars = append(it.vars, e.Var)
 			}
 		}
 	})
 	// Equalities with constants among the top-level conjuncts fix their
 	// register or variable; the others range over their domains.
-	var doms []model.Domain
 	fixed := map[any]int64{}
 	var conj func(e model.Expr)
 	conj = func(e model.Expr) {
@@ -484,47 +668,78 @@ func (s *search) condCons(c *cons, cond model.Expr) []*cons {
 			}
 		}
 	}
-	conj(cond)
-	var fixVals []int64
-	var has []bool
+	conj(b.Cond)
+	var (
+		doms    []model.Domain
+		fixVals []int64
+		has     []bool
+	)
 	slot := func(key any, d model.Domain) {
 		v, ok := fixed[key]
 		doms = append(doms, d)
 		fixVals = append(fixVals, v)
 		has = append(has, ok)
 	}
-	for _, r := range regs {
+	for _, r := range it.regs {
 		slot(r, s.prog.Procs[r.proc].Regs[r.reg].Dom)
 	}
-	for _, x := range vars {
+	for _, x := range it.vars {
 		slot(x, s.prog.Vars[x].Dom)
 	}
-	var out []*cons
-	allRegs := make([][]int64, len(s.prog.Procs))
-	for i, q := range s.prog.Procs {
-		allRegs[i] = make([]int64, len(q.Regs))
+	it.odo = newOdometer(doms, fixVals, has)
+	if !s.affordable(it.odo) {
+		it.odo = nil
+		return false
 	}
-	mem := make([]int64, len(s.prog.Vars))
-	enumerate(doms, fixVals, has, func(vals []int64) {
-		for i, r := range regs {
-			allRegs[r.proc][r.reg] = vals[i]
-		}
-		for i, x := range vars {
-			mem[x] = vals[len(regs)+i]
-		}
-		v, err := model.Eval(cond, &model.Env{AllRegs: allRegs, Mem: mem})
-		if err != nil || v == 0 {
-			return
-		}
-		d := c.clone()
-		d.bad = c.bad
-		for i, r := range regs {
-			d.setReg(r.proc, r.reg, vals[i])
-		}
-		for i, x := range vars {
-			d.msgs[0].set(x, vals[len(regs)+i])
-		}
-		out = append(out, d)
-	})
-	return out
+	return true
 }
+
+// build returns the constraint of valuation vals of the current bad state,
+// or nil when the condition does not hold.
+func (it *targetIter) build(s *search, vals []int64) *cons {
+	if it.cond != nil {
+		for i, r := range it.regs {
+			it.allRegs[r.proc][r.reg] = vals[i]
+		}
+		for i, x := range it.vars {
+			it.mem[x] = vals[len(it.regs)+i]
+		}
+		v, err := model.Eval(it.cond, &model.Env{AllRegs: it.allRegs, Mem: it.mem})
+		if err != nil || v == 0 {
+			return nil
+		}
+	}
+	d := it.base.clone()
+	d.bad = it.base.bad
+	for i, r := range it.regs {
+		d.setReg(r.proc, r.reg, vals[i])
+	}
+	for i, x := range it.vars {
+		d.msgs[0].set(x, vals[len(it.regs)+i])
+	}
+	return d
+}
+
+func (s *search) emptyCons() *cons {
+	p := s.prog
+	c := &cons{
+		locs:   make([]int, len(p.Procs)),
+		regs:   make([][]int64, len(p.Procs)),
+		rknown: make([]uint64, len(p.Procs)),
+		msgs:   []msg{{mem: make([]int64, len(p.Vars)), writer: -1}},
+		ptr:    make([]int, len(p.Procs)),
+		trans:  -2,
+
+		mayFlush: 1<<uint(len(p.Procs)) - 1,
+	}
+	for i, q := range p.Procs {
+		c.regs[i] = make([]int64, len(q.Regs))
+		if s.pinned&(1<<uint(i)) != 0 {
+			c.ptr[i] = pinned
+		}
+	}
+	c.mayFlush &^= s.pinned
+	return c
+}
+
+type regSlot struct{ proc, reg int }

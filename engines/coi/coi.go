@@ -1,0 +1,481 @@
+package coi
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Stats say what a reduction removed.
+type Stats struct {
+	// FrozenProcs is the number of processes that lost their transitions.
+	FrozenProcs int
+	// UnobservedVars and IrrelevantRegs count the variables that are not
+	// observed and the registers that are not relevant (of relevant
+	// processes).
+	UnobservedVars, IrrelevantRegs int
+	// Writes, Assigns and Reads count the operations that became nops or
+	// left a locked body (reads that only lost their register included);
+	// Transitions counts the transitions of frozen processes.
+	Writes, Assigns, Reads, Transitions int
+	// FixedInits counts the initial values '*' fixed to one value.
+	FixedInits int
+}
+
+// Removed reports whether the reduction removed anything.
+func (s Stats) Removed() bool {
+	return s.FrozenProcs+s.Writes+s.Assigns+s.Reads+s.Transitions+s.FixedInits > 0
+}
+
+// String summarises s in one line.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d processes frozen (%d transitions), %d variables unobserved, %d registers irrelevant; %d writes, %d assignments, %d reads removed; %d initial values fixed",
+		s.FrozenProcs, s.Transitions, s.UnobservedVars, s.IrrelevantRegs, s.Writes, s.Assigns, s.Reads, s.FixedInits)
+}
+
+// Reduction is a program reduced to the cone of influence of its bad
+// states, with what is needed to map its traces back.
+type Reduction struct {
+	// Orig is the program reduced, Prog the reduced program.
+	Orig, Prog *model.Program
+	Stats      Stats
+
+	// Relevant processes and registers, observed variables.
+	relProc []bool
+	relReg  [][]bool
+	obsVar  []bool
+}
+
+// Reduce returns the reduction of p (see the package documentation). p
+// must be valid; it is not modified. A program with nothing to remove comes
+// back as a copy with zero Stats.
+func Reduce(p *model.Program) (*Reduction, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid program: %w", err)
+	}
+	r := &Reduction{Orig: p}
+	r.analyse()
+	r.Prog = r.rewrite()
+	if err := r.Prog.Validate(); err != nil {
+		return nil, fmt.Errorf("internal error: the reduced program is invalid: %w", err)
+	}
+	return r, nil
+}
+
+// analyse computes the relevant processes and registers and the observed
+// variables, as a least fixpoint.
+func (r *Reduction) analyse() {
+	p := r.Orig
+	r.relProc = make([]bool, len(p.Procs))
+	r.relReg = make([][]bool, len(p.Procs))
+	r.obsVar = make([]bool, len(p.Vars))
+	for i, q := range p.Procs {
+		r.relReg[i] = make([]bool, len(q.Regs))
+	}
+	changed := false
+	proc := func(i int) {
+		if !r.relProc[i] {
+			r.relProc[i], changed = true, true
+		}
+	}
+	reg := func(i, k int) {
+		if !r.relReg[i][k] {
+			r.relReg[i][k], changed = true, true
+		}
+	}
+	obs := func(x int) {
+		if !r.obsVar[x] {
+			r.obsVar[x], changed = true, true
+		}
+	}
+	// uses marks what e names: registers of process i (or, qualified, of
+	// any process) and variables.
+	uses := func(i int, e model.Expr) {
+		model.WalkExpr(e, func(e model.Expr) {
+			switch e := e.(type) {
+			case model.RegRef:
+				if e.Proc < 0 {
+					reg(i, e.Reg)
+				} else {
+					proc(e.Proc)
+					reg(e.Proc, e.Reg)
+				}
+			case model.VarRef:
+				obs(e.Var)
+			}
+		})
+	}
+	for _, b := range p.Bad {
+		for _, pl := range b.Locs {
+			proc(pl.Proc)
+		}
+		uses(-1, b.Cond)
+	}
+	for i, q := range p.Procs {
+		for _, t := range q.Trans {
+			if canFault(p, q, t.Op) {
+				proc(i)
+			}
+		}
+	}
+	// op marks what a kept operation of relevant process i needs.
+	var op func(i int, q *model.Process, o model.Op)
+	op = func(i int, q *model.Process, o model.Op) {
+		fault := canFault(p, q, o)
+		switch o.Kind {
+		case model.Guard:
+			uses(i, o.Expr)
+		case model.Read:
+			if o.Expr != nil {
+				uses(i, o.Expr)
+				obs(o.Var)
+			}
+			if fault || (o.Reg >= 0 && r.relReg[i][o.Reg]) {
+				obs(o.Var)
+			}
+		case model.Assign:
+			if fault || r.relReg[i][o.Reg] {
+				uses(i, o.Expr)
+			}
+		case model.Write:
+			if fault || r.obsVar[o.Var] {
+				uses(i, o.Expr)
+			}
+		case model.Locked:
+			for _, b := range o.Body {
+				op(i, q, b)
+			}
+		}
+	}
+	for first := true; first || changed; first = false {
+		changed = false
+		for i, q := range p.Procs {
+			if !r.relProc[i] {
+				// A process that writes an observed variable is relevant.
+				for _, t := range q.Trans {
+					if writesObserved(t.Op, r.obsVar) {
+						proc(i)
+						break
+					}
+				}
+			}
+			if !r.relProc[i] {
+				continue
+			}
+			for _, t := range q.Trans {
+				op(i, q, t.Op)
+			}
+		}
+	}
+}
+
+func writesObserved(o model.Op, obs []bool) bool {
+	switch o.Kind {
+	case model.Write:
+		return obs[o.Var]
+	case model.Locked:
+		for _, b := range o.Body {
+			if writesObserved(b, obs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rewrite builds the reduced program.
+func (r *Reduction) rewrite() *model.Program {
+	p := r.Orig
+	out := p.Clone()
+	st := &r.Stats
+	for x := range out.Vars {
+		if r.obsVar[x] {
+			continue
+		}
+		st.UnobservedVars++
+		if v := &out.Vars[x]; v.Init.Any {
+			v.Init = model.Init{Value: someValue(v.Dom)}
+			st.FixedInits++
+		}
+	}
+	for i, q := range out.Procs {
+		orig := p.Procs[i]
+		if !r.relProc[i] {
+			st.FrozenProcs++
+			st.Transitions += len(q.Trans)
+			q.Trans = nil
+			for k := range q.Regs {
+				r.relReg[i][k] = false
+			}
+		}
+		for k := range q.Regs {
+			if r.relReg[i][k] {
+				continue
+			}
+			if r.relProc[i] {
+				st.IrrelevantRegs++
+			}
+			if g := &q.Regs[k]; g.Init.Any {
+				g.Init = model.Init{Value: someValue(g.Dom)}
+				st.FixedInits++
+			}
+		}
+		for ti := range q.Trans {
+			t := &q.Trans[ti]
+			t.Op = r.reduceOp(orig, i, t.Op, false)
+		}
+	}
+	out.Index()
+	return out
+}
+
+// reduceOp returns the reduced form of o, an operation of process i (q in
+// the original program); inLocked marks members of a locked body, which
+// are dropped (returned as nops) rather than turned into nops.
+func (r *Reduction) reduceOp(q *model.Process, i int, o model.Op, inLocked bool) model.Op {
+	p, st := r.Orig, &r.Stats
+	fault := canFault(p, q, o)
+	switch o.Kind {
+	case model.Write:
+		if !fault && !r.obsVar[o.Var] {
+			st.Writes++
+			return model.NopOp()
+		}
+	case model.Assign:
+		if !fault && !r.relReg[i][o.Reg] {
+			st.Assigns++
+			return model.NopOp()
+		}
+	case model.Read:
+		if fault || o.Reg < 0 || r.relReg[i][o.Reg] {
+			break
+		}
+		st.Reads++
+		if o.Expr == nil {
+			return model.NopOp()
+		}
+		o.Reg = -1
+	case model.Locked:
+		var body []model.Op
+		for _, b := range o.Body {
+			if nb := r.reduceOp(q, i, b, true); nb.Kind != model.Nop {
+				body = append(body, nb)
+			}
+		}
+		o.Body = body
+	}
+	return o
+}
+
+// someValue returns a value of d: 0 when d holds it, else its lower end.
+func someValue(d model.Domain) int64 {
+	if d.Contains(0) {
+		return 0
+	}
+	return d.Lo
+}
+
+// canFault reports whether o, an operation of process q of p, may fault:
+// divide by zero, or give a variable or register a value outside its
+// domain. It errs on the side of yes.
+func canFault(p *model.Program, q *model.Process, o model.Op) bool {
+	regDom := func(k int) model.Domain { return q.Regs[k].Dom }
+	varDom := func(x int) model.Domain { return p.Vars[x].Dom }
+	outside := func(e model.Expr, d model.Domain) bool {
+		iv, divZero := eval(e, regDom, varDom)
+		return divZero || (!d.Unbounded && !iv.within(d))
+	}
+	switch o.Kind {
+	case model.Assign:
+		return outside(o.Expr, q.Regs[o.Reg].Dom)
+	case model.Guard:
+		_, divZero := eval(o.Expr, regDom, varDom)
+		return divZero
+	case model.Write:
+		return outside(o.Expr, p.Vars[o.Var].Dom)
+	case model.Read:
+		// The value read is one of x's domain and, with a required value,
+		// that value.
+		vals := domInterval(p.Vars[o.Var].Dom)
+		if o.Expr != nil {
+			want, divZero := eval(o.Expr, regDom, varDom)
+			if divZero {
+				return true
+			}
+			vals = vals.meet(want)
+		}
+		if o.Reg >= 0 {
+			rd := q.Regs[o.Reg].Dom
+			return !rd.Unbounded && !vals.within(rd)
+		}
+	case model.Locked:
+		for _, b := range o.Body {
+			if canFault(p, q, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// interval is a set of integers [lo, hi], or every integer when top.
+type interval struct {
+	lo, hi *big.Int
+	top    bool
+}
+
+func domInterval(d model.Domain) interval {
+	if d.Unbounded {
+		return interval{top: true}
+	}
+	return interval{big.NewInt(d.Lo), big.NewInt(d.Hi), false}
+}
+
+func point(v int64) interval { return interval{big.NewInt(v), big.NewInt(v), false} }
+
+// within reports whether every value of iv lies in d, and iv within int64
+// (the evaluator wraps beyond it).
+func (iv interval) within(d model.Domain) bool {
+	if iv.top {
+		return d.Unbounded
+	}
+	if d.Unbounded {
+		return iv.lo.IsInt64() && iv.hi.IsInt64()
+	}
+	if iv.lo.Cmp(iv.hi) > 0 {
+		return true // empty
+	}
+	return iv.lo.Cmp(big.NewInt(d.Lo)) >= 0 && iv.hi.Cmp(big.NewInt(d.Hi)) <= 0
+}
+
+// meet returns the intersection of iv and jv (possibly empty: lo > hi).
+func (iv interval) meet(jv interval) interval {
+	switch {
+	case iv.top:
+		return jv
+	case jv.top:
+		return iv
+	}
+	lo, hi := iv.lo, iv.hi
+	if jv.lo.Cmp(lo) > 0 {
+		lo = jv.lo
+	}
+	if jv.hi.Cmp(hi) < 0 {
+		hi = jv.hi
+	}
+	return interval{lo, hi, false}
+}
+
+// fits reports whether iv lies within int64.
+func (iv interval) fits() bool { return !iv.top && iv.lo.IsInt64() && iv.hi.IsInt64() }
+
+var (
+	minInt = big.NewInt(math.MinInt64)
+	maxInt = big.NewInt(math.MaxInt64)
+)
+
+// eval over-approximates the values of e, and reports whether it may
+// divide by zero. Results beyond int64 (which the evaluator wraps) make the
+// interval top.
+func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) {
+	bool01 := interval{big.NewInt(0), big.NewInt(1), false}
+	switch e := e.(type) {
+	case model.Const:
+		return point(e.Value), false
+	case model.RegRef:
+		if e.Proc >= 0 {
+			return interval{top: true}, false // not in transitions
+		}
+		return domInterval(regDom(e.Reg)), false
+	case model.VarRef:
+		return domInterval(varDom(e.Var)), false
+	case model.Unary:
+		x, dz := eval(e.X, regDom, varDom)
+		if e.Op == model.OpNot {
+			return bool01, dz
+		}
+		if !x.fits() {
+			return interval{top: true}, dz
+		}
+		return norm(interval{new(big.Int).Neg(x.hi), new(big.Int).Neg(x.lo), false}), dz
+	case model.Binary:
+		x, dzx := eval(e.X, regDom, varDom)
+		y, dzy := eval(e.Y, regDom, varDom)
+		dz := dzx || dzy
+		switch e.Op {
+		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe, model.OpAnd, model.OpOr:
+			return bool01, dz
+		}
+		if e.Op == model.OpDiv || e.Op == model.OpMod {
+			if y.top || (y.lo.Sign() <= 0 && y.hi.Sign() >= 0) {
+				dz = true
+			}
+		}
+		if !x.fits() || !y.fits() {
+			return interval{top: true}, dz
+		}
+		var lo, hi *big.Int
+		switch e.Op {
+		case model.OpAdd:
+			lo, hi = new(big.Int).Add(x.lo, y.lo), new(big.Int).Add(x.hi, y.hi)
+		case model.OpSub:
+			lo, hi = new(big.Int).Sub(x.lo, y.hi), new(big.Int).Sub(x.hi, y.lo)
+		case model.OpMul:
+			c := []*big.Int{
+				new(big.Int).Mul(x.lo, y.lo), new(big.Int).Mul(x.lo, y.hi),
+				new(big.Int).Mul(x.hi, y.lo), new(big.Int).Mul(x.hi, y.hi),
+			}
+			lo, hi = c[0], c[0]
+			for _, v := range c[1:] {
+				if v.Cmp(lo) < 0 {
+					lo = v
+				}
+				if v.Cmp(hi) > 0 {
+					hi = v
+				}
+			}
+		case model.OpDiv:
+			// |x / y| <= |x| for |y| >= 1 (MinInt64 / -1 wraps: top).
+			m := maxAbs(x)
+			lo, hi = new(big.Int).Neg(m), m
+			if x.lo.Cmp(minInt) == 0 {
+				return interval{top: true}, dz
+			}
+		case model.OpMod:
+			// |x % y| < |y| and |x % y| <= |x|; the sign is x's.
+			m := new(big.Int).Sub(maxAbs(y), big.NewInt(1))
+			if ax := maxAbs(x); ax.Cmp(m) < 0 {
+				m = ax
+			}
+			lo, hi = new(big.Int).Neg(m), new(big.Int).Set(m)
+			if x.lo.Sign() >= 0 {
+				lo = big.NewInt(0)
+			}
+			if x.hi.Sign() <= 0 {
+				hi = big.NewInt(0)
+			}
+		default:
+			return interval{top: true}, dz
+		}
+		return norm(interval{lo, hi, false}), dz
+	}
+	return interval{top: true}, true
+}
+
+// norm makes an interval beyond int64 top.
+func norm(iv interval) interval {
+	if iv.top || iv.lo.Cmp(minInt) < 0 || iv.hi.Cmp(maxInt) > 0 {
+		return interval{top: true}
+	}
+	return iv
+}
+
+func maxAbs(iv interval) *big.Int {
+	a, b := new(big.Int).Abs(iv.lo), new(big.Int).Abs(iv.hi)
+	if a.Cmp(b) > 0 {
+		return a
+	}
+	return b
+}
