@@ -162,7 +162,7 @@ func TestFig11(t *testing.T) {
 	}
 	t.Logf("hardest half of the main suite (%d systems): full instantiation %v, REF %v: %.1f× faster", len(main)/2, full.Round(time.Millisecond), ref.Round(time.Millisecond), full.Seconds()/ref.Seconds())
 	if full < 10*ref {
-		// Reported, not failed: the target is the issue's, and the table
+		// Reported, not failed: the target is a benchmark's, and the table
 		// shows where REF falls short of it (the flag barrier and the
 		// publication protocol, whose full instantiation is small).
 		t.Logf("target not met: REF is %.1f× faster than full instantiation on the hardest half, the target is 10×", full.Seconds()/ref.Seconds())
