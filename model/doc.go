@@ -21,6 +21,10 @@
 // Every engine's counterexample is a [Trace], and [Replay] checks it against
 // these rules, naming the first step that is not a legal step.
 //
-// A value outside a variable's or register's finite domain is never wrapped:
-// the step that produces it leads to a faulting state, which counts as bad.
+// Values are int64s, and the arithmetic of expressions is int64 arithmetic,
+// which wraps at 64 bits; a [Wrap] reduces a value to a narrower integer type
+// (Go's int8 to uint32) where a front end asks for it. A value outside a
+// variable's or register's finite domain is never wrapped: the step that
+// produces it leads to a faulting state, which counts as bad, and its
+// [Fault] names the variable or register.
 package model

@@ -33,11 +33,26 @@ type Binary struct {
 	X, Y Expr
 }
 
+// Wrap is X reduced to the values of an integer type of Bits bits, as Go's
+// arithmetic and conversions reduce a result: modulo 2^Bits into
+// [0, 2^Bits) when not Signed, into [-2^(Bits-1), 2^(Bits-1)) when Signed.
+// Bits is between 1 and [MaxWrapBits]. No Wrap is needed at 64 bits: the
+// model's integers are int64, whose arithmetic wraps there by itself.
+type Wrap struct {
+	X      Expr
+	Bits   uint8
+	Signed bool
+}
+
+// MaxWrapBits is the widest [Wrap]: 2^MaxWrapBits is an int64.
+const MaxWrapBits = 62
+
 func (Const) expr()  {}
 func (RegRef) expr() {}
 func (VarRef) expr() {}
 func (Unary) expr()  {}
 func (Binary) expr() {}
+func (Wrap) expr()   {}
 
 // BinOp is an operator of [Unary] or [Binary].
 type BinOp uint8
@@ -102,6 +117,25 @@ func Bin(op BinOp, x, y Expr) Expr { return Binary{op, x, y} }
 // Not returns !x.
 func Not(x Expr) Expr { return Unary{OpNot, x} }
 
+// W returns x wrapped to bits bits, signed or not (see [Wrap]).
+func W(x Expr, bits uint8, signed bool) Expr { return Wrap{X: x, Bits: bits, Signed: signed} }
+
+// WrapValue returns v reduced to bits bits, signed or not, as [Wrap]
+// evaluates it: the bits low bits of v's two's complement, read as a
+// signed or an unsigned number. It is exact for every int64 v (the value of
+// an expression whose int64 arithmetic wrapped is congruent to the
+// mathematical one modulo 2^64, so modulo 2^bits).
+func WrapValue(v int64, bits uint8, signed bool) int64 {
+	if bits == 0 || bits >= 64 {
+		return v
+	}
+	u := uint64(v) & (1<<bits - 1)
+	if signed && u>>(bits-1) != 0 {
+		return int64(u) - 1<<bits
+	}
+	return int64(u)
+}
+
 // Env is what an expression is evaluated against.
 type Env struct {
 	Regs    []int64   // registers of the executing process
@@ -163,6 +197,12 @@ func Eval(e Expr, env *Env) (int64, error) {
 			return 0, err
 		}
 		return apply(e.Op, x, y)
+	case Wrap:
+		x, err := Eval(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		return WrapValue(x, e.Bits, e.Signed), nil
 	case nil:
 		return 0, errors.New("missing expression")
 	}
@@ -258,6 +298,10 @@ func formatExpr(b *strings.Builder, e Expr, p *Program, q *Process, outer int) {
 		if prec <= outer {
 			b.WriteString(")")
 		}
+	case Wrap:
+		b.WriteString(e.TypeName() + "(")
+		formatExpr(b, e.X, p, q, 0)
+		b.WriteString(")")
 	case nil:
 		b.WriteString("<nil>")
 	default:
@@ -277,5 +321,16 @@ func WalkExpr(e Expr, f func(Expr)) {
 	case Binary:
 		WalkExpr(e.X, f)
 		WalkExpr(e.Y, f)
+	case Wrap:
+		WalkExpr(e.X, f)
 	}
+}
+
+// TypeName names the integer type w wraps to as Go would: int8, uint32
+// (and int5, uint12 for widths Go does not have).
+func (w Wrap) TypeName() string {
+	if w.Signed {
+		return fmt.Sprintf("int%d", w.Bits)
+	}
+	return fmt.Sprintf("uint%d", w.Bits)
 }

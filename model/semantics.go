@@ -56,10 +56,17 @@ type State struct {
 	Fault *Fault
 }
 
-// Fault describes a step whose result left a finite domain (or divided by zero).
+// Fault describes a step that went wrong: its result left the finite domain
+// of the variable or register it goes to, or an expression could not be
+// evaluated (a division by zero).
 type Fault struct {
 	Proc, Trans int
 	Msg         string
+	// Var is the shared variable, or Reg the register of Proc, whose domain
+	// Value left; the other is -1, and both are -1 for a fault that no
+	// domain caused (a division by zero).
+	Var, Reg int
+	Value    int64
 }
 
 // Step is one step of an execution: process Proc takes transition Trans, or
@@ -257,7 +264,11 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	ns.Locs[i] = t.To
 	env := Env{Regs: s.Regs[i], AllRegs: s.Regs}
 	fault := func(msg string) (Step, State, error) {
-		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg}
+		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg, Var: -1, Reg: -1}
+		return step, ns, nil
+	}
+	outside := func(x, r int, v int64, msg string) (Step, State, error) {
+		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg, Var: x, Reg: r, Value: v}
 		return step, ns, nil
 	}
 	op := &t.Op
@@ -269,7 +280,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			return fault(err.Error())
 		}
 		if !q.Regs[op.Reg].Dom.Contains(v) {
-			return fault(fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
+			return outside(-1, op.Reg, v, fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
 		}
 		ns.Regs = setReg(s.Regs, i, op.Reg, v)
 	case Guard:
@@ -294,7 +305,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		}
 		if op.Reg >= 0 {
 			if !q.Regs[op.Reg].Dom.Contains(v) {
-				return fault(fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
+				return outside(-1, op.Reg, v, fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
 			}
 			ns.Regs = setReg(s.Regs, i, op.Reg, v)
 		}
@@ -305,7 +316,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		}
 		step.Var, step.Val = op.Var, v
 		if !p.Vars[op.Var].Dom.Contains(v) {
-			return fault(fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[op.Var].Name, p.Vars[op.Var].Dom))
+			return outside(op.Var, -1, v, fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[op.Var].Name, p.Vars[op.Var].Dom))
 		}
 		if m == SC {
 			ns.Mem = slices.Clone(s.Mem)
@@ -342,7 +353,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 					return fault(err.Error())
 				}
 				if !q.Regs[b.Reg].Dom.Contains(v) {
-					return fault(fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
+					return outside(-1, b.Reg, v, fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
 				}
 				regs[b.Reg] = v
 			case Guard:
@@ -369,7 +380,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 				}
 				if b.Reg >= 0 {
 					if !q.Regs[b.Reg].Dom.Contains(v) {
-						return fault(fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
+						return outside(-1, b.Reg, v, fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
 					}
 					regs[b.Reg] = v
 				}
@@ -382,7 +393,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 					step.Var, step.Val, first = b.Var, v, false
 				}
 				if !p.Vars[b.Var].Dom.Contains(v) {
-					return fault(fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[b.Var].Name, p.Vars[b.Var].Dom))
+					return outside(b.Var, -1, v, fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[b.Var].Name, p.Vars[b.Var].Dom))
 				}
 				mem[b.Var] = v
 			default:

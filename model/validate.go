@@ -176,6 +176,10 @@ func (p *Program) checkExpr(add func(Pos, string, ...any), q *Process, e Expr, p
 			if e.Op >= OpNeg {
 				add(pos, "binary operator %v", e.Op)
 			}
+		case Wrap:
+			if e.Bits < 1 || e.Bits > MaxWrapBits {
+				add(pos, "wrap to %d bits (want 1 to %d)", e.Bits, MaxWrapBits)
+			}
 		case Const:
 		case nil:
 			add(pos, "missing expression")

@@ -283,6 +283,25 @@ func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 			return b.ite(adj, b.z.Sub(re, abs), re), fail, nil
 		}
 		return nil, nil, fmt.Errorf("unknown operator %v", e.Op)
+	case model.Wrap:
+		x, fx, err := b.expr(e.X, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v, ok := x.Int64(); ok {
+			return b.num(model.WrapValue(v, e.Bits, e.Signed)), fx, nil
+		}
+		if e.Bits < 1 || e.Bits > model.MaxWrapBits {
+			return nil, nil, fmt.Errorf("wrap to %d bits", e.Bits)
+		}
+		// Z3's mod is Euclidean: the wrap of an unsigned type; a signed
+		// one is shifted by half the modulus.
+		var h int64
+		if e.Signed {
+			h = int64(1) << (e.Bits - 1)
+			x = b.z.Add(x, b.num(h))
+		}
+		return b.z.Sub(b.z.Mod(x, b.num(int64(1)<<e.Bits)), b.num(h)), fx, nil
 	case nil:
 		return nil, nil, fmt.Errorf("missing expression")
 	}

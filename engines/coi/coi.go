@@ -460,6 +460,18 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 			return interval{top: true}, dz
 		}
 		return norm(interval{lo, hi, false}), dz
+	case model.Wrap:
+		x, dz := eval(e.X, regDom, varDom)
+		lo, hi := big.NewInt(0), new(big.Int).Lsh(big.NewInt(1), uint(e.Bits))
+		if e.Signed {
+			lo = new(big.Int).Neg(new(big.Int).Rsh(hi, 1))
+			hi = new(big.Int).Rsh(hi, 1)
+		}
+		hi.Sub(hi, big.NewInt(1))
+		if !x.top && x.lo.Cmp(lo) >= 0 && x.hi.Cmp(hi) <= 0 {
+			return x, dz
+		}
+		return interval{lo, hi, false}, dz
 	}
 	return interval{top: true}, true
 }

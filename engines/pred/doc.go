@@ -59,7 +59,15 @@
 // remove the counterexample, the preconditions themselves, which always do.
 //
 // Every counterexample returned has been replayed by model.Program.Replay.
-// Integers are mathematical integers: the analysis ignores int64 overflow.
+// Integers are mathematical integers: the analysis ignores int64 overflow
+// (for Go's 64-bit types, whose values the model holds as int64s, it is exact
+// as long as no value crosses ±2^63). A [model.Wrap] to fewer bits is exact:
+// a Euclidean remainder by its constant modulus, which Z3 decides; the wraps
+// of sums of values already in range become single corrections (wrap.go).
+// A program with counters of such a type (x := uint32(x + 1), an unbounded
+// domain) is analysed twice at once, with the counters reduced at every
+// update and with them kept unreduced and reduced only where the program
+// looks at them (lazy.go); the first conclusive answer is the answer.
 //
 // # Builds without Z3
 //

@@ -196,6 +196,8 @@ func (o *oracle) expr(x tid) *smt.Expr {
 		}
 	case tMul:
 		e = c.Mul(o.expr(n.Args[0]), o.expr(n.Args[1]))
+	case tEMod:
+		e = c.Mod(o.expr(n.Args[0]), c.IntVal(n.C))
 	case tDiv, tMod:
 		// Go truncates toward zero; Z3's div is Euclidean.
 		a := o.expr(n.Args[0])

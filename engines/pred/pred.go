@@ -137,13 +137,55 @@ type run struct {
 
 // Analyze runs the CEGAR loop of §7 of the paper on p under m and reports
 // the verdict with the final abstraction.
+//
+// A program with counters that wrap (see lazy.go) is analysed in two
+// equivalent forms at once, the values reduced at every update or only where
+// the program looks at them; the first conclusive answer is the answer. Each
+// form suits other invariants: a sequence count that stays small, a ticket
+// that grows without bound.
 func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (*Report, error) {
-	start := time.Now()
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
 	}
 	p.Index()
 	sig := signature(p)
+	lazyP, isLazy := lazyWraps(p)
+	if !isLazy {
+		return e.analyze(ctx, p, reduceWraps(p), false, m, sig)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type answer struct {
+		rep *Report
+		err error
+	}
+	answers := make(chan answer, 2)
+	go func() {
+		rep, err := e.analyze(ctx, p, reduceWraps(p), false, m, sig)
+		answers <- answer{rep, err}
+	}()
+	go func() {
+		rep, err := e.analyze(ctx, p, reduceWraps(lazyP), true, m, sig+"\x00lazy")
+		answers <- answer{rep, err}
+	}()
+	first := <-answers
+	if first.err == nil && first.rep.Result.Status != engines.Inconclusive {
+		cancel()
+		<-answers
+		return first.rep, nil
+	}
+	second := <-answers
+	if second.err == nil && (second.rep.Result.Status != engines.Inconclusive || first.err != nil) {
+		return second.rep, nil
+	}
+	return first.rep, first.err
+}
+
+// analyze runs the CEGAR loop on ep, a program equivalent to p (lazy: with
+// the values of lazy counters unreduced, whose traces are retraced on p),
+// with the predicates learned for programs of signature sig.
+func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m model.Model, sig string) (*Report, error) {
+	start := time.Now()
 	ss, err := e.acquire(sig)
 	if errors.Is(err, smt.ErrUnavailable) {
 		return unavailableReport(m, start, err), nil
@@ -153,7 +195,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	}
 	defer e.release(sig, ss)
 	t, or := ss.t, ss.or
-	s, err := newSystem(p, t, m)
+	s, err := newSystem(ep, t, m)
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
@@ -216,6 +258,13 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		rep.K = k
 		rep.Predicates = r.ps.strings()
 		rep.Queries, rep.SolverCalls = or.queries-queries0, or.calls-calls0
+		if lazy && res.Trace != nil {
+			t, err := retrace(p, res.Trace)
+			if err != nil {
+				return nil, fmt.Errorf("pred engine: %w", err)
+			}
+			res.Trace = t
+		}
 		if err := engines.Verify(p, res); err != nil {
 			return nil, fmt.Errorf("pred engine: %w", err)
 		}

@@ -38,6 +38,12 @@ func (ps *predSet) add(b tid) bool {
 	ps.known[b] = true
 	ps.base = append(ps.base, b)
 	clear(ps.inst)
+	if x, ok := ps.s.t.divisibility(b); ok {
+		// x is a multiple of 2^bits (two values of a lazy counter are
+		// equal, lazy.go): x == 0 too, which carries the order that the
+		// invariants of counters are made of.
+		ps.add(ps.s.t.eqZero(x))
+	}
 	return true
 }
 

@@ -56,6 +56,7 @@ const (
 	tNot
 	tAnd
 	tOr
+	tEMod // the Euclidean remainder by the constant C > 0, in [0, C) (integer)
 )
 
 // tid names an interned term. Terms are immutable and hash-consed: two tids
@@ -233,11 +234,15 @@ func (t *terms) intLeaf(a tid) tid {
 	return t.intern(node{Op: tLin, Args: []tid{a}, Coef: []int64{1}})
 }
 
-// DivMod returns Go's x/c or x%c for a non-zero constant c.
+// DivMod returns Go's x/c or x%c for a non-zero constant c, or (tEMod)
+// the Euclidean remainder of x by c > 0.
 func (t *terms) DivMod(op top, x tid, c int64) tid {
 	if v, ok := t.constOf(x); ok {
-		if op == tDiv {
+		switch op {
+		case tDiv:
 			return t.Const(v / c)
+		case tEMod:
+			return t.Const((v%c + c) % c)
 		}
 		return t.Const(v % c)
 	}
@@ -493,7 +498,7 @@ func (t *terms) subst(x tid, f func(dvar) (tid, bool), memo map[tid]tid) tid {
 		r = t.mkLin(l)
 	case tMul:
 		r = t.Mul(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo))
-	case tDiv, tMod:
+	case tDiv, tMod, tEMod:
 		r = t.DivMod(n.Op, t.subst(n.Args[0], f, memo), n.C)
 	case tIte:
 		r = t.Ite(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo), t.subst(n.Args[2], f, memo))
@@ -566,6 +571,8 @@ func (t *terms) Eval(x tid, val func(dvar) int64) int64 {
 		return t.Eval(n.Args[0], val) / n.C
 	case tMod:
 		return t.Eval(n.Args[0], val) % n.C
+	case tEMod:
+		return (t.Eval(n.Args[0], val)%n.C + n.C) % n.C
 	case tIte:
 		if t.Eval(n.Args[0], val) != 0 {
 			return t.Eval(n.Args[1], val)
@@ -651,13 +658,16 @@ func (t *terms) format(b *strings.Builder, x tid, name func(dvar) string) {
 		b.WriteString(")*(")
 		t.format(b, n.Args[1], name)
 		b.WriteString(")")
-	case tDiv, tMod:
+	case tDiv, tMod, tEMod:
 		b.WriteString("(")
 		t.format(b, n.Args[0], name)
-		if n.Op == tDiv {
+		switch n.Op {
+		case tDiv:
 			fmt.Fprintf(b, ")/%d", n.C)
-		} else {
+		case tMod:
 			fmt.Fprintf(b, ")%%%d", n.C)
+		default:
+			fmt.Fprintf(b, ") mod %d", n.C)
 		}
 	case tIte:
 		b.WriteString("ite(")
@@ -768,10 +778,31 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 			return t.DivMod(tMod, x, c), nil
 		}
 		return 0, fmt.Errorf("unknown operator %v", e.Op)
+	case model.Wrap:
+		x, err := t.fromExpr(e.X, reg, mem)
+		if err != nil {
+			return 0, err
+		}
+		if e.Bits < 1 || e.Bits > model.MaxWrapBits {
+			return 0, fmt.Errorf("wrap to %d bits", e.Bits)
+		}
+		return t.wrap(x, e.Bits, e.Signed), nil
 	case nil:
 		return 0, fmt.Errorf("missing expression")
 	}
 	return 0, fmt.Errorf("unknown expression %T", e)
+}
+
+// wrap returns x reduced to bits bits as [model.Wrap] does: the Euclidean
+// remainder modulo 2^bits, shifted by 2^(bits-1) when signed.
+func (t *terms) wrap(x tid, bits uint8, signed bool) tid {
+	m := int64(1) << bits
+	var h int64
+	if signed {
+		h = m / 2
+		x = t.AddK(x, 1, t.Const(h))
+	}
+	return t.AddK(t.DivMod(tEMod, x, m), -1, t.Const(h))
 }
 
 // fromCond translates a model expression used as a condition (non-zero is
@@ -802,6 +833,9 @@ func (t *terms) fromCond(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 			}
 			return t.Or(x, y), nil
 		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe:
+			if b, ok := t.divisible(e, reg, mem); ok {
+				return b, nil
+			}
 			x, err := t.fromExpr(e.X, reg, mem)
 			if err != nil {
 				return 0, err
@@ -831,6 +865,51 @@ func (t *terms) fromCond(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 		return 0, err
 	}
 	return t.Not(t.Eq(x, t.Const(0))), nil
+}
+
+// divisible translates x % c == 0 and x % c != 0 (c a positive constant)
+// with the Euclidean remainder, which is 0 exactly when Go's is: a
+// divisibility, which Z3 decides more cheaply than Go's remainder.
+func (t *terms) divisible(e model.Binary, reg func(model.RegRef) tid, mem func(int) tid) (tid, bool) {
+	if e.Op != model.OpEq && e.Op != model.OpNe {
+		return 0, false
+	}
+	m, ok := e.X.(model.Binary)
+	zero, isConst := e.Y.(model.Const)
+	if !ok || m.Op != model.OpMod || !isConst || zero.Value != 0 {
+		return 0, false
+	}
+	c, ok := m.Y.(model.Const)
+	if !ok || c.Value <= 0 {
+		return 0, false
+	}
+	x, err := t.fromExpr(m.X, reg, mem)
+	if err != nil {
+		return 0, false
+	}
+	b := t.Eq(t.DivMod(tEMod, x, c.Value), t.Const(0))
+	if e.Op == model.OpNe {
+		b = t.Not(b)
+	}
+	return b, true
+}
+
+// divisibility returns x when b is the atom "x mod c == 0" (a Euclidean
+// remainder).
+func (t *terms) divisibility(b tid) (tid, bool) {
+	n := &t.nodes[b]
+	if n.Op != tEq {
+		return 0, false
+	}
+	l := &t.nodes[n.Args[0]]
+	if l.Op != tLin || l.C != 0 || len(l.Args) != 1 {
+		return 0, false
+	}
+	m := &t.nodes[l.Args[0]]
+	if m.Op != tEMod {
+		return 0, false
+	}
+	return m.Args[0], true
 }
 
 // inDomain returns lo <= x <= hi for a finite domain, true otherwise.

@@ -105,9 +105,12 @@
 // Expressions are over int64 with booleans as 0 and 1. Operands are integer
 // literals, registers of the executing process ($r), shared variables (only
 // inside locked blocks and bad-state conditions), qualified registers P.$r
-// (only in bad-state conditions) and parenthesised expressions. Operators, from
-// the tightest binding: unary - and !; * / %; + -; == != < <= > >=; &&; ||.
-// Binary operators associate to the left. An expression may nest
+// (only in bad-state conditions), parenthesised expressions and wraps:
+// uint8(e) is e modulo 2^8 in [0, 255], int8(e) the same in [-128, 127], for
+// any width from 1 to 62 bits (uint5(e), int32(e)), as Go's conversions and
+// arithmetic reduce a value to its type. Operators, from the tightest binding:
+// unary - and !; * / %; + -; == != < <= > >=; &&; ||. Binary operators
+// associate to the left. An expression may nest
 // parentheses and unary operators up to 1000 deep and operations up to 10000
 // deep.
 //

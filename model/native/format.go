@@ -340,6 +340,10 @@ func writeExpr(b *strings.Builder, p *model.Program, q *model.Process, e model.E
 		if prec <= outer {
 			b.WriteString(")")
 		}
+	case model.Wrap:
+		b.WriteString(e.TypeName() + "(")
+		writeExpr(b, p, q, e.X, 0)
+		b.WriteString(")")
 	default:
 		fmt.Fprintf(b, "?%T", e)
 	}

@@ -200,6 +200,9 @@ func (g *gen) expr(q *model.Process, mem bool, depth int) model.Expr {
 			return model.Unary{Op: op, X: g.expr(q, mem, depth-1)}
 		case 1, 2:
 			return model.Bin(binaryOps[g.r.IntN(len(binaryOps))], g.expr(q, mem, depth-1), g.expr(q, mem, depth-1))
+		case 3:
+			bits := uint8(1 + g.r.IntN(model.MaxWrapBits))
+			return model.W(g.expr(q, mem, depth-1), bits, g.r.IntN(2) == 0)
 		}
 	}
 	for {

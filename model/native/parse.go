@@ -814,6 +814,15 @@ func (p *parser) primary(ctx *exprCtx) node {
 		if p.peek().is(".") {
 			return node{p.qualified(ctx), 1}
 		}
+		if bits, signed, ok := wrapType(t); ok && p.peek().is("(") {
+			p.nest(t)
+			p.next()
+			p.next()
+			x := p.binary(ctx, 1)
+			p.expect(")", " to close "+t.text+"(")
+			p.depth--
+			return p.combine(t, model.Wrap{X: x.e, Bits: bits, Signed: signed}, x.h)
+		}
 		x, ok := p.vars[t.text]
 		if !ok {
 			p.errorf(t, "unknown shared variable %s", displayName(t.text))
@@ -835,6 +844,26 @@ func (p *parser) primary(ctx *exprCtx) node {
 	}
 	p.expected("an expression")
 	panic("unreachable")
+}
+
+// wrapType reports whether t names an integer type intN or uintN, with N
+// from 1 to model.MaxWrapBits: the name of a [model.Wrap] (uint8(e)).
+func wrapType(t token) (bits uint8, signed, ok bool) {
+	if t.kind != tIdent {
+		return 0, false, false
+	}
+	digits, unsigned := strings.CutPrefix(t.text, "uint")
+	if !unsigned {
+		var isInt bool
+		if digits, isInt = strings.CutPrefix(t.text, "int"); !isInt {
+			return 0, false, false
+		}
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || n > model.MaxWrapBits || strconv.Itoa(n) != digits {
+		return 0, false, false
+	}
+	return uint8(n), !unsigned, true
 }
 
 // qualified parses P.$r; the current token is P and the next one is ".".

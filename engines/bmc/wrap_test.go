@@ -1,0 +1,57 @@
+package bmc_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/native"
+)
+
+// TestWraps checks that the engine evaluates wraps (Go's narrow integer
+// types) as the model does: its verdicts are the explicit engine's.
+func TestWraps(t *testing.T) {
+	for _, c := range []struct {
+		name, cond string
+		want       engines.Status
+	}{
+		{"uint8 300 is 44", "$r == 44", engines.Unsafe},
+		{"uint8 300 is not 300", "$r == 300", engines.Safe},
+		{"int8 120+10 is -126", "$s == -126", engines.Unsafe},
+		{"int8 120+10 is not 130", "$s > 127", engines.Safe},
+	} {
+		src := `program "w"
+var x : [0:255] = 200
+process P {
+  reg $r : [0:255] = 0
+  reg $s : [-128:127] = 120
+  locs L0 L1 L2 L3
+  init L0
+  L0 -> L1 : locked { read $r := x; write x := uint8(x + 100) }
+  L1 -> L2 : $s := int8($s + 10)
+  L2 -> L3 : locked { read $r := x }
+}
+bad "b" : P@L3 && P.` + c.cond + `
+`
+		p, err := native.Parse("w.fm", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []model.Model{model.SC, model.TSO} {
+			want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := (&bmc.Engine{}).Check(context.Background(), p, m)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if want.Status != c.want || got.Status != c.want {
+				t.Errorf("%s under %v: bmc %v, explicit %v; want %v", c.name, m, got.Status, want.Status, c.want)
+			}
+		}
+	}
+}
