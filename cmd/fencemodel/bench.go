@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/model"
@@ -245,10 +246,17 @@ func runBench(e benchEntry, o benchOptions) *benchRow {
 		return row
 	}
 	row.prog = p
-	if pe, ok := o.eng.(*pred.Engine); ok {
+	inner, reduce := o.eng, false
+	if ce, ok := inner.(*coi.Engine); ok {
+		inner, reduce = ce.Inner, true
+	}
+	if pe, ok := inner.(*pred.Engine); ok {
 		// A fresh engine per program, which reports its abstractions.
 		row.abs = &absStats{}
 		o.eng = &pred.Engine{K: pe.K, Oldest: pe.Oldest, MaxIterations: pe.MaxIterations, MaxStates: pe.MaxStates, Fresh: pe.Fresh, Observe: row.abs.observe}
+		if reduce {
+			o.eng = &coi.Engine{Inner: o.eng}
+		}
 	}
 	var sampler *heapSampler
 	if o.sample > 0 {
@@ -469,6 +477,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
 	runRE := fs.String("run", "", "only programs whose file or name matches this regular expression")
 	sample := fs.Duration("sample", 2*time.Millisecond, "heap sampling interval (0: do not measure memory)")
+	ef.registerReduce(fs)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -486,6 +495,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	eng = ef.reduced(eng)
 	g, err := fence.ParsePlacement(*placement)
 	if err != nil {
 		return fail("%v", err)

@@ -4,8 +4,8 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|pred] [-model=tso|sc] [-buffer=N] [-budget=D] FILE...
-//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] FILE...
+//	fencemodel check [-engine=explicit|sb|pred] [-model=tso|sc] [-buffer=N] [-budget=D] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred] [-manifest=FILE] [-budget=D] [-format=text|markdown]
 //	fencemodel race [-engine=explicit|sb|pred] [-budget=D] FILE...
 //
@@ -16,8 +16,10 @@
 // unbounded integers).
 //
 // fences prints the minimal sets of barriers that make each program correct
-// under TSO (Algorithm 2 of the single-buffer paper), by location and source
-// position, or says that the program is already correct, or wrong under SC.
+// under TSO (Algorithm 2 of the single-buffer paper), each barrier by its
+// place and source position — a barrier after a write belongs to that write's
+// edge (process@from->to), so where two writes reach one location each is
+// named — or says that the program is already correct, or wrong under SC.
 //
 // race decides the data races of each program under the Go memory model
 // (DESIGN §2a): pairs of accesses to one variable by different processes, at
@@ -35,13 +37,18 @@
 // result differs from the paper's and the manifest documents no deviation, 3
 // when a budget ran out.
 //
+// check and fences first slice each program to the cone of influence of its
+// bad states (package engines/coi: stores nothing observes, registers that
+// reach nothing relevant, processes that influence nothing); -reduce=false
+// searches the program as it is. Every command stops a search whose heap
+// exceeds -memory MiB, with an inconclusive answer.
+//
 // Exit status: 0 when no bad state is reachable in any file, 1 when one is
 // reachable in some file, 2 on a usage or input error, 3 when a budget ran out
 // (inconclusive) and no file was unsafe.
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -112,6 +119,8 @@ type engineFlags struct {
 	buffer    int
 	budget    time.Duration
 	maxStates int64
+	memory    int64 // MiB of heap per file; 0: no limit
+	reduce    bool  // slice to the cone of influence first (check, fences)
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -120,6 +129,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact for loop-free programs, else 4)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "state budget per file (0: engine default)")
+	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
 }
 
 func (f *engineFlags) newEngine() (engines.Engine, error) {
@@ -169,10 +179,12 @@ func check(args []string, stdout, stderr io.Writer) int {
 	var ef engineFlags
 	ef.register(fs)
 	quiet := fs.Bool("q", false, "print only the verdict line of each file")
+	ef.registerReduce(fs)
 	eng := ef.parse(fs, args, stderr)
 	if eng == nil {
 		return exitUsage
 	}
+	eng = ef.reduced(eng)
 	m, err := model.ParseModel(ef.model)
 	if err != nil {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
@@ -187,7 +199,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 			worse(exitUsage)
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
+		ctx, cancel := ef.context()
 		res, err := eng.Check(ctx, p, m)
 		cancel()
 		if err != nil {
@@ -216,10 +228,12 @@ func fences(args []string, stdout, stderr io.Writer) int {
 	ef.register(fs)
 	all := fs.Bool("all", false, "print every minimal set, not only a cheapest one")
 	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
+	ef.registerReduce(fs)
 	eng := ef.parse(fs, args, stderr)
 	if eng == nil {
 		return exitUsage
 	}
+	eng = ef.reduced(eng)
 	g, err := fence.ParsePlacement(*placement)
 	if err != nil {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
@@ -233,7 +247,7 @@ func fences(args []string, stdout, stderr io.Writer) int {
 			code.add(exitUsage)
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
+		ctx, cancel := ef.context()
 		res, err := fence.Infer(ctx, eng, p, fence.Options{All: *all, Placement: g})
 		cancel()
 		if err != nil {
@@ -245,7 +259,7 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		for i, set := range res.Sets {
 			fmt.Fprintf(stdout, "  set %d (cost %d):\n", i+1, res.Costs[i])
 			for _, pl := range set {
-				fmt.Fprintf(stdout, "    barrier at %s  (%s)\n", pl.Format(p), placePos(p, pl))
+				fmt.Fprintf(stdout, "    %s  (%s)\n", describePlace(p, pl), placePos(p, pl))
 			}
 		}
 		switch res.Status {
@@ -276,7 +290,7 @@ func races(args []string, stdout, stderr io.Writer) int {
 			code.add(exitUsage)
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), ef.budget)
+		ctx, cancel := ef.context()
 		res, err := race.Check(ctx, eng, p, race.Options{})
 		cancel()
 		if err != nil {
@@ -317,12 +331,28 @@ func races(args []string, stdout, stderr io.Writer) int {
 	return int(code)
 }
 
-// placePos is the source position of a barrier place: the position of the
-// write that leads to it, else of the location.
+// describePlace names a barrier place for the fences listing: a barrier
+// after one write, on that write's own edge ("barrier after P0@q0->q1: write
+// x := 1"), or at a location, before every transition leaving it ("barrier
+// at P0@q3").
+func describePlace(p *model.Program, pl fence.Place) string {
+	if pl.OnWrite() {
+		q := p.Procs[pl.Proc]
+		return fmt.Sprintf("barrier after %s: %s", pl.Format(p), q.Trans[pl.Trans].Op.Format(p, q))
+	}
+	return "barrier at " + pl.Format(p)
+}
+
+// placePos is the source position of a barrier place: that of its write for
+// a write's place; for a location's, that of the first transition leaving
+// it (the barrier goes before it), else of the location.
 func placePos(p *model.Program, pl fence.Place) model.Pos {
 	q := p.Procs[pl.Proc]
+	if pl.OnWrite() {
+		return q.Trans[pl.Trans].Pos
+	}
 	for _, t := range q.Trans {
-		if t.To == pl.Loc && t.Op.Kind == model.Write && t.Pos.IsValid() {
+		if t.From == pl.Loc && t.Pos.IsValid() {
 			return t.Pos
 		}
 	}

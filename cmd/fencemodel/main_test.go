@@ -19,6 +19,7 @@ func TestCheck(t *testing.T) {
 	}
 	rmm := func(name string) string { return filepath.Join("..", "..", "testdata", "rmm", name) }
 	kabs := func(name string) string { return filepath.Join("..", "..", "testdata", "kabs", name) }
+	scale := func(name string) string { return filepath.Join("..", "..", "testdata", "scale", name) }
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -34,7 +35,7 @@ func TestCheck(t *testing.T) {
 		{"unknown engine", []string{"check", "-engine=magic", rmm("sb.rmm")}, exitUsage, "", "unknown engine"},
 		{"no file", []string{"check"}, exitUsage, "", "no model file"},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", "unknown command"},
-		{"fences for store buffering", []string{"fences", rmm("sb.rmm")}, exitUnsafe, "barrier at P0@q1  (", ""},
+		{"fences for store buffering", []string{"fences", rmm("sb.rmm")}, exitUnsafe, "barrier after P0@q0->q1: write x := 1  (", ""},
 		{"fences: correct program", []string{"fences", rmm("iriw.rmm")}, exitSafe, "correct", ""},
 		{"fences: bad placement", []string{"fences", "-placement=nowhere", rmm("sb.rmm")}, exitUsage, "", "placement"},
 		{"check with the sb engine", []string{"check", "-engine=sb", rmm("sb.rmm")}, exitUnsafe, "[sb]", ""},
@@ -42,7 +43,7 @@ func TestCheck(t *testing.T) {
 		{"check with the pred engine", []string{"check", "-engine=pred", rmm("sb.rmm")}, exitUnsafe, "[pred]", ""},
 		{"pred: safe under SC", []string{"check", "-engine=pred", "-model=sc", rmm("sb.rmm")}, exitSafe, "safe under sc", ""},
 		{"pred: unbounded ticket lock is safe", []string{"check", "-engine=pred", kabs("ticket_lock.rmm")}, exitSafe, "ticket_lock.rmm: safe under tso (", ""},
-		{"fences with the pred engine", []string{"fences", "-engine=pred", kabs("simple_dekker.rmm")}, exitUnsafe, "barrier at", ""},
+		{"fences with the pred engine", []string{"fences", "-engine=pred", kabs("simple_dekker.rmm")}, exitUnsafe, "barrier after", ""},
 		{"race: plain message passing races on both variables", []string{"race", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "2 racing pair(s)", ""},
 		{"race: the trace to a race", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data: consumer: read $d := data", ""},
 		{"race: an atomic flag orders the data", []string{"race", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC", ""},
@@ -50,6 +51,8 @@ func TestCheck(t *testing.T) {
 		{"race with the sb engine", []string{"race", "-engine=sb", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC [sb", ""},
 		{"race with the pred engine", []string{"race", "-engine=pred", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data", ""},
 		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},
+		{"the reduction removes unobservable stores", []string{"check", "-engine=sb", "-budget=20s", scale("writeloop.fcm")}, exitSafe, "writeloop.fcm: safe under tso", ""},
+		{"the memory limit ends a search", []string{"check", "-reduce=false", "-memory=1", scale("stores2000.fcm")}, exitInconclusive, "memory limit", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if slices.Contains(tc.args, "-engine=pred") && !smt.Available {

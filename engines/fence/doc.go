@@ -17,12 +17,17 @@
 // §6 of "Counter-Example Guided Fence Insertion under TSO" (Abdulla, Atig,
 // Chen, Leonardsson, Rezine, TACAS 2012):
 //
-//   - fences are identified with local states: [Insert] builds P ⊕ F, where a
-//     barrier after location f takes the transitions that left f to a new
-//     location f' and adds the transition (f, fence, f');
+//   - the paper identifies fences with local states; here a barrier after a
+//     write belongs to that write's own edge ([AfterWrite]), so that where
+//     several writes reach one location (a loop head, the join after an if)
+//     each has its own barrier, as each Go store has its own fix. [Insert]
+//     builds P ⊕ F: a barrier after write (f, write, t) makes it
+//     (f, write, m) and adds (m, fence, t) for a new location m; a barrier
+//     after location f ([AfterLoc], placement Anywhere only) takes the
+//     transitions that left f to a new location f' and adds (f, fence, f');
 //   - [Overtakings] is the paper's Overtaken: from a counterexample it finds,
 //     for every read, the pending writes of the same process that the read
-//     overtakes, and the locations at which a barrier would have drained them
+//     overtakes, and the places at which a barrier would have drained them
 //     (the paper's Barrier before the intersection with G);
 //   - [Infer] is Algorithm 2: a worklist of fence sets, each checked by the
 //     engine; the barrier places of a counterexample extend the set, and

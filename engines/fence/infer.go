@@ -60,7 +60,9 @@ type Options struct {
 	// Placement says where barriers may go.
 	Placement Placement
 	// Exclude names places where no barrier may go (the user's
-	// //fencecheck:nofence statements), whatever the placement.
+	// //fencecheck:nofence statements), whatever the placement; a location
+	// place excludes the places of the writes into it too (see
+	// [Candidates]).
 	Exclude []Place
 	// MaxChecks, when positive, ends the search as inconclusive after that
 	// many engine calls.
@@ -76,8 +78,8 @@ type Options struct {
 // Result is the answer of [Infer].
 type Result struct {
 	Status Status
-	// Sets are the minimal barrier sets when Status is Fixable, each sorted by
-	// process and location, cheapest first (fewest barriers, then lowest Cost,
+	// Sets are the minimal barrier sets when Status is Fixable, each sorted
+	// (see [Place]), cheapest first (fewest barriers, then lowest Cost,
 	// then by place). With Options.All unset there is exactly one.
 	Sets [][]Place
 	// Costs[i] is Cost(p, Sets[i]).
@@ -176,8 +178,8 @@ func Infer(ctx context.Context, eng engines.Engine, p *model.Program, opts Optio
 		return nil, fmt.Errorf("fence inference: invalid program %s: %w", p.Name, err)
 	}
 	for _, pl := range opts.Exclude {
-		if pl.Proc < 0 || pl.Proc >= len(p.Procs) || pl.Loc < 0 || pl.Loc >= len(p.Procs[pl.Proc].Locs) {
-			return nil, fmt.Errorf("fence inference: excluded place %+v names no location of %s", pl, p.Name)
+		if err := pl.check(p); err != nil {
+			return nil, fmt.Errorf("fence inference: excluded %w", err)
 		}
 	}
 	// The engine works on copies: Infer leaves p untouched, and several
@@ -207,7 +209,7 @@ type search struct {
 	eng    engines.Engine
 	p      *model.Program
 	opts   Options
-	allow  map[Place]bool // the placement constraint G, on p's locations
+	allow  map[Place]bool // the placement constraint G, on p's writes and locations
 	coster *coster
 	res    *Result
 	bounds []string // distinct bounds of the Safe answers relied on
@@ -351,10 +353,11 @@ func (s *search) barrier(F []Place, o outcome) ([]Place, error) {
 	var out []Place
 	for _, ov := range ovs {
 		for _, pl := range ov.Places {
-			// Locations that Insert added (f') are not in allow: p has no such
-			// location. A place of F never occurs (its only exit is the
-			// fence, which needs an empty buffer); skipping it keeps the
-			// search finite even for an engine that would claim otherwise.
+			// Locations that Insert added (f', and m after a write) are not
+			// in allow: p has no such location. A place of F never occurs
+			// (its barrier needs an empty buffer before the process goes
+			// on); skipping it keeps the search finite even for an engine
+			// that would claim otherwise.
 			if s.allow[pl] && !slices.Contains(F, pl) && !slices.Contains(out, pl) {
 				out = append(out, pl)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/native"
 )
 
 // spin is the entry protocol of Dekker's algorithm without the turn: each
@@ -42,7 +43,81 @@ func spin() *model.Program {
 	return p
 }
 
-// places parses "P0@L1 P1@L1" against p.
+// Two programs where two writes reach one location, in the native format.
+// In join, P0 stores x on both arms of an if (T -> J, E -> J) and then loads
+// y: store buffering, whichever arm ran. In reraise, Dekker's entry with
+// back-off, each process raises its flag before its loop (A -> H) and again
+// inside it (B2 -> H), after lowering it when the other's flag was up: both
+// raisings need a barrier, and the loop head H that both reach is the place
+// of neither.
+const (
+	joinSrc = `program "join"
+var x : [0:2] = 0
+var y : [0:1] = 0
+var z : [0:1] = *
+process P0 {
+  reg $z : [0:1] = 0
+  reg $r : [0:1] = 0
+  locs L0 C T E J D
+  init L0
+  L0 -> C : read $z := z
+  C -> T : assume $z == 0
+  C -> E : assume $z != 0
+  T -> J : write x := 1
+  E -> J : write x := 2
+  J -> D : read $r := y
+}
+process P1 {
+  reg $r : [0:2] = 0
+  L0 -> L1 : write y := 1
+  L1 -> L2 : read $r := x
+}
+bad "both loads saw 0" : P0@D & P1@L2 & P0.$r == 0 && P1.$r == 0
+`
+	reraiseSrc = `program "reraise"
+var flag0 : [0:1] = 0
+var flag1 : [0:1] = 0
+process P0 {
+  reg $f : [0:1] = 0
+  locs A H R CS B B2
+  init A
+  A -> H : write flag0 := 1
+  H -> R : read $f := flag1
+  R -> CS : assume $f == 0
+  R -> B : assume $f == 1
+  B -> B2 : write flag0 := 0
+  B2 -> H : write flag0 := 1
+}
+process P1 {
+  reg $f : [0:1] = 0
+  locs A H R CS B B2
+  init A
+  A -> H : write flag1 := 1
+  H -> R : read $f := flag0
+  R -> CS : assume $f == 0
+  R -> B : assume $f == 1
+  B -> B2 : write flag1 := 0
+  B2 -> H : write flag1 := 1
+}
+bad "both in CS" : P0@CS & P1@CS
+`
+)
+
+// parsed returns the program of a native-format source.
+func parsed(src string) func(testing.TB) *model.Program {
+	return func(tb testing.TB) *model.Program {
+		tb.Helper()
+		p, err := native.Parse("test.fcm", []byte(src))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return p
+	}
+}
+
+// places parses "P0@L0->L1 P1@L1" against p: process@from->to is the place
+// of the write from from to to (process@from->to#t names transition t), and
+// process@location the place after a location.
 func places(tb testing.TB, p *model.Program, s string) []fence.Place {
 	tb.Helper()
 	var out []fence.Place
@@ -55,7 +130,24 @@ func places(tb testing.TB, p *model.Program, s string) []fence.Place {
 		if qi < 0 {
 			tb.Fatalf("no process %s", proc)
 		}
-		out = append(out, fence.Place{Proc: qi, Loc: loc(tb, p, qi, l)})
+		from, to, edge := strings.Cut(l, "->")
+		if !edge {
+			out = append(out, fence.AfterLoc(qi, loc(tb, p, qi, l)))
+			continue
+		}
+		to, idx, indexed := strings.Cut(to, "#")
+		fl, tl := loc(tb, p, qi, from), loc(tb, p, qi, to)
+		found := -1
+		for ti, tr := range p.Procs[qi].Trans {
+			if tr.From == fl && tr.To == tl && tr.Op.Kind == model.Write && (!indexed || fmt.Sprint(ti) == idx) {
+				found = ti
+				break
+			}
+		}
+		if found < 0 {
+			tb.Fatalf("no write %s in %s", l, proc)
+		}
+		out = append(out, fence.AfterWrite(qi, found))
 	}
 	return out
 }
@@ -85,33 +177,51 @@ func TestInfer(t *testing.T) {
 		bound   string
 	}{
 		{name: "SB needs one barrier per process", prog: lit(sbJSON),
-			want: fence.Fixable, sets: "{P0@L1 P1@L1}", costs: []int{2}},
+			want: fence.Fixable, sets: "{P0@L0->L1 P1@L0->L1}", costs: []int{2}},
 		{name: "SB, all sets", prog: lit(sbJSON), opts: fence.Options{All: true},
-			want: fence.Fixable, sets: "{P0@L1 P1@L1}", costs: []int{2}},
+			want: fence.Fixable, sets: "{P0@L0->L1 P1@L0->L1}", costs: []int{2}},
 		{name: "SB anywhere", prog: lit(sbJSON), opts: fence.Options{All: true, Placement: fence.Anywhere},
-			want: fence.Fixable, sets: "{P0@L1 P1@L1}", costs: []int{2}},
+			want: fence.Fixable, sets: "{P0@L0->L1 P1@L0->L1}", costs: []int{2}},
 		{name: "MP is correct under TSO", prog: lit(mpJSON), want: fence.Correct},
 		{name: "wrong under SC", prog: lit(wrongJSON), want: fence.WrongUnderSC},
-		{name: "SB with a cure excluded", prog: lit(sbJSON), exclude: "P0@L1", want: fence.NotFixable},
+		{name: "SB with a cure excluded", prog: lit(sbJSON), exclude: "P0@L0->L1", want: fence.NotFixable},
+		{name: "SB with a cure excluded by its location", prog: lit(sbJSON), exclude: "P0@L1", want: fence.NotFixable},
 		{name: "SB with a gap, after writes", prog: lit(sbGapJSON), opts: fence.Options{All: true},
-			want: fence.Fixable, sets: "{P0@L1 P1@L1}", costs: []int{2}},
+			want: fence.Fixable, sets: "{P0@L0->L1 P1@L0->L1}", costs: []int{2}},
 		{name: "SB with a gap, anywhere", prog: lit(sbGapJSON), opts: fence.Options{All: true, Placement: fence.Anywhere},
-			want: fence.Fixable, sets: "{P0@L1 P1@L1} {P0@L2 P1@L1}", costs: []int{2, 2}},
+			want: fence.Fixable, sets: "{P0@L0->L1 P1@L0->L1} {P0@L2 P1@L0->L1}", costs: []int{2, 2}},
 		{name: "SB with a gap, after writes, the write's place excluded", prog: lit(sbGapJSON),
 			exclude: "P0@L1", want: fence.NotFixable},
 		{name: "SB with a gap, anywhere, the write's place excluded", prog: lit(sbGapJSON),
 			opts: fence.Options{Placement: fence.Anywhere}, exclude: "P0@L1",
-			want: fence.Fixable, sets: "{P0@L2 P1@L1}", costs: []int{2}},
+			want: fence.Fixable, sets: "{P0@L2 P1@L0->L1}", costs: []int{2}},
 		{name: "spin, cheapest avoids the loop", prog: func(testing.TB) *model.Program { return spin() },
 			opts: fence.Options{Placement: fence.Anywhere},
-			want: fence.Fixable, sets: "{P0@B P1@B}", costs: []int{2}, bound: "buffer bound 4"},
+			want: fence.Fixable, sets: "{P0@A->B P1@A->B}", costs: []int{2}, bound: "buffer bound 4"},
 		{name: "spin, all sets cheapest first", prog: func(testing.TB) *model.Program { return spin() },
 			opts: fence.Options{Placement: fence.Anywhere, All: true},
-			want: fence.Fixable, sets: "{P0@B P1@B} {P0@S P1@B} {P0@B P1@S} {P0@S P1@S}",
+			want: fence.Fixable, sets: "{P0@A->B P1@A->B} {P0@A->B P1@S} {P0@S P1@A->B} {P0@S P1@S}",
 			costs: []int{2, 11, 11, 20}, bound: "buffer bound 4"},
+		// A barrier belongs to a store: where two writes reach one
+		// location, each write has its own place, and a set has both.
+		{name: "join after an if, after writes", prog: parsed(joinSrc), opts: fence.Options{All: true},
+			want: fence.Fixable, sets: "{P0@T->J P0@E->J P1@L0->L1}", costs: []int{3}},
+		{name: "join after an if, anywhere", prog: parsed(joinSrc), opts: fence.Options{All: true, Placement: fence.Anywhere},
+			want: fence.Fixable, sets: "{P0@J P1@L0->L1} {P0@T->J P0@E->J P1@L0->L1}", costs: []int{2, 3}},
+		{name: "join after an if, one arm's place excluded", prog: parsed(joinSrc), exclude: "P0@E->J",
+			want: fence.NotFixable},
+		{name: "re-raised flag, after writes", prog: parsed(reraiseSrc), opts: fence.Options{All: true},
+			want: fence.Fixable, sets: "{P0@A->H P0@B2->H P1@A->H P1@B2->H}",
+			costs: []int{2 + 2*fence.LoopCost}, bound: "buffer bound 4"},
+		{name: "re-raised flag, cheapest", prog: parsed(reraiseSrc),
+			want: fence.Fixable, sets: "{P0@A->H P0@B2->H P1@A->H P1@B2->H}",
+			costs: []int{2 + 2*fence.LoopCost}, bound: "buffer bound 4"},
+		{name: "re-raised flag, anywhere: one barrier at the loop head", prog: parsed(reraiseSrc),
+			opts: fence.Options{Placement: fence.Anywhere},
+			want: fence.Fixable, sets: "{P0@H P1@H}", costs: []int{2 * fence.LoopCost}, bound: "buffer bound 4"},
 		{name: "spin with barriers is correct up to the bound", prog: func(tb testing.TB) *model.Program {
 			p := spin()
-			return fence.Insert(p, places(tb, p, "P0@B P1@B"))
+			return fence.Insert(p, places(tb, p, "P0@A->B P1@A->B"))
 		}, want: fence.Correct, bound: "buffer bound 4"},
 	} {
 		for _, workers := range []int{1, 2} {
@@ -242,7 +352,7 @@ func containsPlace(s []fence.Place, pl fence.Place) bool {
 
 func TestInferNotFixableWitness(t *testing.T) {
 	p := litmusProgram(t, sbJSON)
-	res, err := fence.Infer(context.Background(), &explicit.Engine{}, p, fence.Options{Exclude: places(t, p, "P1@L1")})
+	res, err := fence.Infer(context.Background(), &explicit.Engine{}, p, fence.Options{Exclude: places(t, p, "P1@L0->L1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +362,7 @@ func TestInferNotFixableWitness(t *testing.T) {
 	// A trace may show one overtaking only; whichever the engine shows first,
 	// the witness is P1's overtaking, possibly with P0's barrier in place.
 	for _, pl := range res.WitnessFences {
-		if pl != places(t, p, "P0@L1")[0] {
+		if pl != places(t, p, "P0@L0->L1")[0] {
 			t.Errorf("witness fence %s", pl.Format(p))
 		}
 	}
@@ -305,7 +415,7 @@ func TestInferInconclusive(t *testing.T) {
 				return &engines.Result{Status: engines.Inconclusive, Model: m, Reason: "SC budget"}, nil
 			}
 			return base.Check(ctx, fp, m)
-		}}, fence.Options{Exclude: []fence.Place{{0, 1}}}, "SC budget"},
+		}}, fence.Options{Exclude: []fence.Place{fence.AfterLoc(0, 1)}}, "SC budget"},
 		{"check budget", base, fence.Options{MaxChecks: 2}, "budget of 2 engine checks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -357,7 +467,9 @@ func TestInferErrors(t *testing.T) {
 		{"unsafe without a trace", &fakeEngine{func(ctx context.Context, fp *model.Program, m model.Model) (*engines.Result, error) {
 			return &engines.Result{Status: engines.Unsafe, Model: m}, nil
 		}}, fence.Options{}, "without a TSO trace"},
-		{"excluded place out of range", &explicit.Engine{}, fence.Options{Exclude: []fence.Place{{5, 0}}}, "names no location"},
+		{"excluded place out of range", &explicit.Engine{}, fence.Options{Exclude: []fence.Place{fence.AfterLoc(5, 0)}}, "names no process"},
+		{"excluded place not a write", &explicit.Engine{}, fence.Options{Exclude: []fence.Place{fence.AfterWrite(0, 1)}}, "not a write"},
+		{"excluded place of both kinds", &explicit.Engine{}, fence.Options{Exclude: []fence.Place{{Proc: 0, Loc: 1, Trans: 0}}}, "both a location and a transition"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := fence.Infer(ctx, tc.engine, p, tc.opts)
@@ -379,9 +491,11 @@ func TestCheckMinimal(t *testing.T) {
 		set  string
 		want string // "" for minimal
 	}{
+		{"P0@L0->L1 P1@L0->L1", ""},
 		{"P0@L1 P1@L1", ""},
-		{"P0@L1", "not enough"},
-		{"P0@L0 P0@L1 P1@L1", "not minimal"},
+		{"P0@L0->L1", "not enough"},
+		{"P0@L0 P0@L0->L1 P1@L0->L1", "not minimal"},
+		{"P0@L1 P0@L0->L1 P1@L0->L1", "not minimal"},
 	} {
 		err := fence.CheckMinimal(ctx, eng, p, places(t, p, tc.set))
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
@@ -391,31 +505,66 @@ func TestCheckMinimal(t *testing.T) {
 }
 
 func TestCandidatesAndCost(t *testing.T) {
-	p := spin()
-	if got, want := fence.Candidates(p, fence.AfterWrites, nil), places(t, p, "P0@B P1@B"); !reflect.DeepEqual(got, want) {
-		t.Errorf("after writes: %v, want %v", got, want)
-	}
-	if got := fence.Candidates(p, fence.Anywhere, places(t, p, "P0@S")); len(got) != 7 || containsPlace(got, places(t, p, "P0@S")[0]) {
-		t.Errorf("anywhere minus P0@S: %v", got)
+	names := func(p *model.Program, set []fence.Place) string {
+		var out []string
+		for _, pl := range set {
+			out = append(out, pl.Format(p))
+		}
+		return strings.Join(out, " ")
 	}
 	for _, tc := range []struct {
+		name    string
+		prog    func(testing.TB) *model.Program
+		g       fence.Placement
+		exclude string
+		want    string
+	}{
+		{"spin, after writes", func(testing.TB) *model.Program { return spin() }, fence.AfterWrites, "", "P0@A->B P1@A->B"},
+		{"spin, anywhere minus P0@S", func(testing.TB) *model.Program { return spin() }, fence.Anywhere, "P0@S",
+			"P0@A->B P0@A P0@CS P1@A->B P1@A P1@S P1@CS"},
+		{"join, after writes: one place per arm", parsed(joinSrc), fence.AfterWrites, "", "P0@T->J P0@E->J P1@L0->L1"},
+		{"join, anywhere: the join is a place of its own", parsed(joinSrc), fence.Anywhere, "",
+			"P0@T->J P0@E->J P0@L0 P0@C P0@T P0@E P0@J P0@D P1@L0->L1 P1@L0 P1@L2"},
+		{"join, one arm excluded", parsed(joinSrc), fence.AfterWrites, "P0@E->J", "P0@T->J P1@L0->L1"},
+		{"join, the join excluded: both arms", parsed(joinSrc), fence.AfterWrites, "P0@J", "P1@L0->L1"},
+		{"reraise, after writes", parsed(reraiseSrc), fence.AfterWrites, "P1@H",
+			"P0@A->H P0@B->B2 P0@B2->H P1@B->B2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.prog(t)
+			if got := names(p, fence.Candidates(p, tc.g, places(t, p, tc.exclude))); got != tc.want {
+				t.Errorf("candidates %s, want %s", got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		prog func(testing.TB) *model.Program
 		set  string
 		want int
 	}{
-		{"", 0},
-		{"P0@A", 1},
-		{"P0@S", fence.LoopCost},
-		{"P0@B P1@S", 1 + fence.LoopCost},
+		{func(testing.TB) *model.Program { return spin() }, "", 0},
+		{func(testing.TB) *model.Program { return spin() }, "P0@A", 1},
+		{func(testing.TB) *model.Program { return spin() }, "P0@A->B", 1},
+		{func(testing.TB) *model.Program { return spin() }, "P0@S", fence.LoopCost},
+		{func(testing.TB) *model.Program { return spin() }, "P0@A->B P1@S", 1 + fence.LoopCost},
+		// The store before the loop reaches the loop head, but runs once; the
+		// one inside the loop, and the head itself, run on every iteration.
+		{parsed(reraiseSrc), "P0@A->H", 1},
+		{parsed(reraiseSrc), "P0@B2->H", fence.LoopCost},
+		{parsed(reraiseSrc), "P0@H", fence.LoopCost},
+		{parsed(reraiseSrc), "P0@A->H P0@B2->H", 1 + fence.LoopCost},
 	} {
+		p := tc.prog(t)
 		if got := fence.Cost(p, places(t, p, tc.set)); got != tc.want {
-			t.Errorf("Cost(%s) = %d, want %d", tc.set, got, tc.want)
+			t.Errorf("%s: Cost(%s) = %d, want %d", p.Name, tc.set, got, tc.want)
 		}
 	}
 	// A cycle through several locations: A -> B -> S -> CS -> A.
+	p := spin()
 	q := p.Procs[0]
 	q.AddTrans(q.LocIndex("CS"), model.NopOp(), q.LocIndex("A"), model.Pos{})
-	if got := fence.Cost(p, places(t, p, "P0@A P0@B P0@CS")); got != 3*fence.LoopCost {
-		t.Errorf("cost on a long cycle = %d, want %d", got, 3*fence.LoopCost)
+	if got := fence.Cost(p, places(t, p, "P0@A P0@B P0@CS P0@A->B")); got != 4*fence.LoopCost {
+		t.Errorf("cost on a long cycle = %d, want %d", got, 4*fence.LoopCost)
 	}
 	for _, s := range []string{"after-writes", "anywhere"} {
 		g, err := fence.ParsePlacement(s)

@@ -28,11 +28,11 @@ func TestInsertStructure(t *testing.T) {
 		fences map[int][]int
 	}{
 		{"no place", nil, nil},
-		{"after the write", []fence.Place{{0, 1}}, map[int][]int{0: {1}}},
-		{"duplicates once", []fence.Place{{0, 1}, {0, 1}}, map[int][]int{0: {1}}},
-		{"initial location", []fence.Place{{0, 0}}, map[int][]int{0: {0}}},
-		{"two processes", []fence.Place{{1, 1}, {0, 1}}, map[int][]int{0: {1}, 1: {1}}},
-		{"two places in one process", []fence.Place{{0, 1}, {0, 0}}, map[int][]int{0: {0, 1}}},
+		{"after the write's target", []fence.Place{fence.AfterLoc(0, 1)}, map[int][]int{0: {1}}},
+		{"duplicates once", []fence.Place{fence.AfterLoc(0, 1), fence.AfterLoc(0, 1)}, map[int][]int{0: {1}}},
+		{"initial location", []fence.Place{fence.AfterLoc(0, 0)}, map[int][]int{0: {0}}},
+		{"two processes", []fence.Place{fence.AfterLoc(1, 1), fence.AfterLoc(0, 1)}, map[int][]int{0: {1}, 1: {1}}},
+		{"two places in one process", []fence.Place{fence.AfterLoc(0, 1), fence.AfterLoc(0, 0)}, map[int][]int{0: {0, 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := base()
@@ -86,7 +86,7 @@ func TestInsertStructure(t *testing.T) {
 func TestInsertPositionFromTransition(t *testing.T) {
 	p := sequential([]string{"x"}, []model.Op{model.WriteOp(0, model.C(1)), model.ReadOp(0, 0)})
 	p.Procs[0].Locs[1].Pos = model.Pos{}
-	fp := fence.Insert(p, []fence.Place{{0, 1}})
+	fp := fence.Insert(p, []fence.Place{fence.AfterLoc(0, 1)})
 	ft := fp.Procs[0].Trans[len(fp.Procs[0].Trans)-1]
 	if want := p.Procs[0].Trans[1].Pos; ft.Pos != want {
 		t.Errorf("fence at %v, want the position %v of the read leaving the location", ft.Pos, want)
@@ -102,7 +102,7 @@ func TestInsertPanicsOnBadPlace(t *testing.T) {
 			t.Error("no panic for a place outside the program")
 		}
 	}()
-	fence.Insert(litmusProgram(t, sbJSON), []fence.Place{{0, 99}})
+	fence.Insert(litmusProgram(t, sbJSON), []fence.Place{fence.AfterLoc(0, 99)})
 }
 
 // TestInsertFixesSB checks the fenced programs' behaviour with the explicit
@@ -116,10 +116,13 @@ func TestInsertFixesSB(t *testing.T) {
 		want   engines.Status
 	}{
 		{"none", nil, engines.Unsafe},
-		{"P0 only", []fence.Place{{0, l1}}, engines.Unsafe},
-		{"P1 only", []fence.Place{{1, l1}}, engines.Unsafe},
-		{"both", []fence.Place{{0, l1}, {1, l1}}, engines.Safe},
-		{"before the writes", []fence.Place{{0, 0}, {1, 0}}, engines.Unsafe},
+		{"P0 only", []fence.Place{fence.AfterLoc(0, l1)}, engines.Unsafe},
+		{"P1 only", []fence.Place{fence.AfterLoc(1, l1)}, engines.Unsafe},
+		{"both", []fence.Place{fence.AfterLoc(0, l1), fence.AfterLoc(1, l1)}, engines.Safe},
+		{"before the writes", []fence.Place{fence.AfterLoc(0, 0), fence.AfterLoc(1, 0)}, engines.Unsafe},
+		{"after P0's write only", []fence.Place{fence.AfterWrite(0, 0)}, engines.Unsafe},
+		{"after both writes", []fence.Place{fence.AfterWrite(0, 0), fence.AfterWrite(1, 0)}, engines.Safe},
+		{"after one write and one location", []fence.Place{fence.AfterWrite(0, 0), fence.AfterLoc(1, l1)}, engines.Safe},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fp := fence.Insert(p, tc.places)
@@ -142,20 +145,122 @@ func TestInsertFixesSB(t *testing.T) {
 
 func TestUnfence(t *testing.T) {
 	p := litmusProgram(t, sbJSON)
-	fp := fence.Insert(p, []fence.Place{{0, loc(t, p, 0, "L1")}})
-	// In fp, P0 is L0 -W-> L1 -fence-> L1' -R-> L2 -fence-> END.
-	tr := run(t, fp, model.TSO, "0", "1", "1", "f0", "0", "0", "f1", "0", "1")
-	if _, err := fp.Replay(tr); err != nil {
-		t.Fatalf("trace of the fenced program: %v", err)
+	for _, pl := range []fence.Place{fence.AfterLoc(0, loc(t, p, 0, "L1")), fence.AfterWrite(0, 0)} {
+		t.Run(pl.Format(p), func(t *testing.T) {
+			fp := fence.Insert(p, []fence.Place{pl})
+			// In fp, P0 is L0 -W-> L1 -fence-> L1' -R-> L2 -fence-> END, or
+			// L0 -W-> m -fence-> L1 -R-> L2 -fence-> END.
+			tr := run(t, fp, model.TSO, "0", "1", "1", "f0", "0", "0", "f1", "0", "1")
+			if _, err := fp.Replay(tr); err != nil {
+				t.Fatalf("trace of the fenced program: %v", err)
+			}
+			u := fence.Unfence(p, tr)
+			if len(u.Steps) != len(tr.Steps)-1 {
+				t.Errorf("%d steps, want %d", len(u.Steps), len(tr.Steps)-1)
+			}
+			if _, err := p.Replay(u); err != nil {
+				t.Errorf("unfenced trace: %v", err)
+			}
+			if len(tr.Steps) != 9 {
+				t.Error("Unfence modified its argument")
+			}
+		})
 	}
-	u := fence.Unfence(p, tr)
-	if len(u.Steps) != len(tr.Steps)-1 {
-		t.Errorf("%d steps, want %d", len(u.Steps), len(tr.Steps)-1)
+}
+
+// TestInsertWrite checks the structure of a barrier on a write's edge: the
+// write goes to a new location m, and a fence from m to the write's old
+// target is appended; the other writes into that target, and every other
+// transition, are unchanged, so they are not followed by the barrier.
+func TestInsertWrite(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		src    string
+		places string // in the form of places()
+	}{
+		{"one write", joinSrc, "P1@L0->L1"},
+		{"one arm of a join", joinSrc, "P0@T->J"},
+		{"both arms of a join", joinSrc, "P0@E->J P0@T->J"},
+		{"a write and the join it reaches", joinSrc, "P0@T->J P0@J"},
+		{"a store before a loop and one inside it", reraiseSrc, "P0@A->H P0@B2->H P1@B2->H"},
+		{"a write and a location it leaves", reraiseSrc, "P0@B2->H P0@B2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := parsed(tc.src)(t)
+			pls := places(t, p, tc.places)
+			fp := fence.Insert(p, pls)
+			if err := fp.Validate(); err != nil {
+				t.Fatalf("fenced program invalid: %v", err)
+			}
+			for qi, q := range p.Procs {
+				fq := fp.Procs[qi]
+				var writes, locs []fence.Place
+				for _, pl := range pls {
+					switch {
+					case pl.Proc != qi:
+					case pl.OnWrite():
+						writes = append(writes, pl)
+					default:
+						locs = append(locs, pl)
+					}
+				}
+				n := len(writes) + len(locs)
+				if len(fq.Locs) != len(q.Locs)+n || len(fq.Trans) != len(q.Trans)+n {
+					t.Fatalf("%s: %d locations and %d transitions, want %d and %d", q.Name, len(fq.Locs), len(fq.Trans), len(q.Locs)+n, len(q.Trans)+n)
+				}
+				for _, pl := range writes {
+					w, fw := q.Trans[pl.Trans], fq.Trans[pl.Trans]
+					if fw.To < len(q.Locs) || !reflect.DeepEqual(fw.Op, w.Op) || fw.Pos != w.Pos {
+						t.Errorf("%s: the write %s is %+v after insertion", q.Name, pl.Format(p), fw)
+						continue
+					}
+					out := fq.Out(fw.To)
+					if len(out) != 1 || fq.Trans[out[0]].Op.Kind != model.Fence || fq.Trans[out[0]].To != w.To || fq.Trans[out[0]].Pos != w.Pos {
+						t.Errorf("%s: after the write %s, transitions %v, want one fence to %s at %v", q.Name, pl.Format(p), out, q.Locs[w.To].Name, w.Pos)
+					}
+				}
+				// Every other original transition keeps its target; its source
+				// moves only for a location place.
+				for ti, tr := range q.Trans {
+					if containsPlace(writes, fence.AfterWrite(qi, ti)) {
+						continue
+					}
+					if got := fq.Trans[ti]; got.To != tr.To {
+						t.Errorf("%s: transition %d now goes to %d, want %d (only its own barrier follows a write)", q.Name, ti, got.To, tr.To)
+					}
+				}
+			}
+			// The fenced program's traces are traces of p.
+			res, err := (&explicit.Engine{}).Check(context.Background(), fp, model.TSO)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status == engines.Unsafe {
+				if _, err := p.Replay(fence.Unfence(p, res.Trace)); err != nil {
+					t.Errorf("unfenced trace does not replay: %v", err)
+				}
+			}
+		})
 	}
-	if _, err := p.Replay(u); err != nil {
-		t.Errorf("unfenced trace: %v", err)
-	}
-	if len(tr.Steps) != 9 {
-		t.Error("Unfence modified its argument")
+}
+
+func TestPlaceFormat(t *testing.T) {
+	p := parsed(joinSrc)(t)
+	// A second write from T to J: the places of the two are told apart.
+	p.Procs[0].AddTrans(p.Procs[0].LocIndex("T"), model.WriteOp(0, model.C(2)), p.Procs[0].LocIndex("J"), model.Pos{})
+	for _, tc := range []struct {
+		pl   fence.Place
+		want string
+	}{
+		{fence.AfterLoc(0, 4), "P0@J"},
+		{fence.AfterWrite(0, 4), "P0@E->J"},
+		{fence.AfterWrite(0, 3), "P0@T->J#3"},
+		{fence.AfterWrite(0, 6), "P0@T->J#6"},
+		{fence.AfterWrite(0, 99), "P0@t99"},
+		{fence.AfterLoc(7, 1), "p7@1"},
+	} {
+		if got := tc.pl.Format(p); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.pl, got, tc.want)
+		}
 	}
 }

@@ -21,12 +21,15 @@ type Overtaking struct {
 	// Read is the index in the trace's Steps of the overtaking read, and
 	// ReadTrans its transition in Proc.
 	Read, ReadTrans int
-	// Places are the candidate barrier places: every location Proc leaves
-	// after the write and up to the read, the read's own source included, in
-	// the order first left. A barrier at any of them forces the write out of
-	// the buffer before the read executes; barriers elsewhere do not come
-	// between the two. They are the paper's q_k(p) for j ≤ k < i, before the
-	// intersection with a placement constraint.
+	// Places are the candidate barrier places: the write's own place
+	// ([AfterWrite]), the places of the writes Proc issues after it and
+	// before the read, and every location Proc leaves after the write and up
+	// to the read, the read's own source included ([AfterLoc]), in the order
+	// taken. A barrier at any of them forces the write out of the buffer
+	// before the read executes; barriers elsewhere do not come between the
+	// two. They are the paper's q_k(p) for j ≤ k < i, with a barrier after a
+	// write belonging to that write's edge, before the intersection with a
+	// placement constraint.
 	Places []Place
 }
 
@@ -125,19 +128,27 @@ func overtakings(p *model.Program, t *model.Trace, states []model.State) []Overt
 	return out
 }
 
-// placesBetween returns the source locations of the transitions that process
-// qi takes in steps w+1 .. r (the write is step w, the read step r), without
-// repetitions, in order.
+// placesBetween returns the places between the write of process qi at step
+// w and its read at step r: the place of the write itself, then, for every
+// step of qi in w+1 .. r, the location it leaves and, for a write before r,
+// that write's place; without repetitions, in order.
 func placesBetween(p *model.Program, t *model.Trace, qi, w, r int) []Place {
 	q := p.Procs[qi]
-	var places []Place
+	places := []Place{AfterWrite(qi, t.Steps[w].Trans)}
+	add := func(pl Place) {
+		if !slices.Contains(places, pl) {
+			places = append(places, pl)
+		}
+	}
 	for m := w + 1; m <= r; m++ {
 		st := t.Steps[m]
 		if st.Proc != qi || st.Flush {
 			continue
 		}
-		if pl := (Place{Proc: qi, Loc: q.Trans[st.Trans].From}); !slices.Contains(places, pl) {
-			places = append(places, pl)
+		tr := q.Trans[st.Trans]
+		add(AfterLoc(qi, tr.From))
+		if m < r && tr.Op.Kind == model.Write {
+			add(AfterWrite(qi, st.Trans))
 		}
 	}
 	return places

@@ -10,21 +10,26 @@ import (
 )
 
 // ov is the part of an Overtaking a test states: process, write step, read
-// step and candidate locations (all of process proc).
+// step and candidate places (all of process proc, as Place.Format names
+// them without the process: from->to for a write's place, a location's name
+// for a location's).
 type ov struct {
 	proc, write, read int
-	places            []int
+	places            string
 }
 
 func (o ov) String() string {
-	return fmt.Sprintf("{P%d write %d read %d places %v}", o.proc, o.write, o.read, o.places)
+	return fmt.Sprintf("{P%d write %d read %d places %s}", o.proc, o.write, o.read, o.places)
 }
 
-func short(o fence.Overtaking) ov {
-	s := ov{proc: o.Proc, write: o.Write, read: o.Read, places: []int{}}
+func short(p *model.Program, o fence.Overtaking) ov {
+	s := ov{proc: o.Proc, write: o.Write, read: o.Read}
+	var names []string
 	for _, pl := range o.Places {
-		s.places = append(s.places, pl.Loc)
+		_, name, _ := strings.Cut(pl.Format(p), "@")
+		names = append(names, name)
 	}
+	s.places = strings.Join(names, " ")
 	return s
 }
 
@@ -43,7 +48,7 @@ func TestOvertakings(t *testing.T) {
 			name:  "store buffering: each load overtakes its own process's store",
 			procs: [][]model.Op{{W(x), R(y)}, {W(y), R(x)}},
 			steps: []string{"0", "1", "0", "1"},
-			want:  []ov{{0, 0, 2, []int{1}}, {1, 1, 3, []int{1}}},
+			want:  []ov{{0, 0, 2, "L0->L1 L1"}, {1, 1, 3, "L0->L1 L1"}},
 		},
 		{
 			name:  "a flushed store is not overtaken",
@@ -54,7 +59,7 @@ func TestOvertakings(t *testing.T) {
 			name:  "a load of the buffered variable overtakes only newer stores",
 			procs: [][]model.Op{{W(x), W(y), R(x)}},
 			steps: []string{"0", "0", "0"},
-			want:  []ov{{0, 1, 2, []int{2}}},
+			want:  []ov{{0, 1, 2, "L1->L2 L2"}},
 		},
 		{
 			name:  "a load of the newest buffered variable overtakes nothing",
@@ -65,28 +70,28 @@ func TestOvertakings(t *testing.T) {
 			name:  "newest store to the variable counts, not the oldest",
 			procs: [][]model.Op{{W(x), W(y), W(x), R(y)}},
 			steps: []string{"0", "0", "0", "0"},
-			want:  []ov{{0, 2, 3, []int{3}}},
+			want:  []ov{{0, 2, 3, "L2->L3 L3"}},
 		},
 		{
 			name:  "after a flush, the variable's store is gone from the buffer",
 			procs: [][]model.Op{{W(x), W(y), R(x)}},
 			steps: []string{"0", "0", "f0", "0"},
-			want:  []ov{{0, 1, 3, []int{2}}},
+			want:  []ov{{0, 1, 3, "L1->L2 L2"}},
 		},
 		{
 			name:  "a load of another variable overtakes every buffered store",
 			procs: [][]model.Op{{W(x), W(y), R(z)}},
 			steps: []string{"0", "0", "0"},
-			want:  []ov{{0, 0, 2, []int{1, 2}}, {0, 1, 2, []int{2}}},
+			want:  []ov{{0, 0, 2, "L0->L1 L1 L1->L2 L2"}, {0, 1, 2, "L1->L2 L2"}},
 		},
 		{
 			name:  "places span the operations between store and load, not other processes' steps",
 			procs: [][]model.Op{{W(x), model.NopOp(), R(y), R(z)}, {W(z), R(x)}},
 			steps: []string{"0", "1", "0", "1", "0", "0"},
 			want: []ov{
-				{1, 1, 3, []int{1}},
-				{0, 0, 4, []int{1, 2}},
-				{0, 0, 5, []int{1, 2, 3}},
+				{1, 1, 3, "L0->L1 L1"},
+				{0, 0, 4, "L0->L1 L1 L2"},
+				{0, 0, 5, "L0->L1 L1 L2 L3"},
 			},
 		},
 		{
@@ -106,7 +111,7 @@ func TestOvertakings(t *testing.T) {
 			tr := run(t, p, model.TSO, tc.steps...)
 			var got []ov
 			for _, o := range fence.Overtakings(p, tr) {
-				got = append(got, short(o))
+				got = append(got, short(p, o))
 				if p.Procs[o.Proc].Trans[o.ReadTrans].Op.Kind != model.Read {
 					t.Errorf("overtaking by a %v", p.Procs[o.Proc].Trans[o.ReadTrans].Op.Kind)
 				}

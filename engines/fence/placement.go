@@ -2,22 +2,28 @@ package fence
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// Placement is a placement constraint: which locations may carry a barrier
+// Placement is a placement constraint: which places may carry a barrier
 // (the paper's G). The user's exclusions (Options.Exclude) are removed from it.
 type Placement uint8
 
 const (
-	// AfterWrites allows a barrier only right after a plain (buffered) write:
-	// at the target location of a transition whose operation is a write. This
-	// is the constraint of the paper's experiments, and where a Go programmer
-	// would put it (making the store an atomic one).
+	// AfterWrites allows a barrier only right after a plain (buffered) write,
+	// on that write's own edge: the write places of [AfterWrite]. This is the
+	// constraint of the paper's experiments, and where a Go programmer would
+	// put it (making the store an atomic one). Where several writes reach one
+	// location, each has its own place: a barrier after one of them does not
+	// follow the others.
 	AfterWrites Placement = iota
-	// Anywhere allows a barrier after any location.
+	// Anywhere allows, besides the write places, a barrier after any
+	// location ([AfterLoc]), one that runs whichever way the process reached
+	// it. A location whose only way in is one write is left out: its place
+	// is that write's.
 	Anywhere
 )
 
@@ -44,7 +50,10 @@ func ParsePlacement(s string) (Placement, error) {
 }
 
 // Candidates returns the places of p that g allows and exclude does not
-// name, sorted by process and location: the set G of the paper.
+// name, sorted (see [Place]): the set G of the paper. A location place in
+// exclude also excludes the write places of the writes into its location
+// (no barrier may go right after that location, whichever write reached it);
+// a write place in exclude excludes that write's place alone.
 func Candidates(p *model.Program, g Placement, exclude []Place) []Place {
 	ex := make(map[Place]bool, len(exclude))
 	for _, pl := range exclude {
@@ -52,51 +61,65 @@ func Candidates(p *model.Program, g Placement, exclude []Place) []Place {
 	}
 	var out []Place
 	for qi, q := range p.Procs {
-		allowed := make([]bool, len(q.Locs))
-		switch g {
-		case Anywhere:
-			for l := range allowed {
-				allowed[l] = true
+		in := make([]int, len(q.Locs))      // transitions into each location
+		written := make([]int, len(q.Locs)) // writes into each location
+		for ti, t := range q.Trans {
+			if t.To < 0 || t.To >= len(q.Locs) {
+				continue
 			}
-		default:
-			for _, t := range q.Trans {
-				if t.Op.Kind == model.Write && t.To >= 0 && t.To < len(allowed) {
-					allowed[t.To] = true
-				}
+			in[t.To]++
+			if t.Op.Kind != model.Write {
+				continue
+			}
+			written[t.To]++
+			if pl := AfterWrite(qi, ti); !ex[pl] && !ex[AfterLoc(qi, t.To)] {
+				out = append(out, pl)
 			}
 		}
-		for l, ok := range allowed {
-			if pl := (Place{qi, l}); ok && !ex[pl] {
+		if g != Anywhere {
+			continue
+		}
+		for l := range q.Locs {
+			if in[l] == 1 && written[l] == 1 && l != q.Init {
+				continue // the same barrier as the write's place
+			}
+			if pl := AfterLoc(qi, l); !ex[pl] {
 				out = append(out, pl)
 			}
 		}
 	}
+	slices.SortFunc(out, comparePlaces)
 	return out
 }
 
-// LoopCost is the cost of a barrier at a location that lies on a cycle of its
-// process's automaton (a barrier inside a loop runs on every iteration); a
-// barrier anywhere else costs 1.
+// LoopCost is the cost of a barrier that lies on a cycle of its process's
+// automaton (a barrier inside a loop runs on every iteration); a barrier
+// anywhere else costs 1.
 const LoopCost = 10
 
 // Cost returns the cost of a set of barriers in p: the sum over its places of
-// LoopCost for a place on a cycle of its process (a location from which the
-// process can return to it by one or more transitions), 1 otherwise.
-// "Cheapest" in this package means fewest barriers, and among sets of the
-// same size, lowest Cost.
+// LoopCost for a place on a cycle of its process, 1 otherwise. A location
+// place is on a cycle when the process can return to its location by one or
+// more transitions; a write place when its write is on a cycle (the process
+// can return from the write's target to its source), so that the barrier
+// after a store before a loop costs 1 even though the store's target is the
+// loop's head. "Cheapest" in this package means fewest barriers, and among
+// sets of the same size, lowest Cost.
 func Cost(p *model.Program, set []Place) int {
 	c := newCoster(p)
 	return c.cost(set)
 }
 
-// coster memoises which locations lie on cycles.
+// coster memoises which locations lie on cycles, and the strongly connected
+// components of the locations.
 type coster struct {
 	p      *model.Program
 	cyclic [][]bool // per process, computed on first use
+	comp   [][]int  // per process: the component of each location
 }
 
 func newCoster(p *model.Program) *coster {
-	return &coster{p: p, cyclic: make([][]bool, len(p.Procs))}
+	return &coster{p: p, cyclic: make([][]bool, len(p.Procs)), comp: make([][]int, len(p.Procs))}
 }
 
 func (c *coster) cost(set []Place) int {
@@ -111,8 +134,20 @@ func (c *coster) placeCost(pl Place) int {
 	if pl.Proc < 0 || pl.Proc >= len(c.cyclic) {
 		return 1
 	}
+	q := c.p.Procs[pl.Proc]
 	if c.cyclic[pl.Proc] == nil {
-		c.cyclic[pl.Proc] = onCycle(c.p.Procs[pl.Proc])
+		c.cyclic[pl.Proc], c.comp[pl.Proc] = onCycle(q)
+	}
+	if pl.OnWrite() {
+		if pl.Trans >= len(q.Trans) {
+			return 1
+		}
+		t := q.Trans[pl.Trans]
+		comp := c.comp[pl.Proc]
+		if t.From >= 0 && t.From < len(comp) && t.To >= 0 && t.To < len(comp) && comp[t.From] == comp[t.To] {
+			return LoopCost
+		}
+		return 1
 	}
 	if pl.Loc >= 0 && pl.Loc < len(c.cyclic[pl.Proc]) && c.cyclic[pl.Proc][pl.Loc] {
 		return LoopCost
@@ -122,11 +157,15 @@ func (c *coster) placeCost(pl Place) int {
 
 // onCycle reports, for every location of q, whether it lies on a cycle: it is
 // in a strongly connected component with more than one location, or has a
-// transition to itself. Tarjan's algorithm, iterative.
-func onCycle(q *model.Process) []bool {
+// transition to itself; and it numbers the components: comp[l] is the
+// component of location l (a transition lies on a cycle exactly when its
+// source and target share a component). Tarjan's algorithm, iterative.
+func onCycle(q *model.Process) (res []bool, comp []int) {
 	n := len(q.Locs)
 	succ := make([][]int, n)
-	res := make([]bool, n)
+	res = make([]bool, n)
+	comp = make([]int, n)
+	ncomp := 0
 	for _, t := range q.Trans {
 		if t.From < 0 || t.From >= n || t.To < 0 || t.To >= n {
 			continue
@@ -189,10 +228,12 @@ func onCycle(q *model.Process) []bool {
 				}
 				for _, w := range stack[k:] {
 					onStack[w] = false
+					comp[w] = ncomp
 				}
+				ncomp++
 				stack = stack[:k]
 			}
 		}
 	}
-	return res
+	return res, comp
 }
