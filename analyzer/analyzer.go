@@ -67,7 +67,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		return err
 	}
 	systems, diags := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
-	for _, d := range diags {
+	for _, d := range reportable(pass, cfg, diags) {
 		pass.Report(analysis.Diagnostic{Pos: d.Pos, Message: d.Message})
 	}
 	r := newReporter(pass)
@@ -106,10 +106,12 @@ type system struct {
 	p   *model.Program
 	ctx context.Context
 	eng engines.Engine
+	gap *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
 }
 
-// check picks the engine, runs the fence inference and reports its verdict.
-func (s *system) check() {
+// analyse picks the engine, runs the fence inference and reports its
+// verdict; check runs it.
+func (s *system) analyse() {
 	if err := s.p.Validate(); err != nil {
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s lowered to an invalid model: %v", s.sys.Name, err))
 		return
@@ -130,14 +132,19 @@ func (s *system) check() {
 	}
 	exclude := make([]fence.Place, len(s.sys.NoFence))
 	for i, pl := range s.sys.NoFence {
-		exclude[i] = fence.Place{Proc: pl.Proc, Loc: pl.Loc}
+		// The location after the statement: no barrier there, nor right
+		// after a store that leads there.
+		exclude[i] = fence.AfterLoc(pl.Proc, pl.Loc)
 	}
 	start := time.Now()
-	res, err := fence.Infer(s.ctx, eng, s.p, fence.Options{
+	res, err := fence.Infer(s.ctx, s.guard(eng), s.p, fence.Options{
 		All:       s.cfg.Fences == FencesAll,
 		Placement: placement,
 		Exclude:   exclude,
 	})
+	if s.gapped(err) {
+		return
+	}
 	if err != nil {
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
 		return
@@ -183,7 +190,7 @@ func (s *system) engine() (engines.Engine, string) {
 		return &pred.Engine{}, ""
 	case EngineExplicit, EngineSB:
 		if !finite {
-			return nil, fmt.Sprintf("%s has unbounded data, which the %s engine cannot explore; bound it with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)", unbounded(s.p), name)
+			return nil, fmt.Sprintf("%s has unbounded data, which the %s engine cannot explore; bound it with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)", s.unbounded(), name)
 		}
 		if name == EngineExplicit {
 			return &explicit.Engine{}, ""
@@ -194,17 +201,22 @@ func (s *system) engine() (engines.Engine, string) {
 	}
 }
 
-// unbounded names the first variable or register of p without a finite domain.
-func unbounded(p *model.Program) string {
-	for _, v := range p.Vars {
+// unbounded names the first variable or register of the system's model
+// without a finite domain, as the source spells it.
+func (s *system) unbounded() string {
+	for _, v := range s.p.Vars {
 		if v.Dom.Unbounded {
 			return "variable " + v.Name
 		}
 	}
-	for _, q := range p.Procs {
-		for _, r := range q.Regs {
+	for qi, q := range s.p.Procs {
+		for ri, r := range q.Regs {
 			if r.Dom.Unbounded {
-				return "local " + r.Name + " of " + q.Name
+				name := r.Name
+				if qi < len(s.sys.Regs) && ri < len(s.sys.Regs[qi]) {
+					name = s.sys.Regs[qi][ri].Describe(s.r.pass.Fset)
+				}
+				return "local " + name + " of goroutine " + q.Name
 			}
 		}
 	}

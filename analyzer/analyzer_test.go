@@ -16,7 +16,7 @@ import (
 // TestAnalyzer checks the diagnostics of every testdata package that the
 // default configuration analyses.
 func TestAnalyzer(t *testing.T) {
-	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported"} {
+	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
 		})
@@ -26,7 +26,7 @@ func TestAnalyzer(t *testing.T) {
 // TestSuggestedFixes checks the diagnostics and the fixes, against the
 // .golden files, of the packages whose barriers can be made atomic stores.
 func TestSuggestedFixes(t *testing.T) {
-	for _, pkg := range []string{"sb", "dekker", "fixes", "unbounded"} {
+	for _, pkg := range []string{"sb", "dekker", "fixes", "unbounded", "storebarriers"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
 		})
@@ -44,6 +44,7 @@ func TestConfigurations(t *testing.T) {
 		{"budget", func(c *analyzer.Config) { c.Budget = time.Nanosecond }},
 		{"memory", func(c *analyzer.Config) { c.MemoryLimit = 1 }},
 		{"anywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
+		{"hygieneanywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
 	} {
 		t.Run(c.pkg, func(t *testing.T) {
 			cfg := tsoOnly()

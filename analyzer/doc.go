@@ -31,14 +31,28 @@
 //
 //   - correct: nothing is reported;
 //   - fixable: one diagnostic per barrier of a cheapest minimal set, at the
-//     store after which it goes, starting "x86-TSO:", naming the load that
-//     overtakes the store and the bad state it leads to, with a suggested fix
-//     that makes the store a sync/atomic store (an XCHG, which drains the
-//     store buffer) where the type allows it;
+//     store after which it goes (a barrier belongs to one store: where
+//     several stores reach the same point, such as a loop head or the join
+//     after an if, each one that needs a barrier is named), starting
+//     "x86-TSO:", naming the load that overtakes the store and the bad state
+//     it leads to, with a suggested fix that makes the store a sync/atomic
+//     store (an XCHG, which drains the store buffer) where the type allows
+//     it;
 //   - wrong even under sequential consistency: one diagnostic at the bad
 //     state, starting "SC:", with the interleaving; no barrier can fix it;
+//     when the bad state is a value outside a //fencecheck:range, the
+//     diagnostic starts "range:" and names the variable and the value;
 //   - inconclusive: the engine ran out of its budget, or the system needs an
 //     engine that is not available; the diagnostic says which bound was hit.
+//
+// Integers behave as Go defines them: arithmetic wraps in the width of its
+// type (uint64 0 - 1 is 2^64-1), a conversion truncates, and a division by
+// zero or a shift by a negative count is a panic, a bad state. The domains
+// fencecheck infers for variables without a //fencecheck:range are its own
+// abstraction: a value outside one is never a verdict. The analysis widens
+// the domain to the range of the Go type and starts again (the predicate
+// engine takes domains too large for the others), or says it is
+// inconclusive, naming the variable and its position.
 //
 // Packages without //fencecheck: directives cost one pass over their
 // comments.
@@ -63,6 +77,13 @@
 //
 // //fencecheck:system marks a system function; //fencecheck:critical marks
 // the point where the next statement begins as a critical section;
-// //fencecheck:range LO..HI bounds a variable or field; //fencecheck:nofence
-// on a statement forbids a barrier after it.
+// //fencecheck:range LO..HI bounds a variable, field or local variable (a
+// value outside the range is a finding); //fencecheck:nofence on a statement
+// forbids a barrier after it. A comment may follow a directive on its line
+// (//fencecheck:range 0..3 // the ring's size). A comment that is almost a
+// directive (// fencecheck:system, //Fencecheck:system, /* fencecheck:system
+// */, //fencecheck:sytem) is reported with the directive to write, and so is
+// a directive that matches nothing: a range on a variable no system uses, a
+// critical or nofence on a statement no goroutine of a system runs, a
+// nofence on a statement without a plain store of shared memory.
 package analyzer

@@ -54,11 +54,11 @@ func (s *system) checkRaces(eng engines.Engine) (*race.Result, error) {
 	if !s.p.Finite() {
 		enumerate = &pred.Engine{MaxStates: 200_000}
 	}
-	return race.Check(s.ctx, eng, s.p, race.Options{
+	return race.Check(s.ctx, s.guard(eng), s.p, race.Options{
 		Key: func(a race.Access) string {
 			return fmt.Sprint(s.transPos(a.Proc, a.Trans))
 		},
-		Enumerate: enumerate,
+		Enumerate: s.guard(enumerate),
 	})
 }
 
@@ -337,6 +337,9 @@ func (s *system) checkGoMemoryModel() bool {
 	eng := s.raceEngine()
 	start := time.Now()
 	res, err := s.checkRaces(eng)
+	if s.gapped(err) {
+		return true
+	}
 	if err != nil {
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
 		return true
@@ -359,7 +362,10 @@ func (s *system) checkGoMemoryModel() bool {
 			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
 		return s.ctx.Err() != nil
 	}
-	r, err := eng.Check(s.ctx, s.p, model.SC)
+	r, err := s.guard(eng).Check(s.ctx, s.p, model.SC)
+	if s.gapped(err) {
+		return true
+	}
 	if err != nil {
 		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
 		return true

@@ -147,8 +147,8 @@ func (s *system) outcome(t *model.Trace) (text, here string, pos token.Pos) {
 	last := states[len(states)-1]
 	if f := last.Fault; f != nil {
 		pos := s.stmtPos(f.Proc, f.Trans)
-		return fmt.Sprintf("the statement at %s goes wrong (%s)", s.r.short(pos), f.Msg),
-			fmt.Sprintf("this statement goes wrong (%s)", f.Msg), pos
+		text, here := s.faultText(f, s.r.short(pos))
+		return text, here, pos
 	}
 	bi := s.p.MatchBad(last)
 	if bi < 0 {
@@ -202,10 +202,13 @@ func joinAnd(words []string) string {
 // A barrier is one place of the chosen minimal set, explained.
 type barrier struct {
 	place fence.Place
-	write int       // the plain write into the place's location, or -1
+	write int       // the plain write the barrier follows (a write place), or -1
 	pos   token.Pos // where the diagnostic goes
-	ov    *fence.Overtaking
-	trace *model.Trace // the trace ov comes from, a trace of s.p
+	// before says that the barrier goes before the statement at pos (a
+	// location that several statements reach), not after it.
+	before bool
+	ov     *fence.Overtaking
+	trace  *model.Trace // the trace ov comes from, a trace of s.p
 }
 
 // reportFixable reports one diagnostic per barrier of the cheapest set.
@@ -213,11 +216,10 @@ func (s *system) reportFixable(res *fence.Result) {
 	set := res.Sets[0]
 	var bars []*barrier
 	for _, pl := range set {
-		b := &barrier{place: pl, write: s.writeInto(pl)}
-		if b.write >= 0 {
-			b.pos = s.stmtPos(pl.Proc, b.write)
-		} else {
-			b.pos = s.placePos(pl)
+		b := &barrier{place: pl, write: -1}
+		b.pos, b.before = s.placePos(pl)
+		if pl.OnWrite() {
+			b.write = pl.Trans
 		}
 		b.ov, b.trace = s.explain(res, pl)
 		bars = append(bars, b)
@@ -228,7 +230,7 @@ func (s *system) reportFixable(res *fence.Result) {
 	slices.SortStableFunc(bars, func(a, b *barrier) int { return cmp.Compare(a.pos, b.pos) })
 	for i := 0; i < len(bars); {
 		j := i + 1
-		for j < len(bars) && bars[j].pos == bars[i].pos {
+		for j < len(bars) && bars[j].pos == bars[i].pos && bars[j].before == bars[i].before {
 			j++
 		}
 		s.reportBarrier(bars[i:j], others, res.Bound)
@@ -236,65 +238,77 @@ func (s *system) reportFixable(res *fence.Result) {
 	}
 }
 
-// writeInto returns the plain write transition of pl's process whose target
-// is pl's location, or -1.
-func (s *system) writeInto(pl fence.Place) int {
+// placePos returns the source position of the barrier at pl and whether the
+// barrier goes before the statement there rather than after it. A barrier
+// after a write is after that store's statement: it belongs to the store,
+// whatever other stores reach the same point. A barrier at a location
+// (-placement=anywhere) is after the one statement that leads there; at a
+// location that several statements reach (a loop head, the join after an
+// if), or none, it is before the statement that leaves it.
+func (s *system) placePos(pl fence.Place) (pos token.Pos, before bool) {
 	q := s.p.Procs[pl.Proc]
-	for ti, t := range q.Trans {
-		if t.To == pl.Loc && t.Op.Kind == model.Write {
-			return ti
-		}
+	if pl.OnWrite() {
+		return s.stmtPos(pl.Proc, pl.Trans), false
 	}
-	return -1
-}
-
-// placePos returns a source position for a barrier just after pl: that of a
-// transition into pl's location, else of the location.
-func (s *system) placePos(pl fence.Place) token.Pos {
-	q := s.p.Procs[pl.Proc]
+	in := -1
 	for ti, t := range q.Trans {
 		if t.To == pl.Loc {
-			if pos := s.stmtPos(pl.Proc, ti); pos.IsValid() {
-				return pos
+			if in >= 0 {
+				in = -2
+				break
 			}
+			in = ti
+		}
+	}
+	if in >= 0 && pl.Loc != q.Init {
+		if pos := s.stmtPos(pl.Proc, in); pos.IsValid() {
+			return pos, false
+		}
+	}
+	for _, ti := range q.Out(pl.Loc) {
+		if pos := s.stmtPos(pl.Proc, ti); pos.IsValid() {
+			return pos, true
 		}
 	}
 	if pos := s.r.pos(q.Locs[pl.Loc].Pos); pos.IsValid() {
-		return pos
+		return pos, true
 	}
-	return s.sys.Decl.Name.Pos()
+	return s.sys.Decl.Name.Pos(), true
 }
 
 // explain finds an overtaking that the barrier at pl forbids: in the first
-// counterexample, one of the store just before pl, if there is one. Otherwise (the barrier is needed only once
-// others are in place) it finds the load that can overtake the stores
-// buffered at pl statically: the first plain load reachable from pl's
-// location without passing a barrier or a locked operation, paired with the
-// write into pl's location; the trace is then the first counterexample,
-// for the bad state it reaches. Checking the program with every barrier but
-// pl would name the exact load, at the cost of one more engine run per
-// barrier, each as costly as the largest of the search.
+// counterexample, one of the store the barrier follows, if there is one, else
+// any that the barrier forbids (an older store that it separates from its
+// load). Otherwise (the barrier is needed only once others are in place) it
+// finds the load that can overtake the barrier's store statically: the first
+// plain load reachable from the store's target without passing a barrier or
+// a locked operation; the trace is then the first counterexample, for the
+// bad state it reaches. Checking the program with every barrier but pl would
+// name the exact load, at the cost of one more engine run per barrier, each
+// as costly as the largest of the search.
 func (s *system) explain(res *fence.Result, pl fence.Place) (*fence.Overtaking, *model.Trace) {
-	w := s.writeInto(pl)
 	// The overtaking of the store the barrier directly follows explains it
-	// best; an overtaking of an older store that the barrier also separates
-	// from its load names a store the user is not looking at.
-	for i := range res.Overtakings {
-		if res.Overtakings[i].WriteTrans == w && slices.Contains(res.Overtakings[i].Places, pl) {
-			return &res.Overtakings[i], res.Trace
-		}
-	}
-	if w < 0 {
+	// best.
+	if pl.OnWrite() {
 		for i := range res.Overtakings {
-			if slices.Contains(res.Overtakings[i].Places, pl) {
+			if res.Overtakings[i].WriteTrans == pl.Trans && slices.Contains(res.Overtakings[i].Places, pl) {
 				return &res.Overtakings[i], res.Trace
 			}
 		}
+	}
+	for i := range res.Overtakings {
+		if slices.Contains(res.Overtakings[i].Places, pl) {
+			return &res.Overtakings[i], res.Trace
+		}
+	}
+	if !pl.OnWrite() {
 		return nil, res.Trace
 	}
 	q := s.p.Procs[pl.Proc]
-	seen := map[int]bool{pl.Loc: true}
-	queue := []int{pl.Loc}
+	w := pl.Trans
+	start := q.Trans[w].To
+	seen := map[int]bool{start: true}
+	queue := []int{start}
 	for len(queue) > 0 {
 		l := queue[0]
 		queue = queue[1:]
@@ -312,11 +326,6 @@ func (s *system) explain(res *fence.Result, pl fence.Place) (*fence.Overtaking, 
 			}
 		}
 	}
-	for i := range res.Overtakings {
-		if slices.Contains(res.Overtakings[i].Places, pl) {
-			return &res.Overtakings[i], res.Trace
-		}
-	}
 	return nil, res.Trace
 }
 
@@ -330,13 +339,15 @@ func (s *system) otherSets(res *fence.Result) string {
 	for _, set := range res.Sets[1:] {
 		var ps []string
 		for _, pl := range set {
-			pos := s.placePos(pl)
-			if w := s.writeInto(pl); w >= 0 {
-				pos = s.stmtPos(pl.Proc, w)
+			pos, before := s.placePos(pl)
+			where := "after "
+			if before {
+				where = "before "
 			}
-			ps = append(ps, "after "+s.r.short(pos))
+			if p := where + s.r.short(pos); !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
 		}
-		ps = slices.Compact(ps)
 		parts = append(parts, "{"+strings.Join(ps, ", ")+"}")
 	}
 	return fmt.Sprintf(" The other minimal barrier sets: %s.", strings.Join(parts, "; "))
@@ -388,6 +399,8 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 		advice, f := s.storeFix(b.place.Proc, b.write)
 		fmt.Fprintf(&msg, " Add a barrier after this store: %s.", advice)
 		fix = f
+	} else if b.before {
+		msg.WriteString(" Add a barrier before this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer.")
 	} else {
 		msg.WriteString(" Add a barrier after this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer.")
 	}
@@ -412,8 +425,8 @@ func (s *system) reportSC(res *fence.Result) {
 	if !pos.IsValid() {
 		pos = s.sys.Decl.Name.Pos()
 	}
-	msg := fmt.Sprintf("SC: system %s is wrong even under sequential consistency, so no barrier can fix this: %s. Interleaving: %s.",
-		s.sys.Name, what, s.interleaving(t))
+	msg := fmt.Sprintf("%s: system %s is wrong even under sequential consistency, so no barrier can fix this: %s. Interleaving: %s.",
+		s.scPrefix(t), s.sys.Name, what, s.interleaving(t))
 	if s.cfg.Witness {
 		msg += "\n" + s.table(t)
 	}
@@ -451,7 +464,7 @@ func (s *system) reportNotFixable(res *fence.Result) {
 // for a step that touches no memory.
 func (s *system) stepText(st model.Step) string {
 	if st.Flush {
-		return fmt.Sprintf("%s=%d reaches memory", s.p.Vars[st.Var].Name, st.Val)
+		return fmt.Sprintf("%s=%s reaches memory", s.p.Vars[st.Var].Name, s.varValue(st.Var, st.Val))
 	}
 	q := s.p.Procs[st.Proc]
 	t := q.Trans[st.Trans]
@@ -461,15 +474,15 @@ func (s *system) stepText(st model.Step) string {
 	}
 	switch t.Op.Kind {
 	case model.Write:
-		return fmt.Sprintf("store %s=%d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+		return fmt.Sprintf("store %s=%s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
 	case model.Read:
 		if t.Op.Atomic {
-			return fmt.Sprintf("atomic load %s: %d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+			return fmt.Sprintf("atomic load %s: %s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
 		}
-		return fmt.Sprintf("load %s: %d%s", s.p.Vars[t.Op.Var].Name, st.Val, line)
+		return fmt.Sprintf("load %s: %s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
 	case model.Locked:
 		if st.Var >= 0 {
-			return fmt.Sprintf("atomic %s: %d%s", s.p.Vars[st.Var].Name, st.Val, line)
+			return fmt.Sprintf("atomic %s: %s%s", s.p.Vars[st.Var].Name, s.varValue(st.Var, st.Val), line)
 		}
 		for _, op := range t.Op.Body {
 			if op.Kind == model.Read || op.Kind == model.Write {

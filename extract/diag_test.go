@@ -43,6 +43,7 @@ func TestDiagnostics(t *testing.T) {
 			{"//fencecheck:system now", "it takes no arguments"},
 			{"x++ //fencecheck:critical", "misplaced //fencecheck:critical: it must stand on its own line"},
 			{"\t//fencecheck:nofence\n}", "misplaced //fencecheck:nofence: no statement follows it"},
+			{"atomic.StoreInt32(&fine, 1) //fencecheck:nofence", "unused //fencecheck:nofence: the statement it marks makes no plain store to shared memory"},
 		}, []string{"good"}},
 		{"unsupported", []want{
 			{"c := make(chan int)", "unsupported in a fencecheck system: channels"},
@@ -53,9 +54,15 @@ func TestDiagnostics(t *testing.T) {
 			{"select {", "unsupported in a fencecheck system: select"},
 			{"var i iface = impl{}", "unsupported in a fencecheck system: storing an interface value"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
-			{"x = y & 1", "unsupported in a fencecheck system: the operator &"},
+			{"x = y & 6", "unsupported in a fencecheck system: the operator &"},
 			{"s := make([]int32, 2)", "unsupported in a fencecheck system: storing a slice"},
 		}, nil},
+		{"pkginitdiag", []want{
+			{"var start = int32(os.Getpid())", "unsupported in a fencecheck system: the initial value of package-level variable start, which depends on a call of os.Getpid"},
+			{"var workers int32 = 2", "unsupported in a fencecheck system: the initial value of package-level variable workers, which depends on a call of flag.Func, which may change it"},
+			{"var mode int32", "unsupported in a fencecheck system: the initial value of package-level variable mode, which depends on code of the package's initialisation that cannot be run (pkginitdiag.go:69: a branch on a call of os.Getenv)"},
+			{"var viaOnce int32", "unsupported in a fencecheck system: the initial value of package-level variable viaOnce, which depends on a call of (*sync.Once).Do, which may change it"},
+		}, []string{"clean"}},
 		{"soundnessdiag", []want{
 			{"go f(3)", "unsupported in a fencecheck system: a go statement on (*soundnessdiag.cell).set$bound"},
 			{"l.a = 1", "unsupported in a fencecheck system: a store to l.a between go statements"},

@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -19,22 +21,188 @@ type directives struct {
 	critical []ast.Stmt // statements a //fencecheck:critical stands before
 	nofence  []ast.Stmt // statements marked //fencecheck:nofence
 	diags    []Diagnostic
+
+	// The directives that may match nothing, to report those that do:
+	// every //fencecheck:range with the variables it bounds, and the
+	// comment of each statement of critical and nofence (same index).
+	rangeDirs  []rangeDirective
+	criticalAt []*ast.Comment
+	nofenceAt  []*ast.Comment
+	used       usage
 }
 
-// directive is one //fencecheck:NAME ARGS comment.
+// rangeDirective is one //fencecheck:range and the variables it bounds.
+type rangeDirective struct {
+	c    *ast.Comment
+	vars []*types.Var
+}
+
+// directive is one //fencecheck:NAME ARGS comment, or a comment that is
+// almost one.
 type directive struct {
 	c    *ast.Comment
 	name string
 	args string
+	// problems says, for a comment that is almost a directive, what is
+	// wrong with it; meant is then the directive probably meant, or "" when
+	// no kind is near the one written.
+	problems []string
+	meant    string
 }
 
-func parseDirective(c *ast.Comment) (directive, bool) {
-	if !strings.HasPrefix(c.Text, directivePrefix) {
+// directiveKinds are the kinds of directive, in the order messages list them.
+var directiveKinds = []string{"system", "critical", "nofence", "range"}
+
+// parseDirective parses a comment that starts with //fencecheck: or is
+// almost such a directive: a space after // or after the colon, a letter in
+// upper case, a /* */ comment. ok is false for any other comment, and for
+// prose that merely starts with "fencecheck:" after a space (such as the
+// summary line of the analyzer's documentation): with a space after // or in
+// a /* */ comment, only a kind at most two edits away from a known one makes
+// the comment a near miss. A directive of an unknown kind has no problems:
+// it is a directive, and [directives.file] reports its kind.
+func parseDirective(c *ast.Comment) (dir directive, ok bool) {
+	const word = "fencecheck:"
+	var body string
+	block := false
+	switch {
+	case strings.HasPrefix(c.Text, "//"):
+		body = c.Text[2:]
+	case strings.HasPrefix(c.Text, "/*"):
+		body, block = strings.TrimSuffix(c.Text[2:], "*/"), true
+	default:
 		return directive{}, false
 	}
-	rest := c.Text[len(directivePrefix):]
-	name, args, _ := strings.Cut(rest, " ")
-	return directive{c: c, name: name, args: strings.TrimSpace(args)}, true
+	rest := strings.TrimLeft(body, " \t\r\n")
+	spaced := len(rest) < len(body)
+	if len(rest) < len(word) || !strings.EqualFold(rest[:len(word)], word) {
+		return directive{}, false
+	}
+	tail := rest[len(word):]
+	if i := strings.IndexAny(tail, "\r\n"); i >= 0 {
+		tail = tail[:i]
+	}
+	dir.c = c
+	switch {
+	case block:
+		dir.problems = append(dir.problems, "a directive is a // line comment, not a /* */ comment")
+	case spaced:
+		dir.problems = append(dir.problems, "no space may follow //")
+	}
+	lower := rest[:len(word)] == word
+	if t := strings.TrimLeft(tail, " \t"); len(t) < len(tail) && t != "" {
+		dir.problems = append(dir.problems, "no space may follow the colon")
+		tail = t
+	}
+	dir.name, dir.args, _ = strings.Cut(tail, " ")
+	if i := strings.IndexByte(dir.name, '\t'); i >= 0 {
+		dir.name, dir.args = dir.name[:i], dir.name[i+1:]+" "+dir.args
+	}
+	// A comment may follow the directive on its line:
+	// //fencecheck:range 0..3 // the ring's size.
+	dir.args, _, _ = strings.Cut(dir.args, "//")
+	dir.args = strings.TrimSpace(dir.args)
+	if !slices.Contains(directiveKinds, dir.name) {
+		kind, args, near := nearestKind(dir.name)
+		sameKind := near && strings.EqualFold(kind, dir.name)
+		switch {
+		case !near && (spaced || block):
+			return directive{}, false // prose
+		case len(dir.problems) == 0 && lower && !sameKind:
+			// //fencecheck:bogus: a directive of an unknown kind.
+			return dir, true
+		case sameKind:
+			lower = false
+		case dir.name == "":
+			dir.problems = append(dir.problems, "the kind of directive is missing")
+		default:
+			dir.problems = append(dir.problems, fmt.Sprintf("%s is not a kind of directive", dir.name))
+		}
+		if near {
+			dir.name, dir.args = kind, strings.TrimSpace(args+" "+dir.args)
+		}
+	}
+	if !lower {
+		dir.problems = append(dir.problems, "directives are written in lower case")
+	}
+	if len(dir.problems) > 0 && slices.Contains(directiveKinds, dir.name) {
+		dir.meant = directivePrefix + dir.name
+		if dir.name == "range" && dir.args != "" {
+			dir.meant += " " + dir.args
+		}
+	}
+	return dir, true
+}
+
+// nearestKind returns the kind of directive that name probably means: the
+// kind itself in another case, a kind followed by its arguments without the
+// space (range0..3: range, with args 0..3), or a kind at most two edits
+// away (sytem: system). near is false when no kind is that close.
+func nearestKind(name string) (kind, args string, near bool) {
+	lower := strings.ToLower(name)
+	if lower == "" {
+		return "", "", false
+	}
+	for _, k := range directiveKinds {
+		if lower == k {
+			return k, "", true
+		}
+	}
+	for _, k := range directiveKinds {
+		if strings.HasPrefix(lower, k) && !unicode.IsLetter(rune(lower[len(k)])) {
+			return k, name[len(k):], true
+		}
+	}
+	best, dist := "", 3
+	for _, k := range directiveKinds {
+		if d := editDistance(lower, k); d < dist {
+			best, dist = k, d
+		}
+	}
+	return best, "", best != ""
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// written quotes what a comment that is almost a directive says, up to a
+// comment that follows it on its line (//Fencecheck:system // why).
+func (dir directive) written() string {
+	text := dir.c.Text
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i] + " ..."
+	}
+	if i := strings.Index(text[2:], " //"); i >= 0 && strings.HasPrefix(text, "//") {
+		text = text[:2+i]
+	}
+	return strconv.Quote(strings.TrimSpace(text))
+}
+
+// malformed is the message for a comment that is almost a directive.
+func (dir directive) malformed() string {
+	how := "want //fencecheck:system, critical, nofence or range"
+	if dir.meant != "" {
+		how = "write " + dir.meant
+	}
+	return fmt.Sprintf("malformed directive %s: %s (%s)", dir.written(), strings.Join(dir.problems, "; "), how)
 }
 
 // parseRange parses "LO..HI".
@@ -102,6 +270,14 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 					}
 				}
 			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						declsByLine[line(id.Pos())] = append(declsByLine[line(id.Pos())], id)
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -110,6 +286,10 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 		for _, c := range cg.List {
 			dir, ok := parseDirective(c)
 			if !ok {
+				continue
+			}
+			if len(dir.problems) > 0 {
+				d.errorf(c.Pos(), "%s", dir.malformed())
 				continue
 			}
 			switch dir.name {
@@ -144,16 +324,31 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 					d.errorf(c.Pos(), "misplaced //fencecheck:range: it must annotate a variable or field declaration (on its line or the line before)")
 					continue
 				}
+				rd := rangeDirective{c: c}
+				reported := false
 				for _, id := range ids {
 					v, _ := info.Defs[id].(*types.Var)
-					if v == nil {
+					switch {
+					case v == nil:
 						continue
-					}
-					if !isIntegral(v.Type()) {
+					case v.Kind() == types.ParamVar || v.Kind() == types.RecvVar || v.Kind() == types.ResultVar:
+						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is a parameter or result, not a variable or field", id.Name)
+					case !isIntegral(v.Type()):
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s has type %s, not an integer type", id.Name, v.Type())
+					case !rangeFits(dom, v.Type()):
+						d.errorf(c.Pos(), "malformed //fencecheck:range: no value of %s's type %s is in %d..%d", id.Name, v.Type(), dom.Lo, dom.Hi)
+					default:
+						d.ranges[v] = dom
+						rd.vars = append(rd.vars, v)
 						continue
 					}
-					d.ranges[v] = dom
+					reported = true
+				}
+				switch {
+				case len(rd.vars) > 0:
+					d.rangeDirs = append(d.rangeDirs, rd)
+				case !reported:
+					d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is not a variable or field", ids[0].Name)
 				}
 			case "critical", "nofence":
 				if dir.args != "" {
@@ -171,10 +366,16 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 						continue
 					}
 					d.critical = append(d.critical, s)
+					d.criticalAt = append(d.criticalAt, c)
 				} else {
 					d.nofence = append(d.nofence, s)
+					d.nofenceAt = append(d.nofenceAt, c)
 				}
 			default:
+				if kind, args, near := nearestKind(dir.name); near {
+					d.errorf(c.Pos(), "unknown directive //fencecheck:%s (did you mean %s%s?)", dir.name, directivePrefix, strings.TrimSpace(kind+" "+args))
+					continue
+				}
 				d.errorf(c.Pos(), "unknown directive //fencecheck:%s (want system, critical, nofence or range)", dir.name)
 			}
 		}
@@ -225,6 +426,20 @@ func stmtFor(fset *token.FileSet, f *ast.File, c *ast.Comment) (s ast.Stmt, own 
 		}
 	}
 	return nil, false, "no statement follows it in its block"
+}
+
+// rangeFits reports whether some value of type t (of its elements, for an
+// array) lies in dom.
+func rangeFits(dom model.Domain, t types.Type) bool {
+	for {
+		a, ok := t.Underlying().(*types.Array)
+		if !ok {
+			break
+		}
+		t = a.Elem()
+	}
+	lo, hi, ok := typeRange(t)
+	return !ok || dom.Lo <= hi && lo <= dom.Hi
 }
 
 func isIntegral(t types.Type) bool {

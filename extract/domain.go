@@ -163,6 +163,8 @@ func (env *absEnv) eval(e model.Expr) abs {
 			return abs{set: []int64{0, 1}}
 		}
 		return env.eval(model.Bin(model.OpSub, model.C(0), e.X))
+	case model.Wrap:
+		return wrapAbs(env.eval(e.X), e.Bits, e.Signed)
 	case model.Binary:
 		x, y := env.eval(e.X), env.eval(e.Y)
 		if x.empty() || y.empty() {
@@ -238,17 +240,16 @@ func (env *absEnv) eval(e model.Expr) abs {
 	return topAbs
 }
 
+// applyAbs applies op to two values as [model.Eval] does (int64 arithmetic
+// wraps); ok is false where Eval fails (a division by zero).
 func applyAbs(op model.BinOp, a, b int64) (int64, bool) {
 	switch op {
 	case model.OpAdd:
-		return addOv(a, b)
+		return a + b, true
 	case model.OpSub:
-		if b == math.MinInt64 {
-			return 0, false
-		}
-		return addOv(a, -b)
+		return a - b, true
 	case model.OpMul:
-		return mulOv(a, b)
+		return a * b, true
 	case model.OpDiv:
 		if b == 0 {
 			return 0, false
@@ -363,11 +364,17 @@ func (s *system) varLimits(x int) (int64, int64) {
 	return lo, hi
 }
 
+// regLimits returns the range outside which a value of register r faults:
+// its Go type's, narrowed by the //fencecheck:range of its variable.
 func (p *proc) regLimits(r int) (int64, int64) {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	if l, h, ok := typeRange(p.regType[r]); ok {
-		return l, h
+		lo, hi = l, h
 	}
-	return math.MinInt64, math.MaxInt64
+	if d, ok := p.ranged[r]; ok {
+		lo, hi = max(lo, d.Lo), min(hi, d.Hi)
+	}
+	return lo, hi
 }
 
 // inferDomains sets the domain of every variable and register.
@@ -379,8 +386,11 @@ func (s *system) inferDomains() {
 	changes := make([]int, nv)
 	for x, v := range prog.Vars {
 		vars[x] = single(v.Init.Value)
-		if _, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
+		if d, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
 			lo, hi := s.varLimits(x)
+			if in := v.Init.Value; !v.Init.Any && (in < lo || in > hi) {
+				s.fail(s.varDecl[x].Pos(), "the initial value %d of %s is outside its //fencecheck:range %d..%d", in, v.Name, d.Lo, d.Hi)
+			}
 			vars[x] = abs{ival: true, lo: lo, hi: hi}
 			ranged[x] = true
 		}
@@ -431,7 +441,7 @@ func (s *system) inferDomains() {
 	for pi, p := range s.procs {
 		regs := make([]abs, len(p.q.Regs))
 		for r := range regs {
-			regs[r] = single(0)
+			regs[r] = single(p.q.Regs[r].Init.Value)
 		}
 		for _, st := range states[pi] {
 			for r, a := range st {
@@ -440,6 +450,11 @@ func (s *system) inferDomains() {
 		}
 		for r := range p.q.Regs {
 			lo, hi := p.regLimits(r)
+			if _, ok := p.ranged[r]; ok {
+				// A declared range is the domain, as for shared variables.
+				p.q.Regs[r].Dom = model.Range(lo, hi)
+				continue
+			}
 			p.q.Regs[r].Dom = domainOf(regs[r], lo, hi)
 		}
 	}
@@ -468,7 +483,7 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 	changes := make([]int, len(q.Locs))
 	init := make([]abs, len(q.Regs))
 	for r := range init {
-		init[r] = single(0)
+		init[r] = single(q.Regs[r].Init.Value)
 	}
 	states[q.Init] = init
 	work := []int{q.Init}

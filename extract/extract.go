@@ -60,22 +60,54 @@
 // every value a variable may receive (flow-insensitively) and every value a
 // register may hold at each location (refined by guards, so that the counter
 // of a loop with a constant bound is bounded). A //fencecheck:range LO..HI
-// fixes the domain of the variables of that declaration. A variable whose
+// fixes the domain of the variables of that declaration: of the shared
+// variables it becomes, and of the registers a goroutine-local variable
+// becomes (in memory private to a goroutine, or in SSA values: each value
+// assigned to it then goes into a register of the range, where a value
+// outside it faults). A variable whose
 // values inference cannot bound (a counter incremented in a loop) gets
 // [model.Unbounded]; booleans are [0, 1], mutexes [0, 1] and wait-group
 // counters never negative. Domains never exceed the range of the Go type.
 //
-// The model never wraps: a value outside its domain faults (a bad state of
-// the model's semantics). So arithmetic that leaves a //fencecheck:range,
-// a wait-group counter going negative, and integer overflow of the Go type
-// are all reported as faults, where Go would wrap silently or panic.
+// Integers are Go's. A value of a type narrower than 64 bits is held as
+// itself; a uint64, uint or uintptr as its two's complement bit pattern, an
+// int64 (2^64-1 is -1). Arithmetic on a narrower type is wrapped to it
+// where Go wraps it, by a [model.Wrap] around the sum, difference, product,
+// quotient or negation (int8(x + y)); at 64 bits the model's int64
+// arithmetic wraps by itself. A conversion to a narrower type, or to one of
+// the same width and the other signedness, is a wrap (it truncates); every
+// other conversion keeps the value (a bit pattern reads as int64 or uint64
+// alike). Comparisons, division, remainder and right shifts of uint64
+// values are lowered to signed operations that compute the unsigned result
+// exactly; shifts by a constant count are multiplications, wraps and
+// divisions; x & (2^k-1) keeps the k low bits (a wrap). Division and
+// remainder branch to a panic ("integer divide by zero") when the divisor
+// is zero, and a shift by a negative count panics ("negative shift
+// amount"), as in Go. Every expression of a process therefore evaluates, in
+// [model.Eval], to exactly the value Go computes: explicit and sb are exact;
+// the predicate engine is exact for the wraps and treats 64-bit values as
+// mathematical integers (its own documentation says where that differs).
 // Constant arithmetic (of the setup and of specialised constants) follows
-// Go's wrapping semantics exactly. Unsigned values above math.MaxInt64 are
-// not represented. A variable whose value nothing ever reads (the dummy of
-// an atomic.AddInt32 used as a barrier) keeps its initial value, so that the
+// Go's semantics directly. Shifts by a count known only at run time and the
+// other bitwise operators on run-time values are unsupported.
+//
+// So a value never leaves the range of its Go type, and a value outside a
+// domain means one of three things, which [Entity] tells apart: outside a
+// //fencecheck:range, the program breaks the user's claim (a finding); a
+// wait-group counter below zero, Go panics; outside a domain the inference
+// chose, a gap in fencecheck's own abstraction (the analysis widens the
+// domain to [Entity].Limit and goes on, or is inconclusive; never a
+// verdict). A variable whose value nothing ever reads (the dummy of an
+// atomic.AddInt32 used as a barrier) keeps its initial value, so that the
 // model stays finite.
 //
-// Package-level variables start at zero or at their constant initializer.
+// Package-level variables start at the values the package's initialisation
+// gives them: before the setup of every system, the initialisers of the
+// package-level variables (in dependency order) and the init functions are
+// executed like the setup. Calls into other packages there (errors.New,
+// flag.Bool) are skipped; a variable whose value depends on one, or on code
+// the extractor cannot execute, is reported as unsupported, at the
+// variable, by the systems that use it.
 //
 // # Dead registers
 //
@@ -91,6 +123,7 @@
 package extract
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -121,6 +154,11 @@ type System struct {
 	// NoFence lists the locations after which no barrier may go: those of
 	// statements marked //fencecheck:nofence.
 	NoFence []model.ProcLoc
+	// Vars[x] describes shared variable x of Program, and Regs[p][r]
+	// register r of process p: their names in the source and where their
+	// domains come from.
+	Vars []Entity
+	Regs [][]Entity
 }
 
 // Origin ties a model transition to the Go source it was lowered from.
@@ -143,21 +181,30 @@ type Origin struct {
 }
 
 // A Diagnostic is a problem with the input: an unsupported construct, a
-// malformed or misplaced directive, or arithmetic that can leave a finite
-// domain. Every problem has a position.
+// malformed, misplaced or unused directive, or arithmetic that can leave a
+// finite domain. Every problem has a position.
 type Diagnostic struct {
 	Pos     token.Pos
 	Message string
+	// AfterWritesOnly marks a diagnostic that holds only when barriers go
+	// right after plain stores (the default placement): a
+	// //fencecheck:nofence on a statement without such a store is unused
+	// then, but not when barriers may go anywhere.
+	AfterWritesOnly bool
+	// Unused marks a directive that matched nothing. A system in a file
+	// that Package was not given (a test file of the package) may use it.
+	Unused bool
 }
 
-// HasDirectives reports whether any comment of files starts with
-// "//fencecheck:". It builds nothing: a package without directives costs one
-// pass over its comments.
+// HasDirectives reports whether any comment of files is a //fencecheck:
+// directive or almost one (// fencecheck:system, /* fencecheck:system */,
+// //Fencecheck:system), which Package reports. It builds nothing: a package
+// without directives costs one pass over its comments.
 func HasDirectives(files []*ast.File) bool {
 	for _, f := range files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if len(c.Text) >= len(directivePrefix) && c.Text[:len(directivePrefix)] == directivePrefix {
+				if _, ok := parseDirective(c); ok {
 					return true
 				}
 			}
@@ -166,12 +213,32 @@ func HasDirectives(files []*ast.File) bool {
 	return false
 }
 
+// MayHoldDirectives reports whether src, the text of a Go file, may hold a
+// directive or a comment that is almost one (see [HasDirectives]): whether
+// "fencecheck:" occurs in it, in any case. It lets a driver skip the files
+// without directives before parsing them.
+func MayHoldDirectives(src []byte) bool {
+	const word = "fencecheck"
+	for i := 0; i < len(src); i++ {
+		j := bytes.IndexByte(src[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= len(word) && src[i-1]|0x20 == 'k' && bytes.EqualFold(src[i-len(word):i], []byte(word)) {
+			return true
+		}
+	}
+	return false
+}
+
 const directivePrefix = "//fencecheck:"
 
 // Package finds the //fencecheck:system functions of a type-checked package
-// and lowers each one. Diagnostics report malformed or misplaced directives
-// and, for each system that cannot be modelled, the first unsupported
-// construct met, at its position. A system with a diagnostic is not
+// and lowers each one. Diagnostics report malformed or misplaced directives,
+// comments that are almost directives, directives that matched nothing
+// (reported only when every system was lowered) and, for each system that
+// cannot be modelled, the first unsupported construct met, at its position. A system with a diagnostic is not
 // returned: the systems returned lowered cleanly, and their programs pass
 // [model.Program.Validate].
 //
@@ -196,7 +263,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 	dirs := collectDirectives(fset, files, info)
 	diags = append(diags, dirs.diags...)
 	if len(dirs.systems) == 0 {
-		return nil, diags
+		return nil, append(diags, dirs.unmatched()...)
 	}
 	x := &extractor{
 		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs,
@@ -227,7 +294,12 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 			diags = append(diags, *d)
 			continue
 		}
+		dirs.noteSystem(s, sys)
 		systems = append(systems, sys)
+	}
+	if len(systems) == len(dirs.systems) {
+		// A system that was not lowered may have matched any directive.
+		diags = append(diags, dirs.unmatched()...)
 	}
 	return systems, diags
 }

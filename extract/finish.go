@@ -113,6 +113,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 	}
 	s.inferDomains()
+	sys.Vars, sys.Regs = s.entities()
 	if resetDead {
 		resetDeadRegs(s.prog)
 	}

@@ -23,7 +23,9 @@ type proc struct {
 	critical map[int]token.Pos // locations at a //fencecheck:critical point
 	nofence  map[int]bool
 	panics   []panicSite
-	private  map[string]int // cells of private objects -> registers
+	private  map[string]int       // cells of private objects -> registers
+	ranged   map[int]model.Domain // registers of variables with a //fencecheck:range
+	sources  map[int]source       // what registers hold, in the source (entities.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -102,6 +104,10 @@ func (p *proc) regName(fr *frame, v ssa.Value) string {
 				name = id.Name
 			}
 		}
+	} else if phi, ok := v.(*ssa.Phi); ok && p.s.x.defs[phi.Pos()] != nil && p.s.x.defs[phi.Pos()].Name() == phi.Comment {
+		// A phi of a local variable that no expression reads as such (n
+		// in a loop that only does n++).
+		name = phi.Comment
 	}
 	return name
 }
@@ -218,7 +224,9 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			fr.vals[phi] = known[0]
 		case allInt && isIntegral(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
+			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
+			p.rangePhi(fr.fn, phi, r)
 			fr.vals[phi] = intVal(model.R(r))
 		default:
 			fr.vals[phi] = opaque(fmt.Sprintf("%s chosen at run time", describe(firstNonInt(known))))
@@ -338,6 +346,7 @@ func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
 			}
 			inCrit = crit
 			p.noFence = p.s.x.stmtIn(p.s.x.dirs.nofence, pos) != nil
+			p.s.x.dirs.reached(pos)
 		}
 		cur = p.instr(fr, b, in, cur)
 		if cur < 0 {
@@ -375,11 +384,15 @@ func used(v ssa.Value) bool {
 // after it, or -1 when control does not continue.
 func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
 	s := p.s
-	cur = p.checkOperands(fr, in, cur)
-	if s.pure(fr, in) {
-		if c, ok := in.(*ssa.Convert); ok {
-			cur = p.materialize(fr, c, cur, true)
+	if dr, ok := in.(*ssa.DebugRef); ok {
+		return p.rangeLocal(fr, dr, cur)
+	}
+	if bo, ok := in.(*ssa.BinOp); ok {
+		if cur = p.guardBinOp(fr, bo, cur); cur < 0 {
+			return -1
 		}
+	}
+	if s.pure(fr, in) {
 		return cur
 	}
 	switch in := in.(type) {
@@ -445,70 +458,6 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	}
 	s.unsupportedInstr(in)
 	return -1
-}
-
-// checkOperands materializes, before in, the operands of in that Go would
-// have wrapped and in would observe differently: a comparison, a division,
-// a remainder, a shift or a conversion of a sum, difference, product or
-// quotient computed at run time. Wrapping commutes with addition, subtraction
-// and multiplication, so a value only stored or fed to further arithmetic
-// needs no check (a store checks the variable's domain); these operations do
-// not commute with it. Assigning the operand to a register of its Go type
-// makes an overflow a fault instead of a silently unwrapped value.
-func (p *proc) checkOperands(fr *frame, in ssa.Instruction, cur int) int {
-	var ops []ssa.Value
-	switch in := in.(type) {
-	case *ssa.BinOp:
-		switch in.Op {
-		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ,
-			token.QUO, token.REM, token.SHL, token.SHR:
-			ops = []ssa.Value{in.X, in.Y}
-		}
-	case *ssa.Convert:
-		ops = []ssa.Value{in.X}
-	}
-	for _, v := range ops {
-		cur = p.materialize(fr, v, cur, false)
-	}
-	return cur
-}
-
-// materialize assigns v, when its value is arithmetic computed at run time
-// that may leave the range of its Go type (or, with conv, v is a conversion
-// to a narrower type), to a fresh register of that type, so that a value
-// outside the range faults, and uses the register from then on.
-func (p *proc) materialize(fr *frame, v ssa.Value, cur int, conv bool) int {
-	val, ok := fr.vals[v]
-	if _, isConst := val.constant(); !ok || isConst || val.kind != vInt || !isIntegral(v.Type()) || !mayWrap(val.e, v, conv) {
-		return cur
-	}
-	reg := p.newReg(p.regName(fr, v), v.Type())
-	cur = p.emit(cur, model.AssignOp(reg, val.e), v.Pos(), Origin{})
-	fr.vals[v] = intVal(model.R(reg))
-	return cur
-}
-
-// mayWrap reports whether e, the value of v, may lie outside the range of
-// v's type: e does arithmetic on run-time values, or (with conv) v converts
-// a value of a wider range.
-func mayWrap(e model.Expr, v ssa.Value, conv bool) bool {
-	if c, ok := v.(*ssa.Convert); ok && conv {
-		lo, hi, ok1 := typeRange(c.Type())
-		xlo, xhi, ok2 := typeRange(c.X.Type())
-		if !ok1 || !ok2 || xlo < lo || xhi > hi {
-			return true
-		}
-	}
-	arith := false
-	model.WalkExpr(e, func(e model.Expr) {
-		if b, ok := e.(model.Binary); ok {
-			switch b.Op {
-			case model.OpAdd, model.OpSub, model.OpMul, model.OpDiv:
-				arith = true
-			}
-		}
-	})
-	return arith
 }
 
 func negate(e model.Expr) model.Expr {
@@ -578,8 +527,9 @@ func (p *proc) privateReg(ptr pointer) int {
 		return r
 	}
 	p.s.display(ptr.obj)
-	t, _ := ptr.target()
+	t, decl := ptr.target()
 	r := p.newReg(ptr.name(), t)
+	p.rangeReg(r, decl)
 	p.private[k] = r
 	return r
 }
@@ -642,6 +592,7 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 func (p *proc) pointerArg(v value, pos token.Pos) pointer {
 	switch v.kind {
 	case vPtr:
+		p.s.checkInit(v.ptr.obj)
 		return v.ptr
 	case vNil:
 		p.s.fail(pos, "nil pointer dereference")
@@ -726,6 +677,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	reg := -1
 	if used(in) {
 		reg = p.newReg(p.regName(fr, in), in.Type())
+		p.holds(reg, fr, in)
 		fr.vals[in] = intVal(model.R(reg))
 	}
 	if ptr.obj.owner >= 0 {
@@ -791,6 +743,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
 				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(f.fn, nil), k), t)
+				p.holdsResult(regs[k], fr, in, k)
 				res[k] = intVal(model.R(regs[k]))
 				break
 			}
@@ -881,7 +834,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if !used(in) {
 			return -1
 		}
-		return p.newReg(p.regName(fr, in), vt)
+		r := p.newReg(p.regName(fr, in), vt)
+		p.holds(r, fr, in)
+		return r
 	}
 	var ops func(x int) []model.Op
 	var res value
@@ -913,9 +868,13 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if k == extAdd {
 			r = result()
 		}
-		ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, r, d)} }
+		ops = func(x int) []model.Op { return []model.Op{fetchAdd(x, r, d, vt)} }
+		if k == extWGAdd {
+			// A counter below zero faults: Go panics (see Entity.Panic).
+			ops = func(x int) []model.Op { return []model.Op{model.FetchAdd(x, r, d)} }
+		}
 		if r >= 0 {
-			res = intVal(model.Bin(model.OpAdd, model.R(r), d))
+			res = intVal(wrapTo(model.Bin(model.OpAdd, model.R(r), d), vt))
 		}
 	case extCAS, extTryLock:
 		r := result()

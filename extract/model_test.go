@@ -56,7 +56,7 @@ func TestNames(t *testing.T) {
 		{"misc", "unbounded", []string{"go@52", "main"},
 			map[string]string{"n": "int"}, nil},
 		{"misc", "typedAtomics", []string{"go@83", "go@84", "main"},
-			map[string]string{"t.mu": "[0:1]", "t.val": "[0:2]", "t.n": "int", "t.u": "[0:2]", "wg": "[0:2]"}, nil},
+			map[string]string{"t.mu": "[0:1]", "t.val": "[0:2]", "t.n": "int", "t.u": "[2:2]", "wg": "[0:2]"}, nil},
 		{"misc", "loopSpawns", []string{"go@107(i=0)", "go@107(i=1)", "go@110(0)", "go@110(1)", "main"},
 			map[string]string{"hits[0]": "[0:2]", "hits[1]": "[0:2]", "i": "[0:0]", "i#2": "[1:1]"},
 			[]string{"index out of range"}},

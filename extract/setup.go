@@ -37,6 +37,7 @@ type split struct {
 // go statement can be reached any more, and returns the goroutines it
 // spawned and where the rest of the function starts.
 func (s *system) runSetup(fn *ssa.Function) (*frame, split, []spawn) {
+	s.runInit()
 	var spawns []spawn
 	fr := newFrame(fn, nil)
 	_, sp := s.exec(fr, true, &spawns)
@@ -84,6 +85,11 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		}
 		if dr, ok := in.(*ssa.DebugRef); ok {
 			s.nameObject(fr, dr)
+			s.setupRange(fr, dr)
+		}
+		if s.init.running && s.initInstr(fr, in) {
+			idx++
+			continue
 		}
 		if s.pure(fr, in) {
 			idx++
@@ -195,6 +201,9 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 	}
 	if v.ptr.dynamic() {
 		s.unsupported(pos, "an index the setup cannot compute")
+	}
+	if !s.init.running {
+		s.checkInit(v.ptr.obj)
 	}
 	return v.ptr
 }

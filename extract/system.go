@@ -27,6 +27,9 @@ type extractor struct {
 	debug   map[*ssa.Function]*debugInfo
 	hasGo   map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
 	globals map[*types.Var]int64  // constant initial values of package-level variables
+	// fnGlobals caches, for each function, the package-level variables its
+	// code and the code it may call refer to (see globalsOf).
+	fnGlobals map[*ssa.Function][]*ssa.Global
 }
 
 // unsupported is the error a construct the model cannot express raises. It
@@ -54,13 +57,14 @@ func (s *system) unsupported(pos token.Pos, what string, args ...any) {
 type debugInfo struct {
 	expr     map[ssa.Value]ast.Expr // the first expression that denotes each value
 	storeLHS map[*ssa.Store]ast.Expr
+	ident    map[ssa.Value]*ast.Ident // the first local variable that holds each value
 }
 
 func (x *extractor) debugOf(fn *ssa.Function) *debugInfo {
 	if d := x.debug[fn]; d != nil {
 		return d
 	}
-	d := &debugInfo{expr: map[ssa.Value]ast.Expr{}, storeLHS: map[*ssa.Store]ast.Expr{}}
+	d := &debugInfo{expr: map[ssa.Value]ast.Expr{}, storeLHS: map[*ssa.Store]ast.Expr{}, ident: map[ssa.Value]*ast.Ident{}}
 	for _, b := range fn.Blocks {
 		for i, in := range b.Instrs {
 			switch in := in.(type) {
@@ -68,6 +72,10 @@ func (x *extractor) debugOf(fn *ssa.Function) *debugInfo {
 				if !in.IsAddr {
 					if _, ok := d.expr[in.X]; !ok {
 						d.expr[in.X] = in.Expr
+					}
+					id, isIdent := in.Expr.(*ast.Ident)
+					if v, isVar := in.Object().(*types.Var); isIdent && isVar && !v.IsField() && d.ident[in.X] == nil {
+						d.ident[in.X] = id
 					}
 				}
 			case *ssa.Store:
@@ -221,6 +229,8 @@ type system struct {
 	varDecl []*types.Var
 	procs   []*proc
 	spawns  []token.Pos
+
+	init initState // the run of the package's initialisation (pkginit.go)
 }
 
 // maxSetupSteps bounds the concrete execution of a system's setup.
@@ -558,11 +568,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 		switch in.Op {
 		case token.SUB:
-			fr.vals[in] = intVal(model.Bin(model.OpSub, model.C(0), e))
+			fr.vals[in] = intVal(wrapTo(model.Bin(model.OpSub, model.C(0), e), t))
 		case token.NOT:
 			fr.vals[in] = intVal(model.Not(e))
+		case token.XOR:
+			fr.vals[in] = intVal(complement(e, t))
 		default:
-			s.unsupported(in.Pos(), "the bitwise complement of a value known only at run time (the model has no bitwise operators)")
+			s.unsupported(in.Pos(), "the operator %s on a value known only at run time", in.Op)
 		}
 	case *ssa.Convert:
 		x := s.get(fr, in.X)
@@ -575,7 +587,7 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		if c, ok := x.constant(); ok {
 			fr.vals[in] = constVal(wrap(c, in.Type()))
 		} else {
-			fr.vals[in] = x
+			fr.vals[in] = intVal(convertTo(x.e, in.X.Type(), in.Type()))
 		}
 	case *ssa.ChangeType:
 		fr.vals[in] = s.get(fr, in.X)
@@ -656,16 +668,23 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	cx, okx := x.constant()
 	cy, oky := y.constant()
 	if okx && oky {
+		if (in.Op == token.SHL || in.Op == token.SHR) && cy < 0 && !isUnsigned(in.Y.Type()) {
+			// Processes branch to a panic before (proc.guardBinOp).
+			s.fail(in.Pos(), "negative shift amount")
+		}
 		if c, ok := foldBin(in.Op, cx, cy, in.X.Type()); ok {
 			return constVal(c)
 		}
 		s.fail(in.Pos(), "integer division by zero")
 	}
-	if op, ok := modelOps[in.Op]; ok {
-		return intVal(model.Bin(op, ex, ey))
+	if e, ok := runBinOp(in.Op, ex, ey, in.X.Type(), in.Y.Type()); ok {
+		return intVal(e)
 	}
-	if in.Op == token.SHL && oky && cy >= 0 && cy < 62 {
-		return intVal(model.Bin(model.OpMul, ex, model.C(1<<uint(cy))))
+	switch in.Op {
+	case token.SHL, token.SHR:
+		s.unsupported(in.Pos(), "a shift by a count known only at run time")
+	case token.AND:
+		s.unsupported(in.Pos(), "the operator & on values known only at run time, except with a constant mask 2^k-1 (the model has no bitwise operators)")
 	}
 	s.unsupported(in.Pos(), "the operator %s on values known only at run time (the model has no bitwise operators)", in.Op)
 	return value{}

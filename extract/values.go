@@ -34,6 +34,15 @@ type value struct {
 	env  []value
 	tup  []value
 	why  string
+	// from lists, for an opaque value the package's initialisation computed,
+	// the values it was made from that may reach the package's state
+	// (pointers, functions, and opaque values made from those): what a call
+	// the model does not run may change if it is given this value.
+	from []value
+	// agg holds, for a struct or array value the package's initialisation
+	// loaded, its cells by their key below the aggregate ("", ".0", "[1]");
+	// absent cells are zero.
+	agg map[string]value
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -309,8 +318,8 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 	case types.Int, types.Int64, types.UntypedInt:
 		return math.MinInt64, math.MaxInt64, true
 	case types.Uint, types.Uint64, types.Uintptr:
-		// Values above MaxInt64 do not fit the model's integers.
-		return 0, math.MaxInt64, true
+		// The model holds them as their int64 bit patterns (ints.go).
+		return math.MinInt64, math.MaxInt64, true
 	}
 	return 0, 0, false
 }

@@ -36,12 +36,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 	"golang.org/x/tools/go/gcexportdata"
-)
 
-// directive is what a Go file must contain to hold a fencecheck directive
-// (see extract.HasDirectives). A file that contains it elsewhere, in a string
-// say, merely takes the full path.
-var directive = []byte("//fencecheck:")
+	"github.com/fencecheck/fencecheck/extract"
+)
 
 // vetx files, as unitchecker writes and reads them: the magic, then the
 // little-endian uint32 lengths of the types and of the facts, then both.
@@ -118,7 +115,10 @@ func fastUnit(cfgFile string, out unitOutput) (bool, error) {
 	if !cfg.VetxOnly {
 		for _, name := range cfg.GoFiles {
 			data, err := os.ReadFile(name)
-			if err != nil || bytes.Contains(data, directive) {
+			// A file that may hold a directive, or a comment that is almost
+			// one (extract.MayHoldDirectives), takes the full path; so
+			// does one that has "fencecheck:" elsewhere, in a string say.
+			if err != nil || extract.MayHoldDirectives(data) {
 				return false, nil
 			}
 		}

@@ -106,6 +106,8 @@ func TestFastUnit(t *testing.T) {
 		{name: "directive json", src: directiveSrc, out: unitOutput{json: true}, want: false},
 		{name: "directive vetx-only", src: directiveSrc, vetxOnly: true, out: unitOutput{json: true}, want: true},
 		{name: "directive in a string", src: "package p\n\nconst s = \"//fencecheck:system\"\n", want: false},
+		{name: "almost a directive", src: "package p\n\n// FenceCheck:system\nfunc s() {}\n", want: false},
+		{name: "prose", src: "package p\n\n// fencecheck reports this.\nfunc s() {}\n", want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

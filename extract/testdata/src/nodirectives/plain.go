@@ -1,6 +1,7 @@
 package nodirectives
 
-// fencecheck:system is not a directive: there is a space after the slashes.
+// A comment that mentions fencecheck:system, or says that fencecheck
+// reports this, is not a directive.
 func plain() {
 	go func() {}()
 }

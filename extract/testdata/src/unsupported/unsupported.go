@@ -84,7 +84,7 @@ func unboundedSpawns() {
 func bitwise() {
 	go func() {
 		y := atomic.LoadInt32(&x)
-		x = y & 1
+		x = y & 6
 	}()
 }
 

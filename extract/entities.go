@@ -1,0 +1,176 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// An Entity is a shared variable or a register of a System's model as the
+// user knows it: what to call it, and where its domain comes from, which
+// decides what a value outside the domain means (see "Domains and overflow"
+// in the package documentation).
+type Entity struct {
+	// Name spells it as the Go source does: a variable or field (x,
+	// l.flag[0], dif) or, for a value that no variable holds, the
+	// expression that computes it (seq - (pos + 1), r.pop()).
+	Name string
+	// Pos is where the variable is declared or the value computed; it may
+	// be token.NoPos.
+	Pos token.Pos
+	// Ranged is set when the domain is the user's //fencecheck:range: a
+	// value outside it is a finding about the program. Otherwise the
+	// domain is fencecheck's own inference, and a value outside it is a
+	// gap in the inference, never a verdict.
+	Ranged bool
+	// WaitGroup is set for the counter of a sync.WaitGroup: Go panics when
+	// it goes below zero, so such a value is a bad state of the program.
+	WaitGroup bool
+	// Unsigned64 is set for a value of type uint64, uint or uintptr, which
+	// the model holds as its int64 bit pattern.
+	Unsigned64 bool
+	// Limit is the widest domain the entity can have: the range of its Go
+	// type (narrowed by a //fencecheck:range), or model.Unbounded when that
+	// range is too large to enumerate.
+	Limit model.Domain
+}
+
+// Value formats v, a value of e in the model, as Go prints it: a uint64
+// bit pattern as the unsigned number.
+func (e Entity) Value(v int64) string {
+	if e.Unsigned64 {
+		return strconv.FormatUint(uint64(v), 10)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// Describe names e for a message: its name, and its position as
+// file.go:line:col when it has one.
+func (e Entity) Describe(fset *token.FileSet) string {
+	if !e.Pos.IsValid() || fset == nil {
+		return e.Name
+	}
+	p := fset.Position(e.Pos)
+	file := p.Filename
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s (%s:%d:%d)", e.Name, file, p.Line, p.Column)
+}
+
+// source is what a register holds, in the source: a Go variable or an
+// expression.
+type source struct {
+	name string
+	pos  token.Pos
+}
+
+// holds records that register r holds the SSA value v of fr's function.
+func (p *proc) holds(r int, fr *frame, v ssa.Value) {
+	d := p.s.x.debugOf(fr.fn)
+	src := source{pos: v.Pos()}
+	switch {
+	case d.ident[v] != nil:
+		id := d.ident[v]
+		src = source{id.Name, id.Pos()}
+	case d.expr[v] != nil:
+		e := p.s.x.fullExpr(d.expr[v])
+		src = source{types.ExprString(e), e.Pos()}
+	default:
+		if phi, ok := v.(*ssa.Phi); ok {
+			if dv := p.s.x.defs[phi.Pos()]; dv != nil && dv.Name() == phi.Comment {
+				src = source{dv.Name(), dv.Pos()}
+			}
+		}
+	}
+	if src.name == "" {
+		return
+	}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[r] = src
+}
+
+// holdsResult records that register r holds result k of the call in.
+func (p *proc) holdsResult(r int, fr *frame, in *ssa.Call, k int) {
+	d := p.s.x.debugOf(fr.fn)
+	e, ok := d.expr[in]
+	if !ok {
+		return
+	}
+	name := types.ExprString(e)
+	if in.Call.Signature().Results().Len() > 1 {
+		name = fmt.Sprintf("result %d of %s", k, name)
+	}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[r] = source{name, e.Pos()}
+}
+
+var (
+	ssaTemp = regexp.MustCompile(`^t[0-9]+$`)
+	suffix  = regexp.MustCompile(`^(.+)_([0-9]+)$`)
+)
+
+// baseName returns the name of a register without the suffix newReg added
+// to tell it from an earlier register of the same name (n_2 for n).
+func (p *proc) baseName(name string) string {
+	m := suffix.FindStringSubmatch(name)
+	if m == nil {
+		return name
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil || n < 2 || p.regNames[m[1]] < n {
+		return name
+	}
+	return m[1]
+}
+
+// entities describes the variables and registers of the system's model.
+func (s *system) entities() (vars []Entity, regs [][]Entity) {
+	for x, v := range s.prog.Vars {
+		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x])}
+		if d := s.varDecl[x]; d != nil {
+			e.Pos = d.Pos()
+			_, e.Ranged = s.x.dirs.ranges[d]
+		}
+		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
+		lo, hi := s.varLimits(x)
+		e.Limit = domainOf(topAbs, lo, hi)
+		vars = append(vars, e)
+	}
+	for _, p := range s.procs {
+		var es []Entity
+		for r, reg := range p.q.Regs {
+			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r])}
+			base := strings.TrimSuffix(reg.Name, "_tmp")
+			if base != reg.Name {
+				if b := p.q.RegIndex(base); b >= 0 {
+					r = b
+				}
+			}
+			if src, ok := p.sources[r]; ok {
+				e.Name, e.Pos = src.name, src.pos
+			} else if ssaTemp.MatchString(e.Name) {
+				e.Name = "a value computed in goroutine " + p.q.Name
+			} else {
+				e.Name = p.baseName(e.Name)
+			}
+			_, e.Ranged = p.ranged[r]
+			lo, hi := p.regLimits(r)
+			e.Limit = domainOf(topAbs, lo, hi)
+			es = append(es, e)
+		}
+		regs = append(regs, es)
+	}
+	return vars, regs
+}

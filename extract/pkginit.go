@@ -1,0 +1,721 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The package's initialisation runs before the setup of every system, as in
+// Go: go/ssa's synthetic init function of the package evaluates the
+// initialisers of the package-level variables in dependency order and then
+// calls every init function. It is executed by the interpreter of the setup
+// (exec), with these differences:
+//
+//   - A call into another package that the model does not run (errors.New,
+//     flag.Bool, the imported packages' own init functions) is skipped: its
+//     result is an opaque value, and whatever its arguments reach (objects
+//     behind pointers; the package-level variables that functions and
+//     methods given to it may use) is marked as changed in a way the
+//     extractor cannot follow.
+//   - Values the interpreter cannot compute (interfaces, slices, maps,
+//     strings, the results of skipped calls) are opaque values instead of
+//     failures; an object in which such a value is stored is marked.
+//   - Anything the interpreter cannot go past (a branch on an opaque value,
+//     a go statement, a panic, recursion) ends the initialisation: every
+//     package-level variable and object that the rest of it may reach is
+//     marked.
+//
+// A marked object is no failure by itself: only the systems that access it
+// get a diagnostic, at the package-level variable, so that no system ever
+// runs on a value Go would not give it.
+
+// initState is the state of the run of the package's initialisation.
+type initState struct {
+	running bool
+	// issues marks the objects whose initial values are not known.
+	issues map[*object]*initIssue
+	// pc is the instruction each frame of the initialisation executes; cur
+	// is the innermost frame: where to go on from when it stops.
+	pc  map[*frame]ssa.Instruction
+	cur *frame
+	// named holds the objects the initialisation allocated and stored in a
+	// package-level variable, named after it (var lock = &sync.Mutex{}).
+	named map[*object]*types.Var
+}
+
+// initIssue says why the initial value of an object is not known.
+type initIssue struct {
+	pos  token.Pos // the package-level variable's position, if any
+	what string    // the object, as the diagnostic names it
+	why  string    // what its value depends on
+	from []value   // what was stored in it (for loads by the initialisation)
+}
+
+// runInit executes the package's initialisation before the setup.
+func (s *system) runInit() {
+	fn := s.x.ssapkg.Func("init")
+	if fn == nil || len(fn.Blocks) == 0 {
+		return
+	}
+	s.init = initState{running: true, issues: map[*object]*initIssue{}, pc: map[*frame]ssa.Instruction{}, named: map[*object]*types.Var{}}
+	defer func() {
+		s.init.running, s.init.pc, s.init.cur = false, nil, nil
+		s.steps, s.curPos = 0, token.NoPos
+	}()
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		u, ok := r.(unsupported)
+		if !ok {
+			panic(r)
+		}
+		s.initStopped(u)
+	}()
+	var spawns []spawn
+	s.exec(s.bindCall(fn, nil, nil, nil), false, &spawns)
+}
+
+// checkInit reports an access of the system to an object whose initial
+// value the package's initialisation did not determine.
+func (s *system) checkInit(o *object) {
+	if is := s.init.issues[o]; is != nil {
+		s.unsupported(is.pos, "the initial value of %s, which depends on %s", is.what, is.why)
+	}
+}
+
+// initStopped handles what ends the initialisation early: everything the
+// rest of it may reach, from the frames it was executing, is marked.
+func (s *system) initStopped(u unsupported) {
+	why := strings.TrimPrefix(u.msg, "unsupported in a fencecheck system: ")
+	if s.steps > maxSetupSteps {
+		why = fmt.Sprintf("a loop that does not finish within %d steps", maxSetupSteps)
+	}
+	p := s.x.fset.Position(u.pos)
+	why = fmt.Sprintf("code of the package's initialisation that cannot be run (%s:%d: %s)", filepath.Base(p.Filename), p.Line, why)
+	seen := map[*object]bool{}
+	for fr := s.init.cur; fr != nil; fr = fr.parent {
+		in := s.init.pc[fr]
+		if in == nil {
+			continue
+		}
+		globals, used := s.x.rest(in)
+		for _, g := range globals {
+			s.taintObj(s.global(g).obj, why, u.pos, seen)
+		}
+		for _, v := range used {
+			if val, ok := fr.vals[v]; ok {
+				s.taint(val, why, u.pos, seen)
+			}
+		}
+	}
+}
+
+// rest returns the package-level variables that the instructions from in
+// on (and the functions they may call) refer to, and the values of the
+// frame those instructions use.
+func (x *extractor) rest(in ssa.Instruction) (globals []*ssa.Global, used []ssa.Value) {
+	b := in.Block()
+	start := 0
+	for i, other := range b.Instrs {
+		if other == in {
+			start = i
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var instrs []ssa.Instruction
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		for _, succ := range b.Succs {
+			if !seen[succ] {
+				seen[succ] = true
+				instrs = append(instrs, succ.Instrs...)
+				visit(succ)
+			}
+		}
+	}
+	instrs = append(instrs, b.Instrs[start:]...)
+	visit(b)
+	var refs globalRefs
+	for _, in := range instrs {
+		refs.instr(x, in)
+		for _, op := range in.Operands(nil) {
+			if *op != nil {
+				used = append(used, *op)
+			}
+		}
+	}
+	return refs.list(x), used
+}
+
+// globalsOf returns the package-level variables that fn and the functions
+// it may call refer to.
+func (x *extractor) globalsOf(fn *ssa.Function) []*ssa.Global {
+	if gs, ok := x.fnGlobals[fn]; ok {
+		return gs
+	}
+	if x.fnGlobals == nil {
+		x.fnGlobals = map[*ssa.Function][]*ssa.Global{}
+	}
+	var refs globalRefs
+	refs.fn(x, fn)
+	gs := refs.list(x)
+	x.fnGlobals[fn] = gs
+	return gs
+}
+
+// globalRefs collects the package-level variables that code refers to,
+// following the functions it refers to. A call of an interface method may
+// reach any method of the package: then all its variables count.
+type globalRefs struct {
+	globals []*ssa.Global
+	seenG   map[*ssa.Global]bool
+	seenF   map[*ssa.Function]bool
+	all     bool
+}
+
+func (r *globalRefs) fn(x *extractor, fn *ssa.Function) {
+	if r.seenF == nil {
+		r.seenF = map[*ssa.Function]bool{}
+	}
+	if r.seenF[fn] || len(fn.Blocks) == 0 {
+		return
+	}
+	r.seenF[fn] = true
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			r.instr(x, in)
+		}
+	}
+}
+
+func (r *globalRefs) instr(x *extractor, in ssa.Instruction) {
+	if c, ok := in.(ssa.CallInstruction); ok && c.Common().IsInvoke() {
+		r.all = true
+	}
+	for _, op := range in.Operands(nil) {
+		switch v := (*op).(type) {
+		case *ssa.Global:
+			if r.seenG == nil {
+				r.seenG = map[*ssa.Global]bool{}
+			}
+			if !r.seenG[v] {
+				r.seenG[v] = true
+				r.globals = append(r.globals, v)
+			}
+		case *ssa.Function:
+			r.fn(x, v)
+		}
+	}
+}
+
+func (r *globalRefs) list(x *extractor) []*ssa.Global {
+	if !r.all {
+		return r.globals
+	}
+	var out []*ssa.Global
+	for _, m := range x.ssapkg.Members {
+		if g, ok := m.(*ssa.Global); ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// isPkgVar reports whether v is a package-level variable.
+func isPkgVar(v *types.Var) bool {
+	return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// newIssue describes why o's initial value is not known; pos is where the
+// initialisation lost track of it, used when o is no package-level
+// variable and was stored in none.
+func (s *system) newIssue(o *object, why string, pos token.Pos) *initIssue {
+	is := &initIssue{pos: pos, why: why, what: "an object that the package's initialisation allocates"}
+	switch {
+	case isPkgVar(o.decl):
+		is.pos, is.what = o.decl.Pos(), "package-level variable "+o.decl.Name()
+	case s.init.named[o] != nil:
+		v := s.init.named[o]
+		is.pos, is.what = v.Pos(), "the object that package-level variable "+v.Name()+" points to"
+	}
+	return is
+}
+
+// poison marks o as holding a value the initialisation cannot compute.
+func (s *system) poison(o *object, why string, pos token.Pos, v value) {
+	is := s.newIssue(o, why, pos)
+	is.from = []value{v}
+	s.init.issues[o] = is
+}
+
+// taint marks everything v reaches as changed in a way the initialisation
+// cannot follow (by a call that the model does not run): the objects
+// behind pointers, the package-level variables that functions refer to,
+// and the values opaque values were made from.
+func (s *system) taint(v value, why string, pos token.Pos, seen map[*object]bool) {
+	switch v.kind {
+	case vPtr:
+		s.taintObj(v.ptr.obj, why, pos, seen)
+	case vFunc:
+		if len(v.fn.Blocks) > 0 {
+			for _, g := range s.x.globalsOf(v.fn) {
+				s.taintObj(s.global(g).obj, why, pos, seen)
+			}
+		}
+		for _, e := range v.env {
+			s.taint(e, why, pos, seen)
+		}
+	case vTuple:
+		for _, e := range v.tup {
+			s.taint(e, why, pos, seen)
+		}
+	case vOpaque:
+		for _, e := range v.from {
+			s.taint(e, why, pos, seen)
+		}
+	}
+}
+
+// taintObj marks o, and what its contents reach.
+func (s *system) taintObj(o *object, why string, pos token.Pos, seen map[*object]bool) {
+	if seen[o] {
+		return
+	}
+	seen[o] = true
+	is := s.init.issues[o]
+	if is == nil {
+		is = s.newIssue(o, why, pos)
+		s.init.issues[o] = is
+	}
+	for _, v := range is.from {
+		s.taint(v, why, pos, seen)
+	}
+	for _, v := range s.contents(pointer{obj: o}) {
+		s.taint(v, why, pos, seen)
+	}
+}
+
+// contents returns the values stored in the cells under p that may reach
+// the package's state.
+func (s *system) contents(p pointer) []value {
+	key := p.key()
+	var out []value
+	for k, v := range s.mem {
+		if below(k, key) {
+			out = append(out, v)
+		}
+	}
+	return reaching(out)
+}
+
+// reaching keeps the values that may reach the package's state.
+func reaching(vs []value) []value {
+	var out []value
+	for _, v := range vs {
+		switch v.kind {
+		case vPtr, vFunc, vTuple:
+			out = append(out, v)
+		case vOpaque:
+			if len(v.from) > 0 {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// opaqueFrom is an opaque value made from vs.
+func opaqueFrom(why string, vs ...value) value {
+	v := opaque(why)
+	v.from = reaching(vs)
+	return v
+}
+
+// methodsOf returns, as function values, the methods of the package's
+// types that a value of type t holds (in itself, its fields and elements,
+// or behind pointers): what a call into another package given such a
+// value, through an interface or a type parameter, may call.
+func (s *system) methodsOf(t types.Type) []value {
+	prog := s.x.ssapkg.Prog
+	var out []value
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		t = types.Unalias(t)
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if n, ok := t.(*types.Named); ok {
+			if n.Obj().Pkg() == s.x.pkg && (n.TypeParams().Len() == 0 || n.TypeArgs().Len() > 0) {
+				for _, recv := range []types.Type{n, types.NewPointer(n)} {
+					mset := prog.MethodSets.MethodSet(recv)
+					for i := 0; i < mset.Len(); i++ {
+						if fn := prog.MethodValue(mset.At(i)); fn != nil {
+							out = append(out, value{kind: vFunc, fn: fn})
+						}
+					}
+				}
+			}
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		case *types.Array:
+			walk(u.Elem())
+		case *types.Slice:
+			walk(u.Elem())
+		case *types.Map:
+			walk(u.Key())
+			walk(u.Elem())
+		case *types.Chan:
+			walk(u.Elem())
+		}
+	}
+	walk(t)
+	return out
+}
+
+// nameAfter names an object the initialisation allocated after the
+// package-level variable it is stored in (var p = &T{x: 1}: p.x).
+func (s *system) nameAfter(g *object, v value) {
+	if v.kind != vPtr || len(v.ptr.path) != 0 || !isPkgVar(g.decl) {
+		return
+	}
+	o := v.ptr.obj
+	if isPkgVar(o.decl) || s.init.named[o] != nil || o.named {
+		return
+	}
+	o.name, o.anon = g.decl.Name(), false
+	s.init.named[o] = g.decl
+}
+
+// initInstr executes an instruction of the package's initialisation where
+// it differs from the setup (see the comment at the top of this file). It
+// reports whether it did; if not, exec executes it as in the setup.
+func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
+	s.init.pc[fr], s.init.cur = in, fr
+	pos := in.Pos()
+	switch in := in.(type) {
+	case *ssa.Go:
+		s.unsupported(pos, "a go statement")
+	case *ssa.Panic:
+		s.unsupported(pos, "a panic")
+	case *ssa.If:
+		if c := s.get(fr, in.Cond); c.kind == vOpaque {
+			s.unsupported(pos, "a branch on %s", c.why)
+		}
+		return false
+	case *ssa.Store:
+		return s.initStore(fr, in)
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.MUL:
+			return s.initLoad(fr, in)
+		case token.ARROW:
+			fr.vals[in] = opaque("a channel receive")
+			return true
+		}
+	case *ssa.Call:
+		return s.initCall(fr, in)
+	case *ssa.MakeInterface:
+		x := s.get(fr, in.X)
+		fr.vals[in] = opaqueFrom("an interface value", append([]value{x}, s.methodsOf(in.X.Type())...)...)
+		return true
+	case *ssa.MapUpdate, *ssa.Send, *ssa.Select:
+		// Values stored where the initialisation cannot follow them may
+		// reach a call that it does not run.
+		vals := s.operands(fr, in)
+		seen := map[*object]bool{}
+		for _, v := range vals {
+			s.taint(v, "a value stored in a map or sent on a channel", pos, seen)
+		}
+		if v, ok := in.(ssa.Value); ok {
+			fr.vals[v] = opaque("select")
+		}
+		return true
+	case *ssa.Alloc, *ssa.MakeClosure:
+		return false
+	}
+	v, ok := in.(ssa.Value)
+	if !ok {
+		return false
+	}
+	switch in := in.(type) {
+	case *ssa.Field:
+		if x := s.get(fr, in.X); x.agg != nil {
+			fr.vals[in] = part(x, fmt.Sprintf(".%d", in.Field), in.Type())
+			return true
+		}
+	case *ssa.Index:
+		x, i := s.get(fr, in.X), s.get(fr, in.Index)
+		if c, ok := i.constant(); ok && x.agg != nil {
+			if n := in.X.Type().Underlying().(*types.Array).Len(); c >= 0 && c < n {
+				fr.vals[in] = part(x, fmt.Sprintf("[%d]", c), in.Type())
+				return true
+			}
+		}
+	}
+	// A value computed from a value the initialisation cannot compute, or by
+	// a construct the model does not have, is not computed either.
+	vals := s.operands(fr, in)
+	why := ""
+	for _, x := range vals {
+		if x.kind == vOpaque {
+			why = x.why
+			break
+		}
+	}
+	if why == "" {
+		switch in.(type) {
+		case *ssa.MakeMap, *ssa.Lookup:
+			why = "a map"
+		case *ssa.MakeChan:
+			why = "a channel"
+		case *ssa.TypeAssert:
+			why = "a type assertion"
+		case *ssa.Range, *ssa.Next:
+			why = "a range over a map or string"
+		case *ssa.MakeSlice, *ssa.Slice, *ssa.SliceToArrayPointer:
+			why = "a slice (only arrays are modelled)"
+		case *ssa.ChangeInterface:
+			why = "an interface value"
+		case *ssa.Field, *ssa.Index:
+			why = "a struct or array value"
+		case *ssa.MultiConvert:
+			why = "a generic conversion"
+		}
+	}
+	if why == "" {
+		// Arithmetic and addresses as in the setup, where a value the model
+		// cannot represent is opaque rather than a failure.
+		handled, bad := s.tryPure(fr, in)
+		if bad == nil {
+			return handled
+		}
+		why = strings.TrimPrefix(bad.msg, "unsupported in a fencecheck system: ")
+	}
+	fr.vals[v] = opaqueFrom(why, vals...)
+	return true
+}
+
+// operands returns the values of in's operands.
+func (s *system) operands(fr *frame, in ssa.Instruction) []value {
+	var vals []value
+	for _, op := range in.Operands(nil) {
+		if *op != nil {
+			vals = append(vals, s.get(fr, *op))
+		}
+	}
+	return vals
+}
+
+// tryPure evaluates in as in the setup, returning the failure instead of
+// raising it.
+func (s *system) tryPure(fr *frame, in ssa.Instruction) (handled bool, bad *unsupported) {
+	defer func() {
+		if r := recover(); r != nil {
+			u, ok := r.(unsupported)
+			if !ok {
+				panic(r)
+			}
+			bad = &u
+		}
+	}()
+	return s.pure(fr, in), nil
+}
+
+// initStore executes a store of the initialisation that the setup could
+// not: one through an opaque pointer, of an opaque value, or into a marked
+// object. A pointer stored in a package-level variable names its object.
+func (s *system) initStore(fr *frame, in *ssa.Store) bool {
+	a, v := s.get(fr, in.Addr), s.get(fr, in.Val)
+	switch {
+	case a.kind == vNil:
+		s.fail(in.Pos(), "nil pointer dereference")
+	case a.kind == vOpaque:
+		s.taint(v, "a value stored through "+a.why, in.Pos(), map[*object]bool{})
+		return true
+	case a.kind != vPtr || a.ptr.dynamic():
+		return false
+	}
+	o := a.ptr.obj
+	if is := s.init.issues[o]; is != nil {
+		is.from = append(is.from, reaching([]value{v})...)
+		return true
+	}
+	if v.agg != nil {
+		key := a.ptr.key()
+		for k := range s.mem {
+			if below(k, key) {
+				delete(s.mem, k)
+			}
+		}
+		for k, c := range v.agg {
+			s.mem[key+k] = c
+		}
+		return true
+	}
+	if v.kind == vOpaque {
+		s.poison(o, v.why, in.Pos(), v)
+		return true
+	}
+	if len(a.ptr.path) == 0 {
+		s.nameAfter(o, v)
+	}
+	return false
+}
+
+// initLoad executes a load of the initialisation that the setup could not:
+// through an opaque pointer, from a marked object, or of an aggregate.
+func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
+	x := s.get(fr, in.X)
+	switch {
+	case x.kind == vNil:
+		s.fail(in.Pos(), "nil pointer dereference")
+	case x.kind == vOpaque:
+		fr.vals[in] = opaqueFrom(x.why, x)
+		return true
+	case x.kind != vPtr || x.ptr.dynamic():
+		return false
+	}
+	if is := s.init.issues[x.ptr.obj]; is != nil {
+		fr.vals[in] = opaqueFrom(is.why, append([]value{x}, is.from...)...)
+		return true
+	}
+	if _, ok := s.mem[x.ptr.key()]; !ok && !isScalar(in.Type()) {
+		// A copy of an aggregate: a composite literal is built in a
+		// temporary and copied into the variable (var t = T{a: 1}).
+		v := opaqueFrom("a struct or array value", s.contents(x.ptr)...)
+		v.agg = map[string]value{}
+		key := x.ptr.key()
+		for k, c := range s.mem {
+			if below(k, key) {
+				v.agg[k[len(key):]] = c
+			}
+		}
+		fr.vals[in] = v
+		return true
+	}
+	return false
+}
+
+// isScalar reports whether the setup keeps values of type t in one cell.
+func isScalar(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Basic, *types.Pointer, *types.Signature:
+		return true
+	}
+	return false
+}
+
+// below reports whether the cell key k is key or a part of it.
+func below(k, key string) bool {
+	return k == key || strings.HasPrefix(k, key+".") || strings.HasPrefix(k, key+"[")
+}
+
+// part returns the part of an aggregate value the initialisation loaded
+// that a Field or Index instruction with a constant index selects.
+func part(v value, sel string, t types.Type) value {
+	if isScalar(t) {
+		if c, ok := v.agg[sel]; ok {
+			return c
+		}
+		if _, ok := t.Underlying().(*types.Basic); ok {
+			return constVal(0)
+		}
+		return value{kind: vNil}
+	}
+	var cells []value
+	agg := map[string]value{}
+	for k, c := range v.agg {
+		if below(k, sel) {
+			agg[k[len(sel):]] = c
+			cells = append(cells, c)
+		}
+	}
+	w := opaqueFrom(v.why, cells...)
+	w.agg = agg
+	return w
+}
+
+// initCall executes a call of the initialisation that the setup could not:
+// calls into other packages that the model does not run are skipped (their
+// arguments tainted, their results opaque), as are calls of interface
+// methods and of function values the initialisation cannot compute.
+func (s *system) initCall(fr *frame, in *ssa.Call) bool {
+	c := in.Common()
+	pos := in.Pos()
+	var args []value
+	for _, a := range c.Args {
+		args = append(args, s.get(fr, a))
+	}
+	skip := func(what string, callee value) bool {
+		seen := map[*object]bool{}
+		all := append([]value{callee}, args...)
+		for _, a := range c.Args {
+			all = append(all, s.methodsOf(a.Type())...)
+		}
+		for _, v := range all {
+			s.taint(v, what+", which may change it", pos, seen)
+		}
+		fr.vals[in] = opaqueFrom(what, args...)
+		return true
+	}
+	if c.IsInvoke() {
+		return skip("a call of the interface method "+c.Method.Name(), s.get(fr, c.Value))
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		switch b.Name() {
+		case "print", "println":
+			return false
+		}
+		return skip("the built-in "+b.Name(), value{})
+	}
+	f := s.get(fr, c.Value)
+	switch f.kind {
+	case vOpaque:
+		return skip("a call of "+f.why, f)
+	case vFunc:
+	default:
+		return false
+	}
+	if s.x.local(f.fn) {
+		return false
+	}
+	switch k, _ := classifyExtern(f.fn); k {
+	case extNone:
+		return skip("a call of "+f.fn.String(), f)
+	case extWGGo:
+		s.unsupported(pos, "WaitGroup.Go")
+	case extGosched:
+		return false
+	default:
+		// A modelled operation runs as in the setup on memory the
+		// initialisation knows.
+		if len(args) > 0 && args[0].kind == vPtr && !args[0].ptr.dynamic() && s.init.issues[args[0].ptr.obj] == nil {
+			known := true
+			for _, a := range args[1:] {
+				if _, ok := a.constant(); !ok {
+					known = false
+				}
+			}
+			if known {
+				return false
+			}
+		}
+		return skip("a call of "+f.fn.String()+" on values the initialisation cannot compute", f)
+	}
+	return false
+}
