@@ -67,6 +67,15 @@
 // parser, has them), several labels before one statement, and labelled
 // gotos.
 //
+// Macros are expanded on tokens before parsing, as Memorax's preprocessor
+// does: a definition "macro NAME(P0, ..., Pn) BODY endmacro" may stand
+// anywhere outside a macro, and a later call NAME(A0, ..., An), anywhere
+// (in a domain, a statement, another macro's body or argument), stands for
+// BODY with each parameter replaced by the tokens of its argument. An
+// argument is balanced in parentheses and split at the commas outside them.
+// A macro that calls itself, directly or through others, is an error, and
+// so is an expansion beyond 262,144 tokens.
+//
 // Not supported, as in Memorax: the expressions 'me', 'other' and '@'. Not
 // supported by this reader: a locked block that writes nothing yet reads two
 // shared variables in one alternative (Memorax reads them atomically through

@@ -30,6 +30,9 @@ func Parse(filename string, src []byte) (prog *model.Program, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if toks, err = expandMacros(toks); err != nil {
+		return nil, err
+	}
 	p := &parser{toks: toks}
 	f := p.parseFile()
 

@@ -23,6 +23,9 @@ var testdataVerdicts = map[string]struct{ sc, tso bool }{
 	"ticket.rmm":        {sc: false, tso: false},
 	"spinlock.rmm":      {sc: false, tso: false},
 	"iriw.rmm":          {sc: false, tso: false},
+
+	"peterson_macros.rmm":        {sc: false, tso: true},
+	"peterson_macros_fenced.rmm": {sc: false, tso: false},
 }
 
 // TestTestdata parses every file in testdata/rmm and checks the verdicts
