@@ -10,8 +10,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/extract"
@@ -47,7 +49,7 @@ func New(c Config) *analysis.Analyzer {
 			return nil, run(pass, *cfg)
 		},
 	}
-	a.Flags.StringVar(&cfg.Engine, "engine", cfg.Engine, "reachability engine: auto, sb, pred or explicit")
+	a.Flags.StringVar(&cfg.Engine, "engine", cfg.Engine, "reachability engine: auto, sb, pred, explicit or bmc")
 	a.Flags.StringVar(&cfg.Fences, "fences", cfg.Fences, "barrier sets to report: cheapest or all")
 	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
@@ -185,7 +187,39 @@ func (s *system) engine() (engines.Engine, string) {
 			name = EngineSB
 		}
 	}
+	eng, why := s.namedEngine(name, finite)
+	if eng != nil && s.portfolio() {
+		eng = portfolio.WithBMC(eng)
+	}
+	return eng, why
+}
+
+// The auto mode runs the bounded engine (bmc) before the exact one, with a
+// small budget, as a fast bug finder in systems of portfolioGoroutines
+// goroutines or more: the exact searches grow with the product of the
+// goroutines' states, the bounded encoding with the number of accesses.
+const portfolioGoroutines = 3
+
+// portfolio says whether the system's engine runs the bounded engine first.
+func (s *system) portfolio() bool {
+	if s.cfg.Engine != EngineAuto {
+		return false
+	}
+	n := 0
+	for _, pos := range s.sys.Spawns {
+		if pos != s.sys.Decl.Pos() && pos != s.sys.Decl.Name.Pos() {
+			n++
+		}
+	}
+	return n >= portfolioGoroutines
+}
+
+// namedEngine returns the engine of the given name for the system, or nil
+// and why the system cannot be analysed.
+func (s *system) namedEngine(name string, finite bool) (engines.Engine, string) {
 	switch name {
+	case EngineBMC:
+		return &bmc.Engine{}, ""
 	case EnginePred:
 		return &pred.Engine{}, ""
 	case EngineExplicit, EngineSB:

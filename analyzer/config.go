@@ -11,6 +11,7 @@ const (
 	EngineSB       = "sb"
 	EnginePred     = "pred"
 	EngineExplicit = "explicit"
+	EngineBMC      = "bmc"
 )
 
 // Fence-set modes accepted by Config.Fences.
@@ -74,9 +75,9 @@ func DefaultConfig() Config {
 // not accept, naming the field and the value.
 func (c Config) Validate() error {
 	switch c.Engine {
-	case EngineAuto, EngineSB, EnginePred, EngineExplicit:
+	case EngineAuto, EngineSB, EnginePred, EngineExplicit, EngineBMC:
 	default:
-		return fmt.Errorf("fencecheck: invalid engine %q: want auto, sb, pred or explicit", c.Engine)
+		return fmt.Errorf("fencecheck: invalid engine %q: want auto, sb, pred, explicit or bmc", c.Engine)
 	}
 	switch c.Fences {
 	case FencesCheapest, FencesAll:

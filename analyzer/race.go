@@ -14,8 +14,10 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
@@ -30,7 +32,11 @@ import (
 func (s *system) raceEngine() engines.Engine {
 	switch {
 	case !s.p.Finite():
-		if e, ok := s.eng.(*pred.Engine); ok {
+		eng := s.eng
+		if pf, ok := eng.(*portfolio.Engine); ok {
+			eng = pf.Exact
+		}
+		if e, ok := eng.(*pred.Engine); ok {
 			// One engine for every question: the predicates it learns and
 			// the solver's answers carry over to the fence inference.
 			return e
@@ -38,6 +44,10 @@ func (s *system) raceEngine() engines.Engine {
 		return &pred.Engine{}
 	case s.cfg.Engine == EngineSB:
 		return &sb.Engine{}
+	case s.cfg.Engine == EngineBMC:
+		return &bmc.Engine{}
+	case s.portfolio():
+		return portfolio.WithBMC(&explicit.Engine{})
 	default:
 		return &explicit.Engine{}
 	}

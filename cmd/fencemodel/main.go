@@ -54,11 +54,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
@@ -124,7 +127,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO) or pred (predicate abstraction, unbounded integers)")
+	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact for loop-free programs, else 4)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -140,8 +143,18 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &sb.Engine{MaxConstraints: f.maxStates}, nil
 	case "pred":
 		return &pred.Engine{MaxStates: f.maxStates}, nil
+	case "bmc":
+		return &bmc.Engine{MaxWork: f.maxStates}, nil
 	}
-	return nil, fmt.Errorf("unknown engine %q (want explicit, sb or pred)", f.engine)
+	// An exact engine with the bounded one run first: sb+bmc.
+	if exact, ok := strings.CutSuffix(f.engine, "+bmc"); ok && exact != "bmc" {
+		g := *f
+		g.engine = exact
+		if eng, err := g.newEngine(); err == nil {
+			return portfolio.WithBMC(eng), nil
+		}
+	}
+	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, pred or bmc, or one of the first three followed by +bmc)", f.engine)
 }
 
 // parse parses a command's flags and builds its engine; it reports a usage

@@ -64,6 +64,14 @@ type Engine struct {
 	// MaxWork ends the check as inconclusive once the solver calls plus the
 	// axiom instances exceed it; 0 means DefaultMaxWork.
 	MaxWork int64
+	// SolverLimit bounds each solver call in Z3's resource units (0: no
+	// bound); a call that exceeds it ends the check as inconclusive. Unlike
+	// a deadline it does not depend on the machine, so a check that uses
+	// it together with MaxWork gives the same answer everywhere.
+	SolverLimit uint32
+	// MaxCalls ends the check as inconclusive after this many solver calls
+	// (0: no bound); with SolverLimit it bounds the whole check's solving.
+	MaxCalls int
 }
 
 // Name returns "bmc".
@@ -172,6 +180,11 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, err
 	}
 	defer sol.Close()
+	if e.SolverLimit > 0 {
+		if err := sol.SetResourceLimit(e.SolverLimit); err != nil {
+			return nil, fmt.Errorf("bmc: %w", err)
+		}
+	}
 	if err := sol.Assert(en.base...); err != nil {
 		return nil, fmt.Errorf("bmc: %w", err)
 	}
@@ -185,6 +198,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	s := newIA(en, sol)
 	s.bias = e.Bias
 	s.rows = !e.Triples
+	s.maxCalls = e.MaxCalls
 	s.sync = syncVars(p)
 	if e.Full {
 		s.full(ctx)

@@ -35,6 +35,8 @@ type ia struct {
 	work    int64
 	calls   int
 	iters   int
+
+	maxCalls int // solver calls allowed, 0: any number
 }
 
 func newIA(en *encoding, sol *smt.Solver) *ia {
@@ -225,6 +227,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		s.iters++
 		if err := ctx.Err(); err != nil {
 			return budget, nil, "time budget exhausted", nil
+		}
+		if s.maxCalls > 0 && s.calls >= s.maxCalls {
+			return budget, nil, fmt.Sprintf("work budget of %d solver calls exhausted", s.maxCalls), nil
 		}
 		if s.work > maxWork {
 			return budget, nil, fmt.Sprintf("work budget of %d solver calls and axiom instances exhausted", maxWork), nil

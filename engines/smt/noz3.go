@@ -197,6 +197,9 @@ func (s *Solver) Close() error { return nil }
 // SetTimeout fails with an error wrapping [ErrUnavailable].
 func (s *Solver) SetTimeout(d time.Duration) error { return unavailable("SetTimeout") }
 
+// SetResourceLimit fails with an error wrapping [ErrUnavailable].
+func (s *Solver) SetResourceLimit(units uint32) error { return unavailable("SetResourceLimit") }
+
 // Assert fails with an error wrapping [ErrUnavailable].
 func (s *Solver) Assert(fs ...*Expr) error { return unavailable("Assert") }
 

@@ -793,6 +793,36 @@ func TestTimeout(t *testing.T) {
 			t.Fatalf("Satisfiable = %v, want ErrUnknown", err)
 		}
 	})
+	t.Run("solver resource limit", func(t *testing.T) {
+		c := newContext(t, Config{})
+		s := newSolver(t, c)
+		if err := s.SetResourceLimit(1000); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Assert(cubes(c)...); err != nil {
+			t.Fatal(err)
+		}
+		// Twice: the limit is per check, not used up by the first.
+		for i := 0; i < 2; i++ {
+			if r, err := s.Check(); err != nil || r != Unknown {
+				t.Fatalf("Check() #%d = %v, %v, want unknown", i+1, r, err)
+			}
+		}
+		if err := s.SetResourceLimit(0); err != nil {
+			t.Fatal(err)
+		}
+		s2 := newSolver(t, c)
+		if err := s2.SetResourceLimit(1000); err != nil {
+			t.Fatal(err)
+		}
+		v := mkVars(c)
+		if err := s2.Assert(c.Eq(c.Add(v.x, v.y), c.IntVal(3))); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := s2.Check(); err != nil || r != Sat {
+			t.Fatalf("Check() of an easy formula = %v, %v, want sat", r, err)
+		}
+	})
 	t.Run("negative", func(t *testing.T) {
 		c := newContext(t, Config{})
 		if err := newSolver(t, c).SetTimeout(-d); err == nil {

@@ -94,6 +94,24 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 	return s.ctx.core.check("SetTimeout")
 }
 
+// SetResourceLimit bounds the work of each later check of this solver in
+// Z3's resource units (its "rlimit"), which, unlike a timeout, do not depend
+// on the machine or its load: the same check on the same formulas runs out
+// at the same point everywhere, answering Unknown. Zero removes the bound.
+func (s *Solver) SetResourceLimit(units uint32) error {
+	if err := s.lock("SetResourceLimit"); err != nil {
+		return err
+	}
+	defer s.ctx.core.unlock()
+	z := s.ctx.core.ctx
+	p := C.Z3_mk_params(z)
+	C.Z3_params_inc_ref(z, p)
+	defer C.Z3_params_dec_ref(z, p)
+	C.Z3_params_set_uint(z, p, s.ctx.symbol("rlimit"), C.uint(units))
+	C.Z3_solver_set_params(z, s.s, p)
+	return s.ctx.core.check("SetResourceLimit")
+}
+
 // Assert adds the formulas to the current scope.
 func (s *Solver) Assert(fs ...*Expr) error {
 	for i, f := range fs {

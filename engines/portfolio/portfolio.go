@@ -1,0 +1,75 @@
+// Package portfolio runs a bounded bug finder before an exact engine and
+// takes the first answer that is an answer: a counterexample of either, or a
+// proof of the exact one (or of the bounded one, when its bound covers every
+// execution). It makes bugs in systems too large for exhaustive search show
+// up fast, without giving up exactness: a bounded "no bug" never becomes a
+// verdict.
+package portfolio
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Engine checks a program with Bounded, then, unless that decided it, with
+// Exact. Both run one after the other, so that the answer, and the
+// counterexample in it, do not depend on which engine is faster on a given
+// machine; the bounded engine should have a work budget (bmc's MaxWork) that
+// keeps its share of the time small.
+type Engine struct {
+	// Exact decides reachability; its answer is taken whenever Bounded has
+	// none.
+	Exact engines.Engine
+	// Bounded looks for counterexamples within a bound (engines/bmc). Its
+	// Unsafe answers are taken, and its Safe answers when they carry no
+	// Result.Bound (the bound covered every execution); its errors and
+	// other answers are ignored.
+	Bounded engines.Engine
+}
+
+// Name is the exact engine's name and the bounded one's, as "sb+bmc".
+func (e *Engine) Name() string { return e.Exact.Name() + "+" + e.Bounded.Name() }
+
+// Check runs the bounded engine on p under m and returns its answer if it
+// is conclusive (see [Engine]), after replaying its counterexample once
+// more; otherwise it returns the exact engine's answer.
+func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	if r, err := e.Bounded.Check(ctx, p, m); err == nil && conclusive(r) {
+		if err := engines.Verify(p, r); err != nil {
+			return nil, fmt.Errorf("%s engine: %w", e.Bounded.Name(), err)
+		}
+		return r, nil
+	}
+	return e.Exact.Check(ctx, p, m)
+}
+
+// conclusive says whether a bounded engine's result decides the question:
+// a counterexample, or a proof whose bound covered every execution.
+func conclusive(r *engines.Result) bool {
+	switch r.Status {
+	case engines.Unsafe:
+		return r.Trace != nil
+	case engines.Safe:
+		return r.Bound == ""
+	}
+	return false
+}
+
+// The budget of the bounded engine that [WithBMC] runs first: at most
+// bmcCalls solver calls of at most bmcSolverLimit of Z3's resource units
+// each, about 2 s on a 2-core machine for a 4-goroutine bakery, and the
+// same answer on any machine.
+const (
+	bmcCalls       = 20
+	bmcSolverLimit = 1_000_000
+)
+
+// WithBMC returns exact with the bounded model checker of engines/bmc run
+// first, under a small work budget that does not depend on the machine.
+func WithBMC(exact engines.Engine) *Engine {
+	return &Engine{Exact: exact, Bounded: &bmc.Engine{MaxCalls: bmcCalls, SolverLimit: bmcSolverLimit}}
+}
