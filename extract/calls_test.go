@@ -43,6 +43,7 @@ func TestCalls(t *testing.T) {
 		{"generic", S, S},
 		{"nested", S, S},
 		{"nestedLate", U, U},
+		{"setupDefers", S, S},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

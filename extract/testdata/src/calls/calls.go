@@ -443,3 +443,32 @@ func nestedLate() {
 		atomic.StoreInt32(&data, 1)
 	}()
 }
+
+type guarded struct {
+	mu sync.Mutex
+	v  [2]int32
+}
+
+func (g *guarded) fill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := 0; i < 2; i++ {
+		defer func() { g.v[i] = 1 }()
+	}
+}
+
+// setupDefers: the setup runs the defers of the functions it calls, loops
+// included, so the goroutine finds the mutex unlocked and the array filled.
+//
+//fencecheck:system
+func setupDefers() {
+	var g guarded
+	g.fill()
+	go func() {
+		g.mu.Lock()
+		if g.v[0] != 1 || g.v[1] != 1 {
+			panic("not filled")
+		}
+		g.mu.Unlock()
+	}()
+}
