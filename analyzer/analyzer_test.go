@@ -186,3 +186,10 @@ func TestRaceFixesHold(t *testing.T) {
 		})
 	}
 }
+
+// TestRealCalls checks systems written with defer, RWMutex, Once, fmt and
+// time, a method that starts the goroutines and a generic spin lock, with
+// race detection on.
+func TestRealCalls(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "realcalls")
+}

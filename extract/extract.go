@@ -39,13 +39,53 @@
 // only by the setup.
 //
 // Calls of functions and methods of the package are inlined (recursion is
-// reported). Calls of sync/atomic (functions and the typed atomics), of
-// sync.Mutex, sync.WaitGroup and runtime.Gosched are lowered by the table of
-// DESIGN §2; And/Or have no counterpart in the model (it has no bitwise
-// operators) and are reported, like every other construct the model cannot
-// express: channels, select, maps, defer, interfaces, slices, calls into
-// other packages. Each such diagnostic reads "unsupported in a fencecheck
-// system: ..." and names the first one met in the system.
+// reported), generic ones as instantiated. Calls of sync/atomic (functions
+// and the typed atomics), of sync.Mutex, sync.WaitGroup and runtime.Gosched
+// are lowered by the table of DESIGN §2; And/Or have no counterpart in the
+// model (it has no bitwise operators) and are reported.
+//
+// A sync.RWMutex is one variable: -1 while write-locked, else the number of
+// readers. Lock waits for 0 and sets -1, RLock waits for a value not below 0
+// and adds one, RUnlock subtracts one and Unlock sets 0, each a locked
+// read-modify-write (LOCK CMPXCHG, LOCK XADD). RLock does not wait for a
+// writer that waits, as Go's does: the model has more interleavings, not
+// fewer. Unlocking an RWMutex that is not locked is a bad state (Go's fatal
+// error, "sync: RUnlock of unlocked RWMutex"). A sync.Once is a variable
+// that is 0, 1 while the function of the first Do runs, 2 after it: the
+// first Do moves it from 0 to 1 (locked), runs the function inlined and
+// stores 2 (locked); every other Do waits until an atomic load sees 2.
+// atomic.Value is reported (its payload is an interface value).
+//
+// A defer statement runs its call, with the function and arguments it
+// evaluated, when its function returns (an inlined function's return, not
+// the goroutine's end), the last deferred first; a panic does not run them,
+// since it is a bad state already. In a process, a defer in a loop of its
+// function is reported, and recover is.
+//
+// Calls into errors, fmt, log, math, math/bits, strconv, strings, time,
+// unicode, unicode/utf8 and unicode/utf16 cannot touch the system's memory
+// when no argument holds a pointer (fmt.Println(x) may; fmt.Println(&x) is
+// reported): they are nops, time.Sleep included. Their results are not
+// computed: a bool or error result is a nondeterministic choice (true or
+// false, nil or not), and any other result is a value that only such calls
+// may use. os.Exit(0) ends the process that calls it (the others go on,
+// which only adds behaviours); os.Exit with another code, log.Fatal* and
+// log.Panic* are bad states named after the call, like a panic: a
+// fencecheck user wants a reachable log.Fatal reported.
+//
+// A function that the system function calls may spawn the goroutines and
+// go on (start them, then wait): the setup then ends inside it, and main
+// runs the rest of that function and then of its callers. A go statement
+// of a process spawns a process of its own that waits, first, for a
+// variable (spawned@LINE) that the parent sets with a locked store when it
+// executes the statement; its arguments and captured variables must be
+// constants, pointers into the shared state or functions, and a go
+// statement that a process may execute more than once is reported.
+//
+// Every other construct the model cannot express is reported: channels,
+// select, maps, interfaces, slices, calls into other packages. Each such
+// diagnostic reads "unsupported in a fencecheck system: ..." and names the
+// first one met in the system.
 //
 // # Bad states
 //

@@ -55,8 +55,9 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		pos = sp.b.Instrs[sp.idx].Pos()
 	}
 	main.q.Init = main.newLoc(pos)
-	main.lowerBody(fr, sp.b, sp.idx, sp.pred, main.q.Init)
+	main.lowerSplit(fr, sp, main.q.Init)
 	s.spawns = append(s.spawns, s.decl.Pos())
+	s.lowerNested()
 
 	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns}
 	type crit struct {
@@ -113,6 +114,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 	}
 	s.inferDomains()
+	s.boundRWMutexes()
 	sys.Vars, sys.Regs = s.entities()
 	if resetDead {
 		resetDeadRegs(s.prog)

@@ -455,6 +455,12 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
 		return -1
+	case *ssa.Defer:
+		return p.deferInstr(fr, b, in, cur)
+	case *ssa.RunDefers:
+		return p.runDefers(fr, in, cur)
+	case *ssa.Go:
+		return p.goInProc(fr, in, cur)
 	}
 	s.unsupportedInstr(in)
 	return -1
@@ -723,11 +729,18 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
 	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
-	rets := child.returns
+	return p.joinReturns(fr, in, f.fn, child.returns, pos)
+}
+
+// joinReturns joins the returns rets of fn, inlined for the call in, at one
+// location, which it returns (-1 when fn never returns), and binds the
+// call's results.
+func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []retSite, pos token.Pos) int {
+	s := p.s
 	if len(rets) == 0 {
 		return -1 // the callee never returns
 	}
-	n := f.fn.Signature.Results().Len()
+	n := fn.Signature.Results().Len()
 	res := make([]value, n)
 	regs := make([]int, n)
 	for k := 0; k < n; k++ {
@@ -738,11 +751,11 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		}
 		for _, r := range rets[1:] {
 			if !same(r.vals[k], res[k]) {
-				t := f.fn.Signature.Results().At(k).Type()
+				t := fn.Signature.Results().At(k).Type()
 				if !isIntegral(t) {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
-				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(f.fn, nil), k), t)
+				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(fn, nil), k), t)
 				p.holdsResult(regs[k], fr, in, k)
 				res[k] = intVal(model.R(regs[k]))
 				break
@@ -787,6 +800,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) int {
 	s := p.s
 	pos := in.Pos()
+	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
+		return next
+	}
 	k, vt := classifyExtern(fn)
 	switch k {
 	case extNone:

@@ -31,6 +31,10 @@ type split struct {
 	b    *ssa.BasicBlock
 	idx  int
 	pred int
+	// inner is set when the split lies inside the function that the call
+	// b.Instrs[idx] invoked, whose frame is innerFr (see execCall).
+	inner   *split
+	innerFr *frame
 }
 
 // runSetup executes the system function concretely from its entry until no
@@ -45,13 +49,14 @@ func (s *system) runSetup(fn *ssa.Function) (*frame, split, []spawn) {
 }
 
 // exec runs fr's function concretely. In the system function (top) it stops
-// where no go statement can be reached any more; in a callee it runs to the
-// return and yields the results.
+// where no go statement can be reached any more (possibly inside a function
+// it calls, see execCall); in a callee it runs to the return and yields the
+// results.
 func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 	b, idx, pred := fr.fn.Blocks[0], 0, -1
 	for {
 		if top && !s.x.mayStillSpawn(b, idx) {
-			return value{}, split{b, idx, pred}
+			return value{}, split{b: b, idx: idx, pred: pred}
 		}
 		if idx >= len(b.Instrs) {
 			s.fail(token.NoPos, "internal error: block %d of %s has no terminator", b.Index, fr.fn.Name())
@@ -108,6 +113,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		case *ssa.Alloc:
 			fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: s.alloc(in, -1)}}
 		case *ssa.Store:
+			if varargsStore(in) {
+				break
+			}
 			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
 			if len(*spawns) > 0 && s.reachable(ptr.obj) {
 				// Processes spawned before the store run concurrently with
@@ -122,7 +130,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			}
 			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
 		case *ssa.Call:
-			fr.vals[in] = s.setupCall(fr, in.Common(), in.Pos(), spawns)
+			if sp, ok := s.execCall(fr, top, b, idx, in, spawns); ok {
+				return value{}, sp
+			}
 		case *ssa.Go:
 			if len(*spawns) == 0 {
 				s.spawnObjs = len(s.objects)
@@ -156,6 +166,10 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			return value{kind: vTuple, tup: res}, split{}
 		case *ssa.Panic:
 			s.fail(in.Pos(), "the setup of system %s panics", s.name)
+		case *ssa.Defer:
+			s.setupDefer(fr, in)
+		case *ssa.RunDefers:
+			s.setupRunDefers(fr, spawns)
 		default:
 			s.unsupportedInstr(in)
 		}
@@ -386,6 +400,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		res, _ := s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
 		return res
 	}
+	if v, ok := s.setupExternCall(fr, c, f.fn, args, pos, spawns); ok {
+		return v
+	}
 	k, vt := classifyExtern(f.fn)
 	if k == extNone {
 		s.unsupported(pos, "a call of %s", f.fn.String())
@@ -484,6 +501,8 @@ func (s *system) builtin(b *ssa.Builtin, pos token.Pos) value {
 	switch b.Name() {
 	case "print", "println":
 		return value{}
+	case "recover":
+		s.unsupported(pos, "recover (a panic is a bad state of the system; deferred calls do not run after it)")
 	}
 	s.unsupported(pos, "the built-in %s", b.Name())
 	return value{}

@@ -230,7 +230,8 @@ type system struct {
 	procs   []*proc
 	spawns  []token.Pos
 
-	init initState // the run of the package's initialisation (pkginit.go)
+	init  initState // the run of the package's initialisation (pkginit.go)
+	calls callState // defers, sync types, other packages, nested spawns (defer.go, calls.go)
 }
 
 // maxSetupSteps bounds the concrete execution of a system's setup.
@@ -651,6 +652,9 @@ func describe(v value) string {
 
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if v, ok := s.opaqueCompare(x, y, in); ok {
+		return v
+	}
 	if x.kind == vPtr || y.kind == vPtr || x.kind == vNil || y.kind == vNil {
 		if in.Op != token.EQL && in.Op != token.NEQ {
 			s.unsupported(in.Pos(), "pointer arithmetic")

@@ -243,6 +243,8 @@ const (
 	leafWaitGroup          // sync.WaitGroup: its counter
 	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
 	leafPointer            // a pointer (only the setup may store one)
+	leafRWMutex            // sync.RWMutex: -1 write-locked, else the number of readers
+	leafOnce               // sync.Once: 0 not started, 1 running, 2 done
 )
 
 func isNamed(t types.Type, pkg, name string) bool {
@@ -275,6 +277,10 @@ func classify(t types.Type) leafKind {
 		return leafWaitGroup
 	case isNamed(t, "sync", "Mutex"):
 		return leafMutex
+	case isNamed(t, "sync", "RWMutex"):
+		return leafRWMutex
+	case isNamed(t, "sync", "Once"):
+		return leafOnce
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -295,6 +301,9 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 	}
 	if isNamed(t, "sync", "Mutex") {
 		return 0, 1, true
+	}
+	if lo, hi, ok := syncRange(t); ok {
+		return lo, hi, true
 	}
 	b, isBasic := t.Underlying().(*types.Basic)
 	if !isBasic {

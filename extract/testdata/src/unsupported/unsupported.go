@@ -2,6 +2,7 @@ package unsupported
 
 import (
 	"fmt"
+	"os"
 	"sync/atomic"
 )
 
@@ -24,7 +25,17 @@ func maps() {
 //fencecheck:system
 func defers() {
 	go func() {
-		defer atomic.StoreInt32(&x, 0)
+		for i := 0; i < int(x); i++ {
+			defer atomic.StoreInt32(&x, 0)
+		}
+		x = 1
+	}()
+}
+
+//fencecheck:system
+func recovers() {
+	go func() {
+		defer func() { _ = recover() }()
 		x = 1
 	}()
 }
@@ -32,7 +43,37 @@ func defers() {
 //fencecheck:system
 func otherPackage() {
 	go func() {
-		fmt.Println(x)
+		_ = os.Getenv("X")
+	}()
+}
+
+//fencecheck:system
+func sharedToFmt() {
+	go func() {
+		fmt.Println(&x)
+	}()
+}
+
+//fencecheck:system
+func atomicValue() {
+	var v atomic.Value
+	go func() { v.Store(1) }()
+}
+
+//fencecheck:system
+func spawnInLoop() {
+	go func() {
+		for atomic.LoadInt32(&x) == 0 {
+			go func() {}()
+		}
+	}()
+}
+
+//fencecheck:system
+func spawnRunTime() {
+	go func() {
+		n := atomic.LoadInt32(&x)
+		go func() { x = n }()
 	}()
 }
 

@@ -1,0 +1,220 @@
+// Package realcalls holds systems written as Go programmers write them:
+// defer, RWMutex, Once, fmt and time in goroutines, a method that starts
+// the goroutines, a generic spin lock.
+package realcalls
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *counter) inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+//fencecheck:system
+func deferUnlock() {
+	var c counter
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			c.inc()
+		}()
+	}
+	wg.Wait()
+	if c.n != 2 {
+		panic("lost update")
+	}
+}
+
+func (c *counter) incUnlocked() {
+	c.mu.Lock()
+	c.mu.Unlock()
+	c.n++ // want `^race: goroutine go@\d+\(i=0\) stores c\.n here while goroutine go@\d+\(i=1\) loads c\.n`
+}
+
+//fencecheck:system
+func unlockFirst() {
+	var c counter
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			c.incUnlocked()
+		}()
+	}
+	wg.Wait()
+	if c.n != 2 {
+		panic("lost update") // want `^SC: system unlockFirst is wrong even under sequential consistency`
+	}
+}
+
+type table struct {
+	mu   sync.RWMutex
+	a, b int
+}
+
+//fencecheck:system
+func readersWriter() {
+	var t table
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.a = 1
+		t.b = 1
+	}()
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			t.mu.RLock()
+			defer t.mu.RUnlock()
+			if t.a != t.b {
+				panic("torn read")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+var config int
+
+//fencecheck:system
+func onceInit() {
+	var once sync.Once
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			once.Do(func() { config = 42 })
+			if config != 42 {
+				panic("not initialised")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+//fencecheck:system
+func handRolledOnce() {
+	var started atomic.Bool
+	var value int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			if started.CompareAndSwap(false, true) {
+				value = 42 // want `^race: goroutine go@\d+\(i=0\) stores value here while goroutine go@\d+\(i=1\) loads value`
+			}
+			if value != 42 {
+				panic("not initialised") // want `^SC: system handRolledOnce is wrong even under sequential consistency`
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+//fencecheck:system
+func printing() {
+	var data int
+	var ready atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		data = 42
+		fmt.Println("published", 42)
+		ready.Store(true)
+	}()
+	go func() {
+		defer wg.Done()
+		for !ready.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		if data != 42 {
+			panic(fmt.Sprintf("stale data %d", 0))
+		}
+	}()
+	wg.Wait()
+}
+
+type server struct {
+	mu    sync.Mutex
+	hits  int
+	wg    sync.WaitGroup
+	ready atomic.Bool
+}
+
+func (s *server) handle() {
+	defer s.wg.Done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hits++
+}
+
+func (s *server) start() {
+	s.wg.Add(2)
+	go s.handle()
+	go s.handle()
+}
+
+//fencecheck:system
+func wrapperSpawns() {
+	var s server
+	s.start()
+	s.wg.Wait()
+	if s.hits != 2 {
+		panic("lost hit")
+	}
+}
+
+type spinLock[T any] struct {
+	held atomic.Int32
+	val  T
+}
+
+func (l *spinLock[T]) lock() {
+	for !l.held.CompareAndSwap(0, 1) {
+	}
+}
+
+func (l *spinLock[T]) unlock() { l.held.Store(0) }
+
+func (l *spinLock[T]) update(f func(T) T) {
+	l.lock()
+	defer l.unlock()
+	l.val = f(l.val)
+}
+
+//fencecheck:system
+func genericSpin() {
+	var l spinLock[int]
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			defer wg.Done()
+			l.update(func(v int) int { return v + 1 })
+		}()
+	}
+	wg.Wait()
+	if l.val != 2 {
+		panic("lost update")
+	}
+}

@@ -1,0 +1,703 @@
+package extract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// callKind is what a call of a function outside the package means, beyond
+// the atomics, Mutex and WaitGroup of classifyExtern.
+type callKind uint8
+
+const (
+	callOther    callKind = iota
+	callNop               // time.Sleep: a yield
+	callPure              // a function that cannot touch the system's memory
+	callExit              // os.Exit
+	callFatal             // log.Fatal*, log.Panic*: the program fails there
+	callRLock             // (*sync.RWMutex).RLock
+	callRUnlock           // (*sync.RWMutex).RUnlock
+	callWLock             // (*sync.RWMutex).Lock
+	callWUnlock           // (*sync.RWMutex).Unlock
+	callTryLock           // (*sync.RWMutex).TryLock
+	callTryRLock          // (*sync.RWMutex).TryRLock
+	callOnceDo            // (*sync.Once).Do
+	callValue             // a method of atomic.Value
+)
+
+// purePackages are the packages whose functions and methods touch no memory
+// of a system when no argument points into it: they format, parse, compute
+// and write to the process's outputs.
+var purePackages = map[string]bool{
+	"errors": true, "fmt": true, "log": true, "math": true, "math/bits": true,
+	"strconv": true, "strings": true, "time": true, "unicode": true,
+	"unicode/utf8": true, "unicode/utf16": true,
+}
+
+// rwMutexMaxReaders is Go's bound on the readers of a sync.RWMutex.
+const rwMutexMaxReaders = 1 << 30
+
+// classifyCall says what a call of fn, a function outside the package,
+// means when classifyExtern does not know it.
+func classifyCall(fn *ssa.Function) callKind {
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil {
+		return callOther
+	}
+	path, name := obj.Pkg().Path(), fn.Name()
+	recv := fn.Signature.Recv()
+	if recv != nil {
+		rt := deref(recv.Type())
+		switch {
+		case isNamed(rt, "sync", "RWMutex"):
+			return map[string]callKind{"Lock": callWLock, "Unlock": callWUnlock, "RLock": callRLock,
+				"RUnlock": callRUnlock, "TryLock": callTryLock, "TryRLock": callTryRLock}[name]
+		case isNamed(rt, "sync", "Once"):
+			if name == "Do" {
+				return callOnceDo
+			}
+			return callOther
+		case isNamed(rt, "sync/atomic", "Value"):
+			return callValue
+		}
+	}
+	switch {
+	case path == "time" && recv == nil && name == "Sleep":
+		return callNop
+	case path == "os" && recv == nil && name == "Exit":
+		return callExit
+	case path == "log" && (name == "Fatal" || name == "Fatalf" || name == "Fatalln" ||
+		name == "Panic" || name == "Panicf" || name == "Panicln"):
+		return callFatal
+	case purePackages[path]:
+		return callPure
+	}
+	return callOther
+}
+
+// syncRange is the range of the model variable of a sync.RWMutex or a
+// sync.Once.
+func syncRange(t types.Type) (lo, hi int64, ok bool) {
+	switch classify(t) {
+	case leafRWMutex:
+		return -1, rwMutexMaxReaders, true
+	case leafOnce:
+		return 0, 2, true
+	}
+	return 0, 0, false
+}
+
+// boundRWMutexes gives each RWMutex variable the domain [-1, n], n the
+// number of processes that read-lock it. The domain is fencecheck's own: a
+// process that holds two read locks at once leaves it, and the analysis
+// widens it to Go's bound.
+func (s *system) boundRWMutexes() {
+	for x := range s.prog.Vars {
+		if classify(s.varType[x]) == leafRWMutex {
+			s.prog.Vars[x].Dom = model.Range(-1, int64(len(s.calls.readers[x])))
+		}
+	}
+}
+
+// pointerFree reports whether a value of type t holds no pointer.
+func pointerFree(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Array:
+		return pointerFree(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !pointerFree(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// argProblem says why v, an argument of a call into a package of
+// purePackages, may let the callee reach the system's memory, or returns "".
+// Allowed are values without pointers, interface values made from them (the
+// arguments of fmt.Println), and the results of such calls (an error from
+// fmt.Errorf).
+func argProblem(v ssa.Value) string {
+	seen := map[ssa.Value]bool{}
+	var check func(v ssa.Value) string
+	check = func(v ssa.Value) string {
+		if seen[v] || pointerFree(v.Type()) {
+			return ""
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Const:
+			if v.Value == nil {
+				return ""
+			}
+		case *ssa.MakeInterface:
+			return check(v.X)
+		case *ssa.ChangeInterface:
+			return check(v.X)
+		case *ssa.Extract:
+			return check(v.Tuple)
+		case *ssa.Call:
+			if f := v.Call.StaticCallee(); f != nil && !v.Call.IsInvoke() && classifyCall(f) == callPure {
+				return ""
+			}
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if why := check(e); why != "" {
+					return why
+				}
+			}
+			return ""
+		case *ssa.Slice:
+			// The arguments of a variadic call: the elements stored in
+			// the array the slice is made of.
+			arr, ok := v.X.(*ssa.Alloc)
+			if !ok || v.Low != nil || v.High != nil || v.Max != nil {
+				break
+			}
+			for _, r := range *arr.Referrers() {
+				ia, ok := r.(*ssa.IndexAddr)
+				if !ok {
+					if r != v {
+						return "a slice used elsewhere"
+					}
+					continue
+				}
+				for _, rr := range *ia.Referrers() {
+					st, ok := rr.(*ssa.Store)
+					if !ok || st.Addr != ia {
+						return "a slice used elsewhere"
+					}
+					if why := check(st.Val); why != "" {
+						return why
+					}
+				}
+			}
+			return ""
+		}
+		return fmt.Sprintf("a value of type %s (it may point into the system's memory)", v.Type())
+	}
+	return check(v)
+}
+
+// callOrigin returns the origin of the transitions a call of fn lowers to,
+// and their position: the call, and its receiver or first argument as the
+// memory it acts on.
+func (p *proc) callOrigin(fr *frame, in *ssa.Call, fn *ssa.Function) (Origin, token.Pos) {
+	s := p.s
+	o, pos := Origin{}, in.Pos()
+	x, ok := s.x.debugOf(fr.fn).expr[in]
+	if !ok {
+		return o, pos
+	}
+	o.Node, pos = x, x.Pos()
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return o, pos
+	}
+	var target ast.Expr
+	if fn.Signature.Recv() != nil {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			target = sel.X
+		}
+	} else if len(call.Args) > 0 {
+		target = call.Args[0]
+		if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			target = u.X
+		}
+	}
+	if target != nil {
+		o.Target, o.Type = target, s.x.info.TypeOf(target)
+	}
+	return o, pos
+}
+
+// callName is the source of the call in, or the name of fn.
+func (s *system) callName(fr *frame, in *ssa.Call, fn *ssa.Function) string {
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		return types.ExprString(x)
+	}
+	return fn.String()
+}
+
+// externCall lowers a call of a function outside the package that
+// classifyCall knows; ok is false for the others.
+func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) (next int, ok bool) {
+	s := p.s
+	k := classifyCall(fn)
+	pos := in.Pos()
+	switch k {
+	case callOther:
+		if ek, _ := classifyExtern(fn); ek != extNone {
+			return 0, false
+		}
+		s.unsupported(pos, "a call of %s (not modelled; only calls that cannot touch the system's memory, such as fmt, log, strconv, strings and time.Sleep, are)", fn.String())
+	case callNop:
+		return cur, true
+	case callValue:
+		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+	case callPure:
+		p.checkArgs(in, fn)
+		return p.pureResults(fr, in, fn, cur), true
+	case callExit, callFatal:
+		p.checkArgs(in, fn)
+		if c, isConst := args[0].constant(); k == callExit && isConst && c == 0 {
+			return -1, true // the program ends: nothing of this process follows
+		}
+		name := s.callName(fr, in, fn)
+		if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+			pos = x.Pos()
+		}
+		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
+		return -1, true
+	}
+	ptr := p.pointerArg(args[0], pos)
+	if ptr.obj.owner >= 0 {
+		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
+	}
+	if ptr.dynamic() {
+		s.unsupported(pos, "a %s chosen at run time", deref(fn.Signature.Recv().Type()))
+	}
+	t, _ := ptr.target()
+	if lk := classify(t); lk != leafRWMutex && lk != leafOnce {
+		s.unsupported(pos, "%s on a %s", fn.Name(), t)
+	}
+	x := s.varFor(ptr)
+	o, pos := p.callOrigin(fr, in, fn)
+	if o.Type == nil {
+		o.Type = t
+	}
+	v := model.V(x)
+	bin := model.Bin
+	switch k {
+	case callWLock:
+		return p.emit(cur, model.CASSuccess(x, -1, model.C(0), model.C(-1)), pos, o), true
+	case callRLock:
+		p.reader(x)
+		return p.emit(cur, model.LockedOp(model.GuardOp(bin(model.OpGe, v, model.C(0))),
+			model.WriteOp(x, bin(model.OpAdd, v, model.C(1)))), pos, o), true
+	case callRUnlock:
+		p.fatal(cur, model.LockedOp(model.GuardOp(bin(model.OpLe, v, model.C(0))), model.ReadOp(x, -1)),
+			"sync: RUnlock of unlocked RWMutex", pos, o)
+		return p.emit(cur, model.LockedOp(model.GuardOp(bin(model.OpGt, v, model.C(0))),
+			model.WriteOp(x, bin(model.OpSub, v, model.C(1)))), pos, o), true
+	case callWUnlock:
+		p.fatal(cur, model.LockedOp(model.GuardOp(bin(model.OpNe, v, model.C(-1))), model.ReadOp(x, -1)),
+			"sync: Unlock of unlocked RWMutex", pos, o)
+		return p.emit(cur, model.LockedOp(model.ReadEqOp(x, model.C(-1)), model.WriteOp(x, model.C(0))), pos, o), true
+	case callTryLock, callTryRLock:
+		succ := model.CASSuccess(x, -1, model.C(0), model.C(-1))
+		fail := model.LockedOp(model.GuardOp(bin(model.OpNe, v, model.C(0))), model.ReadOp(x, -1))
+		if k == callTryRLock {
+			p.reader(x)
+			succ = model.LockedOp(model.GuardOp(bin(model.OpGe, v, model.C(0))), model.WriteOp(x, bin(model.OpAdd, v, model.C(1))))
+			fail = model.LockedOp(model.GuardOp(bin(model.OpLt, v, model.C(0))), model.ReadOp(x, -1))
+		}
+		if used(in) {
+			r := p.newReg(p.regName(fr, in), types.Typ[types.Bool])
+			p.holds(r, fr, in)
+			succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
+			fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
+			fr.vals[in] = intVal(model.R(r))
+		}
+		join := p.newLoc(pos)
+		p.emitTo(cur, succ, join, pos, o)
+		p.emitTo(cur, fail, join, pos, o)
+		return join, true
+	case callOnceDo:
+		// The first caller moves the state from 0 to 1, runs f and sets 2;
+		// the others wait until it is 2 (an atomic load, as Go's fast path).
+		done := p.newLoc(pos)
+		p.emitTo(cur, model.Op{Kind: model.Read, Var: x, Reg: -1, Expr: model.C(2), Atomic: true}, done, pos, o)
+		run := p.emit(cur, model.CASSuccess(x, -1, model.C(0), model.C(1)), pos, o)
+		if run = p.call(fr, onceCall(in), run); run >= 0 {
+			p.emitTo(run, model.Exchange(x, -1, model.C(2)), done, pos, o)
+		}
+		return done, true
+	}
+	return 0, false
+}
+
+// onceCall is the call of f that once.Do(f) makes.
+func onceCall(in *ssa.Call) *ssa.Call {
+	c := in.Call
+	c.Value, c.Args, c.Method = in.Call.Args[1], nil, nil
+	return &ssa.Call{Call: c}
+}
+
+// reader notes that the process read-locks the RWMutex variable x.
+func (p *proc) reader(x int) {
+	if p.s.calls.readers == nil {
+		p.s.calls.readers = map[int]map[int]bool{}
+	}
+	if p.s.calls.readers[x] == nil {
+		p.s.calls.readers[x] = map[int]bool{}
+	}
+	p.s.calls.readers[x][p.idx] = true
+}
+
+// fatal adds, from cur, a transition op to a location where the program
+// fails with Go's fatal error msg.
+func (p *proc) fatal(cur int, op model.Op, msg string, pos token.Pos, o Origin) {
+	l := p.emit(cur, op, pos, o)
+	p.panics = append(p.panics, panicSite{loc: l, name: "fatal error: " + msg, pos: pos})
+}
+
+func (p *proc) checkArgs(in *ssa.Call, fn *ssa.Function) {
+	for _, a := range in.Call.Args {
+		if why := argProblem(a); why != "" {
+			p.s.unsupported(in.Pos(), "passing %s to %s", why, fn.String())
+		}
+	}
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// resultUsed reports whether result k of the call in is used.
+func resultUsed(in *ssa.Call, k int) bool {
+	if in.Call.Signature().Results().Len() == 1 {
+		return used(in)
+	}
+	refs := in.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if e, ok := r.(*ssa.Extract); ok && e.Index == k && used(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// pureResults binds the results of a call that cannot touch the system's
+// memory. Nothing is known of them: a bool is either value, an error is nil
+// or not (a register holds which), and any other result is a value that
+// only other such calls may use.
+func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) int {
+	res := in.Call.Signature().Results()
+	if res.Len() == 0 || !used(in) {
+		return cur
+	}
+	vals := make([]value, res.Len())
+	for k := range vals {
+		t := res.At(k).Type()
+		what := fmt.Sprintf("the result of %s, which fencecheck does not compute", p.s.callName(fr, in, fn))
+		vals[k] = opaque(what)
+		if !resultUsed(in, k) {
+			continue
+		}
+		isErr := types.Identical(t, errorType)
+		if !isErr && !isBool(t) {
+			continue
+		}
+		name := fmt.Sprintf("%s.result%d", fn.Name(), k)
+		if res.Len() == 1 {
+			name = p.regName(fr, in)
+		}
+		r := p.newReg(name, types.Typ[types.Bool])
+		if res.Len() == 1 {
+			p.holds(r, fr, in)
+		} else {
+			p.holdsResult(r, fr, in, k)
+		}
+		join := p.newLoc(in.Pos())
+		p.emitTo(cur, model.AssignOp(r, model.C(0)), join, in.Pos(), Origin{})
+		p.emitTo(cur, model.AssignOp(r, model.C(1)), join, in.Pos(), Origin{})
+		cur = join
+		if isErr {
+			vals[k] = value{kind: vOpaque, why: "the error returned by " + p.s.callName(fr, in, fn), e: model.R(r)}
+		} else {
+			vals[k] = intVal(model.R(r))
+		}
+	}
+	if len(vals) == 1 {
+		fr.vals[in] = vals[0]
+	} else {
+		fr.vals[in] = value{kind: vTuple, tup: vals}
+	}
+	return cur
+}
+
+// opaqueCompare compares a value the model does not represent with a
+// pointer or nil. An error returned by a call into another package is nil
+// or not as the register in its e says; any other such comparison is
+// unsupported. ok is false when neither operand is such a value.
+func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
+	if y.kind == vOpaque {
+		x, y = y, x
+	}
+	if x.kind != vOpaque || (y.kind != vNil && y.kind != vPtr) {
+		return value{}, false
+	}
+	if y.kind == vNil && x.e != nil && (in.Op == token.EQL || in.Op == token.NEQ) {
+		op := model.OpNe
+		if in.Op == token.EQL {
+			op = model.OpEq
+		}
+		return intVal(model.Bin(op, x.e, model.C(0))), true
+	}
+	s.unsupported(in.Pos(), "comparing %s with %s", x.why, kindName(y.kind))
+	return value{}, false
+}
+
+// setupExternCall executes, in the setup, a call of a function outside the
+// package that classifyCall knows; ok is false for the others.
+func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
+	k := classifyCall(fn)
+	switch k {
+	case callOther:
+		return value{}, false
+	case callNop:
+		return value{}, true
+	case callValue:
+		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+	case callPure, callExit, callFatal:
+		for _, a := range c.Args {
+			if why := argProblem(a); why != "" {
+				s.unsupported(pos, "passing %s to %s", why, fn.String())
+			}
+		}
+		if k != callPure {
+			s.fail(pos, "the setup of system %s ends the program (%s)", s.name, fn.String())
+		}
+		res := fn.Signature.Results()
+		what := opaque(fmt.Sprintf("the result of %s, which fencecheck does not compute", fn.String()))
+		switch res.Len() {
+		case 0:
+			return value{}, true
+		case 1:
+			return what, true
+		}
+		tup := value{kind: vTuple}
+		for range res.Len() {
+			tup.tup = append(tup.tup, what)
+		}
+		return tup, true
+	}
+	p := s.staticPtr(args[0], pos)
+	t, _ := p.target()
+	if lk := classify(t); lk != leafRWMutex && lk != leafOnce {
+		s.unsupported(pos, "%s on a %s", fn.Name(), t)
+	}
+	old := s.memInt(p)
+	set := func(v int64) { s.mem[p.key()] = constVal(v) }
+	switch k {
+	case callWLock:
+		if old != 0 {
+			s.fail(pos, "the setup of system %s locks a locked RWMutex", s.name)
+		}
+		set(-1)
+	case callRLock:
+		if old < 0 {
+			s.fail(pos, "the setup of system %s read-locks a write-locked RWMutex", s.name)
+		}
+		set(old + 1)
+	case callRUnlock:
+		if old <= 0 {
+			s.fail(pos, "fatal error in the setup of system %s: sync: RUnlock of unlocked RWMutex", s.name)
+		}
+		set(old - 1)
+	case callWUnlock:
+		if old != -1 {
+			s.fail(pos, "fatal error in the setup of system %s: sync: Unlock of unlocked RWMutex", s.name)
+		}
+		set(0)
+	case callTryLock:
+		if old == 0 {
+			set(-1)
+			return constVal(1), true
+		}
+		return constVal(0), true
+	case callTryRLock:
+		if old >= 0 {
+			set(old + 1)
+			return constVal(1), true
+		}
+		return constVal(0), true
+	case callOnceDo:
+		switch old {
+		case 1:
+			s.fail(pos, "the setup of system %s calls Once.Do from the function it runs (a deadlock)", s.name)
+		case 0:
+			set(1)
+			f := onceCall(&ssa.Call{Call: *c})
+			s.setupCall(fr, &f.Call, pos, spawns)
+			set(2)
+		}
+	}
+	return value{}, true
+}
+
+// execCall executes a call of the setup. When fr may end the setup (top)
+// and the call is to a function of the package that spawns goroutines,
+// after which fr cannot spawn any more, the setup ends inside the callee
+// (a method that starts the goroutines and then waits for them): the split
+// returned then lies in the callee, and ok is true. Otherwise the call runs
+// to its end and its result is bound.
+func (s *system) execCall(fr *frame, top bool, b *ssa.BasicBlock, idx int, in *ssa.Call, spawns *[]spawn) (split, bool) {
+	c := in.Common()
+	if top && !c.IsInvoke() && !s.x.mayStillSpawn(b, idx+1) {
+		if f := s.get(fr, c.Value); f.kind == vFunc && s.x.local(f.fn) && s.x.containsGo(f.fn) && !fr.onStack(f.fn) {
+			var args []value
+			for _, a := range c.Args {
+				args = append(args, s.get(fr, a))
+			}
+			child := s.bindCall(f.fn, f.env, args, fr)
+			_, sp := s.exec(child, true, spawns)
+			if sp.b == nil {
+				s.fail(in.Pos(), "internal error: the setup of system %s left %s without ending", s.name, f.fn.Name())
+			}
+			return split{b: b, idx: idx, pred: -1, inner: &sp, innerFr: child}, true
+		}
+	}
+	fr.vals[in] = s.setupCall(fr, c, in.Pos(), spawns)
+	return split{}, false
+}
+
+// lowerSplit lowers the rest of the system function from sp, at loc: from
+// inside the callees the setup ended in, then back in each caller after
+// the call.
+func (p *proc) lowerSplit(fr *frame, sp split, loc int) {
+	if sp.inner == nil {
+		p.lowerBody(fr, sp.b, sp.idx, sp.pred, loc)
+		return
+	}
+	call := sp.b.Instrs[sp.idx].(*ssa.Call)
+	child := sp.innerFr
+	p.lowerSplit(child, *sp.inner, loc)
+	join := p.joinReturns(fr, call, child.fn, child.returns, call.Pos())
+	if join < 0 {
+		return
+	}
+	p.lowerBody(fr, sp.b, sp.idx+1, -1, join)
+}
+
+// nestedSpawn is a go statement executed by a process.
+type nestedSpawn struct {
+	sw     spawn
+	parent *proc
+	flag   int // the variable the parent sets when it executes the statement
+	trans  int // the parent's transition that sets it
+}
+
+// goInProc lowers a go statement of a process: the goroutine becomes a
+// process of its own that starts by waiting for a variable that the parent
+// sets, atomically, when it executes the statement (a go statement
+// happens before the goroutine starts). Its arguments must be known
+// without running the parent: constants, pointers and functions.
+func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
+	s := p.s
+	sw := s.goStmt(fr, in)
+	check := func(v value) {
+		var walk func(v value)
+		walk = func(v value) {
+			switch v.kind {
+			case vInt:
+				if _, ok := v.constant(); !ok {
+					s.unsupported(in.Pos(), "a go statement inside a goroutine with an argument or captured value known only at run time")
+				}
+			case vPtr:
+				if v.ptr.dynamic() {
+					s.unsupported(in.Pos(), "a go statement inside a goroutine with a pointer chosen at run time")
+				}
+				if v.ptr.obj.owner >= 0 {
+					s.unsupported(in.Pos(), "a go statement inside a goroutine that shares the parent goroutine's local variable %s", v.ptr.name())
+				}
+			case vFunc:
+				for _, e := range v.env {
+					walk(e)
+				}
+			case vNil:
+			default:
+				s.unsupported(in.Pos(), "a go statement inside a goroutine with %s", describe(v))
+			}
+		}
+		walk(v)
+	}
+	for _, a := range sw.args {
+		check(a)
+	}
+	for _, e := range sw.env {
+		check(e)
+	}
+	line := s.x.fset.Position(in.Pos()).Line
+	o := s.newObject(fmt.Sprintf("spawned@%d", line), types.Typ[types.Bool], nil, -1)
+	x := s.varFor(pointer{obj: o})
+	var node ast.Node
+	if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
+		node = st
+	}
+	next := p.emit(cur, model.LockedOp(model.WriteOp(x, model.C(1))), in.Pos(), Origin{Node: node})
+	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, flag: x, trans: len(p.q.Trans) - 1})
+	return next
+}
+
+// maxNested bounds the go statements processes execute, against a
+// goroutine that spawns itself.
+const maxNested = 64
+
+// lowerNested lowers the goroutines that processes spawn, after every other
+// process (and those they spawn in turn).
+func (s *system) lowerNested() {
+	for i := 0; i < len(s.calls.nested); i++ {
+		n := s.calls.nested[i]
+		if i >= maxNested {
+			s.unsupported(n.sw.pos, "more than %d go statements executed by goroutines (a goroutine that spawns itself?)", maxNested)
+		}
+		if onCycle(n.parent.q, n.parent.q.Trans[n.trans].From) {
+			s.unsupported(n.sw.pos, "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
+		}
+		p := s.newProc(s.procNames([]spawn{n.sw})[0])
+		p.q.Init = p.newLoc(n.sw.fn.Pos())
+		start := p.emit(p.q.Init, model.Op{Kind: model.Read, Var: n.flag, Reg: -1, Expr: model.C(1), Atomic: true}, n.sw.pos, Origin{})
+		child := s.bindCall(n.sw.fn, n.sw.env, n.sw.args, nil)
+		p.lowerBody(child, n.sw.fn.Blocks[0], 0, -1, start)
+		s.spawns = append(s.spawns, n.sw.pos)
+	}
+}
+
+// onCycle reports whether location l of q can reach itself.
+func onCycle(q *model.Process, l int) bool {
+	seen := map[int]bool{}
+	stack := []int{l}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range q.Trans {
+			if t.From != x {
+				continue
+			}
+			if t.To == l {
+				return true
+			}
+			if !seen[t.To] {
+				seen[t.To] = true
+				stack = append(stack, t.To)
+			}
+		}
+	}
+	return false
+}
+
+// varargsStore reports whether in stores an argument of a variadic call
+// into the array that go/ssa allocates for them: the setup keeps no such
+// value (only a call it does not run reads the array).
+func varargsStore(in *ssa.Store) bool {
+	ia, ok := in.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return false
+	}
+	a, ok := ia.X.(*ssa.Alloc)
+	return ok && a.Comment == "varargs"
+}
