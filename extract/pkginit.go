@@ -614,7 +614,7 @@ func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
 // isScalar reports whether the setup keeps values of type t in one cell.
 func isScalar(t types.Type) bool {
 	switch t.Underlying().(type) {
-	case *types.Basic, *types.Pointer, *types.Signature:
+	case *types.Basic, *types.Pointer, *types.Signature, *types.Slice:
 		return true
 	}
 	return false
