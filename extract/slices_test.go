@@ -40,6 +40,7 @@ func TestSliceVerdicts(t *testing.T) {
 		{"namedTypes", S, S},
 		{"stringFlag", S, S},
 		{"stringOrder", U, U},
+		{"globalSlice", S, S},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +86,7 @@ func TestSliceNames(t *testing.T) {
 		{"tornPair", []string{"s.pair.a", "s.pair.b"}, []string{`panic("torn read")`}},
 		{"valueCtor", []string{"s.top", "s.buf[1]", "s.slots[1]"}, []string{`panic("top copied")`}},
 		{"stringFlag", []string{"m.data", "m.state"}, []string{`panic("stale data")`}},
+		{"globalSlice", []string{"flags[0]", "flags[1]"}, []string{`panic("stale flag")`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sys, func(t *testing.T) {

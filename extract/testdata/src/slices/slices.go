@@ -340,3 +340,20 @@ func stringOrder() {
 		}
 	}()
 }
+
+var flags = make([]int32, 2)
+
+// globalSlice is message passing through a package-level slice.
+//
+//fencecheck:system
+func globalSlice() {
+	go func() {
+		flags[0] = 1
+		flags[1] = 1
+	}()
+	go func() {
+		if flags[1] == 1 && flags[0] == 0 {
+			panic("stale flag")
+		}
+	}()
+}
