@@ -24,7 +24,7 @@ func (r *ring) put(v int32) {
 	for r.tail-r.head == int32(len(r.buf)) { // want `^race: goroutine go@\d+ loads r\.head here while goroutine go@\d+ stores r\.head`
 	}
 	r.buf[r.tail%int32(len(r.buf))] = v // want `^race: goroutine go@\d+ stores r\.buf\[0\] here while goroutine go@\d+ loads r\.buf\[0\] .*\(no automatic fix: sync/atomic has no type for \[\]int32\)`
-	r.tail++ // want `^race: goroutine go@\d+ stores r\.tail here while goroutine go@\d+ loads r\.tail .* make it an atomic\.Int32 `
+	r.tail++                            // want `^race: goroutine go@\d+ stores r\.tail here while goroutine go@\d+ loads r\.tail .* make it an atomic\.Int32 `
 }
 
 func (r *ring) get() int32 {
