@@ -147,7 +147,7 @@ func tsoOnly() analyzer.Config {
 // fixes against the .golden files: every access to a racing field or
 // variable made atomic.
 func TestRaces(t *testing.T) {
-	for _, pkg := range []string{"races", "racefree"} {
+	for _, pkg := range []string{"races", "racefree", "sliced"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
 		})

@@ -60,7 +60,7 @@ func TestDiagnostics(t *testing.T) {
 			{"var i iface = impl{}", "unsupported in a fencecheck system: storing an interface value"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"x = y & 6", "unsupported in a fencecheck system: the operator &"},
-			{"s := make([]int32, 2)", "unsupported in a fencecheck system: storing a slice"},
+			{"s = append(s, 1)", "unsupported in a fencecheck system: the built-in append (a slice's length and contents are fixed by the set-up"},
 		}, nil},
 		{"pkginitdiag", []want{
 			{"var start = int32(os.Getpid())", "unsupported in a fencecheck system: the initial value of package-level variable start, which depends on a call of os.Getpid"},
@@ -68,6 +68,15 @@ func TestDiagnostics(t *testing.T) {
 			{"var mode int32", "unsupported in a fencecheck system: the initial value of package-level variable mode, which depends on code of the package's initialisation that cannot be run (pkginitdiag.go:69: a branch on a call of os.Getenv)"},
 			{"var viaOnce int32", "unsupported in a fencecheck system: the initial value of package-level variable viaOnce, which depends on a call of (*sync.Once).Do, which may change it"},
 		}, []string{"clean"}},
+		{"slicesdiag", []want{
+			{"s := make([]int32, b.n)", "unsupported in a fencecheck system: make([]int32, n) with a length known only at run time (a slice's length must be fixed by the set-up)"},
+			{"w := b.buf[n:]", "unsupported in a fencecheck system: a slice expression with bounds known only at run time"},
+			{"go func() { b.buf = make([]int32, 2) }()", "unsupported in a fencecheck system: storing a slice in shared memory after the spawns (a slice's backing array must be fixed by the set-up)"},
+			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings (strings are opaque values: only ==, != and len of a constant are modelled)"},
+			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
+			{"b.n = int32(len(b.name))", "unsupported in a fencecheck system: len of a string known only at run time (strings are opaque values)"},
+			{"b.n = b.pair()[b.n]", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},
+		}, nil},
 		{"soundnessdiag", []want{
 			{"go f(3)", "unsupported in a fencecheck system: a go statement on (*soundnessdiag.cell).set$bound"},
 			{"l.a = 1", "unsupported in a fencecheck system: a store to l.a between go statements"},

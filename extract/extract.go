@@ -38,6 +38,19 @@
 // index is a bad state named "index out of range"). Pointers may be stored
 // only by the setup.
 //
+// A slice is a window onto a backing array that the setup fixes: make with
+// a constant length, a slice literal, or a reslice with constant bounds
+// (slices.go). Its elements are the array's cells (r.buf[0], named after
+// the variable or field that first holds the slice); an index is checked
+// against the window's length, and only the setup may store a slice. A
+// struct or array value is copied cell by cell: a store of a whole struct
+// is one plain store per field in order, a load one plain load per field,
+// so torn reads are modelled (aggregates.go). Conversions between a named
+// type and its underlying type keep the value (and a pointer conversion the
+// cell). A string is an opaque value: each constant is interned as a small
+// integer, so strings are stored, loaded and compared with == and !=, and
+// len of a constant is known (strings.go).
+//
 // Calls of functions and methods of the package are inlined (recursion is
 // reported), generic ones as instantiated. Calls of sync/atomic (functions
 // and the typed atomics), of sync.Mutex, sync.WaitGroup and runtime.Gosched
@@ -83,9 +96,10 @@
 // statement that a process may execute more than once is reported.
 //
 // Every other construct the model cannot express is reported: channels,
-// select, maps, interfaces, slices, calls into other packages. Each such
-// diagnostic reads "unsupported in a fencecheck system: ..." and names the
-// first one met in the system.
+// select, maps, interfaces, append and copy, slices of run-time length,
+// string concatenation, calls into other packages. Each such diagnostic
+// reads "unsupported in a fencecheck system: ..." and names the first one
+// met in the system.
 //
 // # Bad states
 //

@@ -222,7 +222,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		switch {
 		case allSame:
 			fr.vals[phi] = known[0]
-		case allInt && isIntegral(phi.Type()):
+		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
@@ -406,6 +406,20 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			}
 		}
 		return cur
+	case *ssa.MakeSlice:
+		v := s.makeSlice(fr, in, p.idx)
+		fr.vals[in] = v
+		if inCycle(b) {
+			// A fresh array on every execution: zero its cells.
+			for _, ptr := range leaves(v.ptr, v.ptr.obj.typ, 32) {
+				cur = p.emit(cur, model.AssignOp(p.privateReg(ptr), model.C(0)), in.Pos(), Origin{})
+			}
+		}
+		return cur
+	case *ssa.IndexAddr, *ssa.Slice:
+		// pure declined it: constant bounds out of range, a run-time panic.
+		p.panics = append(p.panics, panicSite{loc: cur, name: outOfRange(in), pos: in.Pos()})
+		return -1
 	case *ssa.Store:
 		return p.store(fr, in, cur)
 	case *ssa.UnOp:
@@ -627,6 +641,15 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		}
 	}
 	t, _ := ptr.target()
+	if isAggregate(t) {
+		return p.storeAgg(ptr, val, t, cur, pos, o)
+	}
+	if _, isSlice := t.Underlying().(*types.Slice); isSlice && ptr.obj.owner < 0 {
+		if ptr.dynamic() || !same(p.scalarFromSetup(ptr, ""), val) {
+			s.unsupported(pos, "storing a slice in shared memory after the spawns (a slice's backing array must be fixed by the set-up)")
+		}
+		return cur
+	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
@@ -677,7 +700,14 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = v
 		return cur
 	default:
-		fr.vals[in] = opaque("a struct or array value (use its fields through a pointer)")
+		if isAggregate(t) {
+			return p.loadAgg(fr, in, ptr, cur, pos, o)
+		}
+		if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
+			return cur
+		}
+		fr.vals[in] = opaque("a value of type " + t.String())
 		return cur
 	}
 	reg := -1
@@ -707,7 +737,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok {
-		s.builtin(b, pos)
+		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
+			fr.vals[in] = v
+		}
 		return cur
 	}
 	f := s.get(fr, c.Value)
@@ -752,7 +784,7 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		for _, r := range rets[1:] {
 			if !same(r.vals[k], res[k]) {
 				t := fn.Signature.Results().At(k).Type()
-				if !isIntegral(t) {
+				if !isIntegral(t) && !isString(t) {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
 				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(fn, nil), k), t)

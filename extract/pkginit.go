@@ -261,8 +261,12 @@ func (s *system) poison(o *object, why string, pos token.Pos, v value) {
 // and the values opaque values were made from.
 func (s *system) taint(v value, why string, pos token.Pos, seen map[*object]bool) {
 	switch v.kind {
-	case vPtr:
+	case vPtr, vSlice:
 		s.taintObj(v.ptr.obj, why, pos, seen)
+	case vAgg:
+		for _, e := range v.agg {
+			s.taint(e, why, pos, seen)
+		}
 	case vFunc:
 		if len(v.fn.Blocks) > 0 {
 			for _, g := range s.x.globalsOf(v.fn) {
@@ -320,8 +324,14 @@ func reaching(vs []value) []value {
 	var out []value
 	for _, v := range vs {
 		switch v.kind {
-		case vPtr, vFunc, vTuple:
+		case vPtr, vFunc, vTuple, vSlice:
 			out = append(out, v)
+		case vAgg:
+			var cells []value
+			for _, c := range v.agg {
+				cells = append(cells, c)
+			}
+			out = append(out, reaching(cells)...)
 		case vOpaque:
 			if len(v.from) > 0 {
 				out = append(out, v)
@@ -487,12 +497,10 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 			why = "a type assertion"
 		case *ssa.Range, *ssa.Next:
 			why = "a range over a map or string"
-		case *ssa.MakeSlice, *ssa.Slice, *ssa.SliceToArrayPointer:
-			why = "a slice (only arrays are modelled)"
+		case *ssa.SliceToArrayPointer:
+			why = "a conversion of a slice to an array pointer"
 		case *ssa.ChangeInterface:
 			why = "an interface value"
-		case *ssa.Field, *ssa.Index:
-			why = "a struct or array value"
 		case *ssa.MultiConvert:
 			why = "a generic conversion"
 		}
@@ -614,7 +622,7 @@ func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
 // isScalar reports whether the setup keeps values of type t in one cell.
 func isScalar(t types.Type) bool {
 	switch t.Underlying().(type) {
-	case *types.Basic, *types.Pointer, *types.Signature:
+	case *types.Basic, *types.Pointer, *types.Signature, *types.Slice:
 		return true
 	}
 	return false

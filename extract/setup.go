@@ -112,6 +112,11 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		switch in := in.(type) {
 		case *ssa.Alloc:
 			fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: s.alloc(in, -1)}}
+		case *ssa.MakeSlice:
+			fr.vals[in] = s.makeSlice(fr, in, -1)
+		case *ssa.IndexAddr, *ssa.Slice:
+			// pure declined it: constant bounds out of range.
+			s.fail(in.Pos(), "the setup of system %s panics: %s", s.name, outOfRange(in))
 		case *ssa.Store:
 			if varargsStore(in) {
 				break
@@ -185,7 +190,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 		return
 	}
 	v := s.get(fr, dr.X)
-	if v.kind != vPtr || len(v.ptr.path) != 0 || !v.ptr.obj.anon {
+	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}
 	v.ptr.obj.name, v.ptr.obj.anon = id.Name, false
@@ -195,7 +200,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 func (s *system) alloc(in *ssa.Alloc, owner int) *object {
 	name := in.Comment
 	switch name {
-	case "", "new", "complit", "slicelit", "varargs", "range", "rangefunc":
+	case "", "new", "complit", "slicelit", "makeslice", "varargs", "range", "rangefunc":
 		name = ""
 	}
 	if !token.IsIdentifier(name) {
@@ -242,6 +247,13 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	case vInt, vPtr, vNil, vFunc:
 		s.mem[key] = v
 		return
+	case vSlice:
+		nameBacking(v, p)
+		s.mem[key] = v
+		return
+	case vAgg:
+		s.setupStoreAgg(p, v)
+		return
 	}
 	if c, ok := val.(*ssa.Const); ok && c.Value == nil {
 		// Zeroing an aggregate: forget what was stored inside it.
@@ -262,10 +274,12 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 	switch t.Underlying().(type) {
 	case *types.Basic:
 		return constVal(0)
-	case *types.Pointer, *types.Signature:
+	case *types.Pointer, *types.Signature, *types.Slice:
 		return value{kind: vNil}
+	case *types.Struct, *types.Array:
+		return s.setupLoadAgg(p, t)
 	}
-	return opaque("a struct or array value (use its fields through a pointer)")
+	return opaque("a value of type " + t.String())
 }
 
 func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
@@ -383,7 +397,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok {
-		return s.builtin(b, pos)
+		return s.builtin(fr, b, c.Args, pos)
 	}
 	f := s.get(fr, c.Value)
 	if f.kind != vFunc {
@@ -497,12 +511,20 @@ func (s *system) memInt(p pointer) int64 {
 	return c
 }
 
-func (s *system) builtin(b *ssa.Builtin, pos token.Pos) value {
+// builtin evaluates a call of a built-in function, in the setup and in
+// processes alike.
+func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.Pos) value {
 	switch b.Name() {
 	case "print", "println":
 		return value{}
 	case "recover":
 		s.unsupported(pos, "recover (a panic is a bad state of the system; deferred calls do not run after it)")
+	case "len", "cap":
+		if len(args) == 1 {
+			return s.lenCap(b.Name(), s.get(fr, args[0]), args[0].Type(), pos)
+		}
+	case "append", "copy":
+		s.unsupported(pos, "the built-in %s (a slice's length and contents are fixed by the set-up; assign its elements instead)", b.Name())
 	}
 	s.unsupported(pos, "the built-in %s", b.Name())
 	return value{}

@@ -232,6 +232,9 @@ type system struct {
 
 	init  initState // the run of the package's initialisation (pkginit.go)
 	calls callState // defers, sync types, other packages, nested spawns (defer.go, calls.go)
+
+	strs   []string         // the interned strings, by id - 1 (strings.go)
+	strIDs map[string]int64 // their ids
 }
 
 // maxSetupSteps bounds the concrete execution of a system's setup.
@@ -256,6 +259,16 @@ func (s *system) display(o *object) {
 		return
 	}
 	o.named = true
+	if h := o.holder; o.anon && h != nil {
+		if len(h.path) == 0 {
+			// A variable that holds the slice has no cells of its own in
+			// the model: the array takes its name (buf[0]).
+			o.name = h.obj.name
+		} else {
+			s.display(h.obj)
+			o.name = h.name()
+		}
+	}
 	base, n := o.name, 1
 	for s.objName[o.name] > 0 {
 		n++
@@ -366,10 +379,14 @@ func (s *system) constant(c *ssa.Const) value {
 			return value{kind: vNil}
 		case *types.Basic:
 			return constVal(0)
+		case *types.Struct, *types.Array:
+			return value{kind: vAgg, agg: map[string]value{}}
 		}
 		return opaque("the zero value of " + c.Type().String())
 	}
 	switch c.Value.Kind() {
+	case constant.String:
+		return constVal(s.intern(constant.StringVal(c.Value)))
 	case constant.Bool:
 		if constant.BoolVal(c.Value) {
 			return constVal(1)
@@ -410,6 +427,10 @@ func kindName(k valKind) string {
 		return "a nil value"
 	case vTuple:
 		return "a tuple"
+	case vSlice:
+		return "a slice"
+	case vAgg:
+		return "a struct or array value"
 	}
 	return "a value"
 }
@@ -615,13 +636,21 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 		fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: in.Field})}
 	case *ssa.IndexAddr:
+		if _, isSlice := in.X.Type().Underlying().(*types.Slice); isSlice {
+			v, ok := s.sliceIndex(fr, in)
+			if !ok {
+				return false // a constant index out of range: the caller panics
+			}
+			fr.vals[in] = v
+			return true
+		}
 		p := s.get(fr, in.X)
 		arr, ok := deref(in.X.Type()).Underlying().(*types.Array)
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "indexing %s", describe(p))
 		}
 		if !ok {
-			s.unsupported(in.Pos(), "indexing a slice (only arrays are modelled)")
+			s.unsupported(in.Pos(), "indexing a value of type %s", in.X.Type())
 		}
 		idx := s.get(fr, in.Index)
 		e := s.asInt(idx, in.Pos())
@@ -633,10 +662,16 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		} else {
 			fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: -1, dyn: e, n: int(arr.Len())})}
 		}
-	case *ssa.Slice, *ssa.MakeSlice:
-		fr.vals[in.(ssa.Value)] = opaque("a slice (only arrays are modelled)")
-	case *ssa.Field, *ssa.Index:
-		fr.vals[in.(ssa.Value)] = opaque("a struct or array value (use its fields through a pointer)")
+	case *ssa.Slice:
+		v, ok := s.slice(fr, in)
+		if !ok {
+			return false // constant bounds out of range: the caller panics
+		}
+		fr.vals[in] = v
+	case *ssa.Field:
+		fr.vals[in] = s.field(fr, in)
+	case *ssa.Index:
+		fr.vals[in] = s.index(fr, in)
 	default:
 		return false
 	}
@@ -651,6 +686,7 @@ func describe(v value) string {
 }
 
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
+	s.checkStringOp(in)
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
 		return v

@@ -21,6 +21,8 @@ const (
 	vFunc                  // a function or closure: fn, env
 	vNil                   // a nil pointer or function
 	vTuple                 // the results of a call
+	vSlice                 // a slice: ptr to its backing array, and sl
+	vAgg                   // a struct or array value: its cells in agg
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -33,15 +35,16 @@ type value struct {
 	fn   *ssa.Function
 	env  []value
 	tup  []value
+	sl   sliceHdr
 	why  string
 	// from lists, for an opaque value the package's initialisation computed,
 	// the values it was made from that may reach the package's state
 	// (pointers, functions, and opaque values made from those): what a call
 	// the model does not run may change if it is given this value.
 	from []value
-	// agg holds, for a struct or array value the package's initialisation
-	// loaded, its cells by their key below the aggregate ("", ".0", "[1]");
-	// absent cells are zero.
+	// agg holds, for a struct or array value (vAgg, or an opaque value the
+	// package's initialisation loaded), its cells by their key below the
+	// aggregate ("", ".0", "[1]"); absent cells are zero.
 	agg map[string]value
 }
 
@@ -85,6 +88,10 @@ func same(a, b value) bool {
 		return true
 	case vNil:
 		return true
+	case vSlice:
+		return a.sl == b.sl && a.ptr.equal(b.ptr)
+	case vAgg:
+		return sameAgg(a.agg, b.agg)
 	}
 	return false
 }
@@ -100,15 +107,19 @@ type object struct {
 	owner int        // -1 for shared state, else the process it is private to
 	anon  bool       // no Go name yet (a composite literal or new)
 	named bool       // the name is final (see system.display)
+	// holder is, for the anonymous backing array of a slice, the cell the
+	// setup first stored the slice in: the array is named after it (r.buf).
+	holder *pointer
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
-// index known only at run time (dyn, over an array of n elements).
+// index known only at run time (dyn, valid in [lo, n) of an array: the whole
+// array, or the window of a slice over its backing array).
 type step struct {
 	field int        // >= 0: a struct field
 	index int        // field < 0 and dyn == nil: a constant array index
 	dyn   model.Expr // a run-time index
-	n     int        // the array length, for dyn
+	lo, n int        // the valid indexes for dyn
 }
 
 // A pointer points to a part of an object.
@@ -207,7 +218,7 @@ func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRang
 			}
 			continue
 		}
-		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(0)), model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))))
+		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(int64(s.lo))), model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))))
 		if outOfRange == nil {
 			outOfRange = oor
 		} else {
@@ -216,7 +227,7 @@ func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRang
 		var np []pointer
 		var nc []model.Expr
 		for i := range ptrs {
-			for k := 0; k < s.n; k++ {
+			for k := s.lo; k < s.n; k++ {
 				np = append(np, ptrs[i].with(step{field: -1, index: k}))
 				c := model.Bin(model.OpEq, s.dyn, model.C(int64(k)))
 				if conds[i] != nil {
@@ -284,8 +295,8 @@ func classify(t types.Type) leafKind {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		if u.Info()&(types.IsInteger|types.IsBoolean) != 0 {
-			return leafInt
+		if u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 {
+			return leafInt // a string is an interned id (strings.go)
 		}
 	case *types.Pointer:
 		return leafPointer

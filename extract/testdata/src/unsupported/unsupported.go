@@ -132,5 +132,5 @@ func bitwise() {
 //fencecheck:system
 func slices() {
 	s := make([]int32, 2)
-	go func() { s[0] = 1 }()
+	go func() { s = append(s, 1) }()
 }

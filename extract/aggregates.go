@@ -1,0 +1,337 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Struct and array values. Go copies them cell by cell: a store of a whole
+// struct into shared memory is one plain store per cell, in the order of
+// the fields, and a load of a whole struct is one plain load per cell, so
+// another goroutine may change the struct between two of them (a torn
+// read). A value of such a type is a vAgg: its cells by their key below the
+// aggregate (".0", "[1]", ".1.0"), absent cells zero.
+
+// maxAggCells bounds the number of cells of a struct or array value.
+const maxAggCells = 256
+
+// cell is one scalar part of an aggregate type.
+type cell struct {
+	key  string // below the aggregate, as pointer.key spells it
+	name string // as Go spells it: .a, [1], .a.b
+	path []step
+	typ  types.Type
+}
+
+// cellsOf lists the cells of a value of type t in memory order; ok is false
+// when there are more than maxAggCells of them.
+func cellsOf(t types.Type) (cells []cell, ok bool) {
+	var walk func(key, name string, path []step, t types.Type) bool
+	walk = func(key, name string, path []step, t types.Type) bool {
+		if len(cells) > maxAggCells {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			if classify(t) != leafOther {
+				break // a sync/atomic value, a WaitGroup or a Mutex: one cell
+			}
+			for i := range u.NumFields() {
+				f := u.Field(i)
+				p := append(path[:len(path):len(path)], step{field: i})
+				if !walk(fmt.Sprintf("%s.%d", key, i), name+"."+f.Name(), p, f.Type()) {
+					return false
+				}
+			}
+			return true
+		case *types.Array:
+			for i := range int(u.Len()) {
+				p := append(path[:len(path):len(path)], step{field: -1, index: i})
+				if !walk(fmt.Sprintf("%s[%d]", key, i), fmt.Sprintf("%s[%d]", name, i), p, u.Elem()) {
+					return false
+				}
+			}
+			return true
+		}
+		cells = append(cells, cell{key: key, name: name, path: path, typ: t})
+		return true
+	}
+	ok = walk("", "", nil, t)
+	return cells, ok
+}
+
+// isAggregate reports whether values of type t are struct or array values.
+func isAggregate(t types.Type) bool {
+	if classify(t) != leafOther {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return true
+	}
+	return false
+}
+
+// aggCells is cellsOf for a value used at pos.
+func (s *system) aggCells(t types.Type, pos token.Pos) []cell {
+	cells, ok := cellsOf(t)
+	if !ok {
+		s.unsupported(pos, "a value of type %s, which has more than %d cells", t, maxAggCells)
+	}
+	return cells
+}
+
+// zeroOf returns the zero value of a scalar cell's type.
+func zeroOf(t types.Type) value {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Signature, *types.Slice:
+		return value{kind: vNil}
+	}
+	return constVal(0)
+}
+
+// cellOf returns the value of cell c of the aggregate v.
+func cellOf(v value, c cell) value {
+	if x, ok := v.agg[c.key]; ok {
+		return x
+	}
+	return zeroOf(c.typ)
+}
+
+func sameAgg(a, b map[string]value) bool {
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok {
+			y = zeroLike(x)
+		}
+		if !same(x, y) {
+			return false
+		}
+	}
+	for k, y := range b {
+		if _, ok := a[k]; !ok && !same(zeroLike(y), y) {
+			return false
+		}
+	}
+	return true
+}
+
+// zeroLike returns the zero value of the kind of x.
+func zeroLike(x value) value {
+	switch x.kind {
+	case vPtr, vNil, vSlice, vFunc:
+		return value{kind: vNil}
+	}
+	return constVal(0)
+}
+
+// partOf returns the part of the aggregate v below the key sel, of type t.
+func partOf(v value, sel string, t types.Type) value {
+	if !isAggregate(t) {
+		if x, ok := v.agg[sel]; ok {
+			return x
+		}
+		return zeroOf(t)
+	}
+	agg := map[string]value{}
+	for k, x := range v.agg {
+		if below(k, sel) {
+			agg[k[len(sel):]] = x
+		}
+	}
+	return value{kind: vAgg, agg: agg}
+}
+
+// field evaluates x.f for a struct value x.
+func (s *system) field(fr *frame, in *ssa.Field) value {
+	x := s.get(fr, in.X)
+	switch x.kind {
+	case vAgg:
+		return partOf(x, fmt.Sprintf(".%d", in.Field), in.Type())
+	case vOpaque:
+		return x
+	}
+	s.unsupported(in.Pos(), "a field of %s", describe(x))
+	return value{}
+}
+
+// index evaluates a[i] for an array value a (a string is opaque).
+func (s *system) index(fr *frame, in *ssa.Index) value {
+	if isString(in.X.Type()) {
+		s.unsupported(in.Pos(), "indexing a string (strings are opaque values)")
+	}
+	x := s.get(fr, in.X)
+	switch x.kind {
+	case vAgg:
+	case vOpaque:
+		return x
+	default:
+		s.unsupported(in.Pos(), "indexing %s", describe(x))
+	}
+	c, ok := s.get(fr, in.Index).constant()
+	if !ok {
+		s.unsupported(in.Pos(), "indexing an array value with an index known only at run time (index the array in memory instead)")
+	}
+	if n := in.X.Type().Underlying().(*types.Array).Len(); c < 0 || c >= n {
+		s.fail(in.Pos(), "index %d out of range [0:%d]", c, n)
+	}
+	return partOf(x, fmt.Sprintf("[%d]", c), in.Type())
+}
+
+// setupLoadAgg loads a struct or array value in the setup.
+func (s *system) setupLoadAgg(p pointer, t types.Type) value {
+	key := p.key()
+	agg := map[string]value{}
+	for k, x := range s.mem {
+		if below(k, key) {
+			agg[k[len(key):]] = x
+		}
+	}
+	return value{kind: vAgg, agg: agg}
+}
+
+// setupStoreAgg stores a struct or array value in the setup.
+func (s *system) setupStoreAgg(p pointer, v value) {
+	key := p.key()
+	for k := range s.mem {
+		if below(k, key) {
+			delete(s.mem, k)
+		}
+	}
+	t, _ := p.target()
+	for _, c := range s.aggCells(t, s.curPos) {
+		x, ok := v.agg[c.key]
+		if !ok {
+			continue
+		}
+		q := p
+		for _, st := range c.path {
+			q = q.with(st)
+		}
+		s.mem[key+c.key] = x
+		nameBacking(x, q)
+	}
+}
+
+// cellPtr returns the pointer to cell c of the aggregate p points to.
+func cellPtr(p pointer, c cell) pointer {
+	for _, st := range c.path {
+		p = p.with(st)
+	}
+	return p
+}
+
+// loadAgg lowers a load of a whole struct or array: one load per cell, in
+// memory order, each into a register of its own.
+func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.Pos, o Origin) int {
+	s := p.s
+	base, basePos := "", in.Pos()
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		x = s.x.fullExpr(x)
+		base, basePos = types.ExprString(x), x.Pos()
+	}
+	agg := map[string]value{}
+	for _, c := range s.aggCells(in.Type(), pos) {
+		q := cellPtr(ptr, c)
+		switch classify(c.typ) {
+		case leafInt:
+		case leafPointer:
+			agg[c.key] = p.scalarFromSetup(q, "a pointer")
+			continue
+		case leafOther:
+			if _, ok := c.typ.Underlying().(*types.Slice); ok {
+				agg[c.key] = p.scalarFromSetup(q, "a slice")
+				continue
+			}
+			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
+			continue
+		default:
+			s.unsupported(pos, "copying a value of type %s, which contains a %s", in.Type(), c.typ)
+		}
+		name := strings.TrimPrefix(base+c.name, ".")
+		r := p.newReg(name, c.typ)
+		if base != "" {
+			if p.sources == nil {
+				p.sources = map[int]source{}
+			}
+			p.sources[r] = source{name, basePos}
+		}
+		agg[c.key] = intVal(model.R(r))
+		if ptr.obj.owner >= 0 {
+			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
+				return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+			})
+			continue
+		}
+		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.ReadOp(s.varFor(q), r)}
+		})
+	}
+	fr.vals[in] = value{kind: vAgg, agg: agg}
+	return cur
+}
+
+// scalarFromSetup returns the value of a pointer or slice cell, which only
+// the setup may store (what, "a pointer" or "a slice", names it).
+func (p *proc) scalarFromSetup(q pointer, what string) value {
+	if q.obj.owner >= 0 || q.dynamic() {
+		return opaque(what + " kept in goroutine-local memory or chosen at run time")
+	}
+	if v, ok := p.s.mem[q.key()]; ok {
+		return v
+	}
+	return value{kind: vNil}
+}
+
+// storeAgg lowers a store of a whole struct or array: one store per cell,
+// in memory order.
+func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token.Pos, o Origin) int {
+	s := p.s
+	if ptr.obj.owner >= 0 && val.kind != vAgg {
+		// Goroutine-local memory of a type the model does not keep: an
+		// error only where it is used.
+		return cur
+	}
+	switch val.kind {
+	case vAgg:
+	case vOpaque:
+		s.unsupported(pos, "%s", val.why)
+	default:
+		s.unsupported(pos, "storing %s as a value of type %s", describe(val), t)
+	}
+	for _, c := range s.aggCells(t, pos) {
+		q := cellPtr(ptr, c)
+		x := cellOf(val, c)
+		if ptr.obj.owner >= 0 {
+			if x.kind != vInt {
+				continue // goroutine-local memory of a type the model does not keep
+			}
+			e := x.e
+			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
+				return []model.Op{model.AssignOp(p.privateReg(q), e)}
+			})
+			continue
+		}
+		switch classify(c.typ) {
+		case leafInt:
+		case leafPointer, leafOther:
+			if q.dynamic() || !same(p.scalarFromSetup(q, ""), x) {
+				s.unsupported(pos, "storing %s in shared memory after the spawns (only the set-up may store one)", describe(x))
+			}
+			continue
+		default:
+			s.unsupported(pos, "copying a value of type %s, which contains a %s", t, c.typ)
+		}
+		e := s.asInt(x, pos)
+		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.WriteOp(s.varFor(q), e)}
+		})
+	}
+	return cur
+}

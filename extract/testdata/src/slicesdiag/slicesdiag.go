@@ -1,0 +1,65 @@
+// Package slicesdiag holds constructs over slices, values and strings that
+// the model cannot express.
+package slicesdiag
+
+type box struct {
+	n    int32
+	buf  []int32
+	name string
+	arr  [2]int32
+}
+
+//fencecheck:system
+func runtimeLen() {
+	b := &box{}
+	go func() {
+		s := make([]int32, b.n)
+		s[0] = 1
+	}()
+}
+
+//fencecheck:system
+func runtimeBounds() {
+	b := &box{buf: make([]int32, 4)}
+	go func() {
+		n := b.n
+		w := b.buf[n:]
+		w[0] = 1
+	}()
+}
+
+//fencecheck:system
+func storeSlice() {
+	b := &box{buf: make([]int32, 4)}
+	go func() { b.buf = make([]int32, 2) }()
+}
+
+//fencecheck:system
+func concat() {
+	b := &box{name: "a"}
+	go func() { b.name = b.name + "b" }()
+}
+
+//fencecheck:system
+func order() {
+	b := &box{name: "a"}
+	go func() {
+		if b.name < "b" {
+			b.n = 1
+		}
+	}()
+}
+
+//fencecheck:system
+func runtimeStringLen() {
+	b := &box{name: "a"}
+	go func() { b.n = int32(len(b.name)) }()
+}
+
+//fencecheck:system
+func arrayValueIndex() {
+	b := &box{}
+	go func() { b.n = b.pair()[b.n] }()
+}
+
+func (b *box) pair() [2]int32 { return b.arr }
