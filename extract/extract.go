@@ -287,9 +287,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 			diags = append(diags, Diagnostic{Pos: decl.Pos(), Message: fmt.Sprintf("internal error: no SSA function for system %s", name)})
 			continue
 		}
-		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
-			mem: map[string]value{}, vars: map[string]int{}}
-		sys, d := s.lower(fn)
+		s, sys, d := x.lowerSystem(name, decl, fn)
 		if d != nil {
 			diags = append(diags, *d)
 			continue
@@ -367,4 +365,28 @@ func (x *extractor) build() (err error) {
 		}
 	}
 	return nil
+}
+
+// lowerSystem lowers one system function, again as long as a round finds
+// objects or pointer cells the previous one did not know of (pointers.go).
+func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Function) (*system, *System, *Diagnostic) {
+	var hint *heapHint
+	for round := 1; ; round++ {
+		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
+			mem: map[string]value{}, vars: map[string]int{}}
+		s.initHeap(hint)
+		sys, d := s.lower(fn)
+		progress := s.heap.changed
+		next := s.finishHeap(d == nil)
+		if next == nil || d != nil && !progress {
+			return s, sys, d
+		}
+		if round == maxHeapRounds {
+			if d != nil {
+				return s, nil, d
+			}
+			return s, nil, &Diagnostic{Pos: decl.Pos(), Message: s.heapRoundsError()}
+		}
+		hint = next
+	}
 }

@@ -210,7 +210,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			}
 		}
 		allSame := !back && len(known) > 0
-		allInt := true
+		allInt, allRef := true, true
 		for _, v := range known {
 			if !same(v, known[0]) {
 				allSame = false
@@ -218,10 +218,18 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			if v.kind != vInt {
 				allInt = false
 			}
+			if !isRefLike(v) {
+				allRef = false
+			}
 		}
 		switch {
 		case allSame:
 			fr.vals[phi] = known[0]
+		case allRef && isPtrCell(phi.Type()):
+			r := p.newReg(p.regName(fr, phi), phi.Type())
+			p.holds(r, fr, phi)
+			st.phiReg[phi] = r
+			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
 		case allInt && isIntegral(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -267,7 +275,12 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			continue
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
-		x := p.s.asInt(v, phi.Pos())
+		var x model.Expr
+		if isPtrCell(phi.Type()) {
+			x = p.s.refExpr(v, phi.Pos())
+		} else {
+			x = p.s.asInt(v, phi.Pos())
+		}
 		if rr, ok := x.(model.RegRef); ok && rr.Reg == r {
 			continue // the phi keeps its value
 		}
@@ -385,6 +398,7 @@ func used(v ssa.Value) bool {
 func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
 	s := p.s
 	if dr, ok := in.(*ssa.DebugRef); ok {
+		s.nameObject(fr, dr)
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
@@ -399,6 +413,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.Alloc:
 		o := s.alloc(in, p.idx)
 		fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: o}}
+		if o.owner < 0 && inCycle(b) {
+			s.unsupported(in.Pos(), "allocating an object that other goroutines may reach (%s) in a loop of goroutine %s (only allocations executed a bounded number of times are modelled: move it out of the loop or call the function a fixed number of times)", allocExpr(s, fr, in), p.q.Name)
+		}
 		if inCycle(b) {
 			// A fresh object on every execution: zero its cells.
 			for _, ptr := range leaves(pointer{obj: o}, o.typ, 32) {
@@ -543,7 +560,9 @@ func (s *system) varFor(ptr pointer) int {
 	s.display(ptr.obj)
 	t, decl := ptr.target()
 	init := int64(0)
-	if v, ok := s.mem[k]; ok {
+	if v, ok := s.mem[k]; ok && isPtrCell(t) {
+		init = s.refExpr(v, token.NoPos).(model.Const).Value
+	} else if ok {
 		c, ok := v.constant()
 		if !ok {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
@@ -572,15 +591,36 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 		}
 		return join
 	}
-	ptrs, conds, oor, ok := ptr.cases(maxCases)
-	if !ok {
-		p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
-	}
-	for i, q := range ptrs {
-		g := p.emit(cur, model.GuardOp(conds[i]), pos, Origin{})
-		for _, op := range ops(q) {
-			p.emitTo(g, op, join, pos, o)
+	bases, bconds, isNil := p.s.objCases(ptr, maxCases, pos)
+	var oor model.Expr
+	for bi, base := range bases {
+		ptrs, conds, out, ok := pointer{obj: base.obj, path: ptr.path}.cases(maxCases)
+		if !ok || len(ptrs)*len(bases) > maxCases*4 {
+			p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
 		}
+		oor = out
+		for i, q := range ptrs {
+			c := conds[i]
+			switch {
+			case c == nil:
+				c = bconds[bi]
+			case bconds[bi] != nil:
+				c = model.Bin(model.OpAnd, bconds[bi], c)
+			}
+			var g int
+			if c == nil {
+				g = cur
+			} else {
+				g = p.emit(cur, model.GuardOp(c), pos, Origin{})
+			}
+			for _, op := range ops(q) {
+				p.emitTo(g, op, join, pos, o)
+			}
+		}
+	}
+	if isNil != nil {
+		g := p.emit(cur, model.GuardOp(isNil), pos, Origin{})
+		p.panics = append(p.panics, panicSite{loc: g, name: "nil pointer dereference", pos: pos})
 	}
 	if oor != nil {
 		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})
@@ -590,6 +630,7 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 }
 
 func (p *proc) pointerArg(v value, pos token.Pos) pointer {
+	v = p.s.deref(v, pos)
 	switch v.kind {
 	case vPtr:
 		p.s.checkInit(v.ptr.obj)
@@ -621,6 +662,9 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		}
 	}
 	t, _ := ptr.target()
+	if isPtrCell(t) && isRefLike(val) {
+		return p.storePtr(ptr, val, pos, o, cur)
+	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
@@ -660,9 +704,8 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	switch classify(t) {
 	case leafInt:
 	case leafPointer:
-		if ptr.obj.owner >= 0 || ptr.dynamic() {
-			fr.vals[in] = opaque("a pointer kept in goroutine-local memory or chosen at run time")
-			return cur
+		if ptr.dynamic() || ptr.obj.owner >= 0 || s.ptrCellShared(ptr, pos) {
+			return p.loadPtr(fr, in, ptr, t, pos, o, cur)
 		}
 		v, ok := s.mem[ptr.key()]
 		if !ok {
@@ -739,12 +782,16 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		for _, r := range rets[1:] {
 			if !same(r.vals[k], res[k]) {
 				t := f.fn.Signature.Results().At(k).Type()
-				if !isIntegral(t) {
+				ptrRes := isPtrCell(t) && allRefLike(rets, k)
+				if !isIntegral(t) && !ptrRes {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
 				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(f.fn, nil), k), t)
 				p.holdsResult(regs[k], fr, in, k)
 				res[k] = intVal(model.R(regs[k]))
+				if ptrRes {
+					res[k] = value{kind: vRef, e: model.R(regs[k]), objs: s.candidates(t), typ: t}
+				}
 				break
 			}
 		}
@@ -756,7 +803,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			loc := r.loc
 			var ms []model.Op
 			for k := 0; k < n; k++ {
-				if regs[k] >= 0 {
+				if regs[k] >= 0 && isPtrCell(f.fn.Signature.Results().At(k).Type()) {
+					ms = append(ms, model.AssignOp(regs[k], s.refExpr(r.vals[k], pos)))
+				} else if regs[k] >= 0 {
 					ms = append(ms, model.AssignOp(regs[k], s.asInt(r.vals[k], pos)))
 				}
 			}
@@ -823,6 +872,15 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
 	}
 	t, _ := ptr.target()
+	if isPtrCell(vt) {
+		if classify(t) != leafPointer {
+			s.unsupported(pos, "%s on a %s", fn.Name(), t)
+		}
+		if o.Type == nil {
+			o.Type = t
+		}
+		return p.externPtr(fr, in, k, vt, ptr, args, pos, o, cur)
+	}
 	switch lk := classify(t); {
 	case k >= extWGAdd && k <= extWGWait && lk != leafWaitGroup,
 		k >= extLock && lk != leafMutex,

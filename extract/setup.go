@@ -187,6 +187,9 @@ func (s *system) alloc(in *ssa.Alloc, owner int) *object {
 	if !token.IsIdentifier(name) {
 		name = ""
 	}
+	if id := s.x.debugOf(in.Parent()).ident[in]; name == "" && id != nil {
+		name = id.Name // n := &node{...} names the object n
+	}
 	decl := s.x.defs[in.Pos()]
 	return s.newObject(name, deref(in.Type()), decl, owner)
 }
@@ -244,6 +247,9 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 func (s *system) setupLoad(p pointer, t types.Type) value {
 	if v, ok := s.mem[p.key()]; ok {
 		return v
+	}
+	if isPtrCell(t) {
+		return value{kind: vNil}
 	}
 	switch t.Underlying().(type) {
 	case *types.Basic:
@@ -404,6 +410,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return value{}
 	}
 	p := s.staticPtr(args[0], pos)
+	if isPtrCell(vt) {
+		return s.setupPtrOp(k, p, args, pos)
+	}
 	old := s.memInt(p)
 	arg := func(i int) int64 {
 		c, ok := args[i].constant()
@@ -542,7 +551,14 @@ func classifyExtern(fn *ssa.Function) (extKind, types.Type) {
 				if bk, ok := atomicTypes[t]; ok {
 					return k, types.Typ[bk]
 				}
+				if t == "Pointer" && k != extAdd && k != extAnd && k != extOr {
+					return k, types.Typ[types.UnsafePointer]
+				}
 			}
+		}
+	case path == "sync/atomic" && isNamed(deref(recv.Type()), "sync/atomic", "Pointer"):
+		if k, ok := atomicOps[fn.Name()]; ok {
+			return k, types.NewPointer(ptrElem(deref(recv.Type())))
 		}
 	case path == "sync/atomic":
 		if vt, ok := atomicKind(deref(recv.Type())); ok {

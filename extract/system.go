@@ -231,6 +231,7 @@ type system struct {
 	spawns  []token.Pos
 
 	init initState // the run of the package's initialisation (pkginit.go)
+	heap heapState // pointers held in memory (pointers.go)
 }
 
 // maxSetupSteps bounds the concrete execution of a system's setup.
@@ -240,6 +241,12 @@ const maxSetupSteps = 200_000
 const maxCases = 64
 
 func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int) *object {
+	if o := s.adopt(t); o != nil {
+		// An object that an earlier round found to need a heap id.
+		o.decl = decl
+		s.objects = append(s.objects, o)
+		return o
+	}
 	o := &object{id: len(s.objects), name: name, typ: t, decl: decl, owner: owner}
 	if name == "" {
 		o.name, o.anon = "obj", true
@@ -254,7 +261,7 @@ func (s *system) display(o *object) {
 	if o.named {
 		return
 	}
-	o.named = true
+	o.named, o.raw = true, o.name
 	base, n := o.name, 1
 	for s.objName[o.name] > 0 {
 		n++
@@ -409,6 +416,8 @@ func kindName(k valKind) string {
 		return "a nil value"
 	case vTuple:
 		return "a tuple"
+	case vRef:
+		return "a pointer chosen at run time"
 	}
 	return "a value"
 }
@@ -578,6 +587,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 	case *ssa.Convert:
 		x := s.get(fr, in.X)
+		if isPtrCell(in.Type()) || isPtrCell(in.X.Type()) {
+			if !isPtrCell(in.Type()) || !isPtrCell(in.X.Type()) {
+				s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
+			}
+			fr.vals[in] = s.convertPtr(x, in.X.Type(), in.Type(), in.Pos())
+			return true
+		}
 		if x.kind != vInt {
 			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
 		}
@@ -608,13 +624,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 	case *ssa.ChangeInterface:
 		fr.vals[in] = opaque("an interface value")
 	case *ssa.FieldAddr:
-		p := s.get(fr, in.X)
+		p := s.deref(s.get(fr, in.X), in.Pos())
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "a field of %s", describe(p))
 		}
 		fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: in.Field})}
 	case *ssa.IndexAddr:
-		p := s.get(fr, in.X)
+		p := s.deref(s.get(fr, in.X), in.Pos())
 		arr, ok := deref(in.X.Type()).Underlying().(*types.Array)
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "indexing %s", describe(p))
@@ -651,6 +667,18 @@ func describe(v value) string {
 
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if x.kind == vRef || y.kind == vRef {
+		if !isRefLike(x) || !isRefLike(y) {
+			s.unsupported(in.Pos(), "comparing a pointer into an object with a pointer chosen at run time")
+		}
+		switch in.Op {
+		case token.EQL:
+			return intVal(model.Bin(model.OpEq, s.refExpr(x, in.Pos()), s.refExpr(y, in.Pos())))
+		case token.NEQ:
+			return intVal(model.Bin(model.OpNe, s.refExpr(x, in.Pos()), s.refExpr(y, in.Pos())))
+		}
+		s.unsupported(in.Pos(), "pointer arithmetic")
+	}
 	if x.kind == vPtr || y.kind == vPtr || x.kind == vNil || y.kind == vNil {
 		if in.Op != token.EQL && in.Op != token.NEQ {
 			s.unsupported(in.Pos(), "pointer arithmetic")

@@ -21,6 +21,7 @@ const (
 	vFunc                  // a function or closure: fn, env
 	vNil                   // a nil pointer or function
 	vTuple                 // the results of a call
+	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -43,6 +44,9 @@ type value struct {
 	// loaded, its cells by their key below the aggregate ("", ".0", "[1]");
 	// absent cells are zero.
 	agg map[string]value
+	// objs and typ are, for a vRef, the objects it may name and its type.
+	objs []*object
+	typ  types.Type
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -85,6 +89,8 @@ func same(a, b value) bool {
 		return true
 	case vNil:
 		return true
+	case vRef:
+		return a.e == b.e
 	}
 	return false
 }
@@ -100,6 +106,7 @@ type object struct {
 	owner int        // -1 for shared state, else the process it is private to
 	anon  bool       // no Go name yet (a composite literal or new)
 	named bool       // the name is final (see system.display)
+	raw   string     // the name before system.display made it unique
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
@@ -111,14 +118,16 @@ type step struct {
 	n     int        // the array length, for dyn
 }
 
-// A pointer points to a part of an object.
+// A pointer points to a part of an object. With ref set, the object is
+// chosen at run time (pointers.go) and obj stands for any of them.
 type pointer struct {
 	obj  *object
+	ref  *dynObj
 	path []step
 }
 
 func (p pointer) equal(q pointer) bool {
-	if p.obj != q.obj || len(p.path) != len(q.path) {
+	if p.obj != q.obj || len(p.path) != len(q.path) || p.ref != q.ref {
 		return false
 	}
 	for i := range p.path {
@@ -133,10 +142,13 @@ func (p pointer) equal(q pointer) bool {
 func (p pointer) with(s step) pointer {
 	path := make([]step, len(p.path), len(p.path)+1)
 	copy(path, p.path)
-	return pointer{obj: p.obj, path: append(path, s)}
+	return pointer{obj: p.obj, ref: p.ref, path: append(path, s)}
 }
 
 func (p pointer) dynamic() bool {
+	if p.ref != nil {
+		return true
+	}
 	for _, s := range p.path {
 		if s.dyn != nil {
 			return true
@@ -242,7 +254,7 @@ const (
 	leafAtomic             // a sync/atomic typed value (atomic.Int32, atomic.Bool, ...)
 	leafWaitGroup          // sync.WaitGroup: its counter
 	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
-	leafPointer            // a pointer (only the setup may store one)
+	leafPointer            // a pointer, unsafe.Pointer or atomic.Pointer[T] (pointers.go)
 )
 
 func isNamed(t types.Type, pkg, name string) bool {
@@ -275,9 +287,14 @@ func classify(t types.Type) leafKind {
 		return leafWaitGroup
 	case isNamed(t, "sync", "Mutex"):
 		return leafMutex
+	case isNamed(t, "sync/atomic", "Pointer"):
+		return leafPointer
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return leafPointer
+		}
 		if u.Info()&(types.IsInteger|types.IsBoolean) != 0 {
 			return leafInt
 		}

@@ -1,0 +1,220 @@
+package pointers
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+type node struct {
+	val  int
+	next *node
+}
+
+// A Treiber stack.
+type stack struct {
+	head atomic.Pointer[node]
+}
+
+func (s *stack) push(v int) {
+	n := &node{val: v}
+	for {
+		old := s.head.Load()
+		n.next = old
+		if s.head.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+func (s *stack) pop() (int, bool) {
+	for {
+		old := s.head.Load()
+		if old == nil {
+			return 0, false
+		}
+		if s.head.CompareAndSwap(old, old.next) {
+			return old.val, true
+		}
+	}
+}
+
+//fencecheck:system
+func treiber() {
+	var s stack
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		s.push(1)
+		s.push(2)
+		wg.Done()
+	}()
+	go func() {
+		s.push(3)
+		wg.Done()
+	}()
+	wg.Wait()
+	sum, n := 0, 0
+	for {
+		v, ok := s.pop()
+		if !ok {
+			break
+		}
+		sum += v
+		n++
+	}
+	if n != 3 || sum != 6 {
+		panic("lost a node")
+	}
+}
+
+// A Treiber stack whose push is not atomic: a node may be lost.
+type plainStack struct {
+	head atomic.Pointer[node]
+}
+
+func (s *plainStack) push(v int) {
+	n := &node{val: v}
+	n.next = s.head.Load()
+	s.head.Store(n)
+}
+
+//fencecheck:system
+func lostPush() {
+	var s plainStack
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { s.push(1); wg.Done() }()
+	go func() { s.push(2); wg.Done() }()
+	wg.Wait()
+	n := 0
+	for p := s.head.Load(); p != nil; p = p.next {
+		n++
+	}
+	if n != 2 {
+		panic("lost a node")
+	}
+}
+
+type config struct {
+	a, b int
+}
+
+// RCU-style publication: the reader sees a filled object or nothing.
+//
+//fencecheck:system
+func publish() {
+	var cur atomic.Pointer[config]
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c := &config{}
+		c.a = 1
+		c.b = 2
+		cur.Store(c)
+		wg.Done()
+	}()
+	go func() {
+		if c := cur.Load(); c != nil {
+			if c.a+c.b != 3 {
+				panic("torn config")
+			}
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// The same with an unsafe.Pointer.
+//
+//fencecheck:system
+func publishUnsafe() {
+	var cur unsafe.Pointer
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c := &config{a: 1, b: 2}
+		atomic.StorePointer(&cur, unsafe.Pointer(c))
+		wg.Done()
+	}()
+	go func() {
+		if c := (*config)(atomic.LoadPointer(&cur)); c != nil {
+			if c.a+c.b != 3 {
+				panic("torn config")
+			}
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// A plain pointer: the reader may follow it into the writer's fields
+// before they are written (a data race; under TSO the stores stay in
+// order, so only the race shows).
+//
+//fencecheck:system
+func publishPlain() {
+	var cur *config
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c := &config{}
+		c.a = 1
+		c.b = 2
+		cur = c
+		wg.Done()
+	}()
+	go func() {
+		if c := cur; c != nil {
+			if c.a+c.b != 3 {
+				panic("torn config")
+			}
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// Publication before the fields are filled: a bug under SC.
+//
+//fencecheck:system
+func publishEarly() {
+	var cur atomic.Pointer[config]
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c := &config{}
+		cur.Store(c)
+		c.a = 1
+		c.b = 2
+		wg.Done()
+	}()
+	go func() {
+		if c := cur.Load(); c != nil {
+			if c.a+c.b != 3 {
+				panic("torn config")
+			}
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// A nil dereference is a panic.
+//
+//fencecheck:system
+func nilDeref() {
+	var cur atomic.Pointer[config]
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		cur.Store(&config{a: 1})
+		wg.Done()
+	}()
+	go func() {
+		c := cur.Load()
+		_ = c.a
+		wg.Done()
+	}()
+	wg.Wait()
+}
