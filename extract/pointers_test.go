@@ -29,6 +29,8 @@ func TestPointers(t *testing.T) {
 		{"publishPlain", S, S},  // TSO keeps the stores in order (the race is separate)
 		{"publishEarly", U, U},  // published before the fields are written
 		{"nilDeref", U, U},      // the reader may load nil and dereference it
+		{"msQueue", S, S},       // two enqueues by CAS, both dequeued
+		{"msLost", U, U},        // an enqueue by store overwrites the other's link
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

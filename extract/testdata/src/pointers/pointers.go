@@ -218,3 +218,115 @@ func nilDeref() {
 	}()
 	wg.Wait()
 }
+
+// A Michael–Scott queue with a dummy node.
+type queue struct {
+	head, tail atomic.Pointer[qnode]
+}
+
+type qnode struct {
+	val  int
+	next atomic.Pointer[qnode]
+}
+
+func newQueue() *queue {
+	q := &queue{}
+	d := &qnode{}
+	q.head.Store(d)
+	q.tail.Store(d)
+	return q
+}
+
+func (q *queue) enqueue(v int, lossy bool) {
+	n := &qnode{val: v}
+	for {
+		tail := q.tail.Load()
+		next := tail.next.Load()
+		if tail != q.tail.Load() {
+			continue
+		}
+		if next != nil {
+			q.tail.CompareAndSwap(tail, next)
+			continue
+		}
+		if lossy {
+			tail.next.Store(n)
+			q.tail.CompareAndSwap(tail, n)
+			return
+		}
+		if tail.next.CompareAndSwap(nil, n) {
+			q.tail.CompareAndSwap(tail, n)
+			return
+		}
+	}
+}
+
+func (q *queue) dequeue() (int, bool) {
+	for {
+		head := q.head.Load()
+		tail := q.tail.Load()
+		next := head.next.Load()
+		if head != q.head.Load() {
+			continue
+		}
+		if head == tail {
+			if next == nil {
+				return 0, false
+			}
+			q.tail.CompareAndSwap(tail, next)
+			continue
+		}
+		v := next.val
+		if q.head.CompareAndSwap(head, next) {
+			return v, true
+		}
+	}
+}
+
+// Two producers, then the consumer takes both items.
+//
+//fencecheck:system
+func msQueue() {
+	const lossy = false
+	q := newQueue()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		q.enqueue(1, lossy)
+		wg.Done()
+	}()
+	go func() {
+		q.enqueue(2, lossy)
+		wg.Done()
+	}()
+	wg.Wait()
+	a, ok1 := q.dequeue()
+	b, ok2 := q.dequeue()
+	if !ok1 || !ok2 || a+b != 3 {
+		panic("lost an item")
+	}
+}
+
+// An enqueue that stores the link instead of swapping it loses an item.
+//
+//fencecheck:system
+func msLost() {
+	const lossy = true
+	q := newQueue()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		q.enqueue(1, lossy)
+		wg.Done()
+	}()
+	go func() {
+		q.enqueue(2, lossy)
+		wg.Done()
+	}()
+	wg.Wait()
+	a, ok1 := q.dequeue()
+	b, ok2 := q.dequeue()
+	if !ok1 || !ok2 || a+b != 3 {
+		panic("lost an item")
+	}
+}
