@@ -868,8 +868,10 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 	}
 	ptr := p.pointerArg(args[0], pos)
-	if ptr.obj.owner >= 0 {
-		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		// Synchronisation on an object of the goroutine: make it shared
+		// (another round lowers it so from its allocation on).
+		s.idOf(ptr.obj, pos)
 	}
 	t, _ := ptr.target()
 	if isPtrCell(vt) {
