@@ -376,6 +376,9 @@ func (p *proc) regLimits(r int) (int64, int64) {
 	if isPtrCell(p.regType[r]) {
 		lo, hi = p.s.heapLimits()
 	}
+	if l, ok := p.limits[r]; ok {
+		lo, hi = l[0], l[1]
+	}
 	if d, ok := p.ranged[r]; ok {
 		lo, hi = max(lo, d.Lo), min(hi, d.Hi)
 	}

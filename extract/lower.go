@@ -25,6 +25,7 @@ type proc struct {
 	panics   []panicSite
 	private  map[string]int       // cells of private objects -> registers
 	ranged   map[int]model.Domain // registers of variables with a //fencecheck:range
+	limits   map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
 	sources  map[int]source       // what registers hold, in the source (entities.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
@@ -413,10 +414,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.Alloc:
 		o := s.alloc(in, p.idx)
 		fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: o}}
-		if o.owner < 0 && inCycle(b) {
-			s.unsupported(in.Pos(), "allocating an object that other goroutines may reach (%s) in a loop of goroutine %s (only allocations executed a bounded number of times are modelled: move it out of the loop or call the function a fixed number of times)", allocExpr(s, fr, in), p.q.Name)
+		loop := inLoop(fr, b)
+		if loop {
+			if next, ok := p.allocPool(fr, in, o, cur); ok {
+				return next
+			}
 		}
-		if inCycle(b) {
+		if loop {
 			// A fresh object on every execution: zero its cells.
 			for _, ptr := range leaves(pointer{obj: o}, o.typ, 32) {
 				cur = p.emit(cur, model.AssignOp(p.privateReg(ptr), model.C(0)), in.Pos(), Origin{})
@@ -530,7 +534,7 @@ func leaves(p pointer, t types.Type, limit int) []pointer {
 			for i := int64(0); i < u.Len(); i++ {
 				walk(p.with(step{field: -1, index: int(i)}), u.Elem())
 			}
-		case *types.Basic:
+		case *types.Basic, *types.Pointer:
 			out = append(out, p)
 		}
 	}
@@ -765,6 +769,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
+	child.site = in.Block()
 	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
 	rets := child.returns
 	if len(rets) == 0 {

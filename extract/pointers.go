@@ -2,9 +2,11 @@ package extract
 
 import (
 	"fmt"
+	"go/printer"
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -387,6 +389,10 @@ func allRefLike(rets []retSite, k int) bool {
 // allocExpr names an allocation as the source spells it.
 func allocExpr(s *system, fr *frame, in *ssa.Alloc) string {
 	if e, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		var b strings.Builder
+		if err := printer.Fprint(&b, s.x.fset, e); err == nil && !strings.Contains(b.String(), "\n") {
+			return b.String()
+		}
 		return types.ExprString(e)
 	}
 	if d := s.x.defs[in.Pos()]; d != nil {
@@ -512,4 +518,70 @@ func (s *system) setupPtrOp(k extKind, p pointer, args []value, pos token.Pos) v
 		s.unsupported(pos, "this atomic operation on a pointer")
 	}
 	return value{}
+}
+
+// inLoop reports whether block b of fr's function may run more than once
+// in one execution of the process: it is in a cycle of its function, or a
+// call that inlined fr is.
+func inLoop(fr *frame, b *ssa.BasicBlock) bool {
+	if inCycle(b) {
+		return true
+	}
+	for f := fr; f != nil; f = f.parent {
+		if f.site != nil && inCycle(f.site) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPool is the number of objects an allocation that other goroutines may
+// reach gets when it runs in a loop.
+const maxPool = 3
+
+// allocPool lowers an allocation that runs in a loop and whose objects
+// other goroutines may reach: each execution takes the next of maxPool
+// objects, counted by a register whose domain ends there. One more
+// execution leaves the domain, which the analysis reports as inconclusive,
+// naming the count: it never reuses an object. ok is false for an object
+// private to the goroutine, which is zeroed on every execution instead.
+func (p *proc) allocPool(fr *frame, in *ssa.Alloc, first *object, cur int) (int, bool) {
+	s := p.s
+	objs := []*object{first}
+	for k := 1; k < maxPool; k++ {
+		// Made in every round, so that the objects after them keep their
+		// places whether or not this one escapes.
+		objs = append(objs, s.newObject(first.name, first.typ, first.decl, p.idx))
+	}
+	if first.owner >= 0 {
+		return cur, false
+	}
+	for _, o := range objs[1:] {
+		if o.owner >= 0 {
+			s.idOf(o, in.Pos()) // shared from the next round on
+		}
+	}
+	pos := in.Pos()
+	expr := allocExpr(s, fr, in)
+	c := p.newReg(expr+".count", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[c] = [2]int64{0, maxPool}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[c] = source{fmt.Sprintf("the number of objects %s allocates in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), pos}
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	join := p.newLoc(pos)
+	for k, o := range objs {
+		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
+		g = p.emit(g, model.AssignOp(r, model.C(s.idOf(o, pos))), pos, Origin{})
+		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
+	}
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
+	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+	return join, true
 }

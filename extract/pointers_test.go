@@ -31,6 +31,8 @@ func TestPointers(t *testing.T) {
 		{"nilDeref", U, U},      // the reader may load nil and dereference it
 		{"msQueue", S, S},       // two enqueues by CAS, both dequeued
 		{"msLost", U, U},        // an enqueue by store overwrites the other's link
+		{"treiberLoop", S, S},   // two pushes in a loop take two nodes of the pool
+		{"lostPushLoop", U, U},  // pushes in a loop still race with the other goroutine's
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

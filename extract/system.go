@@ -299,6 +299,7 @@ type frame struct {
 
 	blocks  map[*ssa.BasicBlock]*blockState
 	returns []retSite
+	site    *ssa.BasicBlock // the block of the parent that calls fn
 }
 
 type blockState struct {

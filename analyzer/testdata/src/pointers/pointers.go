@@ -242,3 +242,24 @@ func michaelScott() {
 		panic("extra value")
 	}
 }
+
+// treiberMany pushes more nodes in a loop than fencecheck gives the
+// allocation: the answer is inconclusive, never a verdict on reused nodes.
+//
+//fencecheck:system
+func treiberMany() { // want `^inconclusive: system treiberMany: the number of objects &node\{val: v\} allocates in a loop of goroutine go@\d+ \(fencecheck models 3\)`
+	var s stack
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		for i := range 5 {
+			s.push(i)
+		}
+		wg.Done()
+	}()
+	go func() {
+		s.push(9)
+		wg.Done()
+	}()
+	wg.Wait()
+}

@@ -330,3 +330,59 @@ func msLost() {
 		panic("lost an item")
 	}
 }
+
+// Pushes in a loop of a goroutine: each takes a fresh node.
+//
+//fencecheck:system
+func treiberLoop() {
+	var s stack
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		for i := 1; i <= 2; i++ {
+			s.push(i)
+		}
+		wg.Done()
+	}()
+	go func() {
+		s.push(3)
+		wg.Done()
+	}()
+	wg.Wait()
+	sum, n := 0, 0
+	for {
+		v, ok := s.pop()
+		if !ok {
+			break
+		}
+		sum += v
+		n++
+	}
+	if n != 3 || sum != 6 {
+		panic("lost a node")
+	}
+}
+
+// A node reused across iterations would hide this lost push.
+//
+//fencecheck:system
+func lostPushLoop() {
+	var s plainStack
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		for i := 0; i < 2; i++ {
+			s.push(1)
+		}
+		wg.Done()
+	}()
+	go func() { s.push(1); wg.Done() }()
+	wg.Wait()
+	n := 0
+	for p := s.head.Load(); p != nil; p = p.next {
+		n++
+	}
+	if n != 3 {
+		panic("lost a node")
+	}
+}
