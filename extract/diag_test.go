@@ -52,7 +52,7 @@ func TestDiagnostics(t *testing.T) {
 			{"fmt.Println(x)", "unsupported in a fencecheck system: a call of fmt.Println"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"select {", "unsupported in a fencecheck system: select"},
-			{"var i iface = impl{}", "unsupported in a fencecheck system: storing an interface value"},
+			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: storing a value of type unsupported.iface after the spawns"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"x = y & 6", "unsupported in a fencecheck system: the operator &"},
 			{"s := make([]int32, 2)", "unsupported in a fencecheck system: storing a slice"},
@@ -63,6 +63,11 @@ func TestDiagnostics(t *testing.T) {
 			{"var mode int32", "unsupported in a fencecheck system: the initial value of package-level variable mode, which depends on code of the package's initialisation that cannot be run (pkginitdiag.go:69: a branch on a call of os.Getenv)"},
 			{"var viaOnce int32", "unsupported in a fencecheck system: the initial value of package-level variable viaOnce, which depends on a call of (*sync.Once).Do, which may change it"},
 		}, []string{"clean"}},
+		{"pointersdiag", []want{
+			{"cur.Store(&p.b)", "unsupported in a fencecheck system: a pointer into an object (to a field or an element) stored in memory or chosen at run time"},
+			{"o := (*other)(atomic.LoadPointer(&cur))", "unsupported in a fencecheck system: converting an unsafe.Pointer that may hold a *pointersdiag.pair into *pointersdiag.other"},
+			{"n.Store(uintptr(", "unsupported in a fencecheck system: a conversion from unsafe.Pointer to uintptr"},
+		}, nil},
 		{"soundnessdiag", []want{
 			{"go f(3)", "unsupported in a fencecheck system: a go statement on (*soundnessdiag.cell).set$bound"},
 			{"l.a = 1", "unsupported in a fencecheck system: a store to l.a between go statements"},

@@ -718,6 +718,16 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = v
 		return cur
 	default:
+		if types.IsInterface(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
+			// Goroutines never store interface values (store fails on
+			// them): the cell holds what the setup left there.
+			v, ok := s.mem[ptr.key()]
+			if !ok {
+				v = value{kind: vNil}
+			}
+			fr.vals[in] = v
+			return cur
+		}
 		fr.vals[in] = opaque("a struct or array value (use its fields through a pointer)")
 		return cur
 	}
@@ -744,23 +754,16 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	s := p.s
 	c := in.Common()
 	pos := in.Pos()
-	if c.IsInvoke() {
-		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
-	}
-	if b, ok := c.Value.(*ssa.Builtin); ok {
+	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		s.builtin(b, pos)
 		return cur
 	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, pos)
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
 	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
-	}
-	var args []value
-	for _, a := range c.Args {
-		args = append(args, s.get(fr, a))
 	}
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)

@@ -228,7 +228,7 @@ func (s *system) reachable(o *object) bool {
 func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	key := p.key()
 	switch v.kind {
-	case vInt, vPtr, vNil, vFunc:
+	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
 		return
 	}
@@ -262,18 +262,11 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 
 func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 	c := in.Common()
-	if c.IsInvoke() {
-		s.unsupported(in.Pos(), "a go statement on an interface method")
-	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, in.Pos())
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
 	}
-	sp := spawn{fn: f.fn, env: f.env, pos: in.Pos(), captured: append(s.captured(f), s.loopVars(fr, in.Pos())...)}
-	for _, a := range c.Args {
-		sp.args = append(sp.args, s.get(fr, a))
-	}
-	return sp
+	return spawn{fn: f.fn, env: f.env, pos: in.Pos(), captured: append(s.captured(f), s.loopVars(fr, in.Pos())...), args: args}
 }
 
 // loopVars returns "name=value" for the integer variables declared by the
@@ -371,19 +364,12 @@ func describeCallee(f value) string {
 
 // setupCall executes a call of the setup.
 func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *[]spawn) value {
-	if c.IsInvoke() {
-		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
-	}
-	if b, ok := c.Value.(*ssa.Builtin); ok {
+	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		return s.builtin(b, pos)
 	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, pos)
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
-	}
-	var args []value
-	for _, a := range c.Args {
-		args = append(args, s.get(fr, a))
 	}
 	if s.x.local(f.fn) {
 		if fr.onStack(f.fn) {

@@ -419,6 +419,8 @@ func kindName(k valKind) string {
 		return "a tuple"
 	case vRef:
 		return "a pointer chosen at run time"
+	case vIface:
+		return "an interface value"
 	}
 	return "a value"
 }
@@ -621,9 +623,11 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 		fr.vals[in] = t.tup[in.Index]
 	case *ssa.MakeInterface:
-		fr.vals[in] = opaque("an interface value")
+		fr.vals[in] = s.makeInterface(fr, in)
 	case *ssa.ChangeInterface:
-		fr.vals[in] = opaque("an interface value")
+		fr.vals[in] = s.get(fr, in.X)
+	case *ssa.TypeAssert:
+		fr.vals[in] = s.typeAssert(fr, in)
 	case *ssa.FieldAddr:
 		p := s.deref(s.get(fr, in.X), in.Pos())
 		if p.kind != vPtr {

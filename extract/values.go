@@ -22,6 +22,7 @@ const (
 	vNil                   // a nil pointer or function
 	vTuple                 // the results of a call
 	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
+	vIface                 // an interface value: dynamic type typ holding env[0] (interfaces.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -91,6 +92,8 @@ func same(a, b value) bool {
 		return true
 	case vRef:
 		return a.e == b.e
+	case vIface:
+		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}
 	return false
 }

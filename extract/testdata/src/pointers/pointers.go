@@ -386,3 +386,51 @@ func lostPushLoop() {
 		panic("lost a node")
 	}
 }
+
+type counter interface{ inc() }
+
+type atomicCounter struct{ n atomic.Int32 }
+
+func (c *atomicCounter) inc() { c.n.Add(1) }
+
+type plainCounter struct{ n int32 }
+
+func (c *plainCounter) inc() { c.n++ }
+
+// Method calls through an interface whose dynamic type is known.
+//
+//fencecheck:system
+func viaInterface() {
+	var c counter = &atomicCounter{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			c.inc()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if c.(*atomicCounter).n.Load() != 2 {
+		panic("lost an increment")
+	}
+}
+
+// The same with a plain counter loses an increment.
+//
+//fencecheck:system
+func viaInterfacePlain() {
+	var c counter = &plainCounter{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			c.inc()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if p, ok := c.(*plainCounter); !ok || p.n != 2 {
+		panic("lost an increment")
+	}
+}
