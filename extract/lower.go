@@ -26,6 +26,7 @@ type proc struct {
 	private  map[string]int       // cells of private objects -> registers
 	ranged   map[int]model.Domain // registers of variables with a //fencecheck:range
 	limits   map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
+	ptrCells map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources  map[int]source       // what registers hold, in the source (entities.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
@@ -666,7 +667,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		}
 	}
 	t, _ := ptr.target()
-	if isPtrCell(t) && isRefLike(val) {
+	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
 	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {

@@ -407,8 +407,22 @@ func allocExpr(s *system, fr *frame, in *ssa.Alloc) string {
 // storePtr lowers a store of a pointer value into the pointer cell ptr.
 func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int) int {
 	s := p.s
+	private := ptr.obj.owner >= 0 && !ptr.dynamic()
+	if p.ptrCells == nil {
+		p.ptrCells = map[string]string{}
+	}
+	if private && !isRefLike(val) {
+		// A pointer the model cannot hold as a heap id (into a field, or
+		// a function): an error only if the cell is read.
+		k := ptr.key()
+		if why, read := p.ptrCells[k]; read && why == "" {
+			s.refExpr(val, pos)
+		}
+		p.ptrCells[k] = describe(val)
+		return cur
+	}
 	e := s.refExpr(val, pos)
-	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+	if private {
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AssignOp(p.privateReg(q), e)}
 		})
@@ -422,6 +436,16 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 // loadPtr lowers a load of the pointer cell ptr of type t into a register.
 func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) int {
 	s := p.s
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		if p.ptrCells == nil {
+			p.ptrCells = map[string]string{}
+		}
+		if why := p.ptrCells[ptr.key()]; why != "" {
+			fr.vals[in] = opaque(why)
+			return cur
+		}
+		p.ptrCells[ptr.key()] = ""
+	}
 	reg := p.newReg(p.regName(fr, in), in.Type())
 	p.holds(reg, fr, in)
 	fr.vals[in] = s.refVal(model.R(reg), t)
