@@ -33,17 +33,31 @@
 // variable named as Go spells it (x, l.flag[0], m.ready): package-level
 // variables and every object the setup created and a process reaches
 // (captured by a closure or passed by pointer). Objects a process allocates
-// itself are private to it and live in registers. An index computed at run
-// time into an array is a case split over the elements (and an out-of-range
-// index is a bad state named "index out of range"). Pointers may be stored
-// only by the setup.
+// itself are private to it and live in registers, unless their address is
+// stored, compared or merged. An index computed at run time into an array is
+// a case split over the elements (and an out-of-range index is a bad state
+// named "index out of range").
+//
+// # Pointers and interfaces
+//
+// A pointer that a process stores (a *T field or variable, an
+// atomic.Pointer[T], an unsafe.Pointer under atomic.StorePointer and
+// friends) is the heap id of an object (0 is nil); every object whose
+// address is stored gets one, and its fields become shared variables
+// (n.next, n#2.val). Dereferencing a pointer known only at run time is a
+// case split over the objects of its type, and nil is a bad state named
+// "nil pointer dereference". An allocation that runs in a loop takes the
+// next object of a small pool; past the pool the count leaves its domain and
+// the answer is inconclusive. Interface values of a dynamic type known in
+// the system call its methods (inlined); goroutines may read, not store,
+// interface variables. See pointers.go and interfaces.go.
 //
 // Calls of functions and methods of the package are inlined (recursion is
 // reported). Calls of sync/atomic (functions and the typed atomics), of
 // sync.Mutex, sync.WaitGroup and runtime.Gosched are lowered by the table of
 // DESIGN §2; And/Or have no counterpart in the model (it has no bitwise
 // operators) and are reported, like every other construct the model cannot
-// express: channels, select, maps, defer, interfaces, slices, calls into
+// express: channels, select, maps, defer, slices, calls into
 // other packages. Each such diagnostic reads "unsupported in a fencecheck
 // system: ..." and names the first one met in the system.
 //
