@@ -16,9 +16,8 @@ type stack struct {
 
 func (s *stack) push(v int) {
 	n := &node{val: v} // want `^race: goroutine go@\d+ stores n\.val here while goroutine go@\d+ loads n\.val`
-	old := s.head
-	n.next = old // want `^race: goroutine go@\d+ stores n\.next here while goroutine go@\d+ loads n\.next`
-	s.head = n   // want `^race: goroutine go@\d+ stores s\.head here while goroutine go@\d+ loads s\.head`
+	n.next = s.head    // want `^race: goroutine go@\d+ stores n\.next here while goroutine go@\d+ loads n\.next`
+	s.head = n         // want `^race: goroutine go@\d+ stores s\.head here while goroutine go@\d+ loads s\.head`
 }
 
 //fencecheck:system
