@@ -683,7 +683,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 			}
 			return cur
 		}
-		s.unsupported(pos, "storing a value of type %s after the spawns (only integers and booleans are modelled)", t)
+		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans and pointers are modelled)", t)
 	}
 	e := s.asInt(val, pos)
 	if ptr.obj.owner >= 0 {
