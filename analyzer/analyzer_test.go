@@ -147,18 +147,26 @@ func tsoOnly() analyzer.Config {
 // fixes against the .golden files: every access to a racing field or
 // variable made atomic.
 func TestRaces(t *testing.T) {
-	for _, pkg := range []string{"races", "racefree", "sliced"} {
+	for _, pkg := range []string{"races", "racefree", "sliced", "pointerraces"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
 		})
 	}
 }
 
+// TestPointers checks lock-free structures that allocate nodes and publish
+// them through pointers (a Treiber stack, RCU-style publication, a
+// Michael–Scott queue), with races reported, under the default
+// configuration.
+func TestPointers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "pointers")
+}
+
 // TestRaceFixesHold applies the race fixes (the .golden files of TestRaces)
 // and runs the analyzer again: the fixed package type-checks and has
 // neither a race nor a missing barrier.
 func TestRaceFixesHold(t *testing.T) {
-	for _, pkg := range []string{"races"} {
+	for _, pkg := range []string{"races", "pointerraces"} {
 		t.Run(pkg, func(t *testing.T) {
 			goldens, err := filepath.Glob(filepath.Join("testdata", "src", pkg, "*.go.golden"))
 			if err != nil || len(goldens) == 0 {

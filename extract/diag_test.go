@@ -57,7 +57,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func() { x = n }()", "unsupported in a fencecheck system: a go statement inside a goroutine that shares the parent goroutine's local variable n"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"select {", "unsupported in a fencecheck system: select"},
-			{"var i iface = impl{}", "unsupported in a fencecheck system: storing an interface value"},
+			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: storing a value of type unsupported.iface after the spawns"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"x = y & 6", "unsupported in a fencecheck system: the operator &"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: the built-in append (a slice's length and contents are fixed by the set-up"},
@@ -76,6 +76,11 @@ func TestDiagnostics(t *testing.T) {
 			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
 			{"b.n = int32(len(b.name))", "unsupported in a fencecheck system: len of a string known only at run time (strings are opaque values)"},
 			{"b.n = b.pair()[b.n]", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},
+		}, nil},
+		{"pointersdiag", []want{
+			{"cur.Store(&p.b)", "unsupported in a fencecheck system: a pointer into an object (to a field or an element) stored in memory or chosen at run time"},
+			{"o := (*other)(atomic.LoadPointer(&cur))", "unsupported in a fencecheck system: converting an unsafe.Pointer that may hold a *pointersdiag.pair into *pointersdiag.other"},
+			{"n.Store(uintptr(", "unsupported in a fencecheck system: a conversion from unsafe.Pointer to uintptr"},
 		}, nil},
 		{"soundnessdiag", []want{
 			{"go f(3)", "unsupported in a fencecheck system: a go statement on (*soundnessdiag.cell).set$bound"},

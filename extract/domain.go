@@ -357,6 +357,8 @@ func (s *system) varLimits(x int) (int64, int64) {
 		lo = 0
 	case leafMutex:
 		lo, hi = 0, 1
+	case leafPointer:
+		lo, hi = s.heapLimits()
 	}
 	if d, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
 		lo, hi = max(lo, d.Lo), min(hi, d.Hi)
@@ -370,6 +372,12 @@ func (p *proc) regLimits(r int) (int64, int64) {
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	if l, h, ok := typeRange(p.regType[r]); ok {
 		lo, hi = l, h
+	}
+	if isPtrCell(p.regType[r]) {
+		lo, hi = p.s.heapLimits()
+	}
+	if l, ok := p.limits[r]; ok {
+		lo, hi = l[0], l[1]
 	}
 	if d, ok := p.ranged[r]; ok {
 		lo, hi = max(lo, d.Lo), min(hi, d.Hi)

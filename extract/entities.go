@@ -40,11 +40,22 @@ type Entity struct {
 	// type (narrowed by a //fencecheck:range), or model.Unbounded when that
 	// range is too large to enumerate.
 	Limit model.Domain
+	// Objects names, for a pointer, the objects its values 1, 2, ... stand
+	// for (0 is nil); nil for other entities.
+	Objects []string
 }
 
 // Value formats v, a value of e in the model, as Go prints it: a uint64
-// bit pattern as the unsigned number.
+// bit pattern as the unsigned number, a pointer as nil or &object.
 func (e Entity) Value(v int64) string {
+	if e.Objects != nil {
+		switch {
+		case v == 0:
+			return "nil"
+		case v > 0 && v <= int64(len(e.Objects)):
+			return "&" + e.Objects[v-1]
+		}
+	}
 	if e.Unsigned64 {
 		return strconv.FormatUint(uint64(v), 10)
 	}
@@ -137,8 +148,19 @@ func (p *proc) baseName(name string) string {
 
 // entities describes the variables and registers of the system's model.
 func (s *system) entities() (vars []Entity, regs [][]Entity) {
+	objects := []string{}
+	for _, o := range s.heap.heap {
+		s.display(o)
+		objects = append(objects, o.name)
+	}
+	ptrObjects := func(t types.Type) []string {
+		if isPtrCell(t) {
+			return objects
+		}
+		return nil
+	}
 	for x, v := range s.prog.Vars {
-		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x])}
+		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Objects: ptrObjects(s.varType[x])}
 		if d := s.varDecl[x]; d != nil {
 			e.Pos = d.Pos()
 			_, e.Ranged = s.x.dirs.ranges[d]
@@ -151,7 +173,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 	for _, p := range s.procs {
 		var es []Entity
 		for r, reg := range p.q.Regs {
-			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r])}
+			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r]), Objects: ptrObjects(p.regType[r])}
 			base := strings.TrimSuffix(reg.Name, "_tmp")
 			if base != reg.Name {
 				if b := p.q.RegIndex(base); b >= 0 {

@@ -33,10 +33,24 @@
 // variable named as Go spells it (x, l.flag[0], m.ready): package-level
 // variables and every object the setup created and a process reaches
 // (captured by a closure or passed by pointer). Objects a process allocates
-// itself are private to it and live in registers. An index computed at run
-// time into an array is a case split over the elements (and an out-of-range
-// index is a bad state named "index out of range"). Pointers may be stored
-// only by the setup.
+// itself are private to it and live in registers, unless their address is
+// stored, compared or merged. An index computed at run time into an array is
+// a case split over the elements (and an out-of-range index is a bad state
+// named "index out of range").
+//
+// # Pointers, interfaces, slices, structs and strings
+//
+// A pointer that a process stores (a *T field or variable, an
+// atomic.Pointer[T], an unsafe.Pointer under atomic.StorePointer and
+// friends) is the heap id of an object (0 is nil); every object whose
+// address is stored gets one, and its fields become shared variables
+// (n.next, n#2.val). Dereferencing a pointer known only at run time is a
+// case split over the objects of its type, and nil is a bad state named
+// "nil pointer dereference". An allocation that runs in a loop takes the
+// next object of a small pool; past the pool the count leaves its domain and
+// the answer is inconclusive. Interface values of a dynamic type known in
+// the system call its methods (inlined); goroutines may read, not store,
+// interface variables. See pointers.go and interfaces.go.
 //
 // A slice is a window onto a backing array that the setup fixes: make with
 // a constant length, a slice literal, or a reslice with constant bounds
@@ -50,6 +64,8 @@
 // cell). A string is an opaque value: each constant is interned as a small
 // integer, so strings are stored, loaded and compared with == and !=, and
 // len of a constant is known (strings.go).
+//
+// # Calls
 //
 // Calls of functions and methods of the package are inlined (recursion is
 // reported), generic ones as instantiated. Calls of sync/atomic (functions
@@ -96,7 +112,8 @@
 // statement that a process may execute more than once is reported.
 //
 // Every other construct the model cannot express is reported: channels,
-// select, maps, interfaces, append and copy, slices of run-time length,
+// select, maps, interface values stored by goroutines, append and copy,
+// slices of run-time length,
 // string concatenation, calls into other packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one
 // met in the system.
@@ -341,9 +358,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 			diags = append(diags, Diagnostic{Pos: decl.Pos(), Message: fmt.Sprintf("internal error: no SSA function for system %s", name)})
 			continue
 		}
-		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
-			mem: map[string]value{}, vars: map[string]int{}}
-		sys, d := s.lower(fn)
+		s, sys, d := x.lowerSystem(name, decl, fn)
 		if d != nil {
 			diags = append(diags, *d)
 			continue
@@ -421,4 +436,28 @@ func (x *extractor) build() (err error) {
 		}
 	}
 	return nil
+}
+
+// lowerSystem lowers one system function, again as long as a round finds
+// objects or pointer cells the previous one did not know of (pointers.go).
+func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Function) (*system, *System, *Diagnostic) {
+	var hint *heapHint
+	for round := 1; ; round++ {
+		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
+			mem: map[string]value{}, vars: map[string]int{}}
+		s.initHeap(hint)
+		sys, d := s.lower(fn)
+		progress := s.heap.changed
+		next := s.finishHeap(d == nil)
+		if next == nil || d != nil && !progress {
+			return s, sys, d
+		}
+		if round == maxHeapRounds {
+			if d != nil {
+				return s, nil, d
+			}
+			return s, nil, &Diagnostic{Pos: decl.Pos(), Message: s.heapRoundsError()}
+		}
+		hint = next
+	}
 }

@@ -25,6 +25,8 @@ type proc struct {
 	panics   []panicSite
 	private  map[string]int       // cells of private objects -> registers
 	ranged   map[int]model.Domain // registers of variables with a //fencecheck:range
+	limits   map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
+	ptrCells map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources  map[int]source       // what registers hold, in the source (entities.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
@@ -210,7 +212,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			}
 		}
 		allSame := !back && len(known) > 0
-		allInt := true
+		allInt, allRef := true, true
 		for _, v := range known {
 			if !same(v, known[0]) {
 				allSame = false
@@ -218,10 +220,18 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			if v.kind != vInt {
 				allInt = false
 			}
+			if !isRefLike(v) {
+				allRef = false
+			}
 		}
 		switch {
 		case allSame:
 			fr.vals[phi] = known[0]
+		case allRef && isPtrCell(phi.Type()):
+			r := p.newReg(p.regName(fr, phi), phi.Type())
+			p.holds(r, fr, phi)
+			st.phiReg[phi] = r
+			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -267,7 +277,12 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			continue
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
-		x := p.s.asInt(v, phi.Pos())
+		var x model.Expr
+		if isPtrCell(phi.Type()) {
+			x = p.s.refExpr(v, phi.Pos())
+		} else {
+			x = p.s.asInt(v, phi.Pos())
+		}
 		if rr, ok := x.(model.RegRef); ok && rr.Reg == r {
 			continue // the phi keeps its value
 		}
@@ -385,6 +400,7 @@ func used(v ssa.Value) bool {
 func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
 	s := p.s
 	if dr, ok := in.(*ssa.DebugRef); ok {
+		s.nameObject(fr, dr)
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
@@ -399,7 +415,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.Alloc:
 		o := s.alloc(in, p.idx)
 		fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: o}}
-		if inCycle(b) {
+		loop := inLoop(fr, b)
+		if loop {
+			if next, ok := p.allocPool(fr, in, o, cur); ok {
+				return next
+			}
+		}
+		if loop {
 			// A fresh object on every execution: zero its cells.
 			for _, ptr := range leaves(pointer{obj: o}, o.typ, 32) {
 				cur = p.emit(cur, model.AssignOp(p.privateReg(ptr), model.C(0)), in.Pos(), Origin{})
@@ -533,7 +555,7 @@ func leaves(p pointer, t types.Type, limit int) []pointer {
 			for i := int64(0); i < u.Len(); i++ {
 				walk(p.with(step{field: -1, index: int(i)}), u.Elem())
 			}
-		case *types.Basic:
+		case *types.Basic, *types.Pointer:
 			out = append(out, p)
 		}
 	}
@@ -563,7 +585,9 @@ func (s *system) varFor(ptr pointer) int {
 	s.display(ptr.obj)
 	t, decl := ptr.target()
 	init := int64(0)
-	if v, ok := s.mem[k]; ok {
+	if v, ok := s.mem[k]; ok && isPtrCell(t) {
+		init = s.refExpr(v, token.NoPos).(model.Const).Value
+	} else if ok {
 		c, ok := v.constant()
 		if !ok {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
@@ -592,15 +616,36 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 		}
 		return join
 	}
-	ptrs, conds, oor, ok := ptr.cases(maxCases)
-	if !ok {
-		p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
-	}
-	for i, q := range ptrs {
-		g := p.emit(cur, model.GuardOp(conds[i]), pos, Origin{})
-		for _, op := range ops(q) {
-			p.emitTo(g, op, join, pos, o)
+	bases, bconds, isNil := p.s.objCases(ptr, maxCases, pos)
+	var oor model.Expr
+	for bi, base := range bases {
+		ptrs, conds, out, ok := pointer{obj: base.obj, path: ptr.path}.cases(maxCases)
+		if !ok || len(ptrs)*len(bases) > maxCases*4 {
+			p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
 		}
+		oor = out
+		for i, q := range ptrs {
+			c := conds[i]
+			switch {
+			case c == nil:
+				c = bconds[bi]
+			case bconds[bi] != nil:
+				c = model.Bin(model.OpAnd, bconds[bi], c)
+			}
+			var g int
+			if c == nil {
+				g = cur
+			} else {
+				g = p.emit(cur, model.GuardOp(c), pos, Origin{})
+			}
+			for _, op := range ops(q) {
+				p.emitTo(g, op, join, pos, o)
+			}
+		}
+	}
+	if isNil != nil {
+		g := p.emit(cur, model.GuardOp(isNil), pos, Origin{})
+		p.panics = append(p.panics, panicSite{loc: g, name: "nil pointer dereference", pos: pos})
 	}
 	if oor != nil {
 		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})
@@ -610,6 +655,7 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 }
 
 func (p *proc) pointerArg(v value, pos token.Pos) pointer {
+	v = p.s.deref(v, pos)
 	switch v.kind {
 	case vPtr:
 		p.s.checkInit(v.ptr.obj)
@@ -650,6 +696,9 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		}
 		return cur
 	}
+	if isPtrCell(t) {
+		return p.storePtr(ptr, val, pos, o, cur)
+	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
@@ -663,7 +712,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 			}
 			return cur
 		}
-		s.unsupported(pos, "storing a value of type %s after the spawns (only integers and booleans are modelled)", t)
+		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans and pointers are modelled)", t)
 	}
 	e := s.asInt(val, pos)
 	if ptr.obj.owner >= 0 {
@@ -689,9 +738,8 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	switch classify(t) {
 	case leafInt:
 	case leafPointer:
-		if ptr.obj.owner >= 0 || ptr.dynamic() {
-			fr.vals[in] = opaque("a pointer kept in goroutine-local memory or chosen at run time")
-			return cur
+		if ptr.dynamic() || ptr.obj.owner >= 0 || s.ptrCellShared(ptr, pos) {
+			return p.loadPtr(fr, in, ptr, t, pos, o, cur)
 		}
 		v, ok := s.mem[ptr.key()]
 		if !ok {
@@ -705,6 +753,16 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		}
 		if _, isSlice := t.Underlying().(*types.Slice); isSlice {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
+			return cur
+		}
+		if types.IsInterface(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
+			// Goroutines never store interface values (store fails on
+			// them): the cell holds what the setup left there.
+			v, ok := s.mem[ptr.key()]
+			if !ok {
+				v = value{kind: vNil}
+			}
+			fr.vals[in] = v
 			return cur
 		}
 		fr.vals[in] = opaque("a value of type " + t.String())
@@ -733,25 +791,18 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	s := p.s
 	c := in.Common()
 	pos := in.Pos()
-	if c.IsInvoke() {
-		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
-	}
-	if b, ok := c.Value.(*ssa.Builtin); ok {
+	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
 			fr.vals[in] = v
 		}
 		return cur
 	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, pos)
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
 	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
-	}
-	var args []value
-	for _, a := range c.Args {
-		args = append(args, s.get(fr, a))
 	}
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)
@@ -760,6 +811,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
+	child.site = in.Block()
 	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)
 }
@@ -784,12 +836,16 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		for _, r := range rets[1:] {
 			if !same(r.vals[k], res[k]) {
 				t := fn.Signature.Results().At(k).Type()
-				if !isIntegral(t) && !isString(t) {
+				ptrRes := isPtrCell(t) && allRefLike(rets, k)
+				if !isIntegral(t) && !isString(t) && !ptrRes {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
 				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(fn, nil), k), t)
 				p.holdsResult(regs[k], fr, in, k)
 				res[k] = intVal(model.R(regs[k]))
+				if ptrRes {
+					res[k] = value{kind: vRef, e: model.R(regs[k]), objs: s.candidates(t), typ: t}
+				}
 				break
 			}
 		}
@@ -801,7 +857,9 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 			loc := r.loc
 			var ms []model.Op
 			for k := 0; k < n; k++ {
-				if regs[k] >= 0 {
+				if regs[k] >= 0 && isPtrCell(fn.Signature.Results().At(k).Type()) {
+					ms = append(ms, model.AssignOp(regs[k], s.refExpr(r.vals[k], pos)))
+				} else if regs[k] >= 0 {
 					ms = append(ms, model.AssignOp(regs[k], s.asInt(r.vals[k], pos)))
 				}
 			}
@@ -867,10 +925,21 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 	}
 	ptr := p.pointerArg(args[0], pos)
-	if ptr.obj.owner >= 0 {
-		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		// Synchronisation on an object of the goroutine: make it shared
+		// (another round lowers it so from its allocation on).
+		s.idOf(ptr.obj, pos)
 	}
 	t, _ := ptr.target()
+	if isPtrCell(vt) {
+		if classify(t) != leafPointer {
+			s.unsupported(pos, "%s on a %s", fn.Name(), t)
+		}
+		if o.Type == nil {
+			o.Type = t
+		}
+		return p.externPtr(fr, in, k, vt, ptr, args, pos, o, cur)
+	}
 	switch lk := classify(t); {
 	case k >= extWGAdd && k <= extWGWait && lk != leafWaitGroup,
 		k >= extLock && lk != leafMutex,

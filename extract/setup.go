@@ -206,6 +206,9 @@ func (s *system) alloc(in *ssa.Alloc, owner int) *object {
 	if !token.IsIdentifier(name) {
 		name = ""
 	}
+	if id := s.x.debugOf(in.Parent()).ident[in]; name == "" && id != nil {
+		name = id.Name // n := &node{...} names the object n
+	}
 	decl := s.x.defs[in.Pos()]
 	return s.newObject(name, deref(in.Type()), decl, owner)
 }
@@ -244,7 +247,7 @@ func (s *system) reachable(o *object) bool {
 func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	key := p.key()
 	switch v.kind {
-	case vInt, vPtr, vNil, vFunc:
+	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
 		return
 	case vSlice:
@@ -271,6 +274,9 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 	if v, ok := s.mem[p.key()]; ok {
 		return v
 	}
+	if isPtrCell(t) {
+		return value{kind: vNil}
+	}
 	switch t.Underlying().(type) {
 	case *types.Basic:
 		return constVal(0)
@@ -284,18 +290,11 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 
 func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 	c := in.Common()
-	if c.IsInvoke() {
-		s.unsupported(in.Pos(), "a go statement on an interface method")
-	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, in.Pos())
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
 	}
-	sp := spawn{fn: f.fn, env: f.env, pos: in.Pos(), captured: append(s.captured(f), s.loopVars(fr, in.Pos())...)}
-	for _, a := range c.Args {
-		sp.args = append(sp.args, s.get(fr, a))
-	}
-	return sp
+	return spawn{fn: f.fn, env: f.env, pos: in.Pos(), captured: append(s.captured(f), s.loopVars(fr, in.Pos())...), args: args}
 }
 
 // loopVars returns "name=value" for the integer variables declared by the
@@ -393,19 +392,12 @@ func describeCallee(f value) string {
 
 // setupCall executes a call of the setup.
 func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *[]spawn) value {
-	if c.IsInvoke() {
-		s.unsupported(pos, "a call of the interface method %s", c.Method.Name())
-	}
-	if b, ok := c.Value.(*ssa.Builtin); ok {
+	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		return s.builtin(fr, b, c.Args, pos)
 	}
-	f := s.get(fr, c.Value)
+	f, args := s.callee(fr, c, pos)
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
-	}
-	var args []value
-	for _, a := range c.Args {
-		args = append(args, s.get(fr, a))
 	}
 	if s.x.local(f.fn) {
 		if fr.onStack(f.fn) {
@@ -435,6 +427,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return value{}
 	}
 	p := s.staticPtr(args[0], pos)
+	if isPtrCell(vt) {
+		return s.setupPtrOp(k, p, args, pos)
+	}
 	old := s.memInt(p)
 	arg := func(i int) int64 {
 		c, ok := args[i].constant()
@@ -583,7 +578,14 @@ func classifyExtern(fn *ssa.Function) (extKind, types.Type) {
 				if bk, ok := atomicTypes[t]; ok {
 					return k, types.Typ[bk]
 				}
+				if t == "Pointer" && k != extAdd && k != extAnd && k != extOr {
+					return k, types.Typ[types.UnsafePointer]
+				}
 			}
+		}
+	case path == "sync/atomic" && isNamed(deref(recv.Type()), "sync/atomic", "Pointer"):
+		if k, ok := atomicOps[fn.Name()]; ok {
+			return k, types.NewPointer(ptrElem(deref(recv.Type())))
 		}
 	case path == "sync/atomic":
 		if vt, ok := atomicKind(deref(recv.Type())); ok {

@@ -232,6 +232,7 @@ type system struct {
 
 	init  initState // the run of the package's initialisation (pkginit.go)
 	calls callState // defers, sync types, other packages, nested spawns (defer.go, calls.go)
+	heap  heapState // pointers held in memory (pointers.go)
 
 	strs   []string         // the interned strings, by id - 1 (strings.go)
 	strIDs map[string]int64 // their ids
@@ -244,6 +245,12 @@ const maxSetupSteps = 200_000
 const maxCases = 64
 
 func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int) *object {
+	if o := s.adopt(t); o != nil {
+		// An object that an earlier round found to need a heap id.
+		o.decl = decl
+		s.objects = append(s.objects, o)
+		return o
+	}
 	o := &object{id: len(s.objects), name: name, typ: t, decl: decl, owner: owner}
 	if name == "" {
 		o.name, o.anon = "obj", true
@@ -269,6 +276,7 @@ func (s *system) display(o *object) {
 			o.name = h.name()
 		}
 	}
+	o.raw = o.name
 	base, n := o.name, 1
 	for s.objName[o.name] > 0 {
 		n++
@@ -306,6 +314,7 @@ type frame struct {
 
 	blocks  map[*ssa.BasicBlock]*blockState
 	returns []retSite
+	site    *ssa.BasicBlock // the block of the parent that calls fn
 }
 
 type blockState struct {
@@ -431,6 +440,10 @@ func kindName(k valKind) string {
 		return "a slice"
 	case vAgg:
 		return "a struct or array value"
+	case vRef:
+		return "a pointer chosen at run time"
+	case vIface:
+		return "an interface value"
 	}
 	return "a value"
 }
@@ -600,6 +613,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 	case *ssa.Convert:
 		x := s.get(fr, in.X)
+		if isPtrCell(in.Type()) || isPtrCell(in.X.Type()) {
+			if !isPtrCell(in.Type()) || !isPtrCell(in.X.Type()) {
+				s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
+			}
+			fr.vals[in] = s.convertPtr(x, in.X.Type(), in.Type(), in.Pos())
+			return true
+		}
 		if x.kind != vInt {
 			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
 		}
@@ -626,11 +646,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 		fr.vals[in] = t.tup[in.Index]
 	case *ssa.MakeInterface:
-		fr.vals[in] = opaque("an interface value")
+		fr.vals[in] = s.makeInterface(fr, in)
 	case *ssa.ChangeInterface:
-		fr.vals[in] = opaque("an interface value")
+		fr.vals[in] = s.get(fr, in.X)
+	case *ssa.TypeAssert:
+		fr.vals[in] = s.typeAssert(fr, in)
 	case *ssa.FieldAddr:
-		p := s.get(fr, in.X)
+		p := s.deref(s.get(fr, in.X), in.Pos())
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "a field of %s", describe(p))
 		}
@@ -644,7 +666,7 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			fr.vals[in] = v
 			return true
 		}
-		p := s.get(fr, in.X)
+		p := s.deref(s.get(fr, in.X), in.Pos())
 		arr, ok := deref(in.X.Type()).Underlying().(*types.Array)
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "indexing %s", describe(p))
@@ -690,6 +712,18 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
 		return v
+	}
+	if x.kind == vRef || y.kind == vRef {
+		if !isRefLike(x) || !isRefLike(y) {
+			s.unsupported(in.Pos(), "comparing a pointer into an object with a pointer chosen at run time")
+		}
+		switch in.Op {
+		case token.EQL:
+			return intVal(model.Bin(model.OpEq, s.refExpr(x, in.Pos()), s.refExpr(y, in.Pos())))
+		case token.NEQ:
+			return intVal(model.Bin(model.OpNe, s.refExpr(x, in.Pos()), s.refExpr(y, in.Pos())))
+		}
+		s.unsupported(in.Pos(), "pointer arithmetic")
 	}
 	if x.kind == vPtr || y.kind == vPtr || x.kind == vNil || y.kind == vNil {
 		if in.Op != token.EQL && in.Op != token.NEQ {

@@ -23,6 +23,8 @@ const (
 	vTuple                 // the results of a call
 	vSlice                 // a slice: ptr to its backing array, and sl
 	vAgg                   // a struct or array value: its cells in agg
+	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
+	vIface                 // an interface value: dynamic type typ holding env[0] (interfaces.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -46,6 +48,9 @@ type value struct {
 	// package's initialisation loaded), its cells by their key below the
 	// aggregate ("", ".0", "[1]"); absent cells are zero.
 	agg map[string]value
+	// objs and typ are, for a vRef, the objects it may name and its type.
+	objs []*object
+	typ  types.Type
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -92,6 +97,10 @@ func same(a, b value) bool {
 		return a.sl == b.sl && a.ptr.equal(b.ptr)
 	case vAgg:
 		return sameAgg(a.agg, b.agg)
+	case vRef:
+		return a.e == b.e
+	case vIface:
+		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}
 	return false
 }
@@ -107,6 +116,7 @@ type object struct {
 	owner int        // -1 for shared state, else the process it is private to
 	anon  bool       // no Go name yet (a composite literal or new)
 	named bool       // the name is final (see system.display)
+	raw   string     // the name before system.display made it unique
 	// holder is, for the anonymous backing array of a slice, the cell the
 	// setup first stored the slice in: the array is named after it (r.buf).
 	holder *pointer
@@ -122,14 +132,16 @@ type step struct {
 	lo, n int        // the valid indexes for dyn
 }
 
-// A pointer points to a part of an object.
+// A pointer points to a part of an object. With ref set, the object is
+// chosen at run time (pointers.go) and obj stands for any of them.
 type pointer struct {
 	obj  *object
+	ref  *dynObj
 	path []step
 }
 
 func (p pointer) equal(q pointer) bool {
-	if p.obj != q.obj || len(p.path) != len(q.path) {
+	if p.obj != q.obj || len(p.path) != len(q.path) || p.ref != q.ref {
 		return false
 	}
 	for i := range p.path {
@@ -144,10 +156,13 @@ func (p pointer) equal(q pointer) bool {
 func (p pointer) with(s step) pointer {
 	path := make([]step, len(p.path), len(p.path)+1)
 	copy(path, p.path)
-	return pointer{obj: p.obj, path: append(path, s)}
+	return pointer{obj: p.obj, ref: p.ref, path: append(path, s)}
 }
 
 func (p pointer) dynamic() bool {
+	if p.ref != nil {
+		return true
+	}
 	for _, s := range p.path {
 		if s.dyn != nil {
 			return true
@@ -253,7 +268,7 @@ const (
 	leafAtomic             // a sync/atomic typed value (atomic.Int32, atomic.Bool, ...)
 	leafWaitGroup          // sync.WaitGroup: its counter
 	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
-	leafPointer            // a pointer (only the setup may store one)
+	leafPointer            // a pointer, unsafe.Pointer or atomic.Pointer[T] (pointers.go)
 	leafRWMutex            // sync.RWMutex: -1 write-locked, else the number of readers
 	leafOnce               // sync.Once: 0 not started, 1 running, 2 done
 )
@@ -292,9 +307,14 @@ func classify(t types.Type) leafKind {
 		return leafRWMutex
 	case isNamed(t, "sync", "Once"):
 		return leafOnce
+	case isNamed(t, "sync/atomic", "Pointer"):
+		return leafPointer
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return leafPointer
+		}
 		if u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 {
 			return leafInt // a string is an interned id (strings.go)
 		}

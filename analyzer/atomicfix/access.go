@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/edge"
@@ -95,9 +96,9 @@ func (r *rewriter) load(cell ast.Expr) error {
 	if r.typed {
 		if r.needsConversion() {
 			r.insert(cell.Pos(), r.typeText(r.elem)+"(")
-			r.insert(cell.End(), ".Load())")
+			r.appendTo(cell, ".Load())")
 		} else {
-			r.insert(cell.End(), ".Load()")
+			r.appendTo(cell, ".Load()")
 		}
 		return nil
 	}
@@ -112,8 +113,22 @@ func (r *rewriter) load(cell ast.Expr) error {
 		prefix, suffix = r.typeText(r.elem)+"("+prefix, suffix+")"
 	}
 	r.insert(cell.Pos(), prefix)
-	r.insert(cell.End(), suffix)
+	r.appendTo(cell, suffix)
 	return nil
+}
+
+// appendTo adds text after cell. It replaces the last byte of cell rather
+// than inserting at its end, so that when cell ends an expression another
+// fix closes there (n.next = s.head, with both made atomic), the closing
+// insertion comes after this text once the fixes are merged: edits are
+// applied in the order of their start.
+func (r *rewriter) appendTo(cell ast.Expr, text string) {
+	src := r.p.text(cell)
+	if last := len(src) - 1; last >= 0 && src[last] < utf8.RuneSelf {
+		r.replace(cell.End()-1, cell.End(), src[last:]+text)
+		return
+	}
+	r.insert(cell.End(), text)
 }
 
 // loadText returns the source of a load of cell, for a read inside an

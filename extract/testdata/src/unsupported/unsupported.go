@@ -111,7 +111,7 @@ func (impl) m() { x = 1 }
 //fencecheck:system
 func interfaces() {
 	var i iface = impl{}
-	go func() { i.m() }()
+	go func() { i = impl{}; i.m() }()
 }
 
 //fencecheck:system

@@ -1,0 +1,95 @@
+package extract
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Interface values.
+//
+// An interface value whose dynamic type the lowering knows (it was made in
+// the system by a conversion the code performs) is a vIface: the dynamic
+// type and the value it holds. A method call on it calls the method of the
+// dynamic type, inlined like any other call; a type assertion on it is
+// decided. Interface values kept in memory or merged at a join of
+// different dynamic types are not modelled.
+
+// makeInterface converts a value to an interface type.
+func (s *system) makeInterface(fr *frame, in *ssa.MakeInterface) value {
+	payload := s.get(fr, in.X)
+	return value{kind: vIface, typ: in.X.Type(), env: []value{payload}}
+}
+
+// callee returns the function a call calls and its arguments, the receiver
+// first for a method call through an interface whose dynamic type is known.
+func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []value) {
+	var args []value
+	if !c.IsInvoke() {
+		for _, a := range c.Args {
+			args = append(args, s.get(fr, a))
+		}
+		return s.get(fr, c.Value), args
+	}
+	recv := s.get(fr, c.Value)
+	if recv.kind == vNil {
+		s.fail(pos, "a method call on a nil interface value")
+	}
+	if recv.kind != vIface {
+		s.unsupported(pos, "a call of the interface method %s on %s (only interface values whose dynamic type is known in the system are modelled)", c.Method.Name(), describe(recv))
+	}
+	fn := s.x.ssapkg.Prog.LookupMethod(recv.typ, c.Method.Pkg(), c.Method.Name())
+	if fn == nil {
+		s.unsupported(pos, "a call of the interface method %s on a %s", c.Method.Name(), recv.typ)
+	}
+	args = append(args, recv.env[0])
+	for _, a := range c.Args {
+		args = append(args, s.get(fr, a))
+	}
+	return value{kind: vFunc, fn: fn}, args
+}
+
+// typeAssert decides a type assertion on an interface value of known
+// dynamic type.
+func (s *system) typeAssert(fr *frame, in *ssa.TypeAssert) value {
+	x := s.get(fr, in.X)
+	var ok bool
+	var res value
+	switch x.kind {
+	case vNil:
+		ok = false
+	case vIface:
+		if iface, isIface := in.AssertedType.Underlying().(*types.Interface); isIface {
+			ok, res = types.Implements(x.typ, iface), x
+		} else {
+			ok, res = types.Identical(x.typ, in.AssertedType), x.env[0]
+		}
+	default:
+		s.unsupported(in.Pos(), "a type assertion on %s (only interface values whose dynamic type is known in the system are modelled)", describe(x))
+	}
+	if in.CommaOk {
+		if !ok {
+			res = s.zero(in.AssertedType)
+		}
+		return value{kind: vTuple, tup: []value{res, constVal(b2i(ok))}}
+	}
+	if !ok {
+		s.unsupported(in.Pos(), "a type assertion that always fails (it panics)")
+	}
+	return res
+}
+
+// zero returns the zero value of type t.
+func (s *system) zero(t types.Type) value {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return value{kind: vNil}
+		}
+		return constVal(0)
+	case *types.Pointer, *types.Interface, *types.Signature:
+		return value{kind: vNil}
+	}
+	return opaque("the zero value of " + t.String())
+}

@@ -1,0 +1,611 @@
+package extract
+
+import (
+	"fmt"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Pointers held in memory.
+//
+// An object whose address is stored in memory, merged at a join, compared
+// or passed to an atomic pointer operation gets a heap id (1, 2, ...; 0 is
+// nil), and its cells become shared variables even when a goroutine
+// allocated it. A pointer cell (*T, unsafe.Pointer, atomic.Pointer[T]) that
+// a goroutine writes is a shared variable holding such an id, and a pointer
+// loaded from one is a run-time value: a register with the set of objects it
+// may name. The set is type-based: every object with an id whose type is T
+// (for unsafe.Pointer, every object whose address was converted to one).
+// Dereferencing a run-time pointer is a case split over that set, with a
+// nil-dereference panic when the register is 0.
+//
+// Which objects need ids, which pointer cells goroutines write and which
+// types flow through unsafe.Pointer are only known once the whole system is
+// lowered, but are needed before: when an object is allocated, when a cell
+// is first loaded. So a system that uses pointers this way is lowered again
+// with what the previous round found (a heapHint), until a round finds
+// nothing new; its model is the answer.
+
+// maxHeapRounds bounds the rounds of lowering a system's pointers need.
+const maxHeapRounds = 6
+
+// hintObj is an object of an earlier round that needs a heap id: its
+// index in system.objects, its type and its name.
+type hintObj struct {
+	index int
+	typ   types.Type
+	name  string
+	anon  bool
+}
+
+// heapHint is what the previous rounds of lowering found out.
+type heapHint struct {
+	objs    []hintObj       // in heap-id order
+	written map[string]bool // keys of pointer cells goroutines write
+	unsafe  []types.Type    // types of objects converted to unsafe.Pointer
+}
+
+// heapState is the pointer bookkeeping of one round.
+type heapState struct {
+	hint    *heapHint
+	heap    []*object       // by id-1
+	ids     map[*object]int // object -> heap id
+	pending map[int]*object // objects of the hint not allocated yet, by index
+	written map[string]bool // pointer cells written by goroutines in this round
+	static  map[string]token.Pos
+	unsafe  []types.Type
+	changed bool // this round found something the hint did not say
+	why     string
+}
+
+func (s *system) initHeap(h *heapHint) {
+	if h == nil {
+		h = &heapHint{written: map[string]bool{}}
+	}
+	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
+		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe)}
+	for _, ho := range h.objs {
+		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon}
+		s.heap.pending[ho.index] = o
+		s.heap.heap = append(s.heap.heap, o)
+		s.heap.ids[o] = len(s.heap.heap)
+	}
+}
+
+// adopt returns the object the hint reserved for the next allocation, if
+// any, made shared; nil when there is none.
+func (s *system) adopt(t types.Type) *object {
+	o := s.heap.pending[len(s.objects)]
+	if o == nil {
+		return nil
+	}
+	delete(s.heap.pending, len(s.objects))
+	if !types.Identical(o.typ, t) {
+		s.heapChange("the allocations differ between rounds")
+		return nil
+	}
+	return o
+}
+
+func (s *system) heapChange(why string) {
+	if !s.heap.changed {
+		s.heap.changed, s.heap.why = true, why
+	}
+}
+
+// idOf returns the heap id of o, giving it one if it has none.
+func (s *system) idOf(o *object, pos token.Pos) int64 {
+	if id, ok := s.heap.ids[o]; ok {
+		return int64(id)
+	}
+	if _, isArr := o.typ.Underlying().(*types.Array); isArr {
+		s.unsupported(pos, "a pointer to an array stored in memory or chosen at run time")
+	}
+	s.heap.heap = append(s.heap.heap, o)
+	s.heap.ids[o] = len(s.heap.heap)
+	if o.owner >= 0 {
+		// Its cells were registers of the goroutine so far: another round
+		// makes it shared from its allocation on.
+		s.heapChange("an object of a goroutine escapes")
+	} else {
+		s.heapChange("an object gets a heap id")
+	}
+	return int64(len(s.heap.heap))
+}
+
+// candidates returns the objects a run-time pointer of type t may name.
+func (s *system) candidates(t types.Type) []*object {
+	var out []*object
+	if isUnsafePointer(t) {
+		for _, o := range s.heap.heap {
+			if slices.ContainsFunc(s.heap.unsafe, func(u types.Type) bool { return types.Identical(u, o.typ) }) {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	elem := ptrElem(t)
+	for _, o := range s.heap.heap {
+		if elem != nil && types.Identical(o.typ, elem) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ptrElem returns the element type of a pointer type, or of the value
+// type of an atomic.Pointer[T]; nil for unsafe.Pointer and other types.
+func ptrElem(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && isNamed(t, "sync/atomic", "Pointer") && n.TypeArgs().Len() == 1 {
+		return n.TypeArgs().At(0)
+	}
+	return nil
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+// isPtrCell reports whether a memory cell of type t holds a pointer.
+func isPtrCell(t types.Type) bool {
+	return classify(t) == leafPointer
+}
+
+// refVal returns the run-time pointer value held in a register (or an
+// expression) of pointer type t.
+func (s *system) refVal(e model.Expr, t types.Type) value {
+	if c, ok := e.(model.Const); ok {
+		return s.fromID(c.Value, t)
+	}
+	return value{kind: vRef, e: e, objs: s.candidates(t), typ: t}
+}
+
+// fromID returns the pointer value with a known heap id.
+func (s *system) fromID(id int64, t types.Type) value {
+	if id == 0 {
+		return value{kind: vNil}
+	}
+	if id < 0 || int(id) > len(s.heap.heap) {
+		s.fail(token.NoPos, "internal error: heap id %d of %d", id, len(s.heap.heap))
+	}
+	return value{kind: vPtr, ptr: pointer{obj: s.heap.heap[id-1]}}
+}
+
+// refExpr returns the heap id expression of a pointer value.
+func (s *system) refExpr(v value, pos token.Pos) model.Expr {
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vRef:
+		return v.e
+	case vPtr:
+		if len(v.ptr.path) != 0 || v.ptr.ref != nil {
+			s.unsupported(pos, "a pointer into an object (to a field or an element) stored in memory or chosen at run time")
+		}
+		return model.C(s.idOf(v.ptr.obj, pos))
+	case vInt:
+		if c, ok := v.constant(); ok && c == 0 {
+			return model.C(0)
+		}
+	}
+	s.unsupported(pos, "%s where a pointer is expected", describe(v))
+	return nil
+}
+
+// isRefLike reports whether v can be held as a heap id.
+func isRefLike(v value) bool {
+	switch v.kind {
+	case vNil, vRef:
+		return true
+	case vPtr:
+		return len(v.ptr.path) == 0 && v.ptr.ref == nil
+	}
+	return false
+}
+
+// deref turns a run-time pointer into a pointer whose object is chosen at
+// run time; other values are returned unchanged.
+func (s *system) deref(v value, pos token.Pos) value {
+	if v.kind != vRef {
+		return v
+	}
+	elem := ptrElem(v.typ)
+	if elem == nil {
+		s.unsupported(pos, "dereferencing an unsafe.Pointer")
+	}
+	var rep *object
+	for _, o := range v.objs {
+		if !types.Identical(o.typ, elem) {
+			s.unsupported(pos, "a pointer of type %s that may hold an object of type %s", v.typ, o.typ)
+		}
+		rep = o
+	}
+	if rep == nil {
+		rep = &object{id: -1, name: "nil", typ: elem, owner: -1}
+	}
+	return value{kind: vPtr, ptr: pointer{obj: rep, ref: &dynObj{e: v.e, objs: v.objs}}}
+}
+
+// convertPtr converts a pointer value between *T and unsafe.Pointer.
+func (s *system) convertPtr(v value, from, to types.Type, pos token.Pos) value {
+	if v.kind == vNil {
+		return v
+	}
+	if isUnsafePointer(to) {
+		// Remember what flows through unsafe.Pointer.
+		note := func(t types.Type) {
+			if !slices.ContainsFunc(s.heap.unsafe, func(u types.Type) bool { return types.Identical(u, t) }) {
+				s.heap.unsafe = append(s.heap.unsafe, t)
+				s.heapChange("a new type flows through unsafe.Pointer")
+			}
+		}
+		if v.kind == vPtr && len(v.ptr.path) == 0 && v.ptr.ref == nil {
+			note(v.ptr.obj.typ)
+		} else if e := ptrElem(from); e != nil {
+			note(e)
+		}
+		e := s.refExpr(v, pos)
+		return s.keepRef(e, v, to)
+	}
+	elem := ptrElem(to)
+	if elem == nil {
+		s.unsupported(pos, "a conversion from %s to %s", from, to)
+	}
+	switch v.kind {
+	case vPtr:
+		if !types.Identical(v.ptr.obj.typ, elem) {
+			s.unsupported(pos, "converting a pointer to %s into %s", v.ptr.obj.typ, to)
+		}
+		return v
+	case vRef:
+		for _, o := range v.objs {
+			if !types.Identical(o.typ, elem) {
+				s.unsupported(pos, "converting an unsafe.Pointer that may hold a *%s into %s", o.typ, to)
+			}
+		}
+		return value{kind: vRef, e: v.e, objs: v.objs, typ: to}
+	}
+	s.unsupported(pos, "a conversion from %s to %s", from, to)
+	return value{}
+}
+
+// keepRef returns the pointer with heap id e, keeping a static pointer static.
+func (s *system) keepRef(e model.Expr, v value, t types.Type) value {
+	if v.kind == vPtr {
+		return v
+	}
+	return value{kind: vRef, e: e, objs: s.candidates(t), typ: t}
+}
+
+// dynObj is the run-time choice of the object a pointer names: the heap id
+// e among objs (0 is nil).
+type dynObj struct {
+	e    model.Expr
+	objs []*object
+}
+
+// objCases splits a pointer whose object is chosen at run time into one
+// static pointer per candidate, with its condition, and the condition under
+// which it is nil.
+func (s *system) objCases(p pointer, limit int, pos token.Pos) (ptrs []pointer, conds []model.Expr, isNil model.Expr) {
+	if p.ref == nil {
+		return []pointer{{obj: p.obj}}, []model.Expr{nil}, nil
+	}
+	if len(p.ref.objs) > limit {
+		s.unsupported(pos, "a pointer that may name more than %d objects", limit)
+	}
+	for _, o := range p.ref.objs {
+		ptrs = append(ptrs, pointer{obj: o})
+		conds = append(conds, model.Bin(model.OpEq, p.ref.e, model.C(s.idOf(o, pos))))
+	}
+	return ptrs, conds, model.Bin(model.OpEq, p.ref.e, model.C(0))
+}
+
+// ptrCellLoad reports whether a load of the pointer cell q in a goroutine
+// reads a shared variable (true) or the value the setup left there.
+func (s *system) ptrCellShared(q pointer, pos token.Pos) bool {
+	k := q.key()
+	if s.heap.hint.written[k] {
+		return true
+	}
+	if _, ok := s.heap.static[k]; !ok {
+		s.heap.static[k] = pos
+	}
+	return false
+}
+
+// wrotePtrCell records that a goroutine writes the pointer cell q.
+func (s *system) wrotePtrCell(q pointer) {
+	s.heap.written[q.key()] = true
+}
+
+// finishHeap checks a round: it returns the hint for another round, or nil
+// when this round's model stands. complete is false when the round stopped
+// at an unsupported construct: objects it did not reach stay in the hint.
+func (s *system) finishHeap(complete bool) *heapHint {
+	for k := range s.heap.written {
+		if _, ok := s.heap.static[k]; ok && !s.heap.hint.written[k] {
+			s.heapChange("a pointer cell read as constant is written")
+		}
+	}
+	if len(s.heap.pending) > 0 && complete {
+		s.heapChange("an object of the previous round was not allocated")
+	}
+	if !s.heap.changed {
+		return nil
+	}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe}
+	for k := range s.heap.hint.written {
+		h.written[k] = true
+	}
+	for k := range s.heap.written {
+		h.written[k] = true
+	}
+	for _, o := range s.heap.heap {
+		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
+		if !allocated && (complete || s.heap.pending[o.id] != o) {
+			continue // reserved but not allocated in this round
+		}
+		name := o.name
+		if o.named {
+			name = o.raw
+		}
+		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon})
+	}
+	return h
+}
+
+// heapLimits is the range of a pointer cell or register: nil and the ids.
+func (s *system) heapLimits() (int64, int64) {
+	return 0, int64(len(s.heap.heap))
+}
+
+func (s *system) heapRoundsError() string {
+	return fmt.Sprintf("unsupported in a fencecheck system: pointers whose targets do not settle (%s)", s.heap.why)
+}
+
+// allRefLike reports whether result k of every return site is a pointer
+// that can be held as a heap id.
+func allRefLike(rets []retSite, k int) bool {
+	for _, r := range rets {
+		if !isRefLike(r.vals[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// allocExpr names an allocation as the source spells it.
+func allocExpr(s *system, fr *frame, in *ssa.Alloc) string {
+	if e, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		var b strings.Builder
+		if err := printer.Fprint(&b, s.x.fset, e); err == nil && !strings.Contains(b.String(), "\n") {
+			return b.String()
+		}
+		return types.ExprString(e)
+	}
+	if d := s.x.defs[in.Pos()]; d != nil {
+		return d.Name()
+	}
+	if in.Comment != "" && token.IsIdentifier(in.Comment) {
+		return in.Comment
+	}
+	return "new(" + types.TypeString(deref(in.Type()), types.RelativeTo(s.x.pkg)) + ")"
+}
+
+// storePtr lowers a store of a pointer value into the pointer cell ptr.
+func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	private := ptr.obj.owner >= 0 && !ptr.dynamic()
+	if p.ptrCells == nil {
+		p.ptrCells = map[string]string{}
+	}
+	if private && !isRefLike(val) {
+		// A pointer the model cannot hold as a heap id (into a field, or
+		// a function): an error only if the cell is read.
+		k := ptr.key()
+		if why, read := p.ptrCells[k]; read && why == "" {
+			s.refExpr(val, pos)
+		}
+		p.ptrCells[k] = describe(val)
+		return cur
+	}
+	e := s.refExpr(val, pos)
+	if private {
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(p.privateReg(q), e)}
+		})
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		s.wrotePtrCell(q)
+		return []model.Op{model.WriteOp(s.varFor(q), e)}
+	})
+}
+
+// loadPtr lowers a load of the pointer cell ptr of type t into a register.
+func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		if p.ptrCells == nil {
+			p.ptrCells = map[string]string{}
+		}
+		if why := p.ptrCells[ptr.key()]; why != "" {
+			fr.vals[in] = opaque(why)
+			return cur
+		}
+		p.ptrCells[ptr.key()] = ""
+	}
+	reg := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(reg, fr, in)
+	fr.vals[in] = s.refVal(model.R(reg), t)
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
+		})
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.ReadOp(s.varFor(q), reg)}
+	})
+}
+
+// externPtr lowers an atomic operation on a pointer cell: the methods of
+// atomic.Pointer[T] and the functions on *unsafe.Pointer.
+func (p *proc) externPtr(fr *frame, in *ssa.Call, k extKind, vt types.Type, ptr pointer, args []value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	arg := func(i int) model.Expr { return s.refExpr(args[i], pos) }
+	result := func(t types.Type) int {
+		if !used(in) {
+			return -1
+		}
+		r := p.newReg(p.regName(fr, in), t)
+		p.holds(r, fr, in)
+		return r
+	}
+	var ops func(x int) []model.Op
+	switch k {
+	case extLoad:
+		r := result(vt)
+		ops = func(x int) []model.Op { return []model.Op{model.AtomicReadOp(x, r)} }
+		if r >= 0 {
+			fr.vals[in] = s.refVal(model.R(r), vt)
+		}
+	case extStore, extSwap:
+		v := arg(1)
+		r := -1
+		if k == extSwap {
+			r = result(vt)
+			if r >= 0 {
+				fr.vals[in] = s.refVal(model.R(r), vt)
+			}
+		}
+		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
+	case extCAS:
+		r := result(types.Typ[types.Bool])
+		old, nw := arg(1), arg(2)
+		ops = func(x int) []model.Op {
+			succ, fail := model.CASSuccess(x, -1, old, nw), model.CASFailure(x, -1, old)
+			if r >= 0 {
+				succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
+				fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
+			}
+			return []model.Op{succ, fail}
+		}
+		if r >= 0 {
+			fr.vals[in] = intVal(model.R(r))
+		}
+	default:
+		s.unsupported(pos, "this atomic operation on a pointer")
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		if k != extLoad {
+			s.wrotePtrCell(q)
+		}
+		return ops(s.varFor(q))
+	})
+}
+
+// setupPtrOp executes an atomic operation on a pointer cell in the setup.
+func (s *system) setupPtrOp(k extKind, p pointer, args []value, pos token.Pos) value {
+	old, ok := s.mem[p.key()]
+	if !ok {
+		old = value{kind: vNil}
+	}
+	switch k {
+	case extLoad:
+		return old
+	case extStore:
+		s.mem[p.key()] = args[1]
+	case extSwap:
+		s.mem[p.key()] = args[1]
+		return old
+	case extCAS:
+		if same(old, args[1]) || old.kind == vNil && args[1].kind == vNil {
+			s.mem[p.key()] = args[2]
+			return constVal(1)
+		}
+		if !isRefLike(old) || !isRefLike(args[1]) {
+			s.unsupported(pos, "a compare-and-swap the setup cannot decide")
+		}
+		return constVal(0)
+	default:
+		s.unsupported(pos, "this atomic operation on a pointer")
+	}
+	return value{}
+}
+
+// inLoop reports whether block b of fr's function may run more than once
+// in one execution of the process: it is in a cycle of its function, or a
+// call that inlined fr is.
+func inLoop(fr *frame, b *ssa.BasicBlock) bool {
+	if inCycle(b) {
+		return true
+	}
+	for f := fr; f != nil; f = f.parent {
+		if f.site != nil && inCycle(f.site) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPool is the number of objects an allocation that other goroutines may
+// reach gets when it runs in a loop.
+const maxPool = 3
+
+// allocPool lowers an allocation that runs in a loop and whose objects
+// other goroutines may reach: each execution takes the next of maxPool
+// objects, counted by a register whose domain ends there. One more
+// execution leaves the domain, which the analysis reports as inconclusive,
+// naming the count: it never reuses an object. ok is false for an object
+// private to the goroutine, which is zeroed on every execution instead.
+func (p *proc) allocPool(fr *frame, in *ssa.Alloc, first *object, cur int) (int, bool) {
+	s := p.s
+	objs := []*object{first}
+	for k := 1; k < maxPool; k++ {
+		// Made in every round, so that the objects after them keep their
+		// places whether or not this one escapes.
+		objs = append(objs, s.newObject(first.name, first.typ, first.decl, p.idx))
+	}
+	if first.owner >= 0 {
+		return cur, false
+	}
+	for _, o := range objs[1:] {
+		if o.owner >= 0 {
+			s.idOf(o, in.Pos()) // shared from the next round on
+		}
+	}
+	pos := in.Pos()
+	expr := allocExpr(s, fr, in)
+	c := p.newReg(expr+".count", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[c] = [2]int64{0, maxPool}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[c] = source{fmt.Sprintf("the number of objects %s allocates in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), pos}
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	join := p.newLoc(pos)
+	for k, o := range objs {
+		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
+		g = p.emit(g, model.AssignOp(r, model.C(s.idOf(o, pos))), pos, Origin{})
+		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
+	}
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
+	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+	return join, true
+}
