@@ -779,7 +779,7 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 				return t.DivMod(tDiv, x, c), nil
 			}
 			return t.DivMod(tMod, x, c), nil
-	
+
 		case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot, model.OpShl, model.OpShr, model.OpShrU:
 			return t.bitop(e.Op, x, y)
 		}
