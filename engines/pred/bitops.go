@@ -17,8 +17,9 @@ import (
 // and |, ^ and &^ follow from & by x|c = x + c - x&c, x^c = x + c - 2(x&c)
 // and x&^c = x & ^c. Shifts by a constant are products with and Euclidean
 // quotients by powers of two. A bitwise operator on two values known only
-// at run time, and a shift by such a count, are not encoded: the analysis
-// is Inconclusive and names them (errNotEncoded).
+// at run time, a shift by such a count and a shift that always faults (by a
+// negative constant, which the extractor turns into a panic before) are not
+// encoded: the analysis is Inconclusive and names them (errNotEncoded).
 
 // errNotEncoded marks a construct of the program that the engine cannot
 // encode exactly; the analysis ends Inconclusive.
@@ -80,7 +81,7 @@ func (t *terms) bitop(op model.BinOp, x, y tid) (tid, error) {
 	if okx && oky {
 		v, err := model.Eval(model.Bin(op, model.C(cx), model.C(cy)), &model.Env{})
 		if err != nil {
-			return 0, fmt.Errorf("%d %v %d: %w", cx, op, cy, err)
+			return 0, fmt.Errorf("%d %v %d, which faults (%v), is %w", cx, op, cy, err, errNotEncoded)
 		}
 		return t.Const(v), nil
 	}
@@ -118,7 +119,7 @@ func (t *terms) bitop(op model.BinOp, x, y tid) (tid, error) {
 func (t *terms) shiftConst(op model.BinOp, x tid, k int64) (tid, error) {
 	switch {
 	case k < 0:
-		return 0, fmt.Errorf("a shift by %d: %w", k, model.ErrNegShift)
+		return 0, fmt.Errorf("a shift by the negative count %d, which faults, is %w", k, errNotEncoded)
 	case k == 0:
 		return x, nil
 	}
