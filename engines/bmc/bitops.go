@@ -3,6 +3,7 @@ package bmc
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
@@ -29,10 +30,9 @@ func (b *fb) bitsOf(x *smt.Expr) []*smt.Expr {
 		out[i] = b.z.Int(fmt.Sprintf("bit%d_%d", id, i))
 		b.side = append(b.side, b.z.Le(b.zero, out[i]), b.z.Le(out[i], b.one))
 	}
-	// x = value(bits) + 2^64·k for an integer k.
-	k := b.z.Int(fmt.Sprintf("bitk%d", id))
-	two32 := b.num(1 << 32)
-	b.side = append(b.side, b.z.Eq(x, b.z.Add(b.fromBits(out), b.z.Mul(b.z.Mul(two32, two32), k))))
+	// The engine's integers are mathematical and the model's int64 (see
+	// the package documentation): x is the value of its bits.
+	b.side = append(b.side, b.z.Eq(x, b.fromBits(out)))
 	return out
 }
 
@@ -64,6 +64,9 @@ func (b *fb) bitwise(op model.BinOp, x, y *smt.Expr) *smt.Expr {
 			return b.num(v)
 		}
 	}
+	if r, ok := b.bitwiseConst(op, x, y); ok {
+		return r
+	}
 	xs, ys := b.bitsOf(x), b.bitsOf(y)
 	out := make([]*smt.Expr, 64)
 	for i := range out {
@@ -80,6 +83,78 @@ func (b *fb) bitwise(op model.BinOp, x, y *smt.Expr) *smt.Expr {
 		}
 	}
 	return b.fromBits(out)
+}
+
+// bitwiseConst returns x op y when one operand is a constant, decomposing
+// only the low bits of the other that the constant selects: x & c for c ≥ 0
+// keeps the bits of x mod 2^len(c) that c sets, x & c = x - x&^c for c < 0,
+// and x|c = x + c - x&c, x^c = x + c - 2(x&c), x&^c = x & ^c.
+func (b *fb) bitwiseConst(op model.BinOp, x, y *smt.Expr) (*smt.Expr, bool) {
+	vy, cy := y.Int64()
+	if vx, cx := x.Int64(); cx && !cy {
+		if op == model.OpAndNot {
+			// c &^ y = c & ^y.
+			return b.bitwiseConst(model.OpBitAnd, b.z.Sub(b.num(-1), y), x)
+		}
+		x, vy, cy = y, vx, true
+	}
+	if !cy {
+		return nil, false
+	}
+	if op == model.OpAndNot {
+		op, vy = model.OpBitAnd, ^vy
+	}
+	a := b.andConst(x, vy)
+	switch op {
+	case model.OpBitOr:
+		return b.z.Sub(b.z.Add(x, b.num(vy)), a), true
+	case model.OpXor:
+		return b.z.Sub(b.z.Add(x, b.num(vy)), b.z.Mul(b.num(2), a)), true
+	}
+	return a, true
+}
+
+// andConst returns x & c.
+func (b *fb) andConst(x *smt.Expr, c int64) *smt.Expr {
+	switch {
+	case c == 0:
+		return b.zero
+	case c == -1:
+		return x
+	case c < 0:
+		return b.z.Sub(x, b.andConst(x, ^c))
+	}
+	n := bits.Len64(uint64(c))
+	if n > 62 {
+		return b.fromBits(b.maskBits(b.bitsOf(x), c))
+	}
+	lo := b.z.Mod(x, b.num(1<<n)) // Euclidean: the n low bits of x
+	if c == 1<<n-1 {
+		return lo
+	}
+	id := len(b.side)
+	low := make([]*smt.Expr, 64)
+	for i := range low {
+		low[i] = b.zero
+		if i < n {
+			low[i] = b.z.Int(fmt.Sprintf("lbit%d_%d", id, i))
+			b.side = append(b.side, b.z.Le(b.zero, low[i]), b.z.Le(low[i], b.one))
+		}
+	}
+	b.side = append(b.side, b.z.Eq(lo, b.fromBits(low)))
+	return b.fromBits(b.maskBits(low, c))
+}
+
+// maskBits returns bits with those c clears set to 0.
+func (b *fb) maskBits(bits []*smt.Expr, c int64) []*smt.Expr {
+	out := make([]*smt.Expr, len(bits))
+	for i := range out {
+		out[i] = b.zero
+		if uint64(c)>>i&1 != 0 {
+			out[i] = bits[i]
+		}
+	}
+	return out
 }
 
 // shifted returns the bits of x (bits xs) shifted by the count k ≥ 0.
