@@ -16,7 +16,7 @@ import (
 // TestAnalyzer checks the diagnostics of every testdata package that the
 // default configuration analyses.
 func TestAnalyzer(t *testing.T) {
-	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints"} {
+	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints", "bitops"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
 		})

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/fencecheck/fencecheck/model"
@@ -162,6 +163,9 @@ func (env *absEnv) eval(e model.Expr) abs {
 			}
 			return abs{set: []int64{0, 1}}
 		}
+		if e.Op == model.OpCompl {
+			return env.eval(model.Bin(model.OpSub, model.C(-1), e.X))
+		}
 		return env.eval(model.Bin(model.OpSub, model.C(0), e.X))
 	case model.Wrap:
 		return wrapAbs(env.eval(e.X), e.Bits, e.Signed)
@@ -234,6 +238,10 @@ func (env *absEnv) eval(e model.Expr) abs {
 			if yl > 0 && xl >= 0 {
 				return abs{ival: true, lo: xl / yh, hi: xh / yl}
 			}
+		default:
+			if a, ok := bitAbs(e.Op, xl, xh, yl, yh); ok {
+				return a
+			}
 		}
 		return topAbs
 	}
@@ -276,8 +284,44 @@ func applyAbs(op model.BinOp, a, b int64) (int64, bool) {
 		return b2i(a != 0 && b != 0), true
 	case model.OpOr:
 		return b2i(a != 0 || b != 0), true
+	case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot, model.OpShl, model.OpShr, model.OpShrU:
+		v, err := model.Eval(model.Bin(op, model.C(a), model.C(b)), &model.Env{})
+		return v, err == nil
 	}
 	return 0, false
+}
+
+// bitAbs bounds x op y for a bitwise operator or a shift, x in [xl, xh] and
+// y in [yl, yh]; ok is false where no bound narrower than the int64 range
+// is known. A shift by a negative count faults and yields no value.
+func bitAbs(op model.BinOp, xl, xh, yl, yh int64) (abs, bool) {
+	// ones is the least 2^k-1 at or above v ≥ 0: no operand below it sets a
+	// higher bit.
+	ones := func(v int64) int64 { return int64(uint64(1)<<bits.Len64(uint64(v)) - 1) }
+	switch op {
+	case model.OpBitAnd:
+		// A non-negative operand clears every bit it does not set.
+		switch {
+		case xl >= 0 && yl >= 0:
+			return abs{ival: true, lo: 0, hi: min(xh, yh)}, true
+		case xl >= 0:
+			return abs{ival: true, lo: 0, hi: xh}, true
+		case yl >= 0:
+			return abs{ival: true, lo: 0, hi: yh}, true
+		}
+	case model.OpBitOr, model.OpXor:
+		if xl >= 0 && yl >= 0 {
+			return abs{ival: true, lo: 0, hi: ones(max(xh, yh))}, true
+		}
+	case model.OpAndNot, model.OpShrU:
+		if xl >= 0 {
+			return abs{ival: true, lo: 0, hi: xh}, true
+		}
+	case model.OpShr:
+		// An arithmetic shift moves a value towards 0 or -1.
+		return abs{ival: true, lo: min(xl, 0), hi: max(xh, 0)}, true
+	}
+	return abs{}, false
 }
 
 func b2i(b bool) int64 {

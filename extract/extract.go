@@ -70,8 +70,8 @@
 // Calls of functions and methods of the package are inlined (recursion is
 // reported), generic ones as instantiated. Calls of sync/atomic (functions
 // and the typed atomics), of sync.Mutex, sync.WaitGroup and runtime.Gosched
-// are lowered by the table of DESIGN §2; And/Or have no counterpart in the
-// model (it has no bitwise operators) and are reported.
+// are lowered by the table of DESIGN §2, and atomic And/Or as locked
+// read-and-write operations that return the old value (Go 1.23).
 //
 // A sync.RWMutex is one variable: -1 while write-locked, else the number of
 // readers. Lock waits for 0 and sets -1, RLock waits for a value not below 0
@@ -113,8 +113,8 @@
 //
 // Every other construct the model cannot express is reported: channels,
 // select, maps, interface values stored by goroutines, append and copy,
-// slices of run-time length,
-// string concatenation, calls into other packages. Each such diagnostic
+// slices of run-time length, string concatenation, calls into other
+// packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one
 // met in the system.
 //
@@ -151,7 +151,12 @@
 // alike). Comparisons, division, remainder and right shifts of uint64
 // values are lowered to signed operations that compute the unsigned result
 // exactly; shifts by a constant count are multiplications, wraps and
-// divisions; x & (2^k-1) keeps the k low bits (a wrap). Division and
+// divisions; x & (2^k-1) keeps the k low bits (a wrap); the other bitwise
+// operators are the model's (of int64 values held sign- or zero-extended,
+// which keeps their results in the type), and a shift by a count known only
+// at run time is the model's shift (arithmetic for signed and narrower
+// unsigned values, logical for uint64 bit patterns, wrapped to the type
+// when it shifts left; a uint64 count of 2^63 or more becomes 64). Division and
 // remainder branch to a panic ("integer divide by zero") when the divisor
 // is zero, and a shift by a negative count panics ("negative shift
 // amount"), as in Go. Every expression of a process therefore evaluates, in
@@ -159,8 +164,9 @@
 // the predicate engine is exact for the wraps and treats 64-bit values as
 // mathematical integers (its own documentation says where that differs).
 // Constant arithmetic (of the setup and of specialised constants) follows
-// Go's semantics directly. Shifts by a count known only at run time and the
-// other bitwise operators on run-time values are unsupported.
+// Go's semantics directly. The domain of a bitwise result is bounded by
+// its non-negative operands (x & m lies in [0, m]) and otherwise by its
+// type.
 //
 // So a value never leaves the range of its Go type, and a value outside a
 // domain means one of three things, which [Entity] tells apart: outside a

@@ -34,6 +34,9 @@ type exprGen struct {
 	setup   strings.Builder     // the assignments of their values
 	nonZero map[string][]string // per type, the fields whose value is not zero
 	all     map[string][]string
+	// bitwise adds the bitwise operators on two fields and shifts by
+	// counts held in fields.
+	bitwise bool
 }
 
 func newExprGen(seed uint64) *exprGen {
@@ -78,6 +81,9 @@ func (g *exprGen) expr(t string, depth int) string {
 		return g.pick(g.all[t])
 	}
 	x := g.expr(t, depth-1)
+	if g.bitwise && g.r.IntN(2) == 0 {
+		return g.bitExpr(t, x, depth)
+	}
 	switch g.r.IntN(9) {
 	case 0:
 		return fmt.Sprintf("(%s %s %s)", x, g.pick([]string{"+", "-", "*"}), g.expr(t, depth-1))
@@ -118,8 +124,13 @@ func TestGoIntegerSemantics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	checkGoSemantics(t, newExprGen(2026))
+}
+
+// checkGoSemantics has Go evaluate expressions of g and checks that the
+// model computes the same values.
+func checkGoSemantics(t *testing.T, g *exprGen) {
 	const systems, checks = 4, 30
-	g := newExprGen(2026)
 	dir := t.TempDir()
 	exprs := make([][]string, systems)
 	var main strings.Builder

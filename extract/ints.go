@@ -299,13 +299,22 @@ func runBinOp(op token.Token, x, y model.Expr, t types.Type, yType types.Type) (
 	case token.SHL, token.SHR:
 		c, ok := y.(model.Const)
 		if !ok {
-			return nil, false
+			return runShift(op, x, y, t, yType)
 		}
 		k := c.Value
 		if k < 0 && isUnsigned(yType) {
 			k = math.MaxInt64 // a count of 2^63 or more
 		}
 		return shift(op, x, k, t)
+	case token.OR:
+		return model.Bin(model.OpBitOr, x, y), true
+	case token.XOR:
+		return model.Bin(model.OpXor, x, y), true
+	case token.AND_NOT:
+		if c, ok := y.(model.Const); ok {
+			return runBinOp(token.AND, x, model.C(^c.Value), t, yType)
+		}
+		return model.Bin(model.OpAndNot, x, y), true
 	case token.AND:
 		for _, p := range [][2]model.Expr{{x, y}, {y, x}} {
 			if c, ok := p[1].(model.Const); ok {
@@ -320,8 +329,34 @@ func runBinOp(op token.Token, x, y model.Expr, t types.Type, yType types.Type) (
 				}
 			}
 		}
+		// Values are held sign- or zero-extended, so the bitwise operators
+		// of int64 keep them in their type.
+		return model.Bin(model.OpBitAnd, x, y), true
 	}
 	return nil, false
+}
+
+// runShift returns x << y or x >> y (op) of type t for a count y of type
+// yType known only at run time and not negative (a negative count of a
+// signed type panics before: proc.guardBinOp). A uint64 count of 2^63 or
+// more, a negative bit pattern, shifts every bit out: it becomes 64. A right
+// shift of a signed value is arithmetic, of a narrower unsigned one (never
+// negative) too, of a uint64 bit pattern logical; a left shift is wrapped
+// to t.
+func runShift(op token.Token, x, y model.Expr, t, yType types.Type) (model.Expr, bool) {
+	if _, _, ok := intBits(t); !ok {
+		return nil, false
+	}
+	if isUnsigned64(yType) {
+		y = model.Bin(model.OpAdd, model.Bin(model.OpMul, y, nonNeg(y)), model.Bin(model.OpMul, model.C(64), neg(y)))
+	}
+	switch {
+	case op == token.SHL:
+		return wrapTo(model.Bin(model.OpShl, x, y), t), true
+	case isUnsigned64(t):
+		return model.Bin(model.OpShrU, x, y), true
+	}
+	return model.Bin(model.OpShr, x, y), true
 }
 
 // guardBinOp emits, before the binary operation in at location cur, the
@@ -350,18 +385,22 @@ func (p *proc) guardBinOp(fr *frame, in *ssa.BinOp, cur int) int {
 		pos, o.Node = x.Pos(), x
 	}
 	c, isConst := y.constant()
-	switch {
-	case name == "negative shift amount":
-		// A count known only at run time is not modelled (see runBinOp).
-		if !isConst || c >= 0 || isUnsigned(in.Y.Type()) {
+	bad, good := model.Bin(model.OpEq, y.e, model.C(0)), model.Bin(model.OpNe, y.e, model.C(0))
+	if name == "negative shift amount" {
+		if isUnsigned(in.Y.Type()) {
 			return cur
 		}
-	case isConst && c != 0:
+		bad, good = neg(y.e), nonNeg(y.e)
+	}
+	switch {
+	case isConst && name == "negative shift amount" && c >= 0:
+		return cur
+	case isConst && name != "negative shift amount" && c != 0:
 		return cur
 	case !isConst:
-		z := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, y.e, model.C(0))), pos, o)
+		z := p.emit(cur, model.GuardOp(bad), pos, o)
 		p.panics = append(p.panics, panicSite{loc: z, name: name, pos: pos})
-		return p.emit(cur, model.GuardOp(model.Bin(model.OpNe, y.e, model.C(0))), pos, o)
+		return p.emit(cur, model.GuardOp(good), pos, o)
 	}
 	p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
 	return -1

@@ -901,8 +901,6 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		return cur
 	case extWGGo:
 		s.unsupported(pos, "WaitGroup.Go inside a goroutine")
-	case extAnd, extOr:
-		s.unsupported(pos, "atomic And/Or (the model has no bitwise operators)")
 	}
 	o := Origin{}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
@@ -992,6 +990,19 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 		if r >= 0 {
 			res = intVal(wrapTo(model.Bin(model.OpAdd, model.R(r), d), vt))
+		}
+	case extAnd, extOr:
+		// Go 1.23's atomic And and Or return the old value.
+		d, op := arg(1), model.OpBitAnd
+		if k == extOr {
+			op = model.OpBitOr
+		}
+		r := result()
+		ops = func(x int) []model.Op {
+			return []model.Op{model.LockedOp(model.ReadOp(x, r), model.WriteOp(x, model.Bin(op, model.V(x), d)))}
+		}
+		if r >= 0 {
+			res = intVal(model.R(r))
 		}
 	case extCAS, extTryLock:
 		r := result()

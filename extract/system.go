@@ -754,13 +754,7 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if e, ok := runBinOp(in.Op, ex, ey, in.X.Type(), in.Y.Type()); ok {
 		return intVal(e)
 	}
-	switch in.Op {
-	case token.SHL, token.SHR:
-		s.unsupported(in.Pos(), "a shift by a count known only at run time")
-	case token.AND:
-		s.unsupported(in.Pos(), "the operator & on values known only at run time, except with a constant mask 2^k-1 (the model has no bitwise operators)")
-	}
-	s.unsupported(in.Pos(), "the operator %s on values known only at run time (the model has no bitwise operators)", in.Op)
+	s.unsupported(in.Pos(), "the operator %s on values of type %s known only at run time", in.Op, in.X.Type())
 	return value{}
 }
 

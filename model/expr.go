@@ -21,9 +21,9 @@ type RegRef struct{ Proc, Reg int }
 // VarRef is the value of a shared variable in main memory.
 type VarRef struct{ Var int }
 
-// Unary is -X or !X.
+// Unary is -X, !X or ^X.
 type Unary struct {
-	Op BinOp // OpNeg or OpNot
+	Op BinOp // OpNeg, OpNot or OpCompl
 	X  Expr
 }
 
@@ -74,9 +74,28 @@ const (
 	OpOr
 	OpNeg
 	OpNot
+	// The bitwise operators of Go on int64 values (two's complement).
+	OpBitAnd // x & y
+	OpBitOr  // x | y
+	OpXor    // x ^ y
+	OpAndNot // x &^ y
+	// The shifts. A negative count faults ([ErrNegShift]); a count of 64 or
+	// more shifts every bit out.
+	OpShl  // x << y
+	OpShr  // x >> y, arithmetic: the right shift of a signed value
+	OpShrU // x >>> y, logical: the right shift of a uint64 bit pattern
+	// OpCompl is the unary bitwise complement ^x.
+	OpCompl
 )
 
-var binOpText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "!"}
+var binOpText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "!",
+	"&", "|", "^", "&^", "<<", ">>", ">>>", "^"}
+
+// IsBinary reports whether o is an operator of [Binary].
+func (o BinOp) IsBinary() bool { return o < OpNeg || o >= OpBitAnd && o <= OpShrU }
+
+// IsUnary reports whether o is an operator of [Unary].
+func (o BinOp) IsUnary() bool { return o == OpNeg || o == OpNot || o == OpCompl }
 
 // String returns the operator's symbol.
 func (o BinOp) String() string {
@@ -95,7 +114,7 @@ func (o BinOp) precedence() int {
 		return 2
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
 		return 3
-	case OpAdd, OpSub:
+	case OpAdd, OpSub, OpBitOr, OpXor:
 		return 4
 	default:
 		return 5
@@ -146,6 +165,10 @@ type Env struct {
 // ErrDivZero is returned when an expression divides by zero.
 var ErrDivZero = errors.New("division by zero")
 
+// ErrNegShift is returned when an expression shifts by a negative count (a
+// run-time panic in Go).
+var ErrNegShift = errors.New("negative shift amount")
+
 // Eval evaluates e in env.
 func Eval(e Expr, env *Env) (int64, error) {
 	switch e := e.(type) {
@@ -172,10 +195,15 @@ func Eval(e Expr, env *Env) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if e.Op == OpNot {
+		switch e.Op {
+		case OpNot:
 			return b2i(x == 0), nil
+		case OpCompl:
+			return ^x, nil
+		case OpNeg:
+			return -x, nil
 		}
-		return -x, nil
+		return 0, fmt.Errorf("unknown unary operator %v", e.Op)
 	case Binary:
 		x, err := Eval(e.X, env)
 		if err != nil {
@@ -243,8 +271,40 @@ func apply(op BinOp, x, y int64) (int64, error) {
 		return b2i(x != 0 && y != 0), nil
 	case OpOr:
 		return b2i(x != 0 || y != 0), nil
+	case OpBitAnd:
+		return x & y, nil
+	case OpBitOr:
+		return x | y, nil
+	case OpXor:
+		return x ^ y, nil
+	case OpAndNot:
+		return x &^ y, nil
+	case OpShl, OpShr, OpShrU:
+		return Shift(op, x, y)
 	}
 	return 0, fmt.Errorf("unknown operator %v", op)
+}
+
+// Shift returns x << y, x >> y or x >>> y (op) as Go shifts an int64 (a
+// uint64 bit pattern for OpShrU): [ErrNegShift] for a negative count, and
+// for a count of 64 or more 0, or -1 when an arithmetic shift moves the
+// sign of a negative x into every bit.
+func Shift(op BinOp, x, y int64) (int64, error) {
+	if y < 0 {
+		return 0, ErrNegShift
+	}
+	if y > 63 {
+		y = 64
+	}
+	switch op {
+	case OpShl:
+		return x << uint64(y), nil
+	case OpShr:
+		return x >> uint64(y), nil
+	case OpShrU:
+		return int64(uint64(x) >> uint64(y)), nil
+	}
+	return 0, fmt.Errorf("%v is not a shift", op)
 }
 
 func b2i(b bool) int64 {

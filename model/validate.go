@@ -169,11 +169,11 @@ func (p *Program) checkExpr(add func(Pos, string, ...any), q *Process, e Expr, p
 				add(pos, "expression names register %d of process %s, which has %d", e.Reg, rq.Name, len(rq.Regs))
 			}
 		case Unary:
-			if e.Op != OpNeg && e.Op != OpNot {
+			if !e.Op.IsUnary() {
 				add(pos, "unary operator %v", e.Op)
 			}
 		case Binary:
-			if e.Op >= OpNeg {
+			if !e.Op.IsBinary() {
 				add(pos, "binary operator %v", e.Op)
 			}
 		case Wrap:

@@ -35,8 +35,12 @@
 // A process may stop anywhere. Expressions follow model.Eval: && and ||
 // short-circuit, / and % truncate (a constant divisor is encoded in linear
 // arithmetic), and a division by zero or a value outside its domain is a
-// fault, which is a bad state. Integers are mathematical: int64 overflow is
-// not modelled. The property Φ_PRP is the disjunction of the bad states
+// fault, which is a bad state. The bitwise operators and shifts are exact:
+// an operand is split into the 0/1 constants of its 64 two's complement
+// bits (only the low bits a constant mask selects where one operand is
+// constant), a shift by a count known only at run time is a case split over
+// the counts, and a negative count faults. Integers are mathematical: int64
+// overflow is not modelled. The property Φ_PRP is the disjunction of the bad states
 // (every process named at a copy of its location with no transition taken
 // after it, the condition on final registers and, through final reads at
 // the end time, on memory) and of the faulting attempts of transitions.

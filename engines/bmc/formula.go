@@ -203,6 +203,10 @@ func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 		if e.Op == model.OpNot {
 			return b.b2i(b.not(b.truth(x))), fx, nil
 		}
+		if e.Op == model.OpCompl {
+			// ^x = -1 - x.
+			return b.z.Sub(b.num(-1), x), fx, nil
+		}
 		if v, ok := x.Int64(); ok {
 			return b.num(-v), fx, nil
 		}
@@ -243,6 +247,11 @@ func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 				return b.num(vx * vy), fail, nil
 			}
 			return b.z.Mul(x, y), fail, nil
+		case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot:
+			return b.bitwise(e.Op, x, y), fail, nil
+		case model.OpShl, model.OpShr, model.OpShrU:
+			v, f := b.shift(e.Op, x, y)
+			return v, b.or(fail, f), nil
 		case model.OpDiv, model.OpMod:
 			if cy && vy == 0 {
 				return b.zero, b.tt, nil

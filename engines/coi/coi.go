@@ -377,7 +377,7 @@ var (
 )
 
 // eval over-approximates the values of e, and reports whether it may
-// divide by zero. Results beyond int64 (which the evaluator wraps) make the
+// fault (divide by zero, shift by a negative count). Results beyond int64 (which the evaluator wraps) make the
 // interval top.
 func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) {
 	bool01 := interval{big.NewInt(0), big.NewInt(1), false}
@@ -399,6 +399,11 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 		if !x.fits() {
 			return interval{top: true}, dz
 		}
+		if e.Op == model.OpCompl {
+			// ^x = -1 - x.
+			m1 := big.NewInt(-1)
+			return norm(interval{new(big.Int).Sub(m1, x.hi), new(big.Int).Sub(m1, x.lo), false}), dz
+		}
 		return norm(interval{new(big.Int).Neg(x.hi), new(big.Int).Neg(x.lo), false}), dz
 	case model.Binary:
 		x, dzx := eval(e.X, regDom, varDom)
@@ -410,6 +415,12 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 		}
 		if e.Op == model.OpDiv || e.Op == model.OpMod {
 			if y.top || (y.lo.Sign() <= 0 && y.hi.Sign() >= 0) {
+				dz = true
+			}
+		}
+		if e.Op == model.OpShl || e.Op == model.OpShr || e.Op == model.OpShrU {
+			// A negative count faults.
+			if y.top || y.lo.Sign() < 0 {
 				dz = true
 			}
 		}
@@ -454,6 +465,30 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 				lo = big.NewInt(0)
 			}
 			if x.hi.Sign() <= 0 {
+				hi = big.NewInt(0)
+			}
+		case model.OpBitAnd:
+			// A non-negative operand clears every bit it does not set.
+			switch {
+			case x.lo.Sign() >= 0 && y.lo.Sign() >= 0:
+				lo, hi = big.NewInt(0), x.hi
+				if y.hi.Cmp(hi) < 0 {
+					hi = y.hi
+				}
+			case x.lo.Sign() >= 0:
+				lo, hi = big.NewInt(0), x.hi
+			case y.lo.Sign() >= 0:
+				lo, hi = big.NewInt(0), y.hi
+			default:
+				return interval{top: true}, dz
+			}
+		case model.OpShr:
+			// An arithmetic shift moves a value towards 0 or -1.
+			lo, hi = x.lo, x.hi
+			if lo.Sign() > 0 {
+				lo = big.NewInt(0)
+			}
+			if hi.Sign() < 0 {
 				hi = big.NewInt(0)
 			}
 		default:

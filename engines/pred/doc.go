@@ -68,6 +68,11 @@
 // domain) is analysed twice at once, with the counters reduced at every
 // update and with them kept unreduced and reduced only where the program
 // looks at them (lazy.go); the first conclusive answer is the answer.
+// The bitwise operators and shifts are exact where one operand is a
+// constant (bits as Euclidean remainders, shifts as products and quotients
+// by powers of two; bitops.go); on two values known only at run time, and
+// for a shift by such a count, the analysis is Inconclusive and names the
+// construct, as for a division by a divisor known only at run time.
 //
 // # Builds without Z3
 //

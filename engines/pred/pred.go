@@ -196,6 +196,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	defer e.release(sig, ss)
 	t, or := ss.t, ss.or
 	s, err := newSystem(ep, t, m)
+	if errors.Is(err, errNotEncoded) {
+		return notEncodedReport(m, start, err), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}

@@ -739,8 +739,11 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 		if err != nil {
 			return 0, err
 		}
-		if e.Op == model.OpNot {
+		switch e.Op {
+		case model.OpNot:
 			return t.Ite(t.Eq(x, t.Const(0)), t.Const(1), t.Const(0)), nil
+		case model.OpCompl:
+			return t.AddK(t.Const(-1), -1, x), nil
 		}
 		return t.Scale(-1, x), nil
 	case model.Binary:
@@ -770,12 +773,15 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 		case model.OpDiv, model.OpMod:
 			c, ok := t.constOf(y)
 			if !ok || c == 0 {
-				return 0, fmt.Errorf("division by a non-constant or zero divisor is not supported")
+				return 0, fmt.Errorf("a division by a non-constant or zero divisor is %w", errNotEncoded)
 			}
 			if e.Op == model.OpDiv {
 				return t.DivMod(tDiv, x, c), nil
 			}
 			return t.DivMod(tMod, x, c), nil
+
+		case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot, model.OpShl, model.OpShr, model.OpShrU:
+			return t.bitop(e.Op, x, y)
 		}
 		return 0, fmt.Errorf("unknown operator %v", e.Op)
 	case model.Wrap:

@@ -58,7 +58,8 @@ func withFaults(p *model.Program) (*faultProgram, error) {
 const maxReadFaults = 1 << 12
 
 // faultOps returns operations that are enabled exactly when op is enabled
-// and faults (approximately for nested divisions: each divisor is checked).
+// and faults (approximately for nested divisions and shifts: each divisor
+// and each shift count is checked).
 // It fails when a read can fault on more than maxReadFaults values.
 func faultOps(p *model.Program, q *model.Process, op model.Op) ([]model.Op, error) {
 	outside := func(e model.Expr, d model.Domain) model.Expr {
@@ -67,8 +68,13 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) ([]model.Op, erro
 	divs := func(e model.Expr) []model.Expr {
 		var out []model.Expr
 		model.WalkExpr(e, func(e model.Expr) {
-			if b, ok := e.(model.Binary); ok && (b.Op == model.OpDiv || b.Op == model.OpMod) {
+			b, ok := e.(model.Binary)
+			switch {
+			case !ok:
+			case b.Op == model.OpDiv || b.Op == model.OpMod:
 				out = append(out, model.Bin(model.OpEq, b.Y, model.C(0)))
+			case b.Op == model.OpShl || b.Op == model.OpShr || b.Op == model.OpShrU:
+				out = append(out, model.Bin(model.OpLt, b.Y, model.C(0)))
 			}
 		})
 		return out

@@ -109,8 +109,11 @@
 // uint8(e) is e modulo 2^8 in [0, 255], int8(e) the same in [-128, 127], for
 // any width from 1 to 62 bits (uint5(e), int32(e)), as Go's conversions and
 // arithmetic reduce a value to its type. Operators, from the tightest binding:
-// unary - and !; * / %; + -; == != < <= > >=; &&; ||. Binary operators
-// associate to the left. An expression may nest
+// unary -, ! and ^ (bitwise complement); * / % & &^ << >> >>>; + - | ^;
+// == != < <= > >=; &&; ||, with Go's precedence. The bitwise operators act
+// on int64 two's complement values; >> is arithmetic and >>> the logical
+// right shift of a uint64 bit pattern; a shift by a negative count faults.
+// Binary operators associate to the left. An expression may nest
 // parentheses and unary operators up to 1000 deep and operations up to 10000
 // deep.
 //

@@ -288,7 +288,7 @@ func precedence(op model.BinOp) int {
 		return 2
 	case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe:
 		return 3
-	case model.OpAdd, model.OpSub:
+	case model.OpAdd, model.OpSub, model.OpBitOr, model.OpXor:
 		return 4
 	}
 	return 5

@@ -185,6 +185,8 @@ var binaryOps = []model.BinOp{
 	model.OpAdd, model.OpSub, model.OpMul, model.OpDiv, model.OpMod,
 	model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe,
 	model.OpAnd, model.OpOr,
+	model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot,
+	model.OpShl, model.OpShr, model.OpShrU,
 }
 
 // expr returns a random expression of q (nil: a bad-state condition), which
@@ -193,10 +195,7 @@ func (g *gen) expr(q *model.Process, mem bool, depth int) model.Expr {
 	if depth > 0 {
 		switch g.r.IntN(5) {
 		case 0:
-			op := model.OpNeg
-			if g.r.IntN(2) == 0 {
-				op = model.OpNot
-			}
+			op := [...]model.BinOp{model.OpNeg, model.OpNot, model.OpCompl}[g.r.IntN(3)]
 			return model.Unary{Op: op, X: g.expr(q, mem, depth-1)}
 		case 1, 2:
 			return model.Bin(binaryOps[g.r.IntN(len(binaryOps))], g.expr(q, mem, depth-1), g.expr(q, mem, depth-1))

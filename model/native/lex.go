@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -91,9 +92,12 @@ func isFileChar(c byte) bool {
 }
 
 // twoCharOps are the punctuation tokens of two bytes.
-var twoCharOps = []string{":=", "->", "==", "!=", "<=", ">=", "&&", "||"}
+var twoCharOps = []string{":=", "->", "==", "!=", "<=", ">=", "&&", "||", "&^", "<<", ">>"}
 
-const oneCharOps = ":;{}()[].@&*+-/%<>!="
+// threeCharOps are matched before twoCharOps.
+var threeCharOps = []string{">>>"}
+
+const oneCharOps = ":;{}()[].@&*+-/%<>!=|^"
 
 func (l *lexer) skipBlank() {
 	for l.off < len(l.src) {
@@ -156,6 +160,13 @@ func (l *lexer) next() token {
 			t.kind, t.text = tIllegal, "expected a register name after $"
 		}
 	default:
+		for _, op := range threeCharOps {
+			if bytes.HasPrefix(l.src[l.off:], []byte(op)) {
+				l.off += len(op)
+				t.kind, t.text = tPunct, op
+				return t
+			}
+		}
 		for _, op := range twoCharOps {
 			if l.off+1 < len(l.src) && l.src[l.off] == op[0] && l.src[l.off+1] == op[1] {
 				l.off += 2

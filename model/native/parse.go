@@ -738,7 +738,10 @@ var binOps = map[string]struct {
 	"<": {model.OpLt, 3}, "<=": {model.OpLe, 3},
 	">": {model.OpGt, 3}, ">=": {model.OpGe, 3},
 	"+": {model.OpAdd, 4}, "-": {model.OpSub, 4},
+	"|": {model.OpBitOr, 4}, "^": {model.OpXor, 4},
 	"*": {model.OpMul, 5}, "/": {model.OpDiv, 5}, "%": {model.OpMod, 5},
+	"&": {model.OpBitAnd, 5}, "&^": {model.OpAndNot, 5},
+	"<<": {model.OpShl, 5}, ">>": {model.OpShr, 5}, ">>>": {model.OpShrU, 5},
 }
 
 func (p *parser) binary(ctx *exprCtx, minPrec int) node {
@@ -751,6 +754,9 @@ func (p *parser) binary(ctx *exprCtx, minPrec int) node {
 		opTok := p.tok
 		p.next()
 		p.skipNewlines()
+		if b.op == model.OpBitAnd && ctx.st == nil && (p.tok.kind == tIdent || p.tok.kind == tString) && p.peek().is("@") {
+			p.errorf(opTok, "unexpected & after the condition of a bad state (locations P@L come first; the condition uses &&)")
+		}
 		y := p.binary(ctx, b.prec+1)
 		x = p.combine(opTok, model.Binary{Op: b.op, X: x.e, Y: y.e}, max(x.h, y.h))
 	}
@@ -788,6 +794,8 @@ func (p *parser) unary(ctx *exprCtx) node {
 		op = model.OpNeg
 	case t.is("!"):
 		op = model.OpNot
+	case t.is("^"):
+		op = model.OpCompl
 	default:
 		return p.primary(ctx)
 	}

@@ -122,14 +122,6 @@ func unboundedSpawns() {
 }
 
 //fencecheck:system
-func bitwise() {
-	go func() {
-		y := atomic.LoadInt32(&x)
-		x = y & 6
-	}()
-}
-
-//fencecheck:system
 func slices() {
 	s := make([]int32, 2)
 	go func() { s = append(s, 1) }()
