@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -226,6 +227,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		if err := ctx.Err(); err != nil {
 			return budget, nil, "time budget exhausted", nil
 		}
+		if m := engines.MeterOf(ctx); m.Out() {
+			return budget, nil, m.Reason(), nil
+		}
 		if s.work > maxWork {
 			return budget, nil, fmt.Sprintf("work budget of %d solver calls and axiom instances exhausted", maxWork), nil
 		}
@@ -240,6 +244,7 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		}
 		s.calls++
 		s.work++
+		engines.MeterOf(ctx).SolverCalls(1)
 		res, err := s.sol.CheckAssumptions(assume...)
 		if err != nil {
 			return 0, nil, "", err
