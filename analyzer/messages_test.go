@@ -1,0 +1,69 @@
+package analyzer_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/fencecheck/fencecheck/analyzer"
+)
+
+// ssaName matches what go/ssa calls the values it computes (t12, $t12,
+// t4_2, t4_tmp): names no Go programmer wrote, which a message must never
+// show.
+var ssaName = regexp.MustCompile(`(^|[^\w.@$])\$?t[0-9]+(_[0-9]+|_tmp)?\b`)
+
+// TestMessagesNameSource runs the analyzer on every testdata package of
+// packages analyzer and extract, in configurations that between them reach
+// every kind of message (races on and off, every barrier set, the witness
+// table, and a work bound small enough to make the larger systems
+// inconclusive), and checks that no message names an SSA value instead of
+// the Go variable or expression, or calls a limitation an internal error.
+func TestMessagesNameSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses every testdata package three times")
+	}
+	small := analyzer.DefaultConfig()
+	small.Work = 5_000
+	tso := tsoOnly()
+	tso.Fences, tso.Witness = analyzer.FencesAll, true
+	races := analyzer.DefaultConfig()
+	races.Witness = true
+	configs := map[string]analyzer.Config{"races": races, "tso": tso, "small work": small}
+	for _, root := range []string{analysistest.TestData(), filepath.Join("..", "extract", "testdata")} {
+		entries, err := os.ReadDir(filepath.Join(root, "src"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			for name, cfg := range configs {
+				t.Run(filepath.Base(filepath.Dir(root))+"/"+e.Name()+"/"+name, func(t *testing.T) {
+					// The packages' // want comments are for other
+					// configurations: only the messages are checked here.
+					var ignore recorder
+					for _, res := range analysistest.Run(&ignore, root, analyzer.New(cfg), e.Name()) {
+						for _, d := range res.Diagnostics {
+							msg := d.Message
+							for _, r := range d.Related {
+								msg += "\n" + r.Message
+							}
+							if m := ssaName.FindString(msg); m != "" {
+								t.Errorf("%s: message names the SSA value %q:\n%s", res.Pass.Fset.Position(d.Pos), strings.TrimSpace(m), msg)
+							}
+							if strings.Contains(msg, "internal error") {
+								t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), msg)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
