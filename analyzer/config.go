@@ -31,9 +31,10 @@ const (
 const DefaultBudget = 2 * time.Minute
 
 // DefaultWork is the work, in the units of engines.Meter, that the analysis
-// of one system may do when Config.Work is 0: about 30 seconds of the
-// engines on a machine of 2020 (see README, Performance).
-const DefaultWork = 40_000_000
+// of one system may do when Config.Work is 0: about 30 seconds of one core
+// (the engines do 150,000 to 350,000 units a second; see README,
+// Performance).
+const DefaultWork = 6_000_000
 
 // Config is the analyzer's configuration; its flags are the fields.
 type Config struct {
