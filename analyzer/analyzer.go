@@ -151,7 +151,7 @@ func (s *system) analyse() {
 		return
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return
 	}
 	switch res.Status {

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"go/token"
 	"maps"
@@ -186,4 +187,30 @@ func (s *system) named(keep func(model.Domain) bool) []string {
 		}
 	}
 	return names
+}
+
+// engineError reports err, the error of an engine on the system: a limit
+// of the engine (engines.Unsupported) is unsupported in a fencecheck system,
+// reported at the statement that needs it, with the way around it; any other
+// error breaks an invariant of fencecheck, an internal error.
+func (s *system) engineError(err error) {
+	u, ok := errors.AsType[*engines.Unsupported](err)
+	if !ok {
+		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		return
+	}
+	pos := s.r.pos(u.Pos)
+	where := "here"
+	if !pos.IsValid() {
+		pos, where = s.sys.Decl.Name.Pos(), ""
+	}
+	msg := fmt.Sprintf("unsupported in a fencecheck system: %s cannot take %s, which system %s needs %s", u.Engine, u.What, s.sys.Name, where)
+	msg = strings.TrimSuffix(msg, " ")
+	if s.eng != nil && s.eng.Name() == EnginePred && !s.p.Finite() {
+		if n := s.count(unboundedDom); n > 0 {
+			msg += fmt.Sprintf("; the predicate engine takes the system because %s %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide it",
+				joinAnd(s.named(unboundedDom)), have(n), them(n))
+		}
+	}
+	s.report(pos, msg)
 }

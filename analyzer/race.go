@@ -341,7 +341,7 @@ func (s *system) checkGoMemoryModel() bool {
 		return true
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return true
 	}
 	switch res.Status {
@@ -364,7 +364,7 @@ func (s *system) checkGoMemoryModel() bool {
 		return true
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return true
 	}
 	switch r.Status {

@@ -97,3 +97,36 @@ func Verify(p *model.Program, r *Result) error {
 	}
 	return nil
 }
+
+// Unsupported is the error of an engine that cannot take a program: a limit
+// of the engine (an operation it cannot express, more variables than it
+// handles), not a fault of the program nor of fencecheck.
+type Unsupported struct {
+	// Engine names the engine ("the predicate engine").
+	Engine string
+	// What it cannot take, as a noun phrase ("a division by a value that
+	// is not a constant").
+	What string
+	// Pos is the source position of the transition that needs it, when
+	// one does.
+	Pos model.Pos
+}
+
+// Error says what the engine cannot take and where.
+func (u *Unsupported) Error() string {
+	s := u.Engine + " cannot take " + u.What
+	if u.Pos.IsValid() {
+		s += " at " + u.Pos.String()
+	}
+	return s
+}
+
+// At returns u located at pos, unless it already has a position.
+func (u *Unsupported) At(pos model.Pos) *Unsupported {
+	if u.Pos.IsValid() {
+		return u
+	}
+	v := *u
+	v.Pos = pos
+	return &v
+}

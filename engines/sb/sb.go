@@ -54,11 +54,11 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return nil, errors.New("the sb engine needs finite domains for every variable and register")
 	}
 	if len(p.Vars) > 64 || len(p.Procs) > 64 {
-		return nil, errors.New("the sb engine handles at most 64 variables and 64 processes")
+		return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d shared variables and %d goroutines (at most 64 of each)", len(p.Vars), len(p.Procs))}
 	}
 	for _, q := range p.Procs {
 		if len(q.Regs) > 64 {
-			return nil, fmt.Errorf("the sb engine handles at most 64 registers per process (%s has %d)", q.Name, len(q.Regs))
+			return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d local values in goroutine %s (at most 64)", len(q.Regs), q.Name)}
 		}
 	}
 	budget := e.MaxConstraints
