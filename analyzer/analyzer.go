@@ -192,7 +192,9 @@ func (s *system) engine() (engines.Engine, string) {
 		return &pred.Engine{}, ""
 	case EngineExplicit, EngineSB:
 		if !finite {
-			return nil, fmt.Sprintf("%s has unbounded data, which the %s engine cannot explore; bound it with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)", s.unbounded(), name)
+			subject, pronoun := s.unboundedHave()
+			return nil, fmt.Sprintf("%s no finite domain, which the %s engine cannot explore (-engine=%s); bound %s with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)",
+				subject, name, name, pronoun)
 		}
 		if name == EngineExplicit {
 			return &explicit.Engine{}, ""
@@ -201,28 +203,6 @@ func (s *system) engine() (engines.Engine, string) {
 	default:
 		return nil, fmt.Sprintf("unknown engine %q", name)
 	}
-}
-
-// unbounded names the first variable or register of the system's model
-// without a finite domain, as the source spells it.
-func (s *system) unbounded() string {
-	for _, v := range s.p.Vars {
-		if v.Dom.Unbounded {
-			return "variable " + v.Name
-		}
-	}
-	for qi, q := range s.p.Procs {
-		for ri, r := range q.Regs {
-			if r.Dom.Unbounded {
-				name := r.Name
-				if qi < len(s.sys.Regs) && ri < len(s.sys.Regs[qi]) {
-					name = s.sys.Regs[qi][ri].Describe(s.r.pass.Fset)
-				}
-				return "local " + name + " of goroutine " + q.Name
-			}
-		}
-	}
-	return "the system"
 }
 
 // report adds a plain diagnostic.

@@ -49,16 +49,16 @@ func (s *system) choice(name string) string {
 		chosen += " by -engine=" + name
 	}
 	if name == EnginePred {
-		n := s.count(unboundedDom)
-		if n == 0 {
+		if s.p.Finite() {
 			return chosen
 		}
 		sep := "; "
 		if auto {
 			sep = " because "
 		}
-		return fmt.Sprintf("%s%s%s %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide the system",
-			chosen, sep, joinAnd(s.named(unboundedDom)), have(n), them(n))
+		subject, pronoun := s.unboundedHave()
+		return fmt.Sprintf("%s%s%s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide the system",
+			chosen, sep, subject, pronoun)
 	}
 	switch {
 	case name != s.eng.Name():
@@ -207,10 +207,19 @@ func (s *system) engineError(err error) {
 	msg := fmt.Sprintf("unsupported in a fencecheck system: %s cannot take %s, which system %s needs %s", u.Engine, u.What, s.sys.Name, where)
 	msg = strings.TrimSuffix(msg, " ")
 	if s.eng != nil && s.eng.Name() == EnginePred && !s.p.Finite() {
-		if n := s.count(unboundedDom); n > 0 {
-			msg += fmt.Sprintf("; the predicate engine takes the system because %s %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide it",
-				joinAnd(s.named(unboundedDom)), have(n), them(n))
-		}
+		subject, pronoun := s.unboundedHave()
+		msg += fmt.Sprintf("; the predicate engine takes the system because %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide it",
+			subject, pronoun)
 	}
 	s.report(pos, msg)
+}
+
+// unboundedHave names the variables without a finite domain, followed by
+// "has" or "have", and the pronoun for them.
+func (s *system) unboundedHave() (subject, pronoun string) {
+	n := s.count(unboundedDom)
+	if n == 0 {
+		return "values the system computes have", "the variables they come from"
+	}
+	return joinAnd(s.named(unboundedDom)) + " " + have(n), them(n)
 }
