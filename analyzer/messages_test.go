@@ -36,36 +36,45 @@ func TestMessagesNameSource(t *testing.T) {
 	races := analyzer.DefaultConfig()
 	races.Witness, races.Work = true, 300_000
 	configs := map[string]analyzer.Config{"races": races, "tso": tso, "small work": small}
-	for _, root := range []string{analysistest.TestData(), filepath.Join("..", "extract", "testdata")} {
+	extract, err := filepath.Abs(filepath.Join("..", "extract", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{analysistest.TestData(), extract} {
 		entries, err := os.ReadDir(filepath.Join(root, "src"))
 		if err != nil {
 			t.Fatal(err)
 		}
+		var pkgs []string
 		for _, e := range entries {
-			if !e.IsDir() {
-				continue
+			if e.IsDir() {
+				pkgs = append(pkgs, e.Name())
 			}
-			for name, cfg := range configs {
-				t.Run(filepath.Base(filepath.Dir(root))+"/"+e.Name()+"/"+name, func(t *testing.T) {
-					// The packages' // want comments are for other
-					// configurations: only the messages are checked here.
-					var ignore recorder
-					for _, res := range analysistest.Run(&ignore, root, analyzer.New(cfg), e.Name()) {
-						for _, d := range res.Diagnostics {
-							msg := d.Message
-							for _, r := range d.Related {
-								msg += "\n" + r.Message
-							}
-							if m := ssaName.FindString(msg); m != "" {
-								t.Errorf("%s: message names the SSA value %q:\n%s", res.Pass.Fset.Position(d.Pos), strings.TrimSpace(m), msg)
-							}
-							if strings.Contains(msg, "internal error") {
-								t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), msg)
-							}
+		}
+		for name, cfg := range configs {
+			t.Run(filepath.Base(filepath.Dir(root))+"/"+name, func(t *testing.T) {
+				// The packages' // want comments are for other
+				// configurations: only the messages are checked here.
+				var ignore recorder
+				results := analysistest.Run(&ignore, root, analyzer.New(cfg), pkgs...)
+				if len(results) < len(pkgs) {
+					t.Fatalf("analysed %d of the %d packages:\n%s", len(results), len(pkgs), ignore.String())
+				}
+				for _, res := range results {
+					for _, d := range res.Diagnostics {
+						msg := d.Message
+						for _, r := range d.Related {
+							msg += "\n" + r.Message
+						}
+						if m := ssaName.FindString(msg); m != "" {
+							t.Errorf("%s: message names the SSA value %q:\n%s", res.Pass.Fset.Position(d.Pos), strings.TrimSpace(m), msg)
+						}
+						if strings.Contains(msg, "internal error") {
+							t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), msg)
 						}
 					}
-				})
-			}
+				}
+			})
 		}
 	}
 }
