@@ -6,6 +6,12 @@
 // sb (exact TSO reachability by the single-buffer semantics) and the fence
 // inference in fence, which works over any Engine. A counterexample returned
 // through this package has always been replayed by [model.Program.Replay].
+//
+// Besides their own budgets and the context's deadline, the engines charge
+// the [Meter] of their context with the states, constraints and solver calls
+// they spend, and stop with an Inconclusive result once it runs out: a
+// bound on the work of many engine calls (a fence inference, a race check)
+// whose answer is the same on every machine.
 package engines
 
 import (
