@@ -193,9 +193,10 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 // form's when it ended on its own with no more work.
 func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP *model.Program, m model.Model, sig string) (*Report, error) {
 	type answer struct {
-		rep   *Report
-		err   error
-		meter *engines.Meter
+		rep    *Report
+		err    error
+		meter  *engines.Meter
+		finals []func(keep bool)
 	}
 	forms := [2]answer{{meter: meter.Fork()}, {meter: meter.Fork()}}
 	conclusive := func(a answer) bool {
@@ -204,7 +205,7 @@ func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP
 	done := make(chan int, 2)
 	run := func(i int, ep *model.Program, lazy bool, sig string) {
 		a := &forms[i]
-		a.rep, a.err = e.analyze(engines.WithMeter(ctx, a.meter), p, ep, lazy, m, sig)
+		a.rep, a.err = e.analyze(withHold(engines.WithMeter(ctx, a.meter), &a.finals), p, ep, lazy, m, sig)
 		done <- i
 	}
 	go run(0, reduceWraps(p), false, sig)
@@ -217,10 +218,18 @@ func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP
 	}
 	<-done
 	a, b := forms[0], forms[1]
+	finish := func(f answer, keep bool) {
+		if keep {
+			meter.Join(f.meter)
+		}
+		for i := len(f.finals) - 1; i >= 0; i-- {
+			f.finals[i](keep && !f.meter.Out())
+		}
+	}
 	if !conclusive(a) && !conclusive(b) {
 		// Neither capped the other: both ended on their own.
-		meter.Join(a.meter)
-		meter.Join(b.meter)
+		finish(a, true)
+		finish(b, true)
 		if a.err != nil && b.err == nil {
 			return b.rep, nil
 		}
@@ -232,14 +241,28 @@ func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP
 	if !conclusive(a) || (conclusive(b) && ub < ua) {
 		win, lose = b, a
 	}
-	meter.Join(win.meter)
-	// The loser's work is the same on every machine only when it ended
-	// before doing more than the winner, whose answer would have capped it.
+	// The loser's work and what it learned are the same on every machine
+	// only when it ended before doing more than the winner, whose answer
+	// would have capped it.
 	uw, _, _ := win.meter.Used()
-	if ul, _, _ := lose.meter.Used(); ul <= uw && !lose.meter.Out() {
-		meter.Join(lose.meter)
-	}
+	ul, _, _ := lose.meter.Used()
+	finish(win, true)
+	finish(lose, ul <= uw && !lose.meter.Out())
 	return win.rep, nil
+}
+
+type holdKey struct{}
+
+// withHold returns a context under which analyze leaves its final steps
+// (keeping or dropping what it learned) in *h for its caller to run.
+func withHold(ctx context.Context, h *[]func(keep bool)) context.Context {
+	return context.WithValue(ctx, holdKey{}, h)
+}
+
+// holdOf returns the slice of withHold, or nil.
+func holdOf(ctx context.Context) *[]func(keep bool) {
+	h, _ := ctx.Value(holdKey{}).(*[]func(keep bool))
+	return h
 }
 
 // analyze runs the CEGAR loop on ep, a program equivalent to p (lazy: with
@@ -256,16 +279,29 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	}
 	meter := engines.MeterOf(ctx)
 	ss.or.meter = meter
+	// What the analysis learned (its predicates, its solver's answers) is
+	// kept for the next ones unless it stopped at its work bound; under
+	// analyzeBoth, that form's caller decides, once it knows whether the
+	// other form's answer cut this one at a point chosen by the clock.
+	var finals []func(keep bool)
 	defer func() {
+		if h := holdOf(ctx); h != nil {
+			*h = finals
+			return
+		}
+		keep := !meter.Out()
+		for i := len(finals) - 1; i >= 0; i-- {
+			finals[i](keep)
+		}
+	}()
+	finals = append(finals, func(keep bool) {
 		ss.or.meter = nil
-		if meter.Out() {
-			// Stopped at a point that a fork's meter may have chosen by
-			// the clock (analyzeBoth): what it learned is not kept.
+		if !keep {
 			ss.or.close()
 			return
 		}
 		e.release(sig, ss)
-	}()
+	})
 	t, or := ss.t, ss.or
 	s, err := newSystem(ep, t, m)
 	if err != nil {
@@ -293,8 +329,8 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			k = max(k, l.k)
 		}
 		e.mu.Unlock()
-		defer func() {
-			if meter.Out() {
+		finals = append(finals, func(keep bool) {
+			if !keep {
 				return
 			}
 			var encs []string
@@ -311,7 +347,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			if l := e.learned[sig]; l == nil || len(l.templates) < len(encs) {
 				e.learned[sig] = &learned{templates: encs, k: max(k, e.learnedK(sig))}
 			}
-		}()
+		})
 	}
 	if m == model.SC {
 		k = 0
