@@ -52,7 +52,8 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.StringVar(&cfg.Engine, "engine", cfg.Engine, "reachability engine: auto, sb, pred, explicit or bmc")
 	a.Flags.StringVar(&cfg.Fences, "fences", cfg.Fences, "barrier sets to report: cheapest or all")
 	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
-	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "time per system (0 means "+DefaultBudget.String()+")")
+	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "wall-clock time per system, a safety net behind -maxwork (0 means "+DefaultBudget.String()+")")
+	a.Flags.Int64Var(&cfg.Work, "maxwork", cfg.Work, "work per system, in states and constraints (a solver call counts "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
 	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	a.Flags.Int64Var(&cfg.MemoryLimit, "memory", cfg.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
@@ -96,7 +97,9 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	defer cancel()
 	ctx, stopWatch := watchMemory(ctx, cfg.memoryLimit())
 	defer stopWatch()
-	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx}
+	meter := engines.NewMeter(cfg.work())
+	ctx = engines.WithMeter(ctx, meter)
+	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx, meter: meter}
 	s.check()
 }
 
@@ -107,8 +110,10 @@ type system struct {
 	sys *extract.System
 	p   *model.Program
 	ctx context.Context
-	eng engines.Engine
-	gap *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
+	// meter counts the work of every engine call for the system.
+	meter *engines.Meter
+	eng   engines.Engine
+	gap   *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
 }
 
 // analyse picks the engine, runs the fence inference and reports its
@@ -148,7 +153,7 @@ func (s *system) analyse() {
 		return
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return
 	}
 	switch res.Status {
@@ -165,10 +170,7 @@ func (s *system) analyse() {
 	case fence.NotFixable:
 		s.reportNotFixable(res)
 	default:
-		reason := res.Reason
-		reason = s.stopReason(reason)
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v: %s",
-			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
+		s.inconclusive(eng, "system "+s.sys.Name+":", start, res.Reason)
 	}
 }
 
@@ -224,7 +226,9 @@ func (s *system) namedEngine(name string, finite bool) (engines.Engine, string) 
 		return &pred.Engine{}, ""
 	case EngineExplicit, EngineSB:
 		if !finite {
-			return nil, fmt.Sprintf("%s has unbounded data, which the %s engine cannot explore; bound it with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)", s.unbounded(), name)
+			subject, pronoun := s.unboundedHave()
+			return nil, fmt.Sprintf("%s no finite domain, which the %s engine cannot explore (-engine=%s); bound %s with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)",
+				subject, name, name, pronoun)
 		}
 		if name == EngineExplicit {
 			return &explicit.Engine{}, ""
@@ -233,28 +237,6 @@ func (s *system) namedEngine(name string, finite bool) (engines.Engine, string) 
 	default:
 		return nil, fmt.Sprintf("unknown engine %q", name)
 	}
-}
-
-// unbounded names the first variable or register of the system's model
-// without a finite domain, as the source spells it.
-func (s *system) unbounded() string {
-	for _, v := range s.p.Vars {
-		if v.Dom.Unbounded {
-			return "variable " + v.Name
-		}
-	}
-	for qi, q := range s.p.Procs {
-		for ri, r := range q.Regs {
-			if r.Dom.Unbounded {
-				name := r.Name
-				if qi < len(s.sys.Regs) && ri < len(s.sys.Regs[qi]) {
-					name = s.sys.Regs[qi][ri].Describe(s.r.pass.Fset)
-				}
-				return "local " + name + " of goroutine " + q.Name
-			}
-		}
-	}
-	return "the system"
 }
 
 // report adds a plain diagnostic.

@@ -58,7 +58,7 @@ func TestConfigurations(t *testing.T) {
 func TestFlags(t *testing.T) {
 	a := analyzer.New(analyzer.DefaultConfig())
 	for _, f := range []struct{ name, value string }{
-		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"}, {"memory", "512"}, {"unfixed", "true"},
+		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"}, {"memory", "512"}, {"maxwork", "1000"}, {"unfixed", "true"},
 	} {
 		if err := a.Flags.Set(f.name, f.value); err != nil {
 			t.Errorf("setting -%s=%s: %v", f.name, f.value, err)
@@ -70,7 +70,7 @@ func TestFlags(t *testing.T) {
 	if err := a.Flags.Set("engine", "fast"); err != nil {
 		t.Fatalf("the engine flag is a string flag; setting it failed: %v", err)
 	}
-	for _, name := range []string{"json", "c", "fix", "diff", "test", "debug", "flags", "V", "tags", "v", "all", "source", "cpuprofile", "memprofile", "trace"} {
+	for _, name := range []string{"json", "c", "fix", "diff", "test", "debug", "flags", "V", "tags", "v", "all", "source", "cpuprofile", "memprofile", "trace", "work"} {
 		if a.Flags.Lookup(name) != nil {
 			t.Errorf("flag -%s clashes with a flag of the analysis drivers", name)
 		}
@@ -119,6 +119,8 @@ func TestConfigValidate(t *testing.T) {
 		{"bad fences", func(c *analyzer.Config) { c.Fences = "some" }, `fences "some"`},
 		{"bad placement", func(c *analyzer.Config) { c.Placement = "before-reads" }, `placement "before-reads"`},
 		{"negative budget", func(c *analyzer.Config) { c.Budget = -time.Second }, "budget -1s"},
+		{"work", func(c *analyzer.Config) { c.Work = 1000 }, ""},
+		{"negative work", func(c *analyzer.Config) { c.Work = -1 }, "work bound -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := valid

@@ -27,8 +27,15 @@ const (
 )
 
 // DefaultBudget is the time an analysis may spend on one system when
-// Config.Budget is 0.
-const DefaultBudget = 30 * time.Second
+// Config.Budget is 0: a safety net behind the work bound, which decides
+// first on a machine that is not overloaded.
+const DefaultBudget = 2 * time.Minute
+
+// DefaultWork is the work, in the units of engines.Meter, that the analysis
+// of one system may do when Config.Work is 0: about 30 seconds of one core
+// (the engines do 150,000 to 350,000 units a second; see README,
+// Performance).
+const DefaultWork = 6_000_000
 
 // Config is the analyzer's configuration; its flags are the fields.
 type Config struct {
@@ -42,8 +49,13 @@ type Config struct {
 	// Placement is where barriers may go: "after-writes" (the default) or
 	// "anywhere".
 	Placement string
-	// Budget is the time one system may take; 0 means DefaultBudget.
+	// Budget is the time one system may take; 0 means DefaultBudget. An
+	// answer it cuts short depends on the machine and its load.
 	Budget time.Duration
+	// Work bounds the work of the engines on one system, in states,
+	// constraints and solver calls (engines.Meter); 0 means DefaultWork.
+	// Beyond it the answer is inconclusive, the same on every machine.
+	Work int64
 	// Witness includes the interleaving that breaks the system, as a table
 	// with one column per goroutine and the store buffers, in the diagnostic.
 	Witness bool
@@ -89,13 +101,15 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("fencecheck: invalid placement %q: want after-writes or anywhere", c.Placement)
 	}
+	if c.Work < 0 {
+		return fmt.Errorf("fencecheck: invalid work bound %d: must not be negative", c.Work)
+	}
 	if c.Budget < 0 {
 		return fmt.Errorf("fencecheck: invalid budget %v: must not be negative", c.Budget)
 	}
 	return nil
 }
 
-// budget returns the time one system may take.
 // DefaultMemoryLimit is the heap, in MiB, that the analysis of a system may
 // use when Config.MemoryLimit is 0.
 const DefaultMemoryLimit = 2048
@@ -108,6 +122,15 @@ func (c Config) memoryLimit() uint64 {
 	return uint64(c.MemoryLimit) << 20
 }
 
+// work returns the work bound of one system.
+func (c Config) work() int64 {
+	if c.Work == 0 {
+		return DefaultWork
+	}
+	return c.Work
+}
+
+// budget returns the time one system may take.
 func (c Config) budget() time.Duration {
 	if c.Budget == 0 {
 		return DefaultBudget

@@ -42,8 +42,11 @@
 //     state, starting "SC:", with the interleaving; no barrier can fix it;
 //     when the bad state is a value outside a //fencecheck:range, the
 //     diagnostic starts "range:" and names the variable and the value;
-//   - inconclusive: the engine ran out of its budget, or the system needs an
-//     engine that is not available; the diagnostic says which bound was hit.
+//   - inconclusive: the engine ran out of its work bound (the same on every
+//     machine), the wall-clock budget or the memory limit, or the system
+//     needs an engine that is not available; the diagnostic says which
+//     bound was hit and its flag, why the system went to that engine, and
+//     the variables a //fencecheck:range LO..HI would bound.
 //
 // Integers behave as Go defines them: arithmetic wraps in the width of its
 // type (uint64 0 - 1 is 2^64-1), a conversion truncates, and a division by
@@ -65,7 +68,12 @@
 //	-fences=cheapest|all            report one cheapest minimal barrier set,
 //	                                or name every minimal set
 //	-placement=after-writes|anywhere where barriers may go
-//	-budget=30s                     time per system
+//	-maxwork=6000000                work per system: states and constraints
+//	                                of the engines, 200 per solver call; an
+//	                                answer it cuts is the same on any machine
+//	-budget=2m                      wall-clock time per system, a safety net
+//	                                behind -maxwork
+//	-memory=2048                    MiB of heap the analysis may use
 //	-witness                        include the interleaving as a table (one
 //	                                column per goroutine, and the store buffers)
 //	-races=true|false               report data races under the Go memory

@@ -33,8 +33,8 @@ func TestUnboundedLocks(t *testing.T) {
 // decline the unbounded locks and point at the predicate engine.
 func TestUnboundedNeedsPred(t *testing.T) {
 	for _, c := range []struct{ engine, pkg, want string }{
-		{analyzer.EngineSB, "ticket", "inconclusive: system ticketLock: variable l.next has unbounded data"},
-		{analyzer.EngineExplicit, "bakery", "inconclusive: system bakery: variable b.number["},
+		{analyzer.EngineSB, "ticket", "inconclusive: system ticketLock: l.next and l.serving have no finite domain, which the sb engine cannot explore (-engine=sb); bound them with //fencecheck:range LO..HI"},
+		{analyzer.EngineExplicit, "bakery", "inconclusive: system bakery: b.number[1], b.number[0] and n (bakery.go:28:3) have no finite domain"},
 	} {
 		t.Run(c.engine+"/"+c.pkg, func(t *testing.T) {
 			cfg := analyzer.DefaultConfig()

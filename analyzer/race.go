@@ -351,7 +351,7 @@ func (s *system) checkGoMemoryModel() bool {
 		return true
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return true
 	}
 	switch res.Status {
@@ -366,28 +366,22 @@ func (s *system) checkGoMemoryModel() bool {
 		if len(res.Races) > 0 {
 			s.reportRaces(res)
 		}
-		reason := res.Reason
-		reason = s.stopReason(reason)
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: the %s engine stopped after %v while looking for data races: %s",
-			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
-		return s.ctx.Err() != nil
+		s.inconclusive(eng, "system "+s.sys.Name+", while looking for data races:", start, res.Reason)
+		return s.ctx.Err() != nil || s.meter.Out()
 	}
 	r, err := s.guard(eng).Check(s.ctx, s.p, model.SC)
 	if s.gapped(err) {
 		return true
 	}
 	if err != nil {
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("internal error: system %s: %v", s.sys.Name, err))
+		s.engineError(err)
 		return true
 	}
 	switch r.Status {
 	case engines.Unsafe:
 		s.reportSC(&fence.Result{SCTrace: r.Trace})
 	case engines.Inconclusive:
-		reason := r.Reason
-		reason = s.stopReason(reason)
-		s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s is free of data races, but the %s engine stopped after %v: %s",
-			s.sys.Name, eng.Name(), time.Since(start).Round(time.Millisecond), reason))
+		s.inconclusive(eng, "system "+s.sys.Name+" is free of data races, but", start, r.Reason)
 	default:
 		if bound := res.Bound + r.Bound; bound != "" {
 			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf("inconclusive: system %s: no data race and no bad state is reachable with %s, but the %s engine is exact only within that bound",

@@ -6,6 +6,12 @@
 // sb (exact TSO reachability by the single-buffer semantics) and the fence
 // inference in fence, which works over any Engine. A counterexample returned
 // through this package has always been replayed by [model.Program.Replay].
+//
+// Besides their own budgets and the context's deadline, the engines charge
+// the [Meter] of their context with the states, constraints and solver calls
+// they spend, and stop with an Inconclusive result once it runs out: a
+// bound on the work of many engine calls (a fence inference, a race check)
+// whose answer is the same on every machine.
 package engines
 
 import (
@@ -96,4 +102,37 @@ func Verify(p *model.Program, r *Result) error {
 		return fmt.Errorf("internal error: counterexample does not replay under %v: %w", r.Trace.Model, err)
 	}
 	return nil
+}
+
+// Unsupported is the error of an engine that cannot take a program: a limit
+// of the engine (an operation it cannot express, more variables than it
+// handles), not a fault of the program nor of fencecheck.
+type Unsupported struct {
+	// Engine names the engine ("the predicate engine").
+	Engine string
+	// What it cannot take, as a noun phrase ("a division by a value that
+	// is not a constant").
+	What string
+	// Pos is the source position of the transition that needs it, when
+	// one does.
+	Pos model.Pos
+}
+
+// Error says what the engine cannot take and where.
+func (u *Unsupported) Error() string {
+	s := u.Engine + " cannot take " + u.What
+	if u.Pos.IsValid() {
+		s += " at " + u.Pos.String()
+	}
+	return s
+}
+
+// At returns u located at pos, unless it already has a position.
+func (u *Unsupported) At(pos model.Pos) *Unsupported {
+	if u.Pos.IsValid() {
+		return u
+	}
+	v := *u
+	v.Pos = pos
+	return &v
 }

@@ -182,10 +182,10 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 			}
 			if src, ok := p.sources[r]; ok {
 				e.Name, e.Pos = src.name, src.pos
-			} else if ssaTemp.MatchString(e.Name) {
+			} else if name := p.baseName(base); ssaTemp.MatchString(name) {
 				e.Name = "a value computed in goroutine " + p.q.Name
 			} else {
-				e.Name = p.baseName(e.Name)
+				e.Name = name
 			}
 			_, e.Ranged = p.ranged[r]
 			lo, hi := p.regLimits(r)

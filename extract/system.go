@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -378,7 +379,33 @@ func (s *system) get(fr *frame, v ssa.Value) value {
 	if val, ok := fr.vals[v]; ok {
 		return val
 	}
-	return opaque(fmt.Sprintf("the value %s, which is not computed on any modelled path", v.Name()))
+	return opaque(s.x.valueName(fr.fn, v) + ", which is not computed on any modelled path")
+}
+
+// valueName names v, an SSA value of fn, as the source spells it: the
+// variable or expression that it holds, with its position, or the kind of
+// value and where it is computed; never by its SSA name.
+func (x *extractor) valueName(fn *ssa.Function, v ssa.Value) string {
+	d := x.debugOf(fn)
+	where := func(pos token.Pos) string {
+		if !pos.IsValid() {
+			return ""
+		}
+		p := x.fset.Position(pos)
+		return fmt.Sprintf(" at %s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+	}
+	switch {
+	case d.ident[v] != nil:
+		return "the value of " + d.ident[v].Name + where(d.ident[v].Pos())
+	case d.expr[v] != nil:
+		e := x.fullExpr(d.expr[v])
+		return "the value of " + types.ExprString(e) + where(e.Pos())
+	}
+	var qual types.Qualifier
+	if fn.Pkg != nil {
+		qual = types.RelativeTo(fn.Pkg.Pkg)
+	}
+	return "a value of type " + types.TypeString(v.Type(), qual) + where(v.Pos())
 }
 
 func (s *system) constant(c *ssa.Const) value {

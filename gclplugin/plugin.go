@@ -19,7 +19,8 @@
 //	          engine: auto         # auto, sb, pred or explicit
 //	          fences: cheapest     # cheapest or all
 //	          placement: after-writes  # after-writes or anywhere
-//	          budget: 30s          # time per system, a Go duration
+//	          maxwork: 6000000     # work per system (states, constraints; 200 per solver call)
+//	          budget: 2m           # wall-clock time per system, a Go duration
 //	          witness: false       # include the breaking interleaving
 //	          races: true          # report data races under the Go memory model
 //	          memory: 2048         # MiB of heap the analysis may use
@@ -61,8 +62,8 @@ type Settings struct {
 	Fences string `json:"fences"`
 	// Placement is where barriers may go: "after-writes" or "anywhere".
 	Placement string `json:"placement"`
-	// Budget is the time one system may take, as a Go duration ("30s",
-	// "2m"); empty means the analyzer's default.
+	// Budget is the wall-clock time one system may take, as a Go duration
+	// ("30s", "2m"); empty means the analyzer's default.
 	Budget string `json:"budget"`
 	// Witness includes the interleaving that breaks a system in its
 	// diagnostic.
@@ -73,6 +74,9 @@ type Settings struct {
 	// Memory is the heap, in MiB, that the analysis may use; 0 means the
 	// analyzer's default.
 	Memory int64 `json:"memory"`
+	// MaxWork bounds the engines' work on one system (analyzer.Config.Work);
+	// 0 means the analyzer's default.
+	MaxWork int64 `json:"maxwork"`
 }
 
 // setting describes one key of Settings: the YAML type its value must have
@@ -91,6 +95,7 @@ var settingKinds = map[string]setting{
 	"witness":   {"bool", "true or false"},
 	"races":     {"bool", "true or false"},
 	"memory":    {"int", "MiB, such as 2048"},
+	"maxwork":   {"int", "work units, such as 6000000"},
 }
 
 // Plugin is the golangci-lint plugin for one configuration.
@@ -147,6 +152,7 @@ func Decode(settings any) (analyzer.Config, error) {
 		cfg.Races = *s.Races
 	}
 	cfg.MemoryLimit = s.Memory
+	cfg.Work = s.MaxWork
 	if err := cfg.Validate(); err != nil {
 		return analyzer.Config{}, err // already says "fencecheck: invalid <setting> ..."
 	}

@@ -51,6 +51,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				"witness":   true,
 				"races":     false,
 				"memory":    512,
+				"maxwork":   1000,
 			},
 			want: analyzer.Config{
 				Engine:      analyzer.EngineSB,
@@ -60,6 +61,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				Witness:     true,
 				Races:       false,
 				MemoryLimit: 512,
+				Work:        1000,
 			},
 		},
 		{
@@ -105,7 +107,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 	}{
 		{"not a map", "engine=sb", []string{"want a map of settings", "string"}},
 		{"list", []any{"engine"}, []string{"want a map of settings"}},
-		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: budget, engine, fences, memory, placement, races, witness"}},
+		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: budget, engine, fences, maxwork, memory, placement, races, witness"}},
 		{"unknown key among good ones", map[string]any{"engine": "sb", "max-depth": 3}, []string{`unknown setting "max-depth"`}},
 		{"engine not a string", map[string]any{"engine": 3}, []string{`setting "engine" must be a string`, "int"}},
 		{"fences not a string", map[string]any{"fences": []any{"all"}}, []string{`setting "fences" must be a string`}},
@@ -114,6 +116,8 @@ func TestNewRejectsBadSettings(t *testing.T) {
 		{"races not a bool", map[string]any{"races": "no"}, []string{`setting "races" must be a bool`}},
 		{"memory not a number", map[string]any{"memory": "2GB"}, []string{`setting "memory" must be an int`}},
 		{"memory negative", map[string]any{"memory": -1}, []string{`setting "memory" must be an int`}},
+		{"maxwork not a number", map[string]any{"maxwork": "lots"}, []string{`setting "maxwork" must be an int`}},
+		{"maxwork negative", map[string]any{"maxwork": -1}, []string{`setting "maxwork" must be an int`}},
 		{"budget not a duration", map[string]any{"budget": "soon"}, []string{`budget "soon" is not a duration`}},
 		{"budget negative", map[string]any{"budget": "-1s"}, []string{"budget", "negative"}},
 		{"unknown engine", map[string]any{"engine": "z3"}, []string{`engine "z3"`}},

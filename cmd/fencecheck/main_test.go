@@ -401,8 +401,9 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestGoVetCache checks that go vet caches a complete answer but not one that
-// the time budget cut short: the second run of a cut answer runs fencecheck
+// TestGoVetCache checks that go vet caches a complete answer, and one that
+// the work bound cut short (the same on every machine), but not one that
+// the time budget cut short: the second run of that answer runs fencecheck
 // again instead of replaying "inconclusive".
 func TestGoVetCache(t *testing.T) {
 	bin, gocmd := buildTool(t)
@@ -425,6 +426,7 @@ func TestGoVetCache(t *testing.T) {
 		wantStderr string
 	}{
 		{"cut short", []string{"-budget=1ns"}, true, "inconclusive: system storeBuffering"},
+		{"work bound", []string{"-maxwork=10"}, false, "reached the work bound of 10 units per system"},
 		{"complete", nil, false, "race: goroutine go@11 stores x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

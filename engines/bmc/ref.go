@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -231,6 +232,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		if s.maxCalls > 0 && s.calls >= s.maxCalls {
 			return budget, nil, fmt.Sprintf("work budget of %d solver calls exhausted", s.maxCalls), nil
 		}
+		if m := engines.MeterOf(ctx); m.Out() {
+			return budget, nil, m.Reason(), nil
+		}
 		if s.work > maxWork {
 			return budget, nil, fmt.Sprintf("work budget of %d solver calls and axiom instances exhausted", maxWork), nil
 		}
@@ -245,6 +249,7 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		}
 		s.calls++
 		s.work++
+		engines.MeterOf(ctx).SolverCalls(1)
 		res, err := s.sol.CheckAssumptions(assume...)
 		if err != nil {
 			return 0, nil, "", err

@@ -99,6 +99,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		badNode = int32(-1)
 	)
 	dead := Dead(p)
+	meter := engines.MeterOf(ctx)
 	add := func(s model.State, parent int32, st model.Step) bool {
 		if parent >= 0 && !e.KeepDead {
 			s = CanonicalRegs(s, dead) // initial states are kept as they are, for the trace
@@ -110,6 +111,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		id := int32(len(nodes))
 		visited[string(key)] = id
 		nodes = append(nodes, node{parent: parent, step: st})
+		meter.States(1)
 		states = append(states, s)
 		queue = append(queue, id)
 		if p.IsBad(s) {
@@ -137,6 +139,12 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 				res.Stats.States = int64(len(nodes))
 				return finish()
 			}
+		}
+		if meter.Out() {
+			res.Status = engines.Inconclusive
+			res.Reason = meter.Reason()
+			res.Stats.States = int64(len(nodes))
+			return finish()
 		}
 		if int64(len(nodes)) >= maxStates {
 			res.Status = engines.Inconclusive

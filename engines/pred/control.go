@@ -2,10 +2,12 @@ package pred
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -249,7 +251,7 @@ func newSystem(p *model.Program, t *terms, m model.Model) (*system, error) {
 	if len(p.Vars) > 64 && m != model.SC {
 		// A process's set of buffered variables is a 64-bit set; under SC
 		// no variable is ever buffered.
-		return nil, fmt.Errorf("%d shared variables: the predicate engine takes at most 64 under %s", len(p.Vars), m)
+		return nil, &engines.Unsupported{Engine: "the predicate engine", What: fmt.Sprintf("%d shared variables (at most 64 under %s)", len(p.Vars), m)}
 	}
 	s := &system{p: p, t: t, moves: make(map[string][]move)}
 	for _, b := range p.Bad {
@@ -272,6 +274,9 @@ func newSystem(p *model.Program, t *terms, m model.Model) (*system, error) {
 	for pi, q := range p.Procs {
 		for ti := range q.Trans {
 			if _, err := s.opMoves(mode{sc: true}, local{loc: int32(q.Trans[ti].From)}, pi, ti, nil); err != nil {
+				if u, ok := errors.AsType[*engines.Unsupported](err); ok {
+					return nil, u.At(q.Trans[ti].Pos)
+				}
 				return nil, fmt.Errorf("process %s, transition %d: %w", q.Name, ti, err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
 )
 
@@ -23,6 +24,14 @@ type oracle struct {
 	key    []byte
 	// Queries counts the questions asked, Calls those that reached Z3.
 	queries, calls int64
+	// meter is charged for every call of Z3.
+	meter *engines.Meter
+}
+
+// call counts a call of Z3.
+func (o *oracle) call() {
+	o.calls++
+	o.meter.SolverCalls(1)
 }
 
 func newOracle(t *terms) (*oracle, error) {
@@ -64,7 +73,7 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 	if v, ok := o.memo[string(k)]; ok {
 		return v, nil
 	}
-	o.calls++
+	o.call()
 	if err := o.sol.Push(); err != nil {
 		return false, err
 	}
@@ -126,7 +135,7 @@ func (o *oracle) satModel(conj []tid) (map[dvar]int64, bool, error) {
 // model returns values for vars satisfying the conjunction, or ok false when
 // there is none.
 func (o *oracle) model(conj []tid, vars []dvar) (map[dvar]int64, bool, error) {
-	o.calls++
+	o.call()
 	if err := o.sol.Push(); err != nil {
 		return nil, false, err
 	}
@@ -349,7 +358,7 @@ func (o *oracle) fromSMT(e *smt.Expr) (tid, bool) {
 // satisfiable.
 func (o *oracle) core(hard, soft []tid) ([]int, bool, error) {
 	c := o.ctx
-	o.calls++
+	o.call()
 	if err := o.sol.Push(); err != nil {
 		return nil, false, err
 	}
@@ -394,7 +403,7 @@ func (o *oracle) core(hard, soft []tid) ([]int, bool, error) {
 				as = append(as, names[i])
 			}
 		}
-		o.calls++
+		o.call()
 		r, err := o.sol.CheckAssumptions(as...)
 		if err != nil {
 			return nil, false, err

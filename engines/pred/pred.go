@@ -153,6 +153,9 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	if !isLazy {
 		return e.analyze(ctx, p, reduceWraps(p), false, m, sig)
 	}
+	if meter := engines.MeterOf(ctx); meter != nil {
+		return e.analyzeBoth(ctx, meter, p, lazyP, m, sig)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
@@ -181,6 +184,87 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	return first.rep, first.err
 }
 
+// analyzeBoth analyses the eager and the lazy form of p at once, as Analyze
+// does, but reproducibly under the work meter of ctx: each form counts its
+// work on a fork of meter, and once one form has a conclusive answer the
+// other goes on only while it has done less work. The answer is the one
+// that took less work (the eager form's on a tie), whichever finished first
+// in time; meter is charged with the winner's work, and with the other
+// form's when it ended on its own with no more work.
+func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP *model.Program, m model.Model, sig string) (*Report, error) {
+	type answer struct {
+		rep    *Report
+		err    error
+		meter  *engines.Meter
+		finals []func(keep bool)
+	}
+	forms := [2]answer{{meter: meter.Fork()}, {meter: meter.Fork()}}
+	conclusive := func(a answer) bool {
+		return a.err == nil && a.rep.Result.Status != engines.Inconclusive
+	}
+	done := make(chan int, 2)
+	run := func(i int, ep *model.Program, lazy bool, sig string) {
+		a := &forms[i]
+		a.rep, a.err = e.analyze(withHold(engines.WithMeter(ctx, a.meter), &a.finals), p, ep, lazy, m, sig)
+		done <- i
+	}
+	go run(0, reduceWraps(p), false, sig)
+	go run(1, reduceWraps(lazyP), true, sig+"\x00lazy")
+	first := <-done
+	other := 1 - first
+	if conclusive(forms[first]) {
+		used, _, _ := forms[first].meter.Used()
+		forms[other].meter.Cap(used)
+	}
+	<-done
+	a, b := forms[0], forms[1]
+	finish := func(f answer, keep bool) {
+		if keep {
+			meter.Join(f.meter)
+		}
+		for i := len(f.finals) - 1; i >= 0; i-- {
+			f.finals[i](keep && !f.meter.Out())
+		}
+	}
+	if !conclusive(a) && !conclusive(b) {
+		// Neither capped the other: both ended on their own.
+		finish(a, true)
+		finish(b, true)
+		if a.err != nil && b.err == nil {
+			return b.rep, nil
+		}
+		return a.rep, a.err
+	}
+	ua, _, _ := a.meter.Used()
+	ub, _, _ := b.meter.Used()
+	win, lose := a, b
+	if !conclusive(a) || (conclusive(b) && ub < ua) {
+		win, lose = b, a
+	}
+	// The loser's work and what it learned are the same on every machine
+	// only when it ended before doing more than the winner, whose answer
+	// would have capped it.
+	uw, _, _ := win.meter.Used()
+	ul, _, _ := lose.meter.Used()
+	finish(win, true)
+	finish(lose, ul <= uw && !lose.meter.Out())
+	return win.rep, nil
+}
+
+type holdKey struct{}
+
+// withHold returns a context under which analyze leaves its final steps
+// (keeping or dropping what it learned) in *h for its caller to run.
+func withHold(ctx context.Context, h *[]func(keep bool)) context.Context {
+	return context.WithValue(ctx, holdKey{}, h)
+}
+
+// holdOf returns the slice of withHold, or nil.
+func holdOf(ctx context.Context) *[]func(keep bool) {
+	h, _ := ctx.Value(holdKey{}).(*[]func(keep bool))
+	return h
+}
+
 // analyze runs the CEGAR loop on ep, a program equivalent to p (lazy: with
 // the values of lazy counters unreduced, whose traces are retraced on p),
 // with the predicates learned for programs of signature sig.
@@ -193,7 +277,31 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
-	defer e.release(sig, ss)
+	meter := engines.MeterOf(ctx)
+	ss.or.meter = meter
+	// What the analysis learned (its predicates, its solver's answers) is
+	// kept for the next ones unless it stopped at its work bound; under
+	// analyzeBoth, that form's caller decides, once it knows whether the
+	// other form's answer cut this one at a point chosen by the clock.
+	var finals []func(keep bool)
+	defer func() {
+		if h := holdOf(ctx); h != nil {
+			*h = finals
+			return
+		}
+		keep := !meter.Out()
+		for i := len(finals) - 1; i >= 0; i-- {
+			finals[i](keep)
+		}
+	}()
+	finals = append(finals, func(keep bool) {
+		ss.or.meter = nil
+		if !keep {
+			ss.or.close()
+			return
+		}
+		e.release(sig, ss)
+	})
 	t, or := ss.t, ss.or
 	s, err := newSystem(ep, t, m)
 	if errors.Is(err, errNotEncoded) {
@@ -224,7 +332,10 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			k = max(k, l.k)
 		}
 		e.mu.Unlock()
-		defer func() {
+		finals = append(finals, func(keep bool) {
+			if !keep {
+				return
+			}
 			var encs []string
 			for _, x := range r.ps.base {
 				var b strings.Builder
@@ -239,7 +350,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			if l := e.learned[sig]; l == nil || len(l.templates) < len(encs) {
 				e.learned[sig] = &learned{templates: encs, k: max(k, e.learnedK(sig))}
 			}
-		}()
+		})
 	}
 	if m == model.SC {
 		k = 0
@@ -281,6 +392,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	}
 	seen := make(map[string]bool)
 	for {
+		if meter.Out() {
+			return finish(engines.Inconclusive, meter.Reason())
+		}
 		if rep.Iterations >= maxIter {
 			return finish(engines.Inconclusive, fmt.Sprintf("refinement budget of %d iterations exhausted (%s)", maxIter, where()))
 		}
@@ -294,6 +408,8 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		switch {
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			return finish(engines.Inconclusive, fmt.Sprintf("time budget exhausted after %d iterations (%s)", rep.Iterations, where()))
+		case errors.Is(err, engines.ErrWork):
+			return finish(engines.Inconclusive, meter.Reason())
 		case errors.Is(err, errBudget):
 			return finish(engines.Inconclusive, fmt.Sprintf("state budget of %d abstract configurations exhausted (%s)", maxStates, where()))
 		case err != nil:

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+
+	"github.com/fencecheck/fencecheck/engines"
 )
 
 // cube is the data part of a comb-abstract configuration: a conjunction of
@@ -427,6 +429,7 @@ type reachResult struct {
 // the data parts seen (as a list of cubes), and a new configuration is
 // dropped when its cube implies one of them.
 func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult, error) {
+	meter := engines.MeterOf(ctx)
 	init, err := a.initState()
 	if err != nil {
 		return nil, err
@@ -444,6 +447,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 		}
 		visited[string(key)] = append(visited[string(key)], st.f)
 		nodes = append(nodes, rnode{parent: parent, ev: ev, st: st})
+		meter.States(1)
 		bi, err := a.isBad(st)
 		if err != nil {
 			return false, err
@@ -464,6 +468,10 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 				res.states = int64(len(nodes))
 				return res, err
 			}
+		}
+		if meter.Out() {
+			res.states = int64(len(nodes))
+			return res, engines.ErrWork
 		}
 		if maxStates > 0 && int64(len(nodes)) > maxStates {
 			res.states = int64(len(nodes))

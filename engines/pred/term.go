@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -773,7 +774,14 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 		case model.OpDiv, model.OpMod:
 			c, ok := t.constOf(y)
 			if !ok || c == 0 {
-				return 0, fmt.Errorf("a division by a non-constant or zero divisor is %w", errNotEncoded)
+				what := "a division by a value that is not a constant"
+				if e.Op == model.OpMod {
+					what = "a remainder (%) by a value that is not a constant"
+				}
+				if ok {
+					what = "a division by the constant zero"
+				}
+				return 0, &engines.Unsupported{Engine: "the predicate engine", What: what}
 			}
 			if e.Op == model.OpDiv {
 				return t.DivMod(tDiv, x, c), nil

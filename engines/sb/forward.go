@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -124,8 +125,9 @@ type absState struct {
 
 // forward is one run of the abstraction with suffix length k.
 type forward struct {
-	prog *model.Program
-	k    int
+	meter *engines.Meter // charged a unit per state
+	prog  *model.Program
+	k     int
 
 	visited map[string]struct{}
 	queue   []absState
@@ -152,7 +154,7 @@ var errAbsBudget = errors.New("abstract state budget exhausted")
 // abstract states. It explores everything it can, also past a bad state, so
 // that a complete run yields the reachable local states for pruning.
 func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
-	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, dead: explicit.Dead(p)}
+	f := &forward{meter: engines.MeterOf(ctx), prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, dead: explicit.Dead(p)}
 	return f, f.run(ctx, max)
 }
 
@@ -172,6 +174,9 @@ func (f *forward) run(ctx context.Context, max int64) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+		}
+		if engines.MeterOf(ctx).Out() {
+			return engines.ErrWork
 		}
 		if f.states >= max {
 			return errAbsBudget
@@ -225,6 +230,7 @@ func (f *forward) add(s absState) {
 	}
 	f.visited[string(f.key)] = struct{}{}
 	f.states++
+	f.meter.States(1)
 	f.queue = append(f.queue, s)
 	f.recordLocal(s)
 	if f.isBad(&s) {

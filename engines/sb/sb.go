@@ -54,11 +54,11 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return nil, errors.New("the sb engine needs finite domains for every variable and register")
 	}
 	if len(p.Vars) > 64 || len(p.Procs) > 64 {
-		return nil, errors.New("the sb engine handles at most 64 variables and 64 processes")
+		return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d shared variables and %d goroutines (at most 64 of each)", len(p.Vars), len(p.Procs))}
 	}
 	for _, q := range p.Procs {
 		if len(q.Regs) > 64 {
-			return nil, fmt.Errorf("the sb engine handles at most 64 registers per process (%s has %d)", q.Name, len(q.Regs))
+			return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d local values in goroutine %s (at most 64)", len(q.Regs), q.Name)}
 		}
 	}
 	budget := e.MaxConstraints
@@ -119,6 +119,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		case errors.Is(err, errBudget):
 			res.Status = engines.Inconclusive
 			res.Reason = fmt.Sprintf("constraint budget of %d exhausted", max)
+		case errors.Is(err, engines.ErrWork):
+			res.Status = engines.Inconclusive
+			res.Reason = engines.MeterOf(ctx).Reason()
 		case errors.Is(err, errWork):
 			res.Status = engines.Inconclusive
 			res.Reason = fmt.Sprintf("work budget of %d steps exhausted after %d constraints", s.maxWork, s.count)
@@ -192,6 +195,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		if err := ctx.Err(); err != nil {
 			return finish(nil, err)
 		}
+		if engines.MeterOf(ctx).Out() {
+			return finish(nil, engines.ErrWork)
+		}
 		fw, err := runForward(ctx, p, k, states)
 		if fw != nil {
 			other += fw.states
@@ -239,6 +245,7 @@ func satMul(a, b int64) int64 {
 var decidedBy = func(string) {}
 
 type search struct {
+	meter *engines.Meter // charged a unit per constraint
 	prog  *model.Program
 	info  [][]opInfo
 	nvars int
@@ -346,6 +353,10 @@ func (s *search) tick(n int64) bool {
 			return false
 		}
 	}
+	if s.meter.Out() {
+		s.stop = engines.ErrWork
+		return false
+	}
 	if s.maxWork > 0 && s.work > s.maxWork {
 		s.stop = errWork
 		return false
@@ -362,6 +373,7 @@ func (s *search) tick(n int64) bool {
 // to enumerate) ends the search for good.
 func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 	s.ctx = ctx
+	s.meter = engines.MeterOf(ctx)
 	for {
 		if s.stop != nil {
 			return nil, s.stop
@@ -509,6 +521,7 @@ func (s *search) push(c *cons) {
 	s.visited[lk] = append(kept, c)
 	s.queue = append(s.queue, c)
 	s.count++
+	s.meter.States(1)
 }
 
 // maxSeen bounds the cache of constraints generated before.

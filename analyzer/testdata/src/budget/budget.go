@@ -3,7 +3,7 @@ package budget
 import "sync"
 
 //fencecheck:system
-func sb() { // want `^inconclusive: system sb: the explicit engine stopped after .*: the budget of 1ns per system ran out`
+func sb() { // want `^inconclusive: system sb: the explicit engine stopped after .*: the wall-clock budget of 1ns per system ran out .*; raise it with -budget, or lower -maxwork .*`
 	var x, y, r0, r1 int32
 	var wg sync.WaitGroup
 	wg.Add(2)
