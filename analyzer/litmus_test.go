@@ -62,29 +62,11 @@ func TestLitmusGo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module litmus\n\ngo 1.26\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	if testing.Short() {
 		// 6.SB alone takes most of the time.
 		tests = slices.DeleteFunc(tests, func(lt litmus.Test) bool { return len(lt.Threads) > 4 })
 	}
-	var systems []*litmusSystem
-	for start := 0; start < len(tests); start += litmusPerPackage {
-		batch := tests[start:min(start+litmusPerPackage, len(tests))]
-		pkg := fmt.Sprintf("p%02d", start/litmusPerPackage)
-		src, syss, err := litmusPackage(pkg, batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, pkg, "litmus.go"), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		systems = append(systems, syss...)
-	}
+	systems := writeLitmusModule(t, dir, tests)
 
 	// 6.SB (six goroutines, six barriers) takes more than the default budget
 	// per system: its fence search checks dozens of barrier sets.
@@ -92,17 +74,7 @@ func TestLitmusGo(t *testing.T) {
 	cfg.Budget = 3 * time.Minute
 	diags := analyze(t, dir, analyzer.New(cfg))
 
-	bySystem := make(map[*litmusSystem][]string)
-	for _, d := range diags {
-		i := slices.IndexFunc(systems, func(s *litmusSystem) bool {
-			return s.pkg == d.pkg && d.line >= s.start && d.line <= s.end
-		})
-		if i < 0 {
-			t.Errorf("%s/litmus.go:%d: diagnostic outside every system: %s", d.pkg, d.line, d.msg)
-			continue
-		}
-		bySystem[systems[i]] = append(bySystem[systems[i]], d.msg)
-	}
+	bySystem := diagsBySystem(t, systems, diags)
 	agree := 0
 	for _, s := range systems {
 		lt := s.test
@@ -159,39 +131,11 @@ func TestLitmusGoRaces(t *testing.T) {
 			litmusAtomic = atomicMode
 			defer func() { litmusAtomic = false }()
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module litmus\n\ngo 1.26\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var systems []*litmusSystem
-			for start := 0; start < len(tests); start += litmusPerPackage {
-				batch := tests[start:min(start+litmusPerPackage, len(tests))]
-				pkg := fmt.Sprintf("p%02d", start/litmusPerPackage)
-				src, syss, err := litmusPackage(pkg, batch)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, pkg, "litmus.go"), src, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				systems = append(systems, syss...)
-			}
+			systems := writeLitmusModule(t, dir, tests)
 			cfg := analyzer.DefaultConfig()
 			cfg.Budget = 3 * time.Minute
 			diags := analyze(t, dir, analyzer.New(cfg))
-			bySystem := make(map[*litmusSystem][]string)
-			for _, d := range diags {
-				i := slices.IndexFunc(systems, func(s *litmusSystem) bool {
-					return s.pkg == d.pkg && d.line >= s.start && d.line <= s.end
-				})
-				if i < 0 {
-					t.Errorf("%s/litmus.go:%d: diagnostic outside every system: %s", d.pkg, d.line, d.msg)
-					continue
-				}
-				bySystem[systems[i]] = append(bySystem[systems[i]], d.msg)
-			}
+			bySystem := diagsBySystem(t, systems, diags)
 			agree := 0
 			for _, s := range systems {
 				lt := s.test
@@ -237,6 +181,51 @@ func TestLitmusGoRaces(t *testing.T) {
 			t.Logf("litmus through Go, %s accesses: %d/%d as the Go memory model says", name, agree, len(systems))
 		})
 	}
+}
+
+// writeLitmusModule writes the module litmus into dir: its go.mod and the
+// tests as Go systems, litmusPerPackage to a package. It returns the
+// systems in the order of tests.
+func writeLitmusModule(t *testing.T, dir string, tests []litmus.Test) []*litmusSystem {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module litmus\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var systems []*litmusSystem
+	for start := 0; start < len(tests); start += litmusPerPackage {
+		batch := tests[start:min(start+litmusPerPackage, len(tests))]
+		pkg := fmt.Sprintf("p%02d", start/litmusPerPackage)
+		src, syss, err := litmusPackage(pkg, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, pkg), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, pkg, "litmus.go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		systems = append(systems, syss...)
+	}
+	return systems
+}
+
+// diagsBySystem groups the messages of diags by the system whose lines
+// hold them; a diagnostic outside every system is an error.
+func diagsBySystem(t *testing.T, systems []*litmusSystem, diags []diag) map[*litmusSystem][]string {
+	t.Helper()
+	bySystem := make(map[*litmusSystem][]string)
+	for _, d := range diags {
+		i := slices.IndexFunc(systems, func(s *litmusSystem) bool {
+			return s.pkg == d.pkg && d.line >= s.start && d.line <= s.end
+		})
+		if i < 0 {
+			t.Errorf("%s/litmus.go:%d: diagnostic outside every system: %s", d.pkg, d.line, d.msg)
+			continue
+		}
+		bySystem[systems[i]] = append(bySystem[systems[i]], d.msg)
+	}
+	return bySystem
 }
 
 // verdict classifies the diagnostics of one system.

@@ -1,28 +1,15 @@
 package extract_test
 
 import (
-	"context"
 	"slices"
 	"testing"
-
-	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/model"
-	"github.com/fencecheck/fencecheck/model/native"
 )
 
 // TestSliceVerdicts checks the verdicts of systems over slices, struct
 // values, named types and strings against what x86-TSO and SC allow for
 // the Go code.
 func TestSliceVerdicts(t *testing.T) {
-	const (
-		S = engines.Safe
-		U = engines.Unsafe
-	)
-	tests := []struct {
-		name    string
-		tso, sc engines.Status
-	}{
+	testVerdicts(t, "slices", []verdictCase{
 		{"sliceMP", S, S},
 		{"sliceSB", U, S},
 		{"window", U, U},
@@ -41,32 +28,7 @@ func TestSliceVerdicts(t *testing.T) {
 		{"stringFlag", S, S},
 		{"stringOrder", U, U},
 		{"globalSlice", S, S},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := system(t, "slices", tt.name)
-			if t.Failed() {
-				return
-			}
-			for _, m := range []struct {
-				m    model.Model
-				want engines.Status
-			}{{model.TSO, tt.tso}, {model.SC, tt.sc}} {
-				res, err := (&explicit.Engine{Bound: 4}).Check(context.Background(), s.Program, m.m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Status != m.want {
-					t.Errorf("%v: got %v, want %v\n%s", m.m, res.Status, m.want, native.Format(s.Program))
-				}
-				if res.Trace != nil {
-					if _, err := s.Program.Replay(res.Trace); err != nil {
-						t.Errorf("%v: trace does not replay: %v", m.m, err)
-					}
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestSliceNames checks that the elements of a slice are named after the

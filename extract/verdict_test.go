@@ -32,6 +32,65 @@ func system(tb testing.TB, pkg, name string) *extract.System {
 	return nil
 }
 
+// Shorthands for the verdicts in the tables of verdict tests.
+const (
+	S = engines.Safe
+	U = engines.Unsafe
+)
+
+// verdictCase is a system of a testdata package and its verdicts under
+// x86-TSO and SC.
+type verdictCase struct {
+	name    string
+	tso, sc engines.Status
+}
+
+// testVerdicts checks, in a subtest per case, the verdicts of the systems
+// of testdata package pkg against what x86-TSO and SC allow for the Go
+// code, with the explicit engine at bound 4. A system whose lowering
+// fails is not checked further.
+func testVerdicts(t *testing.T, pkg string, tests []verdictCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := system(t, pkg, tt.name)
+			if t.Failed() {
+				return
+			}
+			checkVerdicts(t, s.Program, 4, tt.tso, tt.sc)
+		})
+	}
+}
+
+// checkVerdicts runs the explicit engine with the given buffer bound on p
+// under TSO and SC and reports a verdict other than tso or sc, with the
+// program and the trace of the wrong verdict. Every trace must replay.
+func checkVerdicts(t *testing.T, p *model.Program, bound int, tso, sc engines.Status) {
+	t.Helper()
+	for _, m := range []struct {
+		m    model.Model
+		want engines.Status
+	}{{model.TSO, tso}, {model.SC, sc}} {
+		eng := &explicit.Engine{Bound: bound}
+		res, err := eng.Check(context.Background(), p, m.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != m.want {
+			t.Errorf("%v: got %v, want %v\n%s", m.m, res, m.want, native.Format(p))
+			if res.Trace != nil {
+				states, _ := p.Replay(res.Trace)
+				t.Log(p.FormatTrace(res.Trace, states))
+			}
+		}
+		if res.Trace != nil {
+			if _, err := p.Replay(res.Trace); err != nil {
+				t.Errorf("%v: trace does not replay: %v", m.m, err)
+			}
+		}
+	}
+}
+
 // TestVerdicts runs the explicit engine on lowered systems: the Go path from
 // source to verdict.
 func TestVerdicts(t *testing.T) {
@@ -39,14 +98,14 @@ func TestVerdicts(t *testing.T) {
 		pkg, name string
 		tso, sc   engines.Status
 	}{
-		{"sb", "storeBuffering", engines.Unsafe, engines.Safe},
-		{"mp", "messagePassing", engines.Safe, engines.Safe},
-		{"dekker", "dekker", engines.Unsafe, engines.Safe},
-		{"dekkeratomic", "dekker", engines.Safe, engines.Safe},
-		{"peterson", "petersonLock", engines.Unsafe, engines.Safe},
-		{"spinlock", "spinLock", engines.Safe, engines.Safe},
-		{"spinlock", "typedSpinLock", engines.Safe, engines.Safe},
-		{"checkset", "checkThenSet", engines.Unsafe, engines.Unsafe},
+		{"sb", "storeBuffering", U, S},
+		{"mp", "messagePassing", S, S},
+		{"dekker", "dekker", U, S},
+		{"dekkeratomic", "dekker", S, S},
+		{"peterson", "petersonLock", U, S},
+		{"spinlock", "spinLock", S, S},
+		{"spinlock", "typedSpinLock", S, S},
+		{"checkset", "checkThenSet", U, U},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg+"/"+tt.name, func(t *testing.T) {
@@ -54,28 +113,7 @@ func TestVerdicts(t *testing.T) {
 			if !s.Program.Finite() {
 				t.Fatalf("not finite:\n%s", native.Format(s.Program))
 			}
-			for _, m := range []struct {
-				m    model.Model
-				want engines.Status
-			}{{model.TSO, tt.tso}, {model.SC, tt.sc}} {
-				eng := &explicit.Engine{Bound: 3}
-				res, err := eng.Check(context.Background(), s.Program, m.m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if res.Status != m.want {
-					t.Errorf("%v: got %v, want %v\n%s", m.m, res, m.want, native.Format(s.Program))
-					if res.Trace != nil {
-						states, _ := s.Program.Replay(res.Trace)
-						t.Log(s.Program.FormatTrace(res.Trace, states))
-					}
-				}
-				if res.Trace != nil {
-					if _, err := s.Program.Replay(res.Trace); err != nil {
-						t.Errorf("%v: trace does not replay: %v", m.m, err)
-					}
-				}
-			}
+			checkVerdicts(t, s.Program, 3, tt.tso, tt.sc)
 		})
 	}
 }

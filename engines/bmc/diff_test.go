@@ -15,6 +15,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -60,9 +61,9 @@ func diffProgram(i int) (*model.Program, int) {
 	rng := rand.New(rand.NewPCG(uint64(i), 0xb3c))
 	var p *model.Program
 	if i%2 == 0 {
-		p = genRace(rng, genOptions{loops: rng.IntN(3) > 0, bad: true})
+		p = progen.Race(rng, progen.RaceOptions{Loops: rng.IntN(3) > 0, Bad: true})
 	} else {
-		p = genSimple(rng)
+		p = progen.Simple(rng)
 	}
 	return p, 1 + rng.IntN(2)
 }
@@ -170,7 +171,7 @@ func TestDiffRaces(t *testing.T) {
 	}
 	parallel(n, func(i int) {
 		rng := rand.New(rand.NewPCG(uint64(i), 0x7ace))
-		p := genRace(rng, genOptions{loops: rng.IntN(3) > 0})
+		p := progen.Race(rng, progen.RaceOptions{Loops: rng.IntN(3) > 0})
 		k := 1 + rng.IntN(2)
 		u, err := bmc.Unroll(p, k)
 		if err != nil {

@@ -30,6 +30,36 @@ func parseDom(t *testing.T, name, src, dom string) *model.Program {
 	return p
 }
 
+// checkPred checks the verdict want of the program src in the native format
+// under TSO: first with oracle on a copy whose domains D are finite, which
+// must agree, then with each of the predicate engines on a copy over
+// unbounded integers, ten seconds each.
+func checkPred(t *testing.T, oracle engines.Engine, name, src string, want engines.Status, engs []*pred.Engine) {
+	t.Helper()
+	fp := parseDom(t, name, src, finiteDom)
+	res, err := oracle.Check(context.Background(), fp, model.TSO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != want {
+		t.Fatalf("%s says %v, the test expects %v", oracle.Name(), res.Status, want)
+	}
+	up := parseDom(t, name, src, "int")
+	for _, e := range engs {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		start := time.Now()
+		rep, err := e.Analyze(ctx, up, model.TSO)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("K %d, oldest %v: %v in %v, %d iterations, final k %d", e.K, e.Oldest, rep.Result.Status, time.Since(start).Round(time.Millisecond), rep.Iterations, rep.K)
+		if rep.Result.Status != want {
+			t.Errorf("K %d, oldest %v: got %v (%s), want %v", e.K, e.Oldest, rep.Result.Status, rep.Result.Reason, want)
+		}
+	}
+}
+
 // genBuffered returns the source of a loop-free program in the native
 // format, with domains written D, that stresses the k-abstraction: several
 // stores per process to few variables, reads of a process's own stores,
@@ -405,26 +435,7 @@ bad : P0@l3 & P1@l3 & P1.$a == 1 && x == 2 && y == 1
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fp := parseDom(t, tc.name, tc.src, finiteDom)
-			want, err := (&explicit.Engine{}).Check(context.Background(), fp, model.TSO)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want.Status != tc.want {
-				t.Fatalf("explicit says %v, the test expects %v", want.Status, tc.want)
-			}
-			up := parseDom(t, tc.name, tc.src, "int")
-			for _, e := range []*pred.Engine{{}, {Oldest: true}, {K: 3}, {Oldest: true, K: 2}} {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				rep, err := e.Analyze(ctx, up, model.TSO)
-				cancel()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rep.Result.Status != tc.want {
-					t.Errorf("K %d, oldest %v: got %v (%s), want %v", e.K, e.Oldest, rep.Result.Status, rep.Result.Reason, tc.want)
-				}
-			}
+			checkPred(t, &explicit.Engine{}, tc.name, tc.src, tc.want, []*pred.Engine{{}, {Oldest: true}, {K: 3}, {Oldest: true, K: 2}})
 		})
 	}
 }

@@ -1,15 +1,12 @@
 package pred_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/internal/bitgen"
 	"github.com/fencecheck/fencecheck/model"
@@ -36,26 +33,12 @@ func TestBitopsDifferential(t *testing.T) {
 			t.Fatalf("program %d: %v\n%s", i, err, native.Format(p))
 		}
 		for _, m := range []model.Model{model.TSO, model.SC} {
-			want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			got, err := eng.Check(ctx, p, m)
-			cancel()
-			if err != nil {
-				t.Fatalf("program %d under %v: %v\n%s", i, m, err, native.Format(p))
-			}
+			got, want := runBoth(t, eng, i, p, m)
 			if !exact && got.Status == engines.Inconclusive && strings.Contains(got.Reason, "not encoded") {
 				count["inconclusive (not encoded)"]++
 				continue
 			}
-			if got.Status != want.Status {
-				t.Fatalf("program %d under %v: pred says %v, explicit %v\n%s", i, m, got, want.Status, native.Format(p))
-			}
-			if got.Status == engines.Unsafe && (got.Trace == nil || got.Trace.Model != m) {
-				t.Fatalf("program %d under %v: unsafe without a trace of the model", i, m)
-			}
+			checkAgrees(t, i, p, m, got, want)
 			count[fmt.Sprintf("%v %v", m, got.Status)]++
 		}
 	}

@@ -87,6 +87,36 @@ func genProgram(rng *rand.Rand) *model.Program {
 	return p
 }
 
+// runBoth runs the explicit engine and eng, for twenty seconds at most, on
+// program i, p, under m, and returns eng's result and the explicit engine's.
+func runBoth(t *testing.T, eng *pred.Engine, i int, p *model.Program, m model.Model) (got, want *engines.Result) {
+	t.Helper()
+	want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	got, err = eng.Check(ctx, p, m)
+	cancel()
+	if err != nil {
+		t.Fatalf("program %d under %v: %v\n%s", i, m, err, native.Format(p))
+	}
+	return got, want
+}
+
+// checkAgrees checks that got, the pred engine's result on program i, p,
+// under m, has the status of want, the explicit engine's, and that an
+// unsafe result carries a trace of m.
+func checkAgrees(t *testing.T, i int, p *model.Program, m model.Model, got, want *engines.Result) {
+	t.Helper()
+	if got.Status != want.Status {
+		t.Fatalf("program %d under %v: pred says %v, explicit %v\n%s", i, m, got, want.Status, native.Format(p))
+	}
+	if got.Status == engines.Unsafe && (got.Trace == nil || got.Trace.Model != m) {
+		t.Fatalf("program %d under %v: unsafe without a trace of the model", i, m)
+	}
+}
+
 // TestDifferential compares the verdicts of the pred engine with those of
 // the explicit engine, which is exact on loop-free programs, on generated
 // programs under TSO and SC: 150 programs normally, 2000 with -long. Every
@@ -104,22 +134,8 @@ func TestDifferential(t *testing.T) {
 		p := genProgram(rng)
 		var verdict []string
 		for _, m := range []model.Model{model.TSO, model.SC} {
-			want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			got, err := eng.Check(ctx, p, m)
-			cancel()
-			if err != nil {
-				t.Fatalf("program %d under %v: %v\n%s", i, m, err, native.Format(p))
-			}
-			if got.Status != want.Status {
-				t.Fatalf("program %d under %v: pred says %v, explicit %v\n%s", i, m, got, want.Status, native.Format(p))
-			}
-			if got.Status == engines.Unsafe && (got.Trace == nil || got.Trace.Model != m) {
-				t.Fatalf("program %d under %v: unsafe without a trace of the model", i, m)
-			}
+			got, want := runBoth(t, eng, i, p, m)
+			checkAgrees(t, i, p, m, got, want)
 			verdict = append(verdict, fmt.Sprintf("%v %v", m, got.Status))
 		}
 		count[fmt.Sprint(verdict)]++

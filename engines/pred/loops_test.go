@@ -1,14 +1,11 @@
 package pred_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/sb"
-	"github.com/fencecheck/fencecheck/model"
 )
 
 // engineConfig is the start of a predicate-engine run: the number of stores
@@ -172,29 +169,11 @@ bad : P0@l3 & P1@l5
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fp := parseDom(t, tc.name, tc.src, finiteDom)
-			want, err := (&sb.Engine{}).Check(context.Background(), fp, model.TSO)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want.Status != tc.want {
-				t.Fatalf("sb says %v, the test expects %v", want.Status, tc.want)
-			}
-			up := parseDom(t, tc.name, tc.src, "int")
+			var engs []*pred.Engine
 			for _, cfg := range tc.engines {
-				e := &pred.Engine{K: cfg.k, Oldest: cfg.oldest, MaxIterations: 30}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				start := time.Now()
-				rep, err := e.Analyze(ctx, up, model.TSO)
-				cancel()
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("K %d, oldest %v: %v in %v, %d iterations, final k %d", e.K, e.Oldest, rep.Result.Status, time.Since(start).Round(time.Millisecond), rep.Iterations, rep.K)
-				if rep.Result.Status != tc.want {
-					t.Errorf("K %d, oldest %v: got %v (%s), want %v", e.K, e.Oldest, rep.Result.Status, rep.Result.Reason, tc.want)
-				}
+				engs = append(engs, &pred.Engine{K: cfg.k, Oldest: cfg.oldest, MaxIterations: 30})
 			}
+			checkPred(t, &sb.Engine{}, tc.name, tc.src, tc.want, engs)
 		})
 	}
 }

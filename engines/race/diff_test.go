@@ -19,6 +19,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -256,7 +257,7 @@ func TestDifferential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 29))
 	progs := make([]*model.Program, n)
 	for i := range progs {
-		progs[i] = genProgram(rng, genOptions{loops: i%3 != 0, bad: i%4 == 0})
+		progs[i] = progen.Race(rng, progen.RaceOptions{Loops: i%3 != 0, Bad: i%4 == 0})
 	}
 	c := &diffCounts{compared: map[string]int{}, atFault: map[string]int{}, undecided: map[string]int{}, tooLarge: map[string]int{},
 		checks: map[string]int{}, reasonsForUndecided: map[string]int{}}
@@ -390,7 +391,7 @@ func TestDRFSC(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	progs := make([]*model.Program, n)
 	for i := range progs {
-		progs[i] = genProgram(rng, genOptions{bad: true})
+		progs[i] = progen.Race(rng, progen.RaceOptions{Bad: true})
 	}
 	var (
 		mu                                         sync.Mutex
@@ -462,7 +463,7 @@ func benchPrograms(b *testing.B) map[string]*model.Program {
 	out := map[string]*model.Program{}
 	best := map[string]int{}
 	for range 400 {
-		p := genProgram(rng, genOptions{loops: true})
+		p := progen.Race(rng, progen.RaceOptions{Loops: true})
 		or, err := locOracle(p)
 		if err != nil {
 			b.Fatal(err)

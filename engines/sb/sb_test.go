@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -124,7 +125,7 @@ func differential(t testing.TB, e *sb.Engine, p *model.Program, timeout time.Dur
 }
 
 // TestDifferential compares the engine with the explicit engine on
-// generated programs (see genProgram): 2000 in the normal run, 20000 with
+// generated programs (see progen.Simple): 2000 in the normal run, 20000 with
 // -long, where the first 2000 also go through the SB search alone
 // (Backward), with pruning and without. (TestBackwardTiny compares the SB
 // search alone on programs small enough for it to conclude.)
@@ -136,7 +137,7 @@ func TestDifferential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 12))
 	count := map[string]map[engines.Status]int{}
 	for i := range programs {
-		p := genProgram(rng)
+		p := progen.Simple(rng)
 		modes := []struct {
 			name string
 			e    *sb.Engine
@@ -186,7 +187,7 @@ func FuzzDifferential(f *testing.F) {
 		f.Add(i, i*7+1)
 	}
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		p := genProgram(rand.New(rand.NewPCG(a, b)))
+		p := progen.Simple(rand.New(rand.NewPCG(a, b)))
 		differential(t, &sb.Engine{}, p, 5*time.Second)
 	})
 }

@@ -38,6 +38,25 @@ func mustParse(t *testing.T, src string) *model.Program {
 	return p
 }
 
+// checkReach checks with reach, at the given buffer bound, whether the
+// forbidden state of p is reachable under SC (sc) and under TSO (tso), and
+// that no faulting state is.
+func checkReach(t *testing.T, p *model.Program, bound int, sc, tso bool) {
+	t.Helper()
+	for _, c := range []struct {
+		m    model.Model
+		want bool
+	}{{model.SC, sc}, {model.TSO, tso}} {
+		bad, fault := reach(t, p, c.m, bound)
+		if bad != c.want {
+			t.Errorf("%v: forbidden state reachable = %v, want %v", c.m, bad, c.want)
+		}
+		if fault {
+			t.Errorf("%v: a faulting state is reachable", c.m)
+		}
+	}
+}
+
 // reach explores every state of p under m, with store buffers bounded by
 // bound entries, and reports whether a bad state (of p.Bad) and whether a
 // faulting state are reachable. It gives up past limit states.

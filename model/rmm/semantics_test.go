@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/fencecheck/fencecheck/model"
 )
 
 const testdataDir = "../../testdata/rmm"
@@ -61,18 +59,7 @@ func TestTestdata(t *testing.T) {
 			if !ok {
 				return // parsing is all that is checked of files without a verdict here
 			}
-			for _, c := range []struct {
-				m    model.Model
-				want bool
-			}{{model.SC, want.sc}, {model.TSO, want.tso}} {
-				bad, fault := reach(t, p, c.m, 2)
-				if bad != c.want {
-					t.Errorf("%v: forbidden state reachable = %v, want %v", c.m, bad, c.want)
-				}
-				if fault {
-					t.Errorf("%v: a faulting state is reachable", c.m)
-				}
-			}
+			checkReach(t, p, 2, want.sc, want.tso)
 		})
 	}
 }
@@ -195,18 +182,7 @@ func TestReach(t *testing.T) {
 	for _, tt := range reachTests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mustParse(t, tt.src)
-			for _, c := range []struct {
-				m    model.Model
-				want bool
-			}{{model.SC, tt.sc}, {model.TSO, tt.tso}} {
-				bad, fault := reach(t, p, c.m, 3)
-				if bad != c.want {
-					t.Errorf("%v: forbidden state reachable = %v, want %v", c.m, bad, c.want)
-				}
-				if fault {
-					t.Errorf("%v: a faulting state is reachable", c.m)
-				}
-			}
+			checkReach(t, p, 3, tt.sc, tt.tso)
 		})
 	}
 }

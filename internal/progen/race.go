@@ -1,7 +1,4 @@
-// This file is a copy of engines/race/gen_test.go (package race_test), so
-// that the differential tests of this package draw from the same programs.
-
-package bmc_test
+package progen
 
 import (
 	"fmt"
@@ -10,15 +7,15 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// genOptions shape the generated programs.
-type genOptions struct {
-	// loops allows spin loops (a compare-and-swap that retries, a wait on a
+// RaceOptions shape the programs of Race.
+type RaceOptions struct {
+	// Loops allows spin loops (a compare-and-swap that retries, a wait on a
 	// flag) and guarded backward jumps; without it every process is
 	// loop-free.
-	loops bool
-	// bad adds a bad state: two processes at their last or next-to-last
+	Loops bool
+	// Bad adds a bad state: two processes at their last or next-to-last
 	// location with a register condition.
-	bad bool
+	Bad bool
 }
 
 // discipline is how the generated program accesses one data variable.
@@ -42,7 +39,7 @@ const (
 // gen holds the state of the generation of one program.
 type gen struct {
 	rng  *rand.Rand
-	opt  genOptions
+	opt  RaceOptions
 	p    *model.Program
 	hi   int64
 	data []int // data variables
@@ -61,7 +58,7 @@ type gen struct {
 	shapeEnd []int
 }
 
-// genRace builds a random finite program for the race question from rng:
+// Race builds a random finite program for the race question from rng:
 // two or three processes over one to three data variables in [0:1] or
 // [0:2], sometimes a mutex and a message passing flag in [0:1], and
 // registers $r, $s per process. Each data variable follows a discipline
@@ -73,13 +70,13 @@ type gen struct {
 // compare-and-swaps (success and failure from one location), locked copies
 // that read memory in an expression, register assignments and assumes;
 // critical sections (lock by compare-and-swap, unlock by a locked store),
-// publication and acquisition of the flag, and with opt.loops spin loops
+// publication and acquisition of the flag, and with opt.Loops spin loops
 // and guarded backward jumps. With a bad state, a third of the programs
 // have the store-buffering shape: every process opens by writing 1 to x0 or
 // x1 and reading the other into $r (by plain accesses, with or without a
 // fence, when the variables are free; by an exchange and an atomic load when
 // they are atomic), and the bad state asks that two processes read 0.
-func genRace(rng *rand.Rand, opt genOptions) *model.Program {
+func Race(rng *rand.Rand, opt RaceOptions) *model.Program {
 	g := &gen{rng: rng, opt: opt, p: &model.Program{Name: "race"}, disc: map[int]discipline{}, owner: map[int]int{},
 		mutex: -1, flag: -1}
 	g.hi = int64(1 + rng.IntN(2))
@@ -90,7 +87,7 @@ func genRace(rng *rand.Rand, opt genOptions) *model.Program {
 	if rng.IntN(2) == 0 {
 		g.flag = g.addVar("f", 1)
 	}
-	g.shape = opt.bad && rng.IntN(3) == 0
+	g.shape = opt.Bad && rng.IntN(3) == 0
 	ndata := 1 + rng.IntN(3)
 	if g.shape {
 		ndata = max(ndata, 2)
@@ -118,7 +115,7 @@ func genRace(rng *rand.Rand, opt genOptions) *model.Program {
 	for i := range nprocs {
 		g.p.Procs = append(g.p.Procs, g.process(i, nprocs))
 	}
-	if opt.bad {
+	if opt.Bad {
 		g.addBad()
 	}
 	return g.p
@@ -198,7 +195,7 @@ func (g *gen) process(i, n int) *model.Process {
 				b.simple(synced, false)
 			}
 		}
-		if g.opt.loops && k > 0 && g.rng.IntN(5) == 0 {
+		if g.opt.Loops && k > 0 && g.rng.IntN(5) == 0 {
 			// A loop: go back while a register holds a value.
 			back := b.starts[g.rng.IntN(len(b.starts))]
 			b.trans(b.cur, model.GuardOp(model.Bin(model.OpEq, model.R(g.rng.IntN(2)), g.val())), back)
@@ -341,7 +338,7 @@ func (b *builder) atomic(x, r int) {
 		from := b.cur
 		b.emit(model.CASSuccess(x, -1, expect, nw))
 		switch {
-		case g.opt.loops && g.rng.IntN(3) == 0:
+		case g.opt.Loops && g.rng.IntN(3) == 0:
 			b.trans(from, model.CASFailure(x, r, expect), from) // retry
 		default:
 			b.trans(from, model.CASFailure(x, r, expect), b.cur)
@@ -363,7 +360,7 @@ func (b *builder) critical(synced bool) {
 		b.emit(model.CASSuccess(m, -1, model.C(0), model.C(1)))
 		switch g.rng.IntN(3) {
 		case 0:
-			if g.opt.loops {
+			if g.opt.Loops {
 				b.trans(lockAt, model.CASFailure(m, -1, model.C(0)), lockAt)
 			}
 		case 1:
@@ -422,7 +419,7 @@ func (b *builder) acquire(n int) {
 		load.Reg, load.Expr = -1, model.C(1)
 		b.emit(load)
 	case 1:
-		if g.opt.loops {
+		if g.opt.Loops {
 			head := b.cur
 			b.emit(load)
 			b.trans(b.cur, model.GuardOp(model.Bin(model.OpNe, model.R(0), model.C(1))), head)

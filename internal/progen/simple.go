@@ -1,4 +1,4 @@
-package sb_test
+package progen
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// genProgram builds a random program from rng: two or three processes of up
+// Simple builds a random program from rng: two or three processes of up
 // to eight operations each (plain and locked reads and writes, fences,
 // register assignments, guarded backward jumps that make loops), over two or
 // three shared variables with domains [0:1] or [0:2]. The bad state names
 // one location of each of two processes and a register condition; values
 // that leave a domain are faults, which are bad states too.
-func genProgram(rng *rand.Rand) *model.Program {
+func Simple(rng *rand.Rand) *model.Program {
 	hi := int64(1 + rng.IntN(2))
 	nvars := 2 + rng.IntN(2)
 	p := &model.Program{Name: "gen"}
