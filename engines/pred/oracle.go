@@ -1,9 +1,11 @@
 package pred
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
@@ -26,6 +28,9 @@ type oracle struct {
 	queries, calls int64
 	// meter is charged for every call of Z3.
 	meter *engines.Meter
+	// interrupted is set when the analysis using the oracle ran out of
+	// time and its solver check was interrupted.
+	interrupted *atomic.Bool
 }
 
 // call counts a call of Z3.
@@ -49,6 +54,15 @@ func newOracle(t *terms) (*oracle, error) {
 
 // maxMemo bounds the remembered answers; the memory is cleared when full.
 const maxMemo = 1 << 22
+
+// stopped returns an error wrapping context.Canceled when the check that
+// answered unknown was interrupted because the analysis ran out of time.
+func (o *oracle) stopped() error {
+	if o.interrupted != nil && o.interrupted.Load() {
+		return fmt.Errorf("solver check interrupted: %w", context.Canceled)
+	}
+	return nil
+}
 
 // healthy reports whether o may serve another analysis: its memory is not
 // too large.
@@ -88,6 +102,9 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 		return false, err
 	}
 	if r == smt.Unknown {
+		if err := o.stopped(); err != nil {
+			return false, err
+		}
 		return false, fmt.Errorf("z3 answered unknown on %d conjuncts", len(conj))
 	}
 	o.memo[string(o.key)] = r == smt.Sat
@@ -153,6 +170,9 @@ func (o *oracle) model(conj []tid, vars []dvar) (map[dvar]int64, bool, error) {
 	case smt.Unsat:
 		return nil, false, nil
 	case smt.Unknown:
+		if err := o.stopped(); err != nil {
+			return nil, false, err
+		}
 		return nil, false, fmt.Errorf("z3 answered unknown on a path formula of %d conjuncts", len(conj))
 	}
 	m, err := o.sol.Model()
@@ -381,6 +401,11 @@ func (o *oracle) core(hard, soft []tid) ([]int, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if r == smt.Unknown {
+		if err := o.stopped(); err != nil {
+			return nil, false, err
+		}
+	}
 	if r != smt.Unsat {
 		return nil, false, nil
 	}
@@ -407,6 +432,11 @@ func (o *oracle) core(hard, soft []tid) ([]int, bool, error) {
 		r, err := o.sol.CheckAssumptions(as...)
 		if err != nil {
 			return nil, false, err
+		}
+		if r == smt.Unknown {
+			if err := o.stopped(); err != nil {
+				return nil, false, err
+			}
 		}
 		if r == smt.Unsat {
 			keep = slices.Delete(keep, j, j+1)

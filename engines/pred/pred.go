@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -268,7 +269,7 @@ func holdOf(ctx context.Context) *[]func(keep bool) {
 // analyze runs the CEGAR loop on ep, a program equivalent to p (lazy: with
 // the values of lazy counters unreduced, whose traces are retraced on p),
 // with the predicates learned for programs of signature sig.
-func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m model.Model, sig string) (*Report, error) {
+func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m model.Model, sig string) (out *Report, outErr error) {
 	start := time.Now()
 	ss, err := e.acquire(sig)
 	if errors.Is(err, smt.ErrUnavailable) {
@@ -277,6 +278,28 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
+	// A solver check can take longer than any budget: when ctx ends, the
+	// check running in this solver is interrupted, and the analysis is
+	// inconclusive, whichever step was asking.
+	var interrupted atomic.Bool
+	ss.or.interrupted = &interrupted
+	// detach stops the interruption for good and says whether it never
+	// ran: only then may the solver serve another analysis.
+	detach := sync.OnceValue(context.AfterFunc(ctx, func() {
+		interrupted.Store(true)
+		ss.or.ctx.Interrupt()
+	}))
+	defer func() {
+		detach()
+		// After an interruption Z3 may fail the next operation too (a
+		// push is "canceled"): any error then is the interruption's.
+		if outErr != nil && interrupted.Load() {
+			out = &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive,
+				Reason: "time budget exhausted (a solver check was interrupted)",
+				Stats:  engines.Stats{Duration: time.Since(start)}}}
+			outErr = nil
+		}
+	}()
 	meter := engines.MeterOf(ctx)
 	ss.or.meter = meter
 	// What the analysis learned (its predicates, its solver's answers) is
@@ -296,7 +319,8 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	}()
 	finals = append(finals, func(keep bool) {
 		ss.or.meter = nil
-		if !keep {
+		ss.or.interrupted = nil
+		if !detach() || !keep {
 			ss.or.close()
 			return
 		}
