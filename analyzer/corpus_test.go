@@ -1,0 +1,98 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/fencecheck/fencecheck/analyzer"
+	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/extract"
+)
+
+// TestCorpus runs the default configuration on the corpus of idioms in
+// testdata/src/corpus: one package per idiom, each with a correct system
+// and a broken mutant whose findings are marked with // want. It logs, per
+// package, the time of the analysis and the engine -engine=auto picks for
+// each system, the rows of the corpus table in README.md.
+func TestCorpus(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(analysistest.TestData(), "src", "corpus", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no corpus packages: %v", err)
+	}
+	sort.Strings(dirs)
+	var total time.Duration
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		pkg := "corpus/" + filepath.Base(dir)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			start := time.Now()
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+			elapsed := time.Since(start)
+			total += elapsed
+			t.Logf("corpus %s: %v, engines: %s", pkg, elapsed.Round(time.Millisecond), corpusEngines(pkg))
+		})
+	}
+	t.Logf("corpus total: %v", total.Round(time.Millisecond))
+}
+
+// corpusEngines names, for each system of the package, the engine that
+// -engine=auto chooses (the rule of the analyzer's engine selection: pred
+// for unbounded data, explicit for loop-free systems, sb otherwise, with
+// bmc first for three goroutines or more), or "-" for a system that is not
+// lowered.
+func corpusEngines(pkg string) string {
+	var out []string
+	probe := &analysis.Analyzer{
+		Name: "corpusengines",
+		Doc:  "names the engine of each system",
+		Run: func(pass *analysis.Pass) (any, error) {
+			systems, _ := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
+			for _, sys := range systems {
+				if sys.Program == nil {
+					out = append(out, sys.Name+"=-")
+					continue
+				}
+				name := "sb"
+				_, loopFree := explicit.MaxWritesOnPath(sys.Program)
+				switch {
+				case !sys.Program.Finite():
+					name = "pred"
+				case loopFree:
+					name = "explicit"
+				}
+				spawned := 0
+				for _, pos := range sys.Spawns {
+					if pos != sys.Decl.Pos() && pos != sys.Decl.Name.Pos() {
+						spawned++
+					}
+				}
+				if spawned >= 3 {
+					name = "bmc+" + name
+				}
+				out = append(out, sys.Name+"="+name)
+			}
+			return nil, nil
+		},
+	}
+	analysistest.Run(discard{}, analysistest.TestData(), probe, pkg)
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, " ")
+}
+
+// discard is an analysistest.Testing that ignores errors: the probe
+// reports nothing, so every // want of the package is unmatched.
+type discard struct{}
+
+func (discard) Errorf(format string, args ...any) { _ = fmt.Sprintf(format, args...) }
