@@ -329,6 +329,9 @@ func (s *system) raceFix(c *racingCell, together []*types.Var) (string, *analysi
 	var advice string
 	if fix.Form == "typed" {
 		advice = fmt.Sprintf("make it an %s and use its methods (the suggested fix rewrites the declaration and %d accesses)", fix.Type, fix.Accesses)
+	} else if fix.Type == "Pointer" {
+		// unsafe.Pointer: there is no AddPointer.
+		advice = fmt.Sprintf("use atomic.LoadPointer and atomic.StorePointer for every access (the suggested fix rewrites %d accesses)", fix.Accesses)
 	} else {
 		advice = fmt.Sprintf("use atomic.Load%[1]s, atomic.Store%[1]s and atomic.Add%[1]s for every access (the suggested fix rewrites %[2]d accesses)", fix.Type, fix.Accesses)
 	}

@@ -210,6 +210,10 @@ func isRefLike(v value) bool {
 		return true
 	case vPtr:
 		return len(v.ptr.path) == 0 && v.ptr.ref == nil
+	case vInt:
+		// A nil unsafe.Pointer constant.
+		c, ok := v.constant()
+		return ok && c == 0
 	}
 	return false
 }

@@ -107,9 +107,10 @@ func scalarOf(t types.Type, pkg *types.Package) (scalar, bool) {
 		sc := scalar{typed: k.typed, value: types.Typ[k.value], add: u.Info()&types.IsInteger != 0}
 		if k.fn {
 			sc.base = types.Typ[u.Kind()]
-			sc.suffix = k.typed[len("atomic."):]
 			if u.Kind() == types.UnsafePointer {
-				sc.suffix = "Pointer"
+				sc.suffix = "Pointer" // atomic.LoadPointer and friends; no typed form
+			} else {
+				sc.suffix = k.typed[len("atomic."):]
 			}
 		}
 		return sc, true

@@ -6,9 +6,8 @@
 // written before the CAS that publishes it and read after a load that
 // returns it; with no node reused there is no ABA). plainHead links with a
 // load and a plain store of head: the two pushes race on head (race
-// finding) and one node can be lost (SC finding on the panic). With the
-// head an unsafe.Pointer, the comparison with nil in Pop is reported as
-// unsupported; package treiberptr is the same stack on atomic.Pointer.
+// finding) and one node can be lost (SC finding on the panic); package
+// treiberptr is the same stack on atomic.Pointer.
 package treiber
 
 import (
@@ -41,7 +40,7 @@ func (s *Stack) Push(v int) {
 func (s *Stack) Pop() (int, bool) {
 	for {
 		old := atomic.LoadPointer(&s.head)
-		if old == nil { // want `^unsupported in a fencecheck system: comparing a pointer into an object with a pointer chosen at run time` `^unsupported in a fencecheck system: comparing a pointer into an object with a pointer chosen at run time`
+		if old == nil {
 			return 0, false
 		}
 		n := (*node)(old)
@@ -76,7 +75,7 @@ func pushPop() {
 // pushPlain links the node with a plain store.
 func (s *Stack) pushPlain(v int) {
 	n := &node{value: v}
-	n.next = atomic.LoadPointer(&s.head)
+	n.next = atomic.LoadPointer(&s.head) // want `^race: goroutine go@\d+ atomically loads s\.head here while goroutine go@\d+ stores s\.head .* use atomic\.LoadPointer and atomic\.StorePointer for every access`
 	s.head = unsafe.Pointer(n)
 }
 
@@ -97,6 +96,6 @@ func plainHead() {
 	a, _ := s.Pop()
 	b, _ := s.Pop()
 	if a+b != 3 {
-		panic("lost a node")
+		panic("lost a node") // want `^SC: system plainHead is wrong even under sequential consistency`
 	}
 }
