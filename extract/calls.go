@@ -205,20 +205,7 @@ func (p *proc) callOrigin(fr *frame, in *ssa.Call, fn *ssa.Function) (Origin, to
 	if !ok {
 		return o, pos
 	}
-	var target ast.Expr
-	if fn.Signature.Recv() != nil {
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			target = sel.X
-		}
-	} else if len(call.Args) > 0 {
-		target = call.Args[0]
-		if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
-			target = u.X
-		}
-	}
-	if target != nil {
-		o.Target, o.Type = target, s.x.info.TypeOf(target)
-	}
+	s.setCallTarget(&o, fn, call)
 	return o, pos
 }
 
@@ -700,4 +687,23 @@ func varargsStore(in *ssa.Store) bool {
 	}
 	a, ok := ia.X.(*ssa.Alloc)
 	return ok && a.Comment == "varargs"
+}
+
+// setCallTarget sets o's Target and Type to what the call of fn operates on:
+// the receiver of a method, else the first argument (x for &x).
+func (s *system) setCallTarget(o *Origin, fn *ssa.Function, call *ast.CallExpr) {
+	var target ast.Expr
+	if fn.Signature.Recv() != nil {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			target = sel.X
+		}
+	} else if len(call.Args) > 0 {
+		target = call.Args[0]
+		if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			target = u.X
+		}
+	}
+	if target != nil {
+		o.Target, o.Type = target, s.x.info.TypeOf(target)
+	}
 }

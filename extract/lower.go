@@ -906,20 +906,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
 		o.Node, pos = x, x.Pos()
 		if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
-			var target ast.Expr
-			if fn.Signature.Recv() != nil {
-				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					target = sel.X
-				}
-			} else if len(call.Args) > 0 {
-				target = call.Args[0]
-				if u, ok := ast.Unparen(target).(*ast.UnaryExpr); ok && u.Op == token.AND {
-					target = u.X
-				}
-			}
-			if target != nil {
-				o.Target, o.Type = target, s.x.info.TypeOf(target)
-			}
+			s.setCallTarget(&o, fn, call)
 		}
 	}
 	ptr := p.pointerArg(args[0], pos)
