@@ -41,15 +41,9 @@ func TestMessagesNameSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, root := range []string{analysistest.TestData(), extract} {
-		entries, err := os.ReadDir(filepath.Join(root, "src"))
+		pkgs, err := testPackages(filepath.Join(root, "src"), "")
 		if err != nil {
 			t.Fatal(err)
-		}
-		var pkgs []string
-		for _, e := range entries {
-			if e.IsDir() {
-				pkgs = append(pkgs, e.Name())
-			}
 		}
 		for name, cfg := range configs {
 			t.Run(filepath.Base(filepath.Dir(root))+"/"+name, func(t *testing.T) {
@@ -77,4 +71,35 @@ func TestMessagesNameSource(t *testing.T) {
 			})
 		}
 	}
+}
+
+// testPackages lists the packages below dir, by their path from it: each
+// directory with Go files, and the packages of a directory without (such
+// as corpus, one package per idiom).
+func testPackages(dir, prefix string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		files, err := filepath.Glob(filepath.Join(sub, "*.go"))
+		if err != nil {
+			return nil, err
+		}
+		if len(files) > 0 {
+			pkgs = append(pkgs, prefix+e.Name())
+			continue
+		}
+		more, err := testPackages(sub, prefix+e.Name()+"/")
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, more...)
+	}
+	return pkgs, nil
 }
