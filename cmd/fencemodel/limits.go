@@ -36,6 +36,9 @@ func (f *engineFlags) reduced(eng engines.Engine) engines.Engine {
 // with cause errMemory when the heap exceeds -memory.
 func (f *engineFlags) context() (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.Background(), f.budget)
+	if f.maxWork > 0 {
+		ctx = engines.WithMeter(ctx, engines.NewMeter(f.maxWork))
+	}
 	if f.memory <= 0 {
 		return ctx, cancel
 	}

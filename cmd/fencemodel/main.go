@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|pred] [-model=tso|sc] [-buffer=N] [-budget=D] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel check [-engine=explicit|sb|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred] [-manifest=FILE] [-budget=D] [-format=text|markdown]
 //	fencemodel race [-engine=explicit|sb|pred] [-budget=D] FILE...
@@ -41,7 +41,8 @@
 // bad states (package engines/coi: stores nothing observes, registers that
 // reach nothing relevant, processes that influence nothing); -reduce=false
 // searches the program as it is. Every command stops a search whose heap
-// exceeds -memory MiB, with an inconclusive answer.
+// exceeds -memory MiB, and one whose work exceeds -maxwork units (the
+// same on every machine), with an inconclusive answer.
 //
 // Exit status: 0 when no bad state is reachable in any file, 1 when one is
 // reachable in some file, 2 on a usage or input error, 3 when a budget ran out
@@ -123,6 +124,7 @@ type engineFlags struct {
 	budget    time.Duration
 	maxStates int64
 	memory    int64 // MiB of heap per file; 0: no limit
+	maxWork   int64 // work units per file (engines.Meter); 0: no bound
 	reduce    bool  // slice to the cone of influence first (check, fences)
 }
 
@@ -133,6 +135,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "state budget per file (0: engine default)")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
+	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
 }
 
 func (f *engineFlags) newEngine() (engines.Engine, error) {

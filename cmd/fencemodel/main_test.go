@@ -53,10 +53,16 @@ func TestCheck(t *testing.T) {
 		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},
 		{"the reduction removes unobservable stores", []string{"check", "-engine=sb", "-budget=20s", scale("writeloop.fcm")}, exitSafe, "writeloop.fcm: safe under tso", ""},
 		{"the memory limit ends a search", []string{"check", "-reduce=false", "-memory=1", scale("stores2000.fcm")}, exitInconclusive, "memory limit", ""},
+		{"the work bound ends a search", []string{"check", "-engine=sb", "-q", "-maxwork=1000", scale("ring5.fcm")}, exitInconclusive, "inconclusive: work bound of 1,000 units reached after 1,002 states", ""},
+		{"the bounded engine finds the 4-process bakery's bug first", []string{"check", "-engine=sb+bmc", "-q", scale("bakery4.fcm")}, exitUnsafe, "unsafe under tso", ""},
+		{"Memorax macros", []string{"check", "-engine=sb", "-q", rmm("peterson_macros.rmm")}, exitUnsafe, "unsafe under tso", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if slices.Contains(tc.args, "-engine=pred") && !smt.Available {
-				t.Skip("the predicate engine needs Z3; this build has none")
+			needsZ3 := slices.ContainsFunc(tc.args, func(a string) bool {
+				return a == "-engine=pred" || strings.HasSuffix(a, "+bmc")
+			})
+			if needsZ3 && !smt.Available {
+				t.Skip("the predicate and bmc engines need Z3; this build has none")
 			}
 			var out, errb bytes.Buffer
 			code := run(tc.args, &out, &errb)
