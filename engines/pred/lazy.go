@@ -329,8 +329,7 @@ func lazyWraps(p *model.Program) (*model.Program, bool) {
 		return p, false
 	}
 	c := p.Clone()
-	var op func(q int, o *model.Op)
-	op = func(q int, o *model.Op) {
+	forOps(c, func(q int, o *model.Op) {
 		switch o.Kind {
 		case model.Assign:
 			o.Expr = l.assigned(o.Expr, q, l.regs[q][o.Reg])
@@ -341,20 +340,7 @@ func lazyWraps(p *model.Program) (*model.Program, bool) {
 				o.Expr = l.canon(o.Expr, q)
 			}
 		}
-		for i := range o.Body {
-			op(q, &o.Body[i])
-		}
-	}
-	for qi, q := range c.Procs {
-		for ti := range q.Trans {
-			op(qi, &q.Trans[ti].Op)
-		}
-	}
-	for bi := range c.Bad {
-		if c.Bad[bi].Cond != nil {
-			c.Bad[bi].Cond = l.canon(c.Bad[bi].Cond, -1)
-		}
-	}
+	}, func(e model.Expr) model.Expr { return l.canon(e, -1) })
 	c.Index()
 	return c, true
 }

@@ -269,31 +269,34 @@ func reduceWraps(p *model.Program) *model.Program {
 		return e
 	}
 	c := p.Clone()
-	forExprs(c, func(q int, e model.Expr) model.Expr { return reduce(e, q) })
+	forOps(c, func(q int, o *model.Op) {
+		if o.Expr != nil {
+			o.Expr = reduce(o.Expr, q)
+		}
+	}, func(e model.Expr) model.Expr { return reduce(e, -1) })
 	c.Index()
 	return c
 }
 
-// forExprs replaces every expression e of p (of process q; -1 for
-// bad-state conditions) by f(q, e).
-func forExprs(p *model.Program, f func(q int, e model.Expr) model.Expr) {
-	var op func(q int, o *model.Op)
-	op = func(q int, o *model.Op) {
-		if o.Expr != nil {
-			o.Expr = f(q, o.Expr)
-		}
+// forOps calls op on every operation of p (nested locked bodies after
+// their operation), with the index of its process, and replaces every
+// bad-state condition c by bad(c).
+func forOps(p *model.Program, op func(q int, o *model.Op), bad func(c model.Expr) model.Expr) {
+	var walk func(q int, o *model.Op)
+	walk = func(q int, o *model.Op) {
+		op(q, o)
 		for i := range o.Body {
-			op(q, &o.Body[i])
+			walk(q, &o.Body[i])
 		}
 	}
 	for qi, q := range p.Procs {
 		for ti := range q.Trans {
-			op(qi, &q.Trans[ti].Op)
+			walk(qi, &q.Trans[ti].Op)
 		}
 	}
 	for bi := range p.Bad {
 		if p.Bad[bi].Cond != nil {
-			p.Bad[bi].Cond = f(-1, p.Bad[bi].Cond)
+			p.Bad[bi].Cond = bad(p.Bad[bi].Cond)
 		}
 	}
 }

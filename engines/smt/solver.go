@@ -77,21 +77,11 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("smt: SetTimeout: negative timeout %v", d)
 	}
-	if err := s.lock("SetTimeout"); err != nil {
-		return err
-	}
-	defer s.ctx.core.unlock()
-	z := s.ctx.core.ctx
-	p := C.Z3_mk_params(z)
-	C.Z3_params_inc_ref(z, p)
-	defer C.Z3_params_dec_ref(z, p)
 	ms := timeoutMillis(d)
 	if d == 0 {
 		ms = 1<<32 - 1 // Z3's "no timeout"
 	}
-	C.Z3_params_set_uint(z, p, s.ctx.symbol("timeout"), C.uint(ms))
-	C.Z3_solver_set_params(z, s.s, p)
-	return s.ctx.core.check("SetTimeout")
+	return s.setUint("SetTimeout", "timeout", uint32(ms))
 }
 
 // SetResourceLimit bounds the work of each later check of this solver in
@@ -99,7 +89,12 @@ func (s *Solver) SetTimeout(d time.Duration) error {
 // on the machine or its load: the same check on the same formulas runs out
 // at the same point everywhere, answering Unknown. Zero removes the bound.
 func (s *Solver) SetResourceLimit(units uint32) error {
-	if err := s.lock("SetResourceLimit"); err != nil {
+	return s.setUint("SetResourceLimit", "rlimit", units)
+}
+
+// setUint sets the solver parameter name to v, for the method op.
+func (s *Solver) setUint(op, name string, v uint32) error {
+	if err := s.lock(op); err != nil {
 		return err
 	}
 	defer s.ctx.core.unlock()
@@ -107,9 +102,9 @@ func (s *Solver) SetResourceLimit(units uint32) error {
 	p := C.Z3_mk_params(z)
 	C.Z3_params_inc_ref(z, p)
 	defer C.Z3_params_dec_ref(z, p)
-	C.Z3_params_set_uint(z, p, s.ctx.symbol("rlimit"), C.uint(units))
+	C.Z3_params_set_uint(z, p, s.ctx.symbol(name), C.uint(v))
 	C.Z3_solver_set_params(z, s.s, p)
-	return s.ctx.core.check("SetResourceLimit")
+	return s.ctx.core.check(op)
 }
 
 // Assert adds the formulas to the current scope.
