@@ -95,7 +95,7 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	}()
 	ctx, cancel := context.WithTimeoutCause(context.Background(), cfg.budget(), errBudget)
 	defer cancel()
-	ctx, stopWatch := watchMemory(ctx, cfg.memoryLimit())
+	ctx, stopWatch := engines.WatchMemory(ctx, cfg.memoryLimit(), errMemory)
 	defer stopWatch()
 	meter := engines.NewMeter(cfg.work())
 	ctx = engines.WithMeter(ctx, meter)

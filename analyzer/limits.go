@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/metrics"
-	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 )
@@ -16,48 +14,6 @@ var (
 	errBudget = errors.New("time budget")
 	errMemory = errors.New("memory limit")
 )
-
-// heapMetric is the runtime metric watched against the memory limit: the
-// bytes of heap objects, live or not yet swept.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// watchMemory returns a context that ends with cause errMemory when the heap
-// exceeds limit bytes, polled while the analysis runs, and the function that
-// stops the watch.
-func watchMemory(parent context.Context, limit uint64) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sample := []metrics.Sample{{Name: heapMetric}}
-	over := func() bool {
-		metrics.Read(sample)
-		return sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit
-	}
-	if over() {
-		cancel(errMemory)
-		return ctx, func() {}
-	}
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				if over() {
-					cancel(errMemory)
-					return
-				}
-			}
-		}
-	}()
-	return ctx, func() {
-		close(done)
-		cancel(nil)
-	}
-}
 
 // OnLimit, when set, is called whenever an answer is cut short by the time
 // budget or the memory limit: answers that depend on the machine's speed or

@@ -997,14 +997,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if k == extCAS {
 			old, nw = arg(1), arg(2)
 		}
-		ops = func(x int) []model.Op {
-			succ, fail := model.CASSuccess(x, -1, old, nw), model.CASFailure(x, -1, old)
-			if r >= 0 {
-				succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
-				fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
-			}
-			return []model.Op{succ, fail}
-		}
+		ops = func(x int) []model.Op { return casOps(x, old, nw, r) }
 		if r >= 0 {
 			res = intVal(model.R(r))
 		}
@@ -1027,4 +1020,15 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = res
 	}
 	return cur
+}
+
+// casOps are the two outcomes of a compare-and-swap of x from old to nw,
+// each setting register r (when r >= 0) to whether it swapped.
+func casOps(x int, old, nw model.Expr, r int) []model.Op {
+	succ, fail := model.CASSuccess(x, -1, old, nw), model.CASFailure(x, -1, old)
+	if r >= 0 {
+		succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
+		fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
+	}
+	return []model.Op{succ, fail}
 }

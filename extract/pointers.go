@@ -497,14 +497,7 @@ func (p *proc) externPtr(fr *frame, in *ssa.Call, k extKind, vt types.Type, ptr 
 	case extCAS:
 		r := result(types.Typ[types.Bool])
 		old, nw := arg(1), arg(2)
-		ops = func(x int) []model.Op {
-			succ, fail := model.CASSuccess(x, -1, old, nw), model.CASFailure(x, -1, old)
-			if r >= 0 {
-				succ.Body = append(succ.Body, model.AssignOp(r, model.C(1)))
-				fail.Body = append(fail.Body, model.AssignOp(r, model.C(0)))
-			}
-			return []model.Op{succ, fail}
-		}
+		ops = func(x int) []model.Op { return casOps(x, old, nw, r) }
 		if r >= 0 {
 			fr.vals[in] = intVal(model.R(r))
 		}

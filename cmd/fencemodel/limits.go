@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"runtime/metrics"
-	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/coi"
@@ -42,43 +40,9 @@ func (f *engineFlags) context() (context.Context, context.CancelFunc) {
 	if f.memory <= 0 {
 		return ctx, cancel
 	}
-	ctx, stop := watchMemory(ctx, uint64(f.memory)<<20)
+	ctx, stop := engines.WatchMemory(ctx, uint64(f.memory)<<20, errMemory)
 	return ctx, func() {
 		stop()
 		cancel()
-	}
-}
-
-// watchMemory returns a context that ends with cause errMemory when the
-// heap objects exceed limit bytes (polled every 50ms), and the function
-// that stops the watch.
-func watchMemory(parent context.Context, limit uint64) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	over := func() bool {
-		metrics.Read(sample)
-		return sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit
-	}
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if over() {
-				cancel(errMemory)
-				return
-			}
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return ctx, func() {
-		close(done)
-		cancel(nil)
 	}
 }

@@ -39,44 +39,30 @@ func (b *fb) num(v int64) *smt.Expr {
 	return e
 }
 
-func (b *fb) and(xs ...*smt.Expr) *smt.Expr {
-	var keep []*smt.Expr
-	for _, x := range xs {
-		switch x {
-		case b.ff:
-			return b.ff
-		case b.tt:
-		default:
-			keep = append(keep, x)
-		}
-	}
-	switch len(keep) {
-	case 0:
-		return b.tt
-	case 1:
-		return keep[0]
-	}
-	return b.z.And(keep...)
-}
+func (b *fb) and(xs ...*smt.Expr) *smt.Expr { return b.junction(xs, b.ff, b.tt, b.z.And) }
 
-func (b *fb) or(xs ...*smt.Expr) *smt.Expr {
+func (b *fb) or(xs ...*smt.Expr) *smt.Expr { return b.junction(xs, b.tt, b.ff, b.z.Or) }
+
+// junction builds mk(xs...) simplified: zero absorbs the whole, units are
+// dropped, and no or one operand left needs no connective.
+func (b *fb) junction(xs []*smt.Expr, zero, unit *smt.Expr, mk func(...*smt.Expr) *smt.Expr) *smt.Expr {
 	var keep []*smt.Expr
 	for _, x := range xs {
 		switch x {
-		case b.tt:
-			return b.tt
-		case b.ff:
+		case zero:
+			return zero
+		case unit:
 		default:
 			keep = append(keep, x)
 		}
 	}
 	switch len(keep) {
 	case 0:
-		return b.ff
+		return unit
 	case 1:
 		return keep[0]
 	}
-	return b.z.Or(keep...)
+	return mk(keep...)
 }
 
 func (b *fb) not(x *smt.Expr) *smt.Expr {
