@@ -9,6 +9,7 @@ package portfolio
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
@@ -29,6 +30,14 @@ type Engine struct {
 	// Result.Bound (the bound covered every execution); its errors and
 	// other answers are ignored.
 	Bounded engines.Engine
+
+	mu sync.Mutex
+	// idle holds the models under which Bounded once found no
+	// counterexample within its bound: the checks that follow (fence
+	// inference asks about the same program with barriers added, which
+	// only removes behaviours) go straight to Exact. An answer cut by
+	// Bounded's budget does not count: the next program may be easier.
+	idle map[model.Model]bool
 }
 
 // Name is the exact engine's name and the bounded one's, as "sb+bmc".
@@ -36,13 +45,31 @@ func (e *Engine) Name() string { return e.Exact.Name() + "+" + e.Bounded.Name() 
 
 // Check runs the bounded engine on p under m and returns its answer if it
 // is conclusive (see [Engine]), after replaying its counterexample once
-// more; otherwise it returns the exact engine's answer.
+// more; otherwise it returns the exact engine's answer. Once the bounded
+// engine has found no counterexample within its bound under m, later checks
+// under m skip it.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
-	if r, err := e.Bounded.Check(ctx, p, m); err == nil && conclusive(r) {
-		if err := engines.Verify(p, r); err != nil {
-			return nil, fmt.Errorf("%s engine: %w", e.Bounded.Name(), err)
+	e.mu.Lock()
+	idle := e.idle[m]
+	e.mu.Unlock()
+	if !idle {
+		r, err := e.Bounded.Check(ctx, p, m)
+		if err == nil && conclusive(r) {
+			if err := engines.Verify(p, r); err != nil {
+				return nil, fmt.Errorf("%s engine: %w", e.Bounded.Name(), err)
+			}
+			return r, nil
 		}
-		return r, nil
+		if err == nil && r.Status == engines.Safe {
+			// No counterexample within the bound: barriers added later
+			// cannot make one.
+			e.mu.Lock()
+			if e.idle == nil {
+				e.idle = make(map[model.Model]bool)
+			}
+			e.idle[m] = true
+			e.mu.Unlock()
+		}
 	}
 	return e.Exact.Check(ctx, p, m)
 }

@@ -92,6 +92,30 @@ func TestChoice(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a bounded engine without a counterexample is not asked again under that model", func(t *testing.T) {
+		exact, bnd := &fake{name: "x", res: safe}, &fake{name: "b", res: bounded}
+		e := &portfolio.Engine{Exact: exact, Bounded: bnd}
+		for _, m := range []model.Model{model.TSO, model.TSO, model.SC, model.SC} {
+			if _, err := e.Check(context.Background(), p, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if bnd.calls != 2 || exact.calls != 4 {
+			t.Errorf("bounded engine asked %d times, exact %d; want 2 and 4", bnd.calls, exact.calls)
+		}
+	})
+	t.Run("a bounded engine out of budget is asked again", func(t *testing.T) {
+		exact, bnd := &fake{name: "x", res: safe}, &fake{name: "b", res: inconclusive}
+		e := &portfolio.Engine{Exact: exact, Bounded: bnd}
+		for range 3 {
+			if _, err := e.Check(context.Background(), p, model.TSO); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if bnd.calls != 3 {
+			t.Errorf("bounded engine asked %d times, want 3", bnd.calls)
+		}
+	})
 	if name := (&portfolio.Engine{Exact: &sb.Engine{}, Bounded: &bmc.Engine{}}).Name(); name != "sb+bmc" {
 		t.Errorf("Name() = %q", name)
 	}
