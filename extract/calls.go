@@ -642,7 +642,7 @@ func (s *system) lowerNested() {
 		if i >= maxNested {
 			s.unsupported(n.sw.pos, "more than %d go statements executed by goroutines (a goroutine that spawns itself?)", maxNested)
 		}
-		if onCycle(n.parent.q, n.parent.q.Trans[n.trans].From) {
+		if cyclic, _ := n.parent.q.Cycles(); cyclic[n.parent.q.Trans[n.trans].From] {
 			s.unsupported(n.sw.pos, "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
 		}
 		p := s.newProc(s.procNames([]spawn{n.sw})[0])
@@ -652,29 +652,6 @@ func (s *system) lowerNested() {
 		p.lowerBody(child, n.sw.fn.Blocks[0], 0, -1, start)
 		s.spawns = append(s.spawns, n.sw.pos)
 	}
-}
-
-// onCycle reports whether location l of q can reach itself.
-func onCycle(q *model.Process, l int) bool {
-	seen := map[int]bool{}
-	stack := []int{l}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, t := range q.Trans {
-			if t.From != x {
-				continue
-			}
-			if t.To == l {
-				return true
-			}
-			if !seen[t.To] {
-				seen[t.To] = true
-				stack = append(stack, t.To)
-			}
-		}
-	}
-	return false
 }
 
 // varargsStore reports whether in stores an argument of a variadic call
