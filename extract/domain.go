@@ -449,6 +449,14 @@ func (s *system) inferDomains() {
 	}
 	unobserved := s.unobservedVars()
 	states := make([][][]abs, len(s.procs))
+	// When no write to shared memory lies on a cycle, a run performs at
+	// most events writes, and every value a read sees was made by a chain
+	// of at most that many writes, each computed from what earlier ones
+	// stored: round k below covers the chains of length k. After events
+	// rounds the variables hold every value a run can store, even where the
+	// flow-insensitive iteration itself would not converge (count++ once
+	// in each goroutine), and the variables need no widening.
+	events, bounded := s.writeEvents()
 	for round := 0; round < maxRounds; round++ {
 		varsChanged := false
 		writeVar := func(x int, a abs) {
@@ -459,7 +467,7 @@ func (s *system) inferDomains() {
 			n := join(vars[x], clip(a, lo, hi))
 			if !n.equal(vars[x]) {
 				changes[x]++
-				if changes[x] > widenAt {
+				if changes[x] > widenAt && !bounded {
 					n = clip(topAbs, lo, hi)
 				}
 				vars[x] = n
@@ -472,6 +480,14 @@ func (s *system) inferDomains() {
 		if !varsChanged {
 			break
 		}
+		if bounded && round >= events {
+			// Every chain is covered; the registers are computed once more
+			// against the final values of the variables.
+			for pi, p := range s.procs {
+				states[pi] = p.analyse(vars, func(int, abs) {})
+			}
+			break
+		}
 		if round == maxRounds-1 {
 			for x := range vars {
 				lo, hi := s.varLimits(x)
@@ -482,9 +498,10 @@ func (s *system) inferDomains() {
 	for x := range prog.Vars {
 		lo, hi := s.varLimits(x)
 		a := vars[x]
-		if a.top && unobserved[x] {
+		if unobserved[x] && (a.top || wide(a)) {
 			// Nothing ever looks at the value (an atomic add on a dummy used as
-			// a barrier): keep its initial value, so that the model stays finite.
+			// a barrier): keep its initial value, so that the model stays finite
+			// and small.
 			s.freeze(x)
 			a = single(prog.Vars[x].Init.Value)
 		}
@@ -510,6 +527,56 @@ func (s *system) inferDomains() {
 			p.q.Regs[r].Dom = domainOf(regs[r], lo, hi)
 		}
 	}
+}
+
+// wide reports whether a spans more than setCap integers.
+func wide(a abs) bool {
+	if a.top || a.empty() {
+		return a.top
+	}
+	lo, hi := a.bounds()
+	return hi-lo >= setCap || hi-lo < 0
+}
+
+// maxWriteEvents is the largest number of write events for which
+// inferDomains iterates round by round instead of widening.
+const maxWriteEvents = maxRounds - 1
+
+// writeEvents returns the number of transitions that write shared memory
+// (plain or atomic writes, and locked operations that write), and whether
+// none of them lies on a cycle of its process: each then runs at most once
+// in a run, so a run performs at most that many writes. It reports false
+// too when the count exceeds maxWriteEvents.
+func (s *system) writeEvents() (int, bool) {
+	n := 0
+	for _, p := range s.procs {
+		q := p.q
+		var comp []int
+		for _, t := range q.Trans {
+			if !writes(t.Op) {
+				continue
+			}
+			if comp == nil {
+				_, comp = q.Cycles()
+			}
+			if t.From == t.To || comp[t.From] == comp[t.To] {
+				return 0, false
+			}
+			n++
+		}
+	}
+	return n, n <= maxWriteEvents
+}
+
+// writes reports whether o writes shared memory.
+func writes(o model.Op) bool {
+	switch o.Kind {
+	case model.Write:
+		return true
+	case model.Locked:
+		return slices.ContainsFunc(o.Body, writes)
+	}
+	return false
 }
 
 func domainOf(a abs, lo, hi int64) model.Domain {

@@ -110,3 +110,43 @@ func loopSpawns() {
 		go func(id int) { hits[id] = 2 }(i)
 	}
 }
+
+// onceEach increments a counter once in each of two goroutines under a
+// mutex: no write lies on a loop, so the counter's domain is finite (the
+// flow-insensitive iteration alone would count on forever).
+//
+//fencecheck:system
+func onceEach() {
+	var mu sync.Mutex
+	var count int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			mu.Lock()
+			count++
+			mu.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if count != 2 {
+		panic("lost update")
+	}
+}
+
+// eachInLoop increments the counter in a loop: a write on a cycle, so the
+// counter stays unbounded.
+//
+//fencecheck:system
+func eachInLoop() {
+	var mu sync.Mutex
+	var count int
+	go func() {
+		for {
+			mu.Lock()
+			count++
+			mu.Unlock()
+		}
+	}()
+}
