@@ -84,7 +84,7 @@ func clip(a abs, lo, hi int64) abs {
 		if lo == math.MinInt64 || hi == math.MaxInt64 {
 			return a
 		}
-		if hi-lo < setCap {
+		if spanBelow(lo, hi, setCap) {
 			return abs{ival: true, lo: lo, hi: hi}
 		}
 		return a
@@ -104,13 +104,19 @@ func clip(a abs, lo, hi int64) abs {
 	return abs{set: out}
 }
 
+// spanBelow reports whether hi-lo < n for lo <= hi, without the overflow of
+// hi-lo on intervals wider than 2^63.
+func spanBelow(lo, hi int64, n uint64) bool {
+	return uint64(hi)-uint64(lo) < n
+}
+
 // values enumerates a small abstract value.
 func (a abs) values() ([]int64, bool) {
 	if a.top {
 		return nil, false
 	}
 	if a.ival {
-		if a.hi-a.lo >= setCap*4 {
+		if !spanBelow(a.lo, a.hi, setCap*4) {
 			return nil, false
 		}
 		var out []int64
@@ -535,7 +541,7 @@ func wide(a abs) bool {
 		return a.top
 	}
 	lo, hi := a.bounds()
-	return hi-lo >= setCap || hi-lo < 0
+	return !spanBelow(lo, hi, setCap)
 }
 
 // maxWriteEvents is the largest number of write events for which
@@ -581,7 +587,7 @@ func writes(o model.Op) bool {
 
 func domainOf(a abs, lo, hi int64) model.Domain {
 	if a.top {
-		if lo > math.MinInt64 && hi < math.MaxInt64 && hi-lo < setCap {
+		if lo > math.MinInt64 && hi < math.MaxInt64 && spanBelow(lo, hi, setCap) {
 			return model.Range(lo, hi)
 		}
 		return model.Unbounded
