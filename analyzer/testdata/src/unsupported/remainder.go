@@ -2,7 +2,8 @@ package unsupported
 
 import "sync"
 
-// remainder divides by a counter without a range: the predicate engine
+// remainder divides by a counter without a range (updated in a loop, so
+// its values have no bound the inference can see): the predicate engine
 // takes the system and cannot express the remainder, a limit of
 // fencecheck, reported as unsupported at the statement that needs it.
 //
@@ -12,8 +13,10 @@ func remainder() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x += 5
-		y += 3
+		for range 2 {
+			x += 5
+			y += 3
+		}
 		wg.Done()
 	}()
 	go func() {
