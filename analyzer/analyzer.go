@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/portfolio"
@@ -114,6 +115,21 @@ type system struct {
 	meter *engines.Meter
 	eng   engines.Engine
 	gap   *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
+	// reduction is what the cone-of-influence reduction removed from the
+	// system before the fence inference searched it.
+	reduction coi.Stats
+}
+
+// reduced wraps eng in the cone-of-influence reduction (package coi), which
+// slices away the stores nothing observes and the registers nothing
+// depends on before any engine runs. It serves the reachability questions
+// of the fence inference only: the race question needs every access.
+func (s *system) reduced(eng engines.Engine) engines.Engine {
+	return &coi.Engine{Inner: eng, OnReduce: func(st coi.Stats) {
+		if !s.reduction.Removed() {
+			s.reduction = st
+		}
+	}}
 }
 
 // analyse picks the engine, runs the fence inference and reports its
@@ -144,7 +160,7 @@ func (s *system) analyse() {
 		exclude[i] = fence.AfterLoc(pl.Proc, pl.Loc)
 	}
 	start := time.Now()
-	res, err := fence.Infer(s.ctx, s.guard(eng), s.p, fence.Options{
+	res, err := fence.Infer(s.ctx, s.guard(s.reduced(eng)), s.p, fence.Options{
 		All:       s.cfg.Fences == FencesAll,
 		Placement: placement,
 		Exclude:   exclude,

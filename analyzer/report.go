@@ -409,7 +409,7 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 		fmt.Fprintf(&msg, " (Minimal within %s.)", bound)
 	}
 	if s.cfg.Witness && b.trace != nil {
-		msg.WriteString("\n" + s.table(b.trace))
+		msg.WriteString("\n" + s.reachabilityTable(b.trace))
 	}
 	d := analysis.Diagnostic{Pos: b.pos, Message: msg.String(), Related: related}
 	if fix != nil {
@@ -428,7 +428,7 @@ func (s *system) reportSC(res *fence.Result) {
 	msg := fmt.Sprintf("%s: system %s is wrong even under sequential consistency, so no barrier can fix this: %s. Interleaving: %s.",
 		s.scPrefix(t), s.sys.Name, what, s.interleaving(t))
 	if s.cfg.Witness {
-		msg += "\n" + s.table(t)
+		msg += "\n" + s.reachabilityTable(t)
 	}
 	s.report(pos, msg)
 }
@@ -455,7 +455,7 @@ func (s *system) reportNotFixable(res *fence.Result) {
 	msg := fmt.Sprintf("x86-TSO: in system %s %s, and no barrier allowed by -placement=%s and //fencecheck:nofence prevents it: %s.",
 		s.sys.Name, what, s.cfg.Placement, strings.Join(ovs, "; "))
 	if s.cfg.Witness {
-		msg += "\n" + s.table(t)
+		msg += "\n" + s.reachabilityTable(t)
 	}
 	s.r.add(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
 }
@@ -508,6 +508,17 @@ func (s *system) interleaving(t *model.Trace) string {
 		return "the initial state"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// reachabilityTable is the table of a trace found by the fence inference,
+// followed by what the cone-of-influence reduction removed before the
+// search, if anything.
+func (s *system) reachabilityTable(t *model.Trace) string {
+	tab := s.table(t)
+	if s.reduction.Removed() {
+		tab += "\nThe search ran on the cone of influence of the bad states: " + s.reduction.String() + "."
+	}
+	return tab
 }
 
 // table writes the memory steps of t as a table: a step number, one column
