@@ -5,20 +5,25 @@ package workbound
 
 import "sync"
 
-// counters has unbounded counters: the predicate engine takes it.
+// counters has unbounded counters (updated in loops): the predicate engine
+// takes it.
 //
 //fencecheck:system
-func counters() { // want `^inconclusive: system counters, while looking for data races: the pred engine reached the work bound of 300 units per system after 8 states and 2 solver calls; raise it with -maxwork\. The predicate engine was chosen because x, y, r0 and r1 have no finite domain: a //fencecheck:range LO\.\.HI on them would let the exact engines decide the system$`
+func counters() { // want `^inconclusive: system counters, while looking for data races: the pred engine reached the work bound of 300 units per system after 17 states and 3 solver calls; raise it with -maxwork\. The predicate engine was chosen because x, y, r0 and r1 have no finite domain: a //fencecheck:range LO\.\.HI on them would let the exact engines decide the system$`
 	var x, y, r0, r1 int64
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x += 5
-		r0 = y // want `^race: goroutine go@15 loads y here`
+		for range 2 {
+			x += 5
+		}
+		r0 = y
 		wg.Done()
 	}()
 	go func() {
-		y += 7
+		for range 2 {
+			y += 7
+		}
 		r1 = x
 		wg.Done()
 	}()
@@ -37,8 +42,8 @@ func flags() { // want `^inconclusive: system flags: the explicit engine reached
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x = 1  // want `^race: goroutine go@39 stores x here`
-		r0 = y // want `^race: goroutine go@39 loads y here`
+		x = 1  // want `^race: goroutine go@44 stores x here`
+		r0 = y // want `^race: goroutine go@44 loads y here`
 		wg.Done()
 	}()
 	go func() {
@@ -55,7 +60,7 @@ func flags() { // want `^inconclusive: system flags: the explicit engine reached
 // ranged has a ranged counter and a loop: the single-buffer engine takes it.
 //
 //fencecheck:system
-func ranged() { // want `^inconclusive: system ranged: the sb engine reached the work bound of 300 units per system after 301 states; raise it with -maxwork\. The single-buffer \(sb\) engine was chosen because the system is finite and has loops; its search grows with the domains of n \(0\.\.9\) and i \(workbound\.go:65:15\) \(0\.\.3\): a narrower //fencecheck:range LO\.\.HI on them shrinks it$`
+func ranged() { // want `^inconclusive: system ranged: the sb engine reached the work bound of 300 units per system after 301 states; raise it with -maxwork\. The single-buffer \(sb\) engine was chosen because the system is finite and has loops; its search grows with the domains of n \(0\.\.9\) and i \(workbound\.go:70:15\) \(0\.\.3\): a narrower //fencecheck:range LO\.\.HI on them shrinks it$`
 	//fencecheck:range 0..9
 	var n int32
 	var done int32
@@ -63,9 +68,9 @@ func ranged() { // want `^inconclusive: system ranged: the sb engine reached the
 	wg.Add(2)
 	go func() {
 		for i := 0; i < 3; i++ {
-			n = n + 1 // want `^race: goroutine go@64 stores n here`
+			n = n + 1 // want `^race: goroutine go@69 stores n here`
 		}
-		done = 1 // want `^race: goroutine go@64 stores done here`
+		done = 1 // want `^race: goroutine go@69 stores done here`
 		wg.Done()
 	}()
 	go func() {
