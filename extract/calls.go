@@ -232,7 +232,7 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callNop:
 		return cur, true
 	case callValue:
-		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+		return p.valueOp(fr, in, fn, args, cur), true
 	case callPure:
 		p.checkArgs(in, fn)
 		return p.pureResults(fr, in, fn, cur), true
@@ -448,7 +448,7 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	case callNop:
 		return value{}, true
 	case callValue:
-		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+		return s.valueSetup(fn, args, pos), true
 	case callPure, callExit, callFatal:
 		for _, a := range c.Args {
 			if why := argProblem(a); why != "" {

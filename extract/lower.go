@@ -408,6 +408,11 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			return -1
 		}
 	}
+	if ta, ok := in.(*ssa.TypeAssert); ok {
+		if x := s.get(fr, ta.X); x.kind == vRef {
+			return p.typeAssertRef(fr, ta, x, cur)
+		}
+	}
 	if s.pure(fr, in) {
 		return cur
 	}
@@ -555,7 +560,7 @@ func leaves(p pointer, t types.Type, limit int) []pointer {
 			for i := int64(0); i < u.Len(); i++ {
 				walk(p.with(step{field: -1, index: int(i)}), u.Elem())
 			}
-		case *types.Basic, *types.Pointer:
+		case *types.Basic, *types.Pointer, *types.Interface:
 			out = append(out, p)
 		}
 	}
@@ -755,16 +760,6 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
 			return cur
 		}
-		if types.IsInterface(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
-			// Goroutines never store interface values (store fails on
-			// them): the cell holds what the setup left there.
-			v, ok := s.mem[ptr.key()]
-			if !ok {
-				v = value{kind: vNil}
-			}
-			fr.vals[in] = v
-			return cur
-		}
 		fr.vals[in] = opaque("a value of type " + t.String())
 		return cur
 	}
@@ -796,6 +791,11 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			fr.vals[in] = v
 		}
 		return cur
+	}
+	if c.IsInvoke() {
+		if recv := s.get(fr, c.Value); recv.kind == vRef {
+			return p.invokeRef(fr, in, recv, cur)
+		}
 	}
 	f, args := s.callee(fr, c, pos)
 	if f.kind == vNil {

@@ -120,6 +120,11 @@ type object struct {
 	// holder is, for the anonymous backing array of a slice, the cell the
 	// setup first stored the slice in: the array is named after it (r.buf).
 	holder *pointer
+	// box marks the box of an interface value whose dynamic type typ is not
+	// a pointer to an object (ifacecells.go): it holds boxVal, and has no
+	// cells of its own.
+	box    bool
+	boxVal int64
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
@@ -268,7 +273,7 @@ const (
 	leafAtomic             // a sync/atomic typed value (atomic.Int32, atomic.Bool, ...)
 	leafWaitGroup          // sync.WaitGroup: its counter
 	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
-	leafPointer            // a pointer, unsafe.Pointer or atomic.Pointer[T] (pointers.go)
+	leafPointer            // a pointer, unsafe.Pointer, atomic.Pointer[T], an interface or atomic.Value (pointers.go)
 	leafRWMutex            // sync.RWMutex: -1 write-locked, else the number of readers
 	leafOnce               // sync.Once: 0 not started, 1 running, 2 done
 )
@@ -307,7 +312,7 @@ func classify(t types.Type) leafKind {
 		return leafRWMutex
 	case isNamed(t, "sync", "Once"):
 		return leafOnce
-	case isNamed(t, "sync/atomic", "Pointer"):
+	case isNamed(t, "sync/atomic", "Pointer"), isNamed(t, "sync/atomic", "Value"):
 		return leafPointer
 	}
 	switch u := t.Underlying().(type) {
@@ -318,8 +323,8 @@ func classify(t types.Type) leafKind {
 		if u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 {
 			return leafInt // a string is an interned id (strings.go)
 		}
-	case *types.Pointer:
-		return leafPointer
+	case *types.Pointer, *types.Interface:
+		return leafPointer // an interface value is a heap id (ifacecells.go)
 	}
 	return leafOther
 }

@@ -57,7 +57,7 @@ func sharedToFmt() {
 //fencecheck:system
 func atomicValue() {
 	var v atomic.Value
-	go func() { v.Store(1) }()
+	go func() { v.Store(atomic.LoadInt32(&x)) }()
 }
 
 //fencecheck:system
