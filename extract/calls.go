@@ -223,6 +223,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	s := p.s
 	k := classifyCall(fn)
 	pos := in.Pos()
+	if v, ok := s.errorsCall(fn, in.Common(), args, pos, true); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	switch k {
 	case callOther:
 		if ek, _ := classifyExtern(fn); ek != extNone {
@@ -441,6 +447,9 @@ func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
 // setupExternCall executes, in the setup, a call of a function outside the
 // package that classifyCall knows; ok is false for the others.
 func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
+	if v, ok := s.errorsCall(fn, c, args, pos, false); ok {
+		return v, true
+	}
 	k := classifyCall(fn)
 	switch k {
 	case callOther:
