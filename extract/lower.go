@@ -232,6 +232,8 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
+		case !back && allFuncs(known):
+			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -278,7 +280,9 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
 		var x model.Expr
-		if isPtrCell(phi.Type()) {
+		if fv := fr.vals[phi]; fv.kind == vFuncRef {
+			x = p.s.funcIndex(fv, v, phi.Pos())
+		} else if isPtrCell(phi.Type()) {
 			x = p.s.refExpr(v, phi.Pos())
 		} else {
 			x = p.s.asInt(v, phi.Pos())
@@ -760,6 +764,12 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
 			return cur
 		}
+		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+			// Goroutines do not store function values in shared memory
+			// (store refuses it): the cell holds what the setup left.
+			fr.vals[in] = p.scalarFromSetup(ptr, "a function value")
+			return cur
+		}
 		fr.vals[in] = opaque("a value of type " + t.String())
 		return cur
 	}
@@ -800,6 +810,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	f, args := s.callee(fr, c, pos)
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
+	}
+	if f.kind == vFuncRef {
+		return p.callFuncRef(fr, in, f, args, cur)
 	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))

@@ -473,6 +473,8 @@ func kindName(k valKind) string {
 		return "a pointer chosen at run time"
 	case vIface:
 		return "an interface value"
+	case vFuncRef:
+		return "a function value chosen at run time"
 	}
 	return "a value"
 }

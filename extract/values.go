@@ -25,6 +25,7 @@ const (
 	vAgg                   // a struct or array value: its cells in agg
 	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
 	vIface                 // an interface value: dynamic type typ holding env[0] (interfaces.go)
+	vFuncRef               // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -51,6 +52,8 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// alts are, for a vFuncRef, the functions it may be.
+	alts []value
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
