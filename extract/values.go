@@ -15,17 +15,17 @@ import (
 type valKind uint8
 
 const (
-	vOpaque valKind = iota // a value the model cannot represent; why says which
-	vInt                   // an integer or boolean: e (a Const when known)
-	vPtr                   // a pointer into the shared state or a private object
-	vFunc                  // a function or closure: fn, env
-	vNil                   // a nil pointer or function
-	vTuple                 // the results of a call
-	vSlice                 // a slice: ptr to its backing array, and sl
-	vAgg                   // a struct or array value: its cells in agg
-	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
-	vIface                 // an interface value: dynamic type typ holding env[0] (interfaces.go)
-	vFuncRef               // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
+	vOpaque  valKind = iota // a value the model cannot represent; why says which
+	vInt                    // an integer or boolean: e (a Const when known)
+	vPtr                    // a pointer into the shared state or a private object
+	vFunc                   // a function or closure: fn, env
+	vNil                    // a nil pointer or function
+	vTuple                  // the results of a call
+	vSlice                  // a slice: ptr to its backing array, and sl
+	vAgg                    // a struct or array value: its cells in agg
+	vRef                    // a pointer known at run time: heap id e among objs (pointers.go)
+	vIface                  // an interface value: dynamic type typ holding env[0] (interfaces.go)
+	vFuncRef                // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
