@@ -59,7 +59,7 @@ func TestDiagnostics(t *testing.T) {
 			{"select {", "unsupported in a fencecheck system: select"},
 			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
-			{"s = append(s, 1)", "unsupported in a fencecheck system: the built-in append (a slice's length and contents are fixed by the set-up"},
+			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 		}, nil},
 		{"pkginitdiag", []want{
 			{"var start = int32(os.Getpid())", "unsupported in a fencecheck system: the initial value of package-level variable start, which depends on a call of os.Getpid"},

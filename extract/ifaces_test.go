@@ -38,3 +38,14 @@ func TestFuncValues(t *testing.T) {
 		{"funcLocal", S, S},   // the second function is called
 	})
 }
+
+// TestAppends checks systems that append to slices with room, in the
+// set-up and in goroutines.
+func TestAppends(t *testing.T) {
+	testVerdicts(t, "appends", []verdictCase{
+		{"setupLoop", S, S},    // the three values appended in the set-up
+		{"sharedArray", S, S},  // the append writes the shared array's next cell
+		{"sharedNoWait", U, U}, // read before the append
+		{"local", S, S},        // a goroutine's own slice
+	})
+}

@@ -695,6 +695,13 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 			o.Node, pos = lhs, lhs.Pos()
 		}
 	}
+	return p.storeTo(ptr, val, in.Val, pos, o, cur)
+}
+
+// storeTo lowers a store of val (the value of the SSA value src, if any)
+// into the cell ptr.
+func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
 	t, _ := ptr.target()
 	if isAggregate(t) {
 		return p.storeAgg(ptr, val, t, cur, pos, o)
@@ -714,7 +721,7 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		return cur
 	}
 	if classify(t) != leafInt {
-		if c, ok := in.Val.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
+		if c, ok := src.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
 			// Zeroing a private aggregate.
 			for _, q := range leaves(ptr, t, 32) {
 				cur = p.emit(cur, model.AssignOp(p.privateReg(q), model.C(0)), pos, Origin{})
@@ -797,6 +804,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	c := in.Common()
 	pos := in.Pos()
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
+		if b.Name() == "append" {
+			return p.appendProc(fr, in, cur)
+		}
 		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
 			fr.vals[in] = v
 		}
