@@ -223,7 +223,8 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	s := p.s
 	k := classifyCall(fn)
 	pos := in.Pos()
-	if v, ok := s.errorsCall(fn, in.Common(), args, pos, true); ok {
+	loop := func() bool { return in.Block() == nil || inLoop(fr, in.Block()) }
+	if v, ok := s.errorsCall(fn, in.Common(), args, pos, loop); ok {
 		if used(in) {
 			fr.vals[in] = v
 		}
@@ -447,7 +448,7 @@ func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
 // setupExternCall executes, in the setup, a call of a function outside the
 // package that classifyCall knows; ok is false for the others.
 func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
-	if v, ok := s.errorsCall(fn, c, args, pos, false); ok {
+	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {
 		return v, true
 	}
 	k := classifyCall(fn)

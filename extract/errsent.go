@@ -21,8 +21,9 @@ import (
 // message is an interned string (strings.go); the error is an interface
 // value holding a pointer to it (ifacecells.go). Its Error method returns
 // the message, and errors.Is compares by identity when no error that may
-// reach it has an Unwrap or Is method. Goroutines that make new errors are
-// refused.
+// reach it has an Unwrap or Is method. A goroutine's call outside a loop
+// makes one object for the call, as it runs at most once; a call in a loop
+// of a goroutine is refused.
 
 // errorType returns the type of the errors errors.New makes.
 func (x *extractor) errorType() *types.Named {
@@ -83,10 +84,10 @@ func quote(s string) string {
 	return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\""
 }
 
-// errorsCall computes, outside the processes (the package's initialisation
-// and the setup), a call of errors.New or fmt.Errorf that makes a new error,
-// and, anywhere, errors.Is; ok is false for other calls.
-func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, pos token.Pos, inProc bool) (value, bool) {
+// errorsCall computes a call of errors.New or fmt.Errorf that makes a new
+// error, and errors.Is; ok is false for other calls. inLoop, nil outside
+// the processes, says whether the call is in a loop of a goroutine.
+func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, pos token.Pos, inLoop func() bool) (value, bool) {
 	if isErrorsFunc(fn, "errors", "Is") {
 		return s.errorsIs(args[0], args[1], pos), true
 	}
@@ -94,8 +95,8 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 	if !ok {
 		return value{}, false
 	}
-	if inProc {
-		s.unsupported(pos, "making an error in a goroutine (errors made by the package's initialisation and the set-up are modelled)")
+	if inLoop != nil && inLoop() {
+		s.unsupported(pos, "making an error in a loop of a goroutine (each call makes a distinct error; only calls that run at most once per goroutine are modelled)")
 	}
 	return s.newError(msg), true
 }

@@ -24,8 +24,10 @@ func TestInterfaces(t *testing.T) {
 // sentinels and tell them apart by identity.
 func TestSentinels(t *testing.T) {
 	testVerdicts(t, "errsent", []verdictCase{
-		{"sentinel", S, S},      // the errors are told apart by identity
-		{"sentinelWrong", U, U}, // close may come first
+		{"sentinel", S, S},        // the errors are told apart by identity
+		{"sentinelWrong", U, U},   // close may come first
+		{"madeInGoroutine", S, S}, // each goroutine's errors.New is a distinct error
+		{"sameError", U, U},       // and so never equal to the other's
 	})
 }
 

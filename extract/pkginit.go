@@ -702,7 +702,7 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	if s.x.local(f.fn) {
 		return false
 	}
-	if v, ok := s.errorsCall(f.fn, c, args, pos, false); ok {
+	if v, ok := s.errorsCall(f.fn, c, args, pos, nil); ok {
 		fr.vals[in] = v
 		return true
 	}

@@ -80,3 +80,57 @@ func sentinelWrong() {
 		panic("closed first")
 	}
 }
+
+type worker struct {
+	err error
+}
+
+func (w *worker) fail(code int32) error {
+	if code != 0 {
+		return errors.New("failed")
+	}
+	return nil
+}
+
+// madeInGoroutine: each goroutine makes its own error, distinct from the
+// other's.
+//
+//fencecheck:system
+func madeInGoroutine() {
+	var a, b worker
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		a.err = a.fail(1)
+		wg.Done()
+	}()
+	go func() {
+		b.err = b.fail(1)
+		wg.Done()
+	}()
+	wg.Wait()
+	if a.err == nil || b.err == nil || a.err == b.err {
+		panic("errors not distinct")
+	}
+}
+
+// sameError expects the two errors to be one: they never are.
+//
+//fencecheck:system
+func sameError() {
+	var a, b worker
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		a.err = a.fail(1)
+		wg.Done()
+	}()
+	go func() {
+		b.err = b.fail(1)
+		wg.Done()
+	}()
+	wg.Wait()
+	if a.err != b.err {
+		panic("two errors")
+	}
+}

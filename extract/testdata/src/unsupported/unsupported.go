@@ -1,6 +1,7 @@
 package unsupported
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -125,4 +126,16 @@ func unboundedSpawns() {
 func slices() {
 	s := make([]int32, 2)
 	go func() { s = append(s, 1) }()
+}
+
+var lastErr atomic.Pointer[error]
+
+//fencecheck:system
+func errorInLoop() {
+	go func() {
+		for range 2 {
+			err := errors.New("again")
+			lastErr.Store(&err)
+		}
+	}()
 }
