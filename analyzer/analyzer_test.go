@@ -171,6 +171,11 @@ func TestInterfaces(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "ifaces")
 }
 
+// TestAppends checks systems that append to slices with room.
+func TestAppends(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "appends")
+}
+
 // TestRaceFixesHold applies the race fixes (the .golden files of TestRaces)
 // and runs the analyzer again: the fixed package type-checks and has
 // neither a race nor a missing barrier.
