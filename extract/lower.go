@@ -728,7 +728,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 			}
 			return cur
 		}
-		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans and pointers are modelled)", t)
+		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans, strings, pointers and interface values are modelled)", t)
 	}
 	e := s.asInt(val, pos)
 	if ptr.obj.owner >= 0 {
