@@ -49,8 +49,16 @@
 // "nil pointer dereference". An allocation that runs in a loop takes the
 // next object of a small pool; past the pool the count leaves its domain and
 // the answer is inconclusive. Interface values of a dynamic type known in
-// the system call its methods (inlined); goroutines may read, not store,
-// interface variables. See pointers.go and interfaces.go.
+// the system call its methods (inlined). An interface value that is stored,
+// merged or compared is a heap id too: a pointer's object, or a box that
+// stands for one constant of a non-pointer dynamic type (any(1)), so that
+// equal ids are equal values; a type switch, a type assertion or a method
+// call on one known only at run time is a case split over its candidates
+// (ifacecells.go). atomic.Value is an atomic cell of such ids. errors.New
+// and constant fmt.Errorf errors are distinct objects compared by identity,
+// and errors.Is an identity test (errsent.go). A join of function values
+// is an index over its alternatives, and a call of it a case split
+// (funcvals.go). See pointers.go and interfaces.go.
 //
 // A slice is a window onto a backing array that the setup fixes: make with
 // a constant length, a slice literal, or a reslice with constant bounds
@@ -83,7 +91,9 @@
 // that is 0, 1 while the function of the first Do runs, 2 after it: the
 // first Do moves it from 0 to 1 (locked), runs the function inlined and
 // stores 2 (locked); every other Do waits until an atomic load sees 2.
-// atomic.Value is reported (its payload is an interface value).
+// atomic.Value's Load, Store, Swap and CompareAndSwap are atomic accesses
+// to its cell, with Go's panics (a nil store, a store of another dynamic
+// type than the first) as bad states.
 //
 // A defer statement runs its call, with the function and arguments it
 // evaluated, when its function returns (an inlined function's return, not
