@@ -64,7 +64,8 @@
 // a constant length, a slice literal, or a reslice with constant bounds
 // (slices.go). Its elements are the array's cells (r.buf[0], named after
 // the variable or field that first holds the slice); an index is checked
-// against the window's length, and only the setup may store a slice. A
+// against the window's length, and only the setup may store a slice;
+// append to a slice with room stores into its backing array. A
 // struct or array value is copied cell by cell: a store of a whole struct
 // is one plain store per field in order, a load one plain load per field,
 // so torn reads are modelled (aggregates.go). Conversions between a named
@@ -122,8 +123,9 @@
 // statement that a process may execute more than once is reported.
 //
 // Every other construct the model cannot express is reported: channels,
-// select, maps, interface values stored by goroutines, append and copy,
-// slices of run-time length, string concatenation, calls into other
+// select, maps, interface values holding run-time integers or structs,
+// append beyond a slice's capacity, copy, slices of run-time length,
+// string concatenation, calls into other
 // packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one
 // met in the system.
@@ -191,8 +193,8 @@
 // Package-level variables start at the values the package's initialisation
 // gives them: before the setup of every system, the initialisers of the
 // package-level variables (in dependency order) and the init functions are
-// executed like the setup. Calls into other packages there (errors.New,
-// flag.Bool) are skipped; a variable whose value depends on one, or on code
+// executed like the setup. Calls into other packages there (flag.Bool)
+// are skipped, except errors.New; a variable whose value depends on one, or on code
 // the extractor cannot execute, is reported as unsupported, at the
 // variable, by the systems that use it.
 //
