@@ -58,7 +58,7 @@ func TestDiagnostics(t *testing.T) {
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"select {", "unsupported in a fencecheck system: select"},
 			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},
-			{`err := errors.New("again")`, "unsupported in a fencecheck system: making an error in a loop of a goroutine (each call makes a distinct error"},
+			{`err := errors.New("again")`, "unsupported in a fencecheck system: the error returned by errors.New(\"again\") where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 		}, nil},

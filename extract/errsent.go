@@ -23,7 +23,8 @@ import (
 // the message, and errors.Is compares by identity when no error that may
 // reach it has an Unwrap or Is method. A goroutine's call outside a loop
 // makes one object for the call, as it runs at most once; a call in a loop
-// of a goroutine is refused.
+// of a goroutine is one whose result is not computed (calls.go), and
+// storing or comparing that error is refused.
 
 // errorType returns the type of the errors errors.New makes.
 func (x *extractor) errorType() *types.Named {
@@ -96,7 +97,9 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 		return value{}, false
 	}
 	if inLoop != nil && inLoop() {
-		s.unsupported(pos, "making an error in a loop of a goroutine (each call makes a distinct error; only calls that run at most once per goroutine are modelled)")
+		// Each call makes a distinct error: left to the calls whose
+		// results are not computed (a nil or non-nil choice).
+		return value{}, false
 	}
 	return s.newError(msg), true
 }
