@@ -90,6 +90,10 @@ func quote(s string) string {
 // the processes, says whether the call is in a loop of a goroutine.
 func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, pos token.Pos, inLoop func() bool) (value, bool) {
 	if isErrorsFunc(fn, "errors", "Is") {
+		if args[0].kind == vOpaque || args[1].kind == vOpaque {
+			// An error the model does not compute: so is the answer.
+			return value{}, false
+		}
 		return s.errorsIs(args[0], args[1], pos), true
 	}
 	msg, ok := s.errorMessage(fn, c, args)
