@@ -285,6 +285,9 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 	var targets []callTarget
 	for _, o := range recv.objs {
 		dt := dynType(o)
+		if types.Identical(o.typ, s.x.errorType()) {
+			s.unsupported(pos, "a call of the method %s of an error made by errors.New", c.Method.Name())
+		}
 		fn := s.x.ssapkg.Prog.LookupMethod(dt, c.Method.Pkg(), c.Method.Name())
 		if fn == nil {
 			s.unsupported(pos, "a call of the interface method %s on a %s", c.Method.Name(), dt)
@@ -408,7 +411,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 	if o.Type == nil {
 		o.Type = t
 	}
-	any := types.NewInterfaceType(nil, nil).Complete()
+	anyT := types.NewInterfaceType(nil, nil).Complete()
 	result := func(t types.Type) int {
 		if !used(in) {
 			return -1
@@ -418,9 +421,9 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		return r
 	}
 	if fn.Name() == "Load" {
-		r := result(any)
+		r := result(anyT)
 		if r >= 0 {
-			fr.vals[in] = s.refVal(model.R(r), any)
+			fr.vals[in] = s.refVal(model.R(r), anyT)
 		}
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AtomicReadOp(s.varFor(q), r)}
@@ -434,7 +437,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		panicAt(cur, "store of nil value into Value")
 		return -1
 	}
-	dt, ok := p.dynTypeOf(nw)
+	dt, ok := dynTypeOf(nw)
 	if !ok {
 		s.unsupported(pos, "storing in an atomic.Value an interface value whose dynamic type is known only at run time")
 	}
@@ -443,7 +446,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 	// type of an atomic.Value never changes once set.
 	compat := func(x int) model.Expr {
 		c := model.Bin(model.OpEq, model.V(x), model.C(0))
-		for _, ob := range s.candidates(any) {
+		for _, ob := range s.candidates(anyT) {
 			if types.Identical(dynType(ob), dt) {
 				c = model.Bin(model.OpOr, c, model.Bin(model.OpEq, model.V(x), model.C(s.idOf(ob, pos))))
 			}
@@ -455,9 +458,9 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 	case "Store", "Swap":
 		r := -1
 		if fn.Name() == "Swap" {
-			r = result(any)
+			r = result(anyT)
 			if r >= 0 {
-				fr.vals[in] = s.refVal(model.R(r), any)
+				fr.vals[in] = s.refVal(model.R(r), anyT)
 			}
 		}
 		ops = func(x int) []model.Op {
@@ -466,7 +469,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 	case "CompareAndSwap":
 		old := args[1]
 		if old.kind != vNil {
-			odt, ok := p.dynTypeOf(old)
+			odt, ok := dynTypeOf(old)
 			if !ok {
 				s.unsupported(pos, "a compare-and-swap of an atomic.Value with an old value whose dynamic type is known only at run time")
 			}
@@ -505,7 +508,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 
 // dynTypeOf returns the dynamic type of a non-nil interface value when all
 // its candidates share it.
-func (p *proc) dynTypeOf(v value) (types.Type, bool) {
+func dynTypeOf(v value) (types.Type, bool) {
 	switch v.kind {
 	case vIface:
 		return v.typ, true
