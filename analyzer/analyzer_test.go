@@ -164,6 +164,18 @@ func TestPointers(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "pointers")
 }
 
+// TestInterfaces checks systems whose goroutines store interface values
+// (a stack of any payloads, atomic.Value, errors.New sentinels) and call
+// function values chosen at run time, under the default configuration.
+func TestInterfaces(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "ifaces")
+}
+
+// TestAppends checks systems that append to slices with room.
+func TestAppends(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "appends")
+}
+
 // TestRaceFixesHold applies the race fixes (the .golden files of TestRaces)
 // and runs the analyzer again: the fixed package type-checks and has
 // neither a race nor a missing barrier.

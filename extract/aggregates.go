@@ -242,7 +242,9 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 		switch classify(c.typ) {
 		case leafInt:
 		case leafPointer:
-			agg[c.key] = p.scalarFromSetup(q, "a pointer")
+			var v value
+			v, cur = p.loadPtrCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
+			agg[c.key] = v
 			continue
 		case leafOther:
 			if _, ok := c.typ.Underlying().(*types.Slice); ok {
@@ -308,6 +310,12 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 	for _, c := range s.aggCells(t, pos) {
 		q := cellPtr(ptr, c)
 		x := cellOf(val, c)
+		if classify(c.typ) == leafPointer && isRefLike(x) {
+			// A pointer or interface cell: a heap id, as a store of the
+			// cell alone.
+			cur = p.storePtr(q, x, pos, o, cur)
+			continue
+		}
 		if ptr.obj.owner >= 0 {
 			if x.kind != vInt {
 				continue // goroutine-local memory of a type the model does not keep
@@ -334,4 +342,37 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 		})
 	}
 	return cur
+}
+
+// loadPtrCell lowers the load of the pointer (or interface) cell q of type
+// t, one cell of an aggregate being copied: the value the setup left there
+// when no goroutine writes it, else a register holding the heap id.
+func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
+	s := p.s
+	private := q.obj.owner >= 0 && !q.dynamic()
+	if !private && !q.dynamic() && !s.ptrCellShared(q, pos) {
+		return p.scalarFromSetup(q, "a pointer"), cur
+	}
+	if private {
+		if p.ptrCells == nil {
+			p.ptrCells = map[string]string{}
+		}
+		if why := p.ptrCells[q.key()]; why != "" {
+			return opaque(why), cur
+		}
+		p.ptrCells[q.key()] = ""
+	}
+	if name == "" {
+		name = "copy"
+	}
+	r := p.newReg(name, t)
+	v := s.refVal(model.R(r), t)
+	if private {
+		return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+		})
+	}
+	return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.ReadOp(s.varFor(q), r)}
+	})
 }

@@ -223,6 +223,13 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	s := p.s
 	k := classifyCall(fn)
 	pos := in.Pos()
+	loop := func() bool { return in.Block() == nil || inLoop(fr, in.Block()) }
+	if v, ok := s.errorsCall(fn, in.Common(), args, pos, loop); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	switch k {
 	case callOther:
 		if ek, _ := classifyExtern(fn); ek != extNone {
@@ -232,7 +239,7 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callNop:
 		return cur, true
 	case callValue:
-		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+		return p.valueOp(fr, in, fn, args, cur), true
 	case callPure:
 		p.checkArgs(in, fn)
 		return p.pureResults(fr, in, fn, cur), true
@@ -441,6 +448,9 @@ func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
 // setupExternCall executes, in the setup, a call of a function outside the
 // package that classifyCall knows; ok is false for the others.
 func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
+	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {
+		return v, true
+	}
 	k := classifyCall(fn)
 	switch k {
 	case callOther:
@@ -448,7 +458,7 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	case callNop:
 		return value{}, true
 	case callValue:
-		s.unsupported(pos, "atomic.Value (its payload is an interface value; use a typed atomic such as atomic.Int32, atomic.Bool or atomic.Pointer)")
+		return s.valueSetup(fn, args, pos), true
 	case callPure, callExit, callFatal:
 		for _, a := range c.Args {
 			if why := argProblem(a); why != "" {

@@ -40,8 +40,9 @@ type Entity struct {
 	// type (narrowed by a //fencecheck:range), or model.Unbounded when that
 	// range is too large to enumerate.
 	Limit model.Domain
-	// Objects names, for a pointer, the objects its values 1, 2, ... stand
-	// for (0 is nil); nil for other entities.
+	// Objects spells, for a pointer or an interface value, the values 1,
+	// 2, ... as Go code would (&object, or a boxed interface value such as
+	// any(1)); 0 is nil; nil for other entities.
 	Objects []string
 }
 
@@ -53,7 +54,7 @@ func (e Entity) Value(v int64) string {
 		case v == 0:
 			return "nil"
 		case v > 0 && v <= int64(len(e.Objects)):
-			return "&" + e.Objects[v-1]
+			return e.Objects[v-1]
 		}
 	}
 	if e.Unsigned64 {
@@ -151,7 +152,11 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 	objects := []string{}
 	for _, o := range s.heap.heap {
 		s.display(o)
-		objects = append(objects, o.name)
+		if o.box {
+			objects = append(objects, o.name)
+		} else {
+			objects = append(objects, "&"+o.name)
+		}
 	}
 	ptrObjects := func(t types.Type) []string {
 		if isPtrCell(t) {

@@ -49,14 +49,23 @@
 // "nil pointer dereference". An allocation that runs in a loop takes the
 // next object of a small pool; past the pool the count leaves its domain and
 // the answer is inconclusive. Interface values of a dynamic type known in
-// the system call its methods (inlined); goroutines may read, not store,
-// interface variables. See pointers.go and interfaces.go.
+// the system call its methods (inlined). An interface value that is stored,
+// merged or compared is a heap id too: a pointer's object, or a box that
+// stands for one constant of a non-pointer dynamic type (any(1)), so that
+// equal ids are equal values; a type switch, a type assertion or a method
+// call on one known only at run time is a case split over its candidates
+// (ifacecells.go). atomic.Value is an atomic cell of such ids. errors.New
+// and constant fmt.Errorf errors are distinct objects compared by identity,
+// and errors.Is an identity test (errsent.go). A join of function values
+// is an index over its alternatives, and a call of it a case split
+// (funcvals.go). See pointers.go and interfaces.go.
 //
 // A slice is a window onto a backing array that the setup fixes: make with
 // a constant length, a slice literal, or a reslice with constant bounds
 // (slices.go). Its elements are the array's cells (r.buf[0], named after
 // the variable or field that first holds the slice); an index is checked
-// against the window's length, and only the setup may store a slice. A
+// against the window's length, and only the setup may store a slice;
+// append to a slice with room stores into its backing array. A
 // struct or array value is copied cell by cell: a store of a whole struct
 // is one plain store per field in order, a load one plain load per field,
 // so torn reads are modelled (aggregates.go). Conversions between a named
@@ -83,7 +92,9 @@
 // that is 0, 1 while the function of the first Do runs, 2 after it: the
 // first Do moves it from 0 to 1 (locked), runs the function inlined and
 // stores 2 (locked); every other Do waits until an atomic load sees 2.
-// atomic.Value is reported (its payload is an interface value).
+// atomic.Value's Load, Store, Swap and CompareAndSwap are atomic accesses
+// to its cell, with Go's panics (a nil store, a store of another dynamic
+// type than the first) as bad states.
 //
 // A defer statement runs its call, with the function and arguments it
 // evaluated, when its function returns (an inlined function's return, not
@@ -112,8 +123,9 @@
 // statement that a process may execute more than once is reported.
 //
 // Every other construct the model cannot express is reported: channels,
-// select, maps, interface values stored by goroutines, append and copy,
-// slices of run-time length, string concatenation, calls into other
+// select, maps, interface values holding run-time integers or structs,
+// append beyond a slice's capacity, copy, slices of run-time length,
+// string concatenation, calls into other
 // packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one
 // met in the system.
@@ -181,8 +193,8 @@
 // Package-level variables start at the values the package's initialisation
 // gives them: before the setup of every system, the initialisers of the
 // package-level variables (in dependency order) and the init functions are
-// executed like the setup. Calls into other packages there (errors.New,
-// flag.Bool) are skipped; a variable whose value depends on one, or on code
+// executed like the setup. Calls into other packages there (flag.Bool)
+// are skipped, except errors.New; a variable whose value depends on one, or on code
 // the extractor cannot execute, is reported as unsupported, at the
 // variable, by the systems that use it.
 //

@@ -232,6 +232,8 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
+		case !back && allFuncs(known):
+			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -278,7 +280,9 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
 		var x model.Expr
-		if isPtrCell(phi.Type()) {
+		if fv := fr.vals[phi]; fv.kind == vFuncRef {
+			x = p.s.funcIndex(fv, v, phi.Pos())
+		} else if isPtrCell(phi.Type()) {
 			x = p.s.refExpr(v, phi.Pos())
 		} else {
 			x = p.s.asInt(v, phi.Pos())
@@ -406,6 +410,11 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if bo, ok := in.(*ssa.BinOp); ok {
 		if cur = p.guardBinOp(fr, bo, cur); cur < 0 {
 			return -1
+		}
+	}
+	if ta, ok := in.(*ssa.TypeAssert); ok {
+		if x := s.get(fr, ta.X); x.kind == vRef {
+			return p.typeAssertRef(fr, ta, x, cur)
 		}
 	}
 	if s.pure(fr, in) {
@@ -555,7 +564,7 @@ func leaves(p pointer, t types.Type, limit int) []pointer {
 			for i := int64(0); i < u.Len(); i++ {
 				walk(p.with(step{field: -1, index: int(i)}), u.Elem())
 			}
-		case *types.Basic, *types.Pointer:
+		case *types.Basic, *types.Pointer, *types.Interface:
 			out = append(out, p)
 		}
 	}
@@ -686,6 +695,13 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 			o.Node, pos = lhs, lhs.Pos()
 		}
 	}
+	return p.storeTo(ptr, val, in.Val, pos, o, cur)
+}
+
+// storeTo lowers a store of val (the value of the SSA value src, if any)
+// into the cell ptr.
+func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
 	t, _ := ptr.target()
 	if isAggregate(t) {
 		return p.storeAgg(ptr, val, t, cur, pos, o)
@@ -705,14 +721,14 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		return cur
 	}
 	if classify(t) != leafInt {
-		if c, ok := in.Val.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
+		if c, ok := src.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
 			// Zeroing a private aggregate.
 			for _, q := range leaves(ptr, t, 32) {
 				cur = p.emit(cur, model.AssignOp(p.privateReg(q), model.C(0)), pos, Origin{})
 			}
 			return cur
 		}
-		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans and pointers are modelled)", t)
+		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans, strings, pointers and interface values are modelled)", t)
 	}
 	e := s.asInt(val, pos)
 	if ptr.obj.owner >= 0 {
@@ -755,14 +771,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
 			return cur
 		}
-		if types.IsInterface(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
-			// Goroutines never store interface values (store fails on
-			// them): the cell holds what the setup left there.
-			v, ok := s.mem[ptr.key()]
-			if !ok {
-				v = value{kind: vNil}
-			}
-			fr.vals[in] = v
+		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+			// Goroutines do not store function values in shared memory
+			// (store refuses it): the cell holds what the setup left.
+			fr.vals[in] = p.scalarFromSetup(ptr, "a function value")
 			return cur
 		}
 		fr.vals[in] = opaque("a value of type " + t.String())
@@ -792,14 +804,25 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	c := in.Common()
 	pos := in.Pos()
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
+		if b.Name() == "append" {
+			return p.appendProc(fr, in, cur)
+		}
 		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
 			fr.vals[in] = v
 		}
 		return cur
 	}
+	if c.IsInvoke() {
+		if recv := s.get(fr, c.Value); recv.kind == vRef {
+			return p.invokeRef(fr, in, recv, cur)
+		}
+	}
 	f, args := s.callee(fr, c, pos)
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
+	}
+	if f.kind == vFuncRef {
+		return p.callFuncRef(fr, in, f, args, cur)
 	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))

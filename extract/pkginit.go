@@ -702,6 +702,10 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	if s.x.local(f.fn) {
 		return false
 	}
+	if v, ok := s.errorsCall(f.fn, c, args, pos, nil); ok {
+		fr.vals[in] = v
+		return true
+	}
 	switch k, _ := classifyExtern(f.fn); k {
 	case extNone:
 		return skip("a call of "+f.fn.String(), f)

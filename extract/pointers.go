@@ -43,6 +43,8 @@ type hintObj struct {
 	typ   types.Type
 	name  string
 	anon  bool
+	box   bool  // the box of an interface value (ifacecells.go)
+	val   int64 // what the box holds
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -50,6 +52,7 @@ type heapHint struct {
 	objs    []hintObj       // in heap-id order
 	written map[string]bool // keys of pointer cells goroutines write
 	unsafe  []types.Type    // types of objects converted to unsafe.Pointer
+	ifaces  []types.Type    // pointer types converted to interface values
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -61,7 +64,9 @@ type heapState struct {
 	written map[string]bool // pointer cells written by goroutines in this round
 	static  map[string]token.Pos
 	unsafe  []types.Type
-	changed bool // this round found something the hint did not say
+	ifaces  []types.Type
+	boxes   map[string]*object // the boxes of interface values, by boxKey
+	changed bool               // this round found something the hint did not say
 	why     string
 }
 
@@ -70,10 +75,16 @@ func (s *system) initHeap(h *heapHint) {
 		h = &heapHint{written: map[string]bool{}}
 	}
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
-		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe)}
+		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
+		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}}
 	for _, ho := range h.objs {
 		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon}
-		s.heap.pending[ho.index] = o
+		if ho.box {
+			o = newBox(ho.typ, ho.val, ho.name)
+			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
+		} else {
+			s.heap.pending[ho.index] = o
+		}
 		s.heap.heap = append(s.heap.heap, o)
 		s.heap.ids[o] = len(s.heap.heap)
 	}
@@ -123,6 +134,14 @@ func (s *system) idOf(o *object, pos token.Pos) int64 {
 // candidates returns the objects a run-time pointer of type t may name.
 func (s *system) candidates(t types.Type) []*object {
 	var out []*object
+	if it := ifaceOf(t); it != nil {
+		for _, o := range s.heap.heap {
+			if s.flowsTo(o, it) {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
 	if isUnsafePointer(t) {
 		for _, o := range s.heap.heap {
 			if slices.ContainsFunc(s.heap.unsafe, func(u types.Type) bool { return types.Identical(u, o.typ) }) {
@@ -166,6 +185,9 @@ func isPtrCell(t types.Type) bool {
 // expression) of pointer type t.
 func (s *system) refVal(e model.Expr, t types.Type) value {
 	if c, ok := e.(model.Const); ok {
+		if ifaceOf(t) != nil {
+			return s.ifaceFromID(c.Value)
+		}
 		return s.fromID(c.Value, t)
 	}
 	return value{kind: vRef, e: e, objs: s.candidates(t), typ: t}
@@ -189,6 +211,8 @@ func (s *system) refExpr(v value, pos token.Pos) model.Expr {
 		return model.C(0)
 	case vRef:
 		return v.e
+	case vIface:
+		return s.ifaceID(v, pos)
 	case vPtr:
 		if len(v.ptr.path) != 0 || v.ptr.ref != nil {
 			s.unsupported(pos, "a pointer into an object (to a field or an element) stored in memory or chosen at run time")
@@ -208,6 +232,8 @@ func isRefLike(v value) bool {
 	switch v.kind {
 	case vNil, vRef:
 		return true
+	case vIface:
+		return boxable(v)
 	case vPtr:
 		return len(v.ptr.path) == 0 && v.ptr.ref == nil
 	case vInt:
@@ -349,7 +375,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces}
 	for k := range s.heap.hint.written {
 		h.written[k] = true
 	}
@@ -357,6 +383,10 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		h.written[k] = true
 	}
 	for _, o := range s.heap.heap {
+		if o.box {
+			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
+			continue
+		}
 		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
 		if !allocated && (complete || s.heap.pending[o.id] != o) {
 			continue // reserved but not allocated in this round

@@ -518,7 +518,13 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 		if len(args) == 1 {
 			return s.lenCap(b.Name(), s.get(fr, args[0]), args[0].Type(), pos)
 		}
-	case "append", "copy":
+	case "append":
+		dst, cells, vals, srcs := s.appendCells(fr, args, pos)
+		for i, q := range cells {
+			s.setupStore(q, vals[i], srcs[i], pos)
+		}
+		return dst
+	case "copy":
 		s.unsupported(pos, "the built-in %s (a slice's length and contents are fixed by the set-up; assign its elements instead)", b.Name())
 	}
 	s.unsupported(pos, "the built-in %s", b.Name())

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -200,4 +201,99 @@ func outOfRange(in ssa.Instruction) string {
 		return "slice bounds out of range"
 	}
 	return "index out of range"
+}
+
+// appendCells evaluates append(x, a, b, ...) on a slice x with room for the
+// values: the result, and the cells of x's backing array the values go to,
+// with the values and the SSA values they come from. Appending beyond the
+// capacity (which moves the slice to a new array whose capacity is the
+// runtime's choice), to a nil slice, or the elements of another slice, is
+// refused.
+func (s *system) appendCells(fr *frame, args []ssa.Value, pos token.Pos) (value, []pointer, []value, []ssa.Value) {
+	x := s.get(fr, args[0])
+	srcs, ok := appendArgs(args[1])
+	if !ok {
+		s.unsupported(pos, "append of the elements of another slice (only appending values one by one is modelled)")
+	}
+	n := int64(len(srcs))
+	switch x.kind {
+	case vSlice:
+	case vNil:
+		if n == 0 {
+			return x, nil, nil, nil
+		}
+		s.unsupported(pos, "append to a nil slice (it has no room: append allocates an array whose capacity is the runtime's choice; make the slice with room in the set-up)")
+	default:
+		s.unsupported(pos, "append to %s", describe(x))
+	}
+	if x.sl.len+n > x.sl.cap {
+		s.unsupported(pos, "append beyond the capacity of the slice (length %d + %d > capacity %d: append moves it to an array whose capacity is the runtime's choice)", x.sl.len, n, x.sl.cap)
+	}
+	var cells []pointer
+	var vals []value
+	for i, src := range srcs {
+		cells = append(cells, x.ptr.with(step{field: -1, index: int(x.sl.off + x.sl.len + int64(i))}))
+		vals = append(vals, s.get(fr, src))
+	}
+	return sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap), cells, vals, srcs
+}
+
+// appendArgs returns the values append's variadic argument v holds, in
+// order: the stores go/ssa makes into the array it slices. ok is false
+// when v is another slice.
+func appendArgs(v ssa.Value) ([]ssa.Value, bool) {
+	if c, isConst := v.(*ssa.Const); isConst && c.Value == nil {
+		return nil, true // append(x) appends nothing
+	}
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.Low != nil || sl.High != nil || sl.Max != nil {
+		return nil, false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	at, ok := deref(arr.Type()).Underlying().(*types.Array)
+	if !ok {
+		return nil, false
+	}
+	out := make([]ssa.Value, at.Len())
+	for _, r := range *arr.Referrers() {
+		ia, isIA := r.(*ssa.IndexAddr)
+		if !isIA {
+			continue
+		}
+		k, isConst := ia.Index.(*ssa.Const)
+		if !isConst {
+			return nil, false
+		}
+		i, exact := constant.Int64Val(k.Value)
+		if !exact || i < 0 || i >= at.Len() {
+			return nil, false
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == ia {
+				out[i] = st.Val
+			}
+		}
+	}
+	for _, v := range out {
+		if v == nil {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// appendProc lowers append in a process: the stores of the values into the
+// slice's backing array, in order.
+func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	dst, cells, vals, srcs := s.appendCells(fr, in.Call.Args, pos)
+	for i, q := range cells {
+		cur = p.storeTo(q, vals[i], srcs[i], pos, Origin{Instr: in}, cur)
+	}
+	fr.vals[in] = dst
+	return cur
 }

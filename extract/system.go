@@ -31,6 +31,8 @@ type extractor struct {
 	// fnGlobals caches, for each function, the package-level variables its
 	// code and the code it may call refer to (see globalsOf).
 	fnGlobals map[*ssa.Function][]*ssa.Global
+	// errType is the type of the errors errors.New makes (errsent.go).
+	errType *types.Named
 }
 
 // unsupported is the error a construct the model cannot express raises. It
@@ -471,6 +473,8 @@ func kindName(k valKind) string {
 		return "a pointer chosen at run time"
 	case vIface:
 		return "an interface value"
+	case vFuncRef:
+		return "a function value chosen at run time"
 	}
 	return "a value"
 }
@@ -739,6 +743,16 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
 		return v
+	}
+	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {
+		eq := s.ifaceEqual(x, y, in.Pos())
+		if in.Op == token.EQL {
+			return eq
+		}
+		if c, ok := eq.constant(); ok {
+			return constVal(1 - c)
+		}
+		return intVal(model.Not(eq.e))
 	}
 	if x.kind == vRef || y.kind == vRef {
 		if !isRefLike(x) || !isRefLike(y) {

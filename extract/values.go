@@ -15,16 +15,17 @@ import (
 type valKind uint8
 
 const (
-	vOpaque valKind = iota // a value the model cannot represent; why says which
-	vInt                   // an integer or boolean: e (a Const when known)
-	vPtr                   // a pointer into the shared state or a private object
-	vFunc                  // a function or closure: fn, env
-	vNil                   // a nil pointer or function
-	vTuple                 // the results of a call
-	vSlice                 // a slice: ptr to its backing array, and sl
-	vAgg                   // a struct or array value: its cells in agg
-	vRef                   // a pointer known at run time: heap id e among objs (pointers.go)
-	vIface                 // an interface value: dynamic type typ holding env[0] (interfaces.go)
+	vOpaque  valKind = iota // a value the model cannot represent; why says which
+	vInt                    // an integer or boolean: e (a Const when known)
+	vPtr                    // a pointer into the shared state or a private object
+	vFunc                   // a function or closure: fn, env
+	vNil                    // a nil pointer or function
+	vTuple                  // the results of a call
+	vSlice                  // a slice: ptr to its backing array, and sl
+	vAgg                    // a struct or array value: its cells in agg
+	vRef                    // a pointer known at run time: heap id e among objs (pointers.go)
+	vIface                  // an interface value: dynamic type typ holding env[0] (interfaces.go)
+	vFuncRef                // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -51,6 +52,8 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// alts are, for a vFuncRef, the functions it may be.
+	alts []value
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -120,6 +123,11 @@ type object struct {
 	// holder is, for the anonymous backing array of a slice, the cell the
 	// setup first stored the slice in: the array is named after it (r.buf).
 	holder *pointer
+	// box marks the box of an interface value whose dynamic type typ is not
+	// a pointer to an object (ifacecells.go): it holds boxVal, and has no
+	// cells of its own.
+	box    bool
+	boxVal int64
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
@@ -268,7 +276,7 @@ const (
 	leafAtomic             // a sync/atomic typed value (atomic.Int32, atomic.Bool, ...)
 	leafWaitGroup          // sync.WaitGroup: its counter
 	leafMutex              // sync.Mutex: 0 unlocked, 1 locked
-	leafPointer            // a pointer, unsafe.Pointer or atomic.Pointer[T] (pointers.go)
+	leafPointer            // a pointer, unsafe.Pointer, atomic.Pointer[T], an interface or atomic.Value (pointers.go)
 	leafRWMutex            // sync.RWMutex: -1 write-locked, else the number of readers
 	leafOnce               // sync.Once: 0 not started, 1 running, 2 done
 )
@@ -307,7 +315,7 @@ func classify(t types.Type) leafKind {
 		return leafRWMutex
 	case isNamed(t, "sync", "Once"):
 		return leafOnce
-	case isNamed(t, "sync/atomic", "Pointer"):
+	case isNamed(t, "sync/atomic", "Pointer"), isNamed(t, "sync/atomic", "Value"):
 		return leafPointer
 	}
 	switch u := t.Underlying().(type) {
@@ -318,8 +326,8 @@ func classify(t types.Type) leafKind {
 		if u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 {
 			return leafInt // a string is an interned id (strings.go)
 		}
-	case *types.Pointer:
-		return leafPointer
+	case *types.Pointer, *types.Interface:
+		return leafPointer // an interface value is a heap id (ifacecells.go)
 	}
 	return leafOther
 }

@@ -1,6 +1,7 @@
 package unsupported
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -57,7 +58,7 @@ func sharedToFmt() {
 //fencecheck:system
 func atomicValue() {
 	var v atomic.Value
-	go func() { v.Store(1) }()
+	go func() { v.Store(atomic.LoadInt32(&x)) }()
 }
 
 //fencecheck:system
@@ -125,4 +126,16 @@ func unboundedSpawns() {
 func slices() {
 	s := make([]int32, 2)
 	go func() { s = append(s, 1) }()
+}
+
+var lastErr atomic.Pointer[error]
+
+//fencecheck:system
+func errorInLoop() {
+	go func() {
+		for range 2 {
+			err := errors.New("again")
+			lastErr.Store(&err)
+		}
+	}()
 }

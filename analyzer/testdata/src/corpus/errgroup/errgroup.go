@@ -4,9 +4,10 @@
 // error through the Once; Wait waits and returns the first error.
 //
 // Expected, by hand: firstError is correct and race-free (the error is
-// stored under the Once and read after Wait). Written this way, with the
-// error an interface value stored by a goroutine, the system is out of the
-// extractor's reach, and the run reports it as unsupported.
+// stored under the Once and read after Wait: the Group's functions are
+// closures called through a func() error value, the error an errors.New
+// sentinel compared by identity). The mutant firstErrorEarly reads the
+// error before Wait: a race on g.err, and the error may still be nil.
 package errgroup
 
 import (
@@ -25,8 +26,8 @@ func (g *Group) Go(f func() error) {
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
-		if err := f(); err != nil { // want `^unsupported in a fencecheck system: a call of a value of type func\(\) error`
-			g.errOnce.Do(func() { g.err = err })
+		if err := f(); err != nil {
+			g.errOnce.Do(func() { g.err = err }) // want `^race: goroutine go@\d+ stores g\.err here while goroutine main loads g\.err`
 		}
 	}()
 }
@@ -46,4 +47,16 @@ func firstError() {
 	if err := g.Wait(); err != errBoom {
 		panic("lost the error")
 	}
+}
+
+// firstErrorEarly looks at the error before waiting.
+//
+//fencecheck:system
+func firstErrorEarly() {
+	var g Group
+	g.Go(func() error { return errBoom })
+	if g.err != errBoom {
+		panic("not yet") // want `^SC: system firstErrorEarly is wrong even under sequential consistency`
+	}
+	g.Wait()
 }
