@@ -128,6 +128,37 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	return r.Result, nil
 }
 
+// maxBound is the largest magnitude of a domain bound the engine takes:
+// its linear terms compute with int64 constants, and a bound nearer to
+// ±2^63 overflows them when a term adds to it (x+1 ≤ hi).
+const maxBound = 1 << 62
+
+// extremeDomain names a variable or register whose domain has a bound
+// beyond ±maxBound, or returns "".
+func extremeDomain(p *model.Program) string {
+	extreme := func(d model.Domain) bool {
+		return !d.Unbounded && (d.Lo < -maxBound || d.Hi > maxBound)
+	}
+	name := ""
+	for _, v := range p.Vars {
+		if extreme(v.Dom) {
+			name = v.Name
+			break
+		}
+	}
+	for _, q := range p.Procs {
+		for _, r := range q.Regs {
+			if name == "" && extreme(r.Dom) {
+				name = "a value of " + q.Name
+			}
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf("unsupported in a fencecheck system: the predicate engine takes domains within ±2^62, and %s has a bound beyond (a //fencecheck:range near the limits of int64?); bound it with a narrower //fencecheck:range LO..HI", name)
+}
+
 // run is the state of one analysis.
 type run struct {
 	s   *system
@@ -149,6 +180,9 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
 	}
 	p.Index()
+	if why := extremeDomain(p); why != "" {
+		return &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive, Reason: why}}, nil
+	}
 	sig := signature(p)
 	lazyP, isLazy := lazyWraps(p)
 	if !isLazy {
