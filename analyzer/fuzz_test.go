@@ -40,9 +40,21 @@ var fuzzStmts = []string{
 	"s.buf[r&1] = K",
 }
 
+// fuzzRanges are the //fencecheck:range directives the generator may put on
+// the field w, among them ranges wider than 2^63 values, which must be
+// neither enumerated nor mistaken for small ones.
+var fuzzRanges = []string{
+	"",
+	"//fencecheck:range 0..3",
+	"//fencecheck:range -9223372036854775808..9223372036854775807",
+	"//fencecheck:range -5000000000000000000..5000000000000000000",
+	"//fencecheck:range 0..9223372036854775807",
+	"//fencecheck:range -2147483648..2147483647",
+}
+
 // fuzzSystem decodes data into a Go package with one system: two or three
-// goroutines of up to five statements each, and a final check that panics
-// on one combination of their results.
+// goroutines of up to five statements each, a final check that panics on
+// one combination of their results, and a range directive on the field w.
 func fuzzSystem(data []byte) string {
 	next := func() int {
 		if len(data) == 0 {
@@ -52,8 +64,21 @@ func fuzzSystem(data []byte) string {
 		data = data[1:]
 		return int(b)
 	}
+	var body strings.Builder
+	n := 2 + next()%2
+	fmt.Fprintf(&body, "\twg.Add(%d)\n", n)
+	for g := 0; g < n; g++ {
+		fmt.Fprintf(&body, "\tgo func() {\n\t\tvar r int32\n")
+		for k := next() % 6; k > 0; k-- {
+			st := fuzzStmts[next()%len(fuzzStmts)]
+			st = strings.ReplaceAll(st, "K", fmt.Sprint(next()%3))
+			fmt.Fprintf(&body, "\t\t%s\n", st)
+		}
+		fmt.Fprintf(&body, "\t\tres[%d] = r\n\t\twg.Done()\n\t}()\n", g)
+	}
+	fmt.Fprintf(&body, "\twg.Wait()\n\tif res[0] == %d && s.x == %d {\n\t\tpanic(\"outcome\")\n\t}\n}\n", next()%3, next()%4)
 	var b strings.Builder
-	b.WriteString(`package p
+	fmt.Fprintf(&b, `package p
 
 import (
 	"runtime"
@@ -61,11 +86,13 @@ import (
 	"sync/atomic"
 )
 
-var _ = runtime.Gosched
+var _, _ = runtime.Gosched, atomic.AddInt32
 
 type shared struct {
-	x, y, z, w int32
-	buf      [2]int32
+	x, y, z int32
+	%s
+	w   int64
+	buf [2]int32
 }
 
 //fencecheck:system
@@ -75,19 +102,8 @@ func system() {
 	var wg sync.WaitGroup
 	var res [3]int32
 	_ = &mu
-`)
-	n := 2 + next()%2
-	fmt.Fprintf(&b, "\twg.Add(%d)\n", n)
-	for g := 0; g < n; g++ {
-		fmt.Fprintf(&b, "\tgo func() {\n\t\tvar r int32\n")
-		for k := next() % 6; k > 0; k-- {
-			st := fuzzStmts[next()%len(fuzzStmts)]
-			st = strings.ReplaceAll(st, "K", fmt.Sprint(next()%3))
-			fmt.Fprintf(&b, "\t\t%s\n", st)
-		}
-		fmt.Fprintf(&b, "\t\tres[%d] = r\n\t\twg.Done()\n\t}()\n", g)
-	}
-	fmt.Fprintf(&b, "\twg.Wait()\n\tif res[0] == %d && s.x == %d {\n\t\tpanic(\"outcome\")\n\t}\n}\n", next()%3, next()%4)
+`, fuzzRanges[next()%len(fuzzRanges)])
+	b.WriteString(body.String())
 	return b.String()
 }
 
@@ -99,6 +115,9 @@ func FuzzSystems(f *testing.F) {
 	f.Add([]byte{0, 3, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 1, 1})
 	f.Add([]byte{1, 4, 3, 2, 5, 1, 9, 0, 4, 7, 2, 4, 6, 1, 10, 2, 11, 0, 3, 8, 1, 9, 2, 6, 0, 1, 2})
 	f.Add([]byte{1, 5, 9, 1, 3, 2, 5, 0, 6, 2, 11, 1, 5, 8, 0, 4, 2, 7, 1, 10, 2, 3, 0, 5, 9, 2, 1, 0})
+	// A range over all of int64 on a counter that a mutex guards: its
+	// interval was once enumerated, allocating until the process died.
+	f.Add([]byte{0, 1, 5, 1, 1, 5, 2, 0, 1, 2})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := fuzzSystem(data)
 		dir := t.TempDir()
