@@ -1,0 +1,343 @@
+package explicit
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Partial-order reduction (ample sets, after Peled and after Clarke,
+// Grumberg and Peled's "Model Checking", ch. 10). In a state s the search may
+// expand the steps of one process P only (its enabled transitions and the
+// flush of its buffer: every step P can take) instead of the steps of all
+// processes, when
+//
+//   - C0: P has a step enabled in s;
+//   - C1: every step P can take from its location is independent of every
+//     step the other processes can still take: P's steps touch no shared
+//     variable that another process may write from its location onwards (or
+//     holds in its buffer), and P's writes touch no variable another process
+//     may access from its location onwards. Plain writes under TSO go to P's
+//     own buffer and reads of a variable P holds in its buffer read it there:
+//     both are local. Guards name only registers, so the enabledness of P's
+//     steps, like their effect, depends on nothing another process can change
+//     before P moves;
+//   - C2: no step of P in s is visible: none moves P into or out of a
+//     location a bad state names, assigns a register a bad-state condition
+//     names, or writes memory a condition names (or, under TSO when a
+//     condition names memory, changes whether P's buffer is empty). A step
+//     that faults ends the search at once, so faults need no proviso;
+//   - C3: every successor through P's steps is new (not visited before):
+//     the breadth-first form of the cycle proviso, which ensures that no step
+//     of another process is postponed forever around a cycle.
+//
+// Otherwise the search expands s fully. The accesses of the processes from
+// each location onwards are computed once, over the control graph.
+type por struct {
+	m       model.Model
+	procs   []porProc
+	memCond bool // a bad-state condition names memory
+	words   int
+	// scratch, by process: its future writes including its buffer, the
+	// memory reads and writes of its current steps, the processes it
+	// conflicts with; and the candidate sets of a state
+	futWr, curRd, curWr []bitset
+	conflicts           []uint64
+	sets                []uint64
+}
+
+type porProc struct {
+	// By location: the variables read by plain Read transitions leaving it
+	// (from memory unless the process's buffer holds them), the memory reads
+	// and writes of the locked transitions leaving it, and the variables of
+	// the plain writes leaving it (memory writes under SC).
+	plainReads     [][]int
+	lockRd, lockWr []bitset
+	writes         []bitset
+	// By location: every memory read and write of a transition reachable
+	// from it (plain writes count, as their flushes).
+	futRd, futWr []bitset
+	visible      []bool // by transition
+}
+
+// bitset is a set of shared variables.
+type bitset []uint64
+
+func newBitset(words int) bitset { return make(bitset, words) }
+
+func (b bitset) add(x int)      { b[x>>6] |= 1 << (uint(x) & 63) }
+func (b bitset) has(x int) bool { return b[x>>6]&(1<<(uint(x)&63)) != 0 }
+
+// union adds c to b and reports whether b grew.
+func (b bitset) union(c bitset) bool {
+	grew := false
+	for i, w := range c {
+		if b[i]|w != b[i] {
+			b[i] |= w
+			grew = true
+		}
+	}
+	return grew
+}
+
+func (b bitset) meets(c bitset) bool {
+	for i, w := range c {
+		if b[i]&w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// newPOR computes the static information of the reduction for p under m.
+func newPOR(p *model.Program, m model.Model) *por {
+	r := &por{m: m, words: (len(p.Vars) + 63) / 64}
+	namedVar := newBitset(r.words)
+	namedLoc := make([][]bool, len(p.Procs))
+	namedReg := make([][]bool, len(p.Procs))
+	for i, q := range p.Procs {
+		namedLoc[i] = make([]bool, len(q.Locs))
+		namedReg[i] = make([]bool, len(q.Regs))
+	}
+	for _, b := range p.Bad {
+		for _, pl := range b.Locs {
+			namedLoc[pl.Proc][pl.Loc] = true
+		}
+		model.WalkExpr(b.Cond, func(e model.Expr) {
+			switch e := e.(type) {
+			case model.VarRef:
+				namedVar.add(e.Var)
+				r.memCond = true
+			case model.RegRef:
+				if e.Proc >= 0 && e.Proc < len(p.Procs) && e.Reg >= 0 && e.Reg < len(namedReg[e.Proc]) {
+					namedReg[e.Proc][e.Reg] = true
+				}
+			}
+		})
+	}
+	n := len(p.Procs)
+	r.futWr, r.curRd, r.curWr = make([]bitset, n), make([]bitset, n), make([]bitset, n)
+	r.conflicts = make([]uint64, n)
+	for i, q := range p.Procs {
+		r.futWr[i], r.curRd[i], r.curWr[i] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
+		r.procs = append(r.procs, r.process(q, namedLoc[i], namedReg[i], namedVar))
+	}
+	return r
+}
+
+func (r *por) process(q *model.Process, namedLoc, namedReg []bool, namedVar bitset) porProc {
+	n := len(q.Locs)
+	pp := porProc{
+		plainReads: make([][]int, n),
+		lockRd:     make([]bitset, n),
+		lockWr:     make([]bitset, n),
+		writes:     make([]bitset, n),
+		futRd:      make([]bitset, n),
+		futWr:      make([]bitset, n),
+		visible:    make([]bool, len(q.Trans)),
+	}
+	for l := range n {
+		pp.lockRd[l], pp.lockWr[l], pp.writes[l] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
+		pp.futRd[l], pp.futWr[l] = newBitset(r.words), newBitset(r.words)
+	}
+	for ti, t := range q.Trans {
+		l, op := t.From, t.Op
+		switch op.Kind {
+		case model.Read:
+			pp.plainReads[l] = append(pp.plainReads[l], op.Var)
+			pp.futRd[l].add(op.Var)
+		case model.Write:
+			pp.writes[l].add(op.Var)
+			pp.futWr[l].add(op.Var)
+		case model.Locked:
+			lockedAccess(op.Body, pp.lockRd[l], pp.lockWr[l])
+			pp.futRd[l].union(pp.lockRd[l])
+			pp.futWr[l].union(pp.lockWr[l])
+		}
+		pp.visible[ti] = r.visible(t, namedLoc, namedReg, namedVar)
+	}
+	// Close the future accesses over the control graph: a location's
+	// future holds those of its successors.
+	preds := make([][]int, n)
+	for _, t := range q.Trans {
+		preds[t.To] = append(preds[t.To], t.From)
+	}
+	work := make([]int, 0, n)
+	queued := make([]bool, n)
+	for l := range n {
+		work = append(work, l)
+		queued[l] = true
+	}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[l] = false
+		for _, k := range preds[l] {
+			grew := pp.futRd[k].union(pp.futRd[l])
+			grew = pp.futWr[k].union(pp.futWr[l]) || grew
+			if grew && !queued[k] {
+				queued[k] = true
+				work = append(work, k)
+			}
+		}
+	}
+	return pp
+}
+
+// lockedAccess adds the memory reads and writes of a locked body to rd and
+// wr: its reads, the variables its expressions name, and its writes.
+func lockedAccess(body []model.Op, rd, wr bitset) {
+	names := func(e model.Expr) {
+		model.WalkExpr(e, func(e model.Expr) {
+			if v, ok := e.(model.VarRef); ok {
+				rd.add(v.Var)
+			}
+		})
+	}
+	for _, b := range body {
+		if b.Expr != nil {
+			names(b.Expr)
+		}
+		switch b.Kind {
+		case model.Read:
+			rd.add(b.Var)
+		case model.Write:
+			wr.add(b.Var)
+		}
+	}
+}
+
+// visible reports whether taking t may change whether a bad state holds.
+func (r *por) visible(t model.Transition, namedLoc, namedReg []bool, namedVar bitset) bool {
+	if t.From != t.To && (namedLoc[t.From] || namedLoc[t.To]) {
+		return true
+	}
+	assigns := func(o model.Op) bool {
+		return (o.Kind == model.Assign || o.Kind == model.Read) && o.Reg >= 0 && namedReg[o.Reg]
+	}
+	op := t.Op
+	switch op.Kind {
+	case model.Assign, model.Read:
+		return assigns(op)
+	case model.Write:
+		if r.m == model.TSO {
+			return r.memCond // the buffer stops being empty
+		}
+		return namedVar.has(op.Var)
+	case model.Locked:
+		for _, b := range op.Body {
+			if assigns(b) || b.Kind == model.Write && namedVar.has(b.Var) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// prepare computes, for the state s, the current and future accesses of
+// every process and the sets of processes that may form an ample set, and
+// returns those sets (as bit masks of processes), smallest first.
+//
+// Process P's current steps are the transitions leaving its location and
+// the flush of its oldest buffered store. They read from memory the
+// variables of its plain reads that its buffer does not hold and, with an
+// empty buffer, those of its locked operations; they write to memory the
+// variable its flush stores, the variables of its plain writes under SC and,
+// with an empty buffer, those of its locked operations (with a non-empty
+// buffer, locked operations and fences wait for P's own flushes). Another
+// process Q conflicts with P when some step Q may take from its location
+// onwards (its future: the accesses of every transition reachable from its
+// location, and the flushes of what its buffer holds) writes a variable that
+// P's current steps access, or accesses one they write.
+//
+// The steps of a set S of processes that is closed under conflicts (every
+// process that conflicts with a member is a member) satisfy C1: a process
+// outside S takes only steps independent of the current steps of S, and
+// the members of S take none but those before one of them is taken (this is
+// a stubborn set in Valmari's sense, with processes for the transitions).
+// prepare returns the closure of every single process.
+func (r *por) prepare(p *model.Program, s model.State) []uint64 {
+	n := len(r.procs)
+	for j := range n {
+		pp := &r.procs[j]
+		l, buf := s.Locs[j], s.Bufs[j]
+		fw := r.futWr[j]
+		copy(fw, pp.futWr[l])
+		for _, e := range buf {
+			fw.add(e.Var)
+		}
+		rd, wr := r.curRd[j], r.curWr[j]
+		clear(rd)
+		clear(wr)
+		for _, x := range pp.plainReads[l] {
+			if !inBuf(buf, x) {
+				rd.add(x)
+			}
+		}
+		if len(buf) == 0 {
+			rd.union(pp.lockRd[l])
+			wr.union(pp.lockWr[l])
+		} else {
+			wr.add(buf[0].Var)
+		}
+		if r.m == model.SC {
+			wr.union(pp.writes[l])
+		}
+	}
+	for i := range n {
+		var row uint64
+		for j := range n {
+			if j == i {
+				continue
+			}
+			fr, fw := r.procs[j].futRd[s.Locs[j]], r.futWr[j]
+			if r.curWr[i].meets(fr) || r.curWr[i].meets(fw) || r.curRd[i].meets(fw) {
+				row |= 1 << j
+			}
+		}
+		r.conflicts[i] = row
+	}
+	r.sets = r.sets[:0]
+	for i := range n {
+		set := uint64(1) << i
+		for grow := true; grow; {
+			grow = false
+			for j := range n {
+				if set&(1<<j) != 0 && set|r.conflicts[j] != set {
+					set |= r.conflicts[j]
+					grow = true
+				}
+			}
+		}
+		if bits.OnesCount64(set) < n && !slices.Contains(r.sets, set) {
+			r.sets = append(r.sets, set)
+		}
+	}
+	slices.SortFunc(r.sets, func(a, b uint64) int { return bits.OnesCount64(a) - bits.OnesCount64(b) })
+	return r.sets
+}
+
+// flushVisible reports whether a flush by some member of set in s may be
+// visible: under TSO, when a bad-state condition names memory (which it
+// reads only once every buffer is empty).
+func (r *por) flushVisible(s model.State, set uint64) bool {
+	if r.m != model.TSO || !r.memCond {
+		return false
+	}
+	for j := range r.procs {
+		if set&(1<<j) != 0 && len(s.Bufs[j]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func inBuf(buf []model.BufEntry, x int) bool {
+	for _, e := range buf {
+		if e.Var == x {
+			return true
+		}
+	}
+	return false
+}
