@@ -59,6 +59,9 @@ type porProc struct {
 	// from it (plain writes count, as their flushes).
 	futRd, futWr []bitset
 	visible      []bool // by transition
+	// localOnly[l]: every transition leaving l is an invisible nop,
+	// assignment or guard (and one does).
+	localOnly []bool
 }
 
 // bitset is a set of shared variables.
@@ -156,6 +159,20 @@ func (r *por) process(q *model.Process, namedLoc, namedReg []bool, namedVar bits
 			pp.futWr[l].union(pp.lockWr[l])
 		}
 		pp.visible[ti] = r.visible(t, namedLoc, namedReg, namedVar)
+	}
+	pp.localOnly = make([]bool, n)
+	for l := range n {
+		pp.localOnly[l] = len(q.Out(l)) > 0
+		for _, ti := range q.Out(l) {
+			switch q.Trans[ti].Op.Kind {
+			case model.Nop, model.Assign, model.Guard:
+				if pp.visible[ti] {
+					pp.localOnly[l] = false
+				}
+			default:
+				pp.localOnly[l] = false
+			}
+		}
 	}
 	// Close the future accesses over the control graph: a location's
 	// future holds those of its successors.

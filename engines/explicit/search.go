@@ -45,6 +45,11 @@ type search struct {
 	blocked bool
 	ample   []succ
 	hasW    [][]bool // by process and location: a write leaves it
+	stKey   []byte   // the key of the state being expanded
+	key2    []byte
+	// For the tests that show what the provisos are for: a reduction
+	// without the visibility proviso (C2) or the cycle proviso (C3).
+	noC2, noC3 bool
 }
 
 type succ struct {
@@ -162,9 +167,26 @@ func (s *search) run(ctx context.Context) (string, error) {
 		}
 		s.nodes[id].full = true
 		s.checkBlocked(st, ^uint64(0))
+		if s.red == nil {
+			s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
+				if s.badNode < 0 {
+					s.add(ns, id, step)
+				}
+			})
+			continue
+		}
+		s.stKey = s.appendKey(s.stKey[:0], st)
 		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
-			if s.badNode < 0 {
-				s.add(ns, id, step)
+			if s.badNode >= 0 {
+				return
+			}
+			ns = s.canon(ns)
+			s.key = s.appendKey(s.key[:0], ns)
+			if s.useless(step, ns) {
+				return
+			}
+			if _, seen := s.visited[string(s.key)]; !seen {
+				s.insert(ns, string(s.key), id, step)
 			}
 		})
 	}
@@ -192,8 +214,9 @@ func (s *search) reduced(id int32, st model.State) bool {
 	if st.Fault != nil {
 		return false
 	}
+	s.stKey = s.appendKey(s.stKey[:0], st)
 	for _, set := range s.red.prepare(s.p, st) {
-		if s.red.flushVisible(st, set) {
+		if s.red.flushVisible(st, set) && !s.noC2 {
 			continue
 		}
 		s.ample = s.ample[:0]
@@ -206,15 +229,18 @@ func (s *search) reduced(id int32, st model.State) bool {
 				if !ok {
 					return
 				}
-				if !step.Flush && s.red.procs[i].visible[step.Trans] {
+				ns = s.canon(ns)
+				s.key = s.appendKey(s.key[:0], ns)
+				if s.useless(step, ns) {
+					return
+				}
+				if !step.Flush && s.red.procs[i].visible[step.Trans] && !s.noC2 {
 					ok = false // C2
 					return
 				}
-				ns = s.canon(ns)
-				s.key = s.appendKey(s.key[:0], ns)
 				// C3: a successor expanded before, unless by all its
 				// steps, may close a cycle of reduced expansions.
-				if old, seen := s.visited[string(s.key)]; seen && old <= id && !s.nodes[old].full {
+				if old, seen := s.visited[string(s.key)]; seen && old <= id && !s.nodes[old].full && !s.noC3 {
 					ok = false
 					return
 				}
@@ -330,4 +356,41 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 		st = ns
 	}
 	return t, nil
+}
+
+// useless reports whether the successor ns of the state being expanded
+// (whose key is s.stKey), reached by step and whose key is s.key, adds
+// nothing to the search: it is that state again (a step that changes
+// nothing, such as a failed compare-and-swap in a spin loop), or the
+// step's process can then only take local, invisible steps, each of which
+// leads back to that state (a spin loop's read of a value that sends it
+// round again, the register read being dead there). Every path through
+// such a successor has a path at most as long from the state itself that
+// ends in a state no bad state tells apart, so the search, which expands
+// that state, may drop it.
+func (s *search) useless(step model.Step, ns model.State) bool {
+	if ns.Fault != nil {
+		return false
+	}
+	if string(s.key) == string(s.stKey) {
+		return true
+	}
+	i := step.Proc
+	if step.Flush || s.red.procs[i].visible[step.Trans] || !s.red.procs[i].localOnly[ns.Locs[i]] {
+		return false
+	}
+	back, other := 0, false
+	s.p.ProcSuccessors(ns, i, s.m, s.bound, func(_ model.Step, n2 model.State) {
+		if other {
+			return
+		}
+		n2 = s.canon(n2)
+		s.key2 = s.appendKey(s.key2[:0], n2)
+		if n2.Fault != nil || string(s.key2) != string(s.stKey) {
+			other = true
+			return
+		}
+		back++
+	})
+	return !other && back > 0
 }
