@@ -1,13 +1,33 @@
 // Package explicit decides reachability of bad states by forward explicit-state
-// search (breadth first, so counterexamples are shortest) over the concrete
-// semantics of package model.
+// search (breadth first) over the concrete semantics of package model.
 //
 // Under SC the search is complete for programs with finite domains. Under TSO
-// the store buffers are unbounded, so the search bounds them: a Safe answer
-// then holds only "up to buffer bound N". For programs without loops, whose
-// processes write at most N times on any path, bound N loses nothing and the
-// answer is exact. The engine is the project's bug finder and test oracle; the
-// exact TSO engine is package sb.
+// the store buffers are unbounded, so the search bounds them. The bound is
+// exact when the control graph bounds the buffers (see [DrainBound]: fences
+// and locked operations empty them, so a program whose loops write only
+// between such operations has bounded buffers); a search with a larger bound
+// than any buffer reaches loses nothing. Otherwise the engine starts from
+// DefaultBound and doubles the bound while it disabled a write (up to
+// MaxAutoBound); a search in which the bound disabled no write is exact as
+// well. Only when the bound did cut writes off is a Safe answer qualified,
+// "up to buffer bound N". The engine is the project's bug finder and test
+// oracle; the exact TSO engine is package sb.
+//
+// The search reduces the interleavings it explores (both reductions are on
+// by default; Engine.NoPOR and Engine.NoSymmetry turn them off):
+//
+//   - partial-order reduction: in a state, the steps of a set of processes
+//     closed under conflicts (a stubborn set whose steps are invisible to
+//     the bad states, with the breadth-first cycle proviso) stand for all
+//     (see por.go); steps that change nothing, or only start another round
+//     of a spin loop, are dropped;
+//   - symmetry reduction: processes that run the same code on the same
+//     variables, with bad states closed under their exchange, are
+//     interchangeable; the search visits one state of every orbit ([Classes]).
+//
+// Counterexamples are the paths the search took, replayed on the program: real
+// executions, shortest among the interleavings explored (with the reductions
+// off, shortest of all).
 //
 // States are hashed through a compact variable-length encoding of locations,
 // registers, memory and buffers. Registers that are dead at a process's
@@ -37,8 +57,8 @@ const DefaultMaxStates = 20_000_000
 
 // Engine is the explicit-state engine. The zero value is ready to use.
 type Engine struct {
-	// Bound limits every store buffer under TSO; 0 picks the exact bound of a
-	// loop-free program, or DefaultBound.
+	// Bound limits every store buffer under TSO; 0 picks the exact bound
+	// (DrainBound) when it is finite, else grows from DefaultBound.
 	Bound int
 	// MaxStates ends the search as inconclusive; 0 means DefaultMaxStates.
 	MaxStates int64

@@ -7,33 +7,34 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// Partial-order reduction (ample sets, after Peled and after Clarke,
-// Grumberg and Peled's "Model Checking", ch. 10). In a state s the search may
-// expand the steps of one process P only (its enabled transitions and the
-// flush of its buffer: every step P can take) instead of the steps of all
-// processes, when
+// Partial-order reduction (ample sets: Peled; Clarke, Grumberg and Peled,
+// "Model Checking", ch. 10; with Valmari's stubborn sets for the choice of
+// processes). In a state s the search may expand the steps of a set S of
+// processes only (all their enabled transitions and the flushes of their
+// buffers) instead of the steps of all processes, when
 //
-//   - C0: P has a step enabled in s;
-//   - C1: every step P can take from its location is independent of every
-//     step the other processes can still take: P's steps touch no shared
-//     variable that another process may write from its location onwards (or
-//     holds in its buffer), and P's writes touch no variable another process
-//     may access from its location onwards. Plain writes under TSO go to P's
-//     own buffer and reads of a variable P holds in its buffer read it there:
-//     both are local. Guards name only registers, so the enabledness of P's
-//     steps, like their effect, depends on nothing another process can change
-//     before P moves;
-//   - C2: no step of P in s is visible: none moves P into or out of a
-//     location a bad state names, assigns a register a bad-state condition
-//     names, or writes memory a condition names (or, under TSO when a
-//     condition names memory, changes whether P's buffer is empty). A step
-//     that faults ends the search at once, so faults need no proviso;
-//   - C3: every successor through P's steps is new (not visited before):
-//     the breadth-first form of the cycle proviso, which ensures that no step
-//     of another process is postponed forever around a cycle.
+//   - C0: some member of S has a step enabled in s;
+//   - C1: S is closed under conflicts (see prepare): no process outside S can
+//     take, before a member of S moves, a step that depends on a step of S.
+//     Plain writes under TSO go to the writer's own buffer and reads of a
+//     variable a process holds in its buffer read it there: both are local.
+//     Guards name only registers, so the enabledness of a step of S, like
+//     its effect, depends on nothing a process outside S can change;
+//   - C2: no enabled step of S is visible: none moves its process into or
+//     out of a location a bad state names, assigns a register a bad-state
+//     condition names, or writes memory a condition names (under TSO, when a
+//     condition names memory, no member of S may write or flush, which
+//     changes whether the buffers are empty). A step that faults ends the
+//     search at once, so faults need no proviso;
+//   - C3: no successor through S was expanded before, unless it was
+//     expanded by all its steps: the breadth-first form of the cycle
+//     proviso. A cycle of reduced expansions would need an edge back to a
+//     state expanded before; the proviso makes every such state fully
+//     expanded, so no step of a process outside S is postponed forever.
 //
-// Otherwise the search expands s fully. The accesses of the processes from
-// each location onwards are computed once, over the control graph.
+// Otherwise the search tries the next set, then expands s fully. The
+// accesses of the processes from each location onwards are computed once,
+// over the control graph.
 type por struct {
 	m       model.Model
 	procs   []porProc
