@@ -45,6 +45,8 @@ type por struct {
 	// conflicts with; and the candidate sets of a state
 	futWr, curRd, curWr []bitset
 	conflicts           []uint64
+	readConflicts       []uint64 // with the current reads of the other processes
+	writers             []uint64 // the others that may write what a process reads now
 	sets                []uint64
 }
 
@@ -63,6 +65,9 @@ type porProc struct {
 	// localOnly[l]: every transition leaving l is an invisible nop,
 	// assignment or guard (and one does).
 	localOnly []bool
+	// readsOnly[l]: every transition leaving l is a plain read or a nop,
+	// assignment or guard.
+	readsOnly []bool
 }
 
 // bitset is a set of shared variables.
@@ -122,7 +127,7 @@ func newPOR(p *model.Program, m model.Model) *por {
 	}
 	n := len(p.Procs)
 	r.futWr, r.curRd, r.curWr = make([]bitset, n), make([]bitset, n), make([]bitset, n)
-	r.conflicts = make([]uint64, n)
+	r.conflicts, r.readConflicts, r.writers = make([]uint64, n), make([]uint64, n), make([]uint64, n)
 	for i, q := range p.Procs {
 		r.futWr[i], r.curRd[i], r.curWr[i] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
 		r.procs = append(r.procs, r.process(q, namedLoc[i], namedReg[i], namedVar))
@@ -172,6 +177,17 @@ func (r *por) process(q *model.Process, namedLoc, namedReg []bool, namedVar bits
 				}
 			default:
 				pp.localOnly[l] = false
+			}
+		}
+	}
+	pp.readsOnly = make([]bool, n)
+	for l := range n {
+		pp.readsOnly[l] = true
+		for _, ti := range q.Out(l) {
+			switch q.Trans[ti].Op.Kind {
+			case model.Nop, model.Assign, model.Guard, model.Read:
+			default:
+				pp.readsOnly[l] = false
 			}
 		}
 	}
@@ -275,7 +291,14 @@ func (r *por) visible(t model.Transition, namedLoc, namedReg []bool, namedVar bi
 // the members of S take none but those before one of them is taken (this is
 // a stubborn set in Valmari's sense, with processes for the transitions).
 // prepare returns the closure of every single process.
-func (r *por) prepare(p *model.Program, s model.State) []uint64 {
+//
+// A process Q is stuck (the bit of Q in stuck) when its buffer is empty,
+// every transition leaving its location is a plain read or a local step,
+// and every step it can take is one the search drops as useless (another
+// round of a spin loop). While no process outside a set S writes what Q
+// reads, Q takes no step but those rounds before a member of S moves: then
+// only Q's current reads count against S, not its whole future.
+func (r *por) prepare(p *model.Program, s model.State, stuck uint64) []uint64 {
 	n := len(r.procs)
 	for j := range n {
 		pp := &r.procs[j]
@@ -304,7 +327,7 @@ func (r *por) prepare(p *model.Program, s model.State) []uint64 {
 		}
 	}
 	for i := range n {
-		var row uint64
+		var row, onlyReads, writers uint64
 		for j := range n {
 			if j == i {
 				continue
@@ -313,18 +336,40 @@ func (r *por) prepare(p *model.Program, s model.State) []uint64 {
 			if r.curWr[i].meets(fr) || r.curWr[i].meets(fw) || r.curRd[i].meets(fw) {
 				row |= 1 << j
 			}
+			if r.curWr[i].meets(r.curRd[j]) {
+				onlyReads |= 1 << j
+			}
+			if fw.meets(r.curRd[i]) {
+				writers |= 1 << j
+			}
 		}
-		r.conflicts[i] = row
+		r.conflicts[i], r.readConflicts[i], r.writers[i] = row, onlyReads, writers
 	}
 	r.sets = r.sets[:0]
 	for i := range n {
 		set := uint64(1) << i
 		for grow := true; grow; {
 			grow = false
-			for j := range n {
-				if set&(1<<j) != 0 && set|r.conflicts[j] != set {
-					set |= r.conflicts[j]
-					grow = true
+			for q := range n {
+				if set&(1<<q) != 0 {
+					continue
+				}
+				// A stuck process whose reads only members of set may
+				// change takes no step but its spin until a member moves.
+				held := stuck&(1<<q) != 0 && r.writers[q]&^set == 0
+				for j := range n {
+					if set&(1<<j) == 0 {
+						continue
+					}
+					c := r.conflicts[j]
+					if held {
+						c = r.readConflicts[j]
+					}
+					if c&(1<<q) != 0 {
+						set |= 1 << q
+						grow = true
+						break
+					}
 				}
 			}
 		}

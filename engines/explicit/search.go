@@ -215,7 +215,13 @@ func (s *search) reduced(id int32, st model.State) bool {
 		return false
 	}
 	s.stKey = s.appendKey(s.stKey[:0], st)
-	for _, set := range s.red.prepare(s.p, st) {
+	var stuck uint64
+	for i := range s.p.Procs {
+		if s.stuck(st, i) {
+			stuck |= 1 << i
+		}
+	}
+	for _, set := range s.red.prepare(s.p, st, stuck) {
 		if s.red.flushVisible(st, set) && !s.noC2 {
 			continue
 		}
@@ -393,4 +399,23 @@ func (s *search) useless(step model.Step, ns model.State) bool {
 		back++
 	})
 	return !other && back > 0
+}
+
+// stuck reports whether process i can only spin in st (see por.prepare): its
+// buffer is empty, the transitions leaving its location are plain reads
+// and local steps, and every step it can take is useless.
+func (s *search) stuck(st model.State, i int) bool {
+	if len(st.Bufs[i]) > 0 || !s.red.procs[i].readsOnly[st.Locs[i]] {
+		return false
+	}
+	ok := true
+	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+		if !ok {
+			return
+		}
+		ns = s.canon(ns)
+		s.key = s.appendKey(s.key[:0], ns)
+		ok = s.useless(step, ns)
+	})
+	return ok
 }
