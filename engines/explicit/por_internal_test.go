@@ -2,6 +2,8 @@ package explicit
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -57,6 +59,36 @@ func TestProvisos(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestStateSet checks the visited set against a map, across its growth.
+func TestStateSet(t *testing.T) {
+	set := newStateSet()
+	want := map[string]int{}
+	for i := range 5000 {
+		// Keys of different lengths, some repeated.
+		k := []byte(fmt.Sprint(i%3001, strings.Repeat("x", i%7)))
+		id, ok := want[string(k)]
+		if got := set.find(k); ok != (got >= 0) || ok && got != id {
+			t.Fatalf("find(%q) = %d, want %d (present %v)", k, got, id, ok)
+		}
+		if ok {
+			continue
+		}
+		got, err := set.insert(k)
+		if err != nil || got != len(want) {
+			t.Fatalf("insert(%q) = %d, %v; want %d", k, got, err, len(want))
+		}
+		want[string(k)] = got
+	}
+	for k, id := range want {
+		if got := set.find([]byte(k)); got != id {
+			t.Fatalf("find(%q) = %d, want %d", k, got, id)
+		}
+		if string(set.key(id)) != k {
+			t.Fatalf("key(%d) = %q, want %q", id, set.key(id), k)
 		}
 	}
 }

@@ -48,7 +48,7 @@ func diffReduction(t *testing.T, name string, p *model.Program, m model.Model, b
 // buffer bound (the reductions are exact for every bound) and with the
 // engine's own choice of bound.
 func TestReductionDifferential(t *testing.T) {
-	n := 200
+	n := 150
 	if testing.Short() {
 		n = 60
 	}

@@ -20,8 +20,8 @@ type node struct {
 }
 
 // search is one breadth-first search of a program under a model with a
-// buffer bound. It keeps every visited state's canonical key (in visited)
-// and node, and the states still to expand, in the order of their ids, as
+// buffer bound. It keeps every visited state's canonical key (in visited,
+// whose ids are the nodes' indices) and node, and the states still to expand, in the order of their ids, as
 // packed encodings in a queue of bytes.
 type search struct {
 	p         *model.Program
@@ -34,7 +34,8 @@ type search struct {
 	red       *por
 	sym       *symmetry
 
-	visited map[string]int32
+	visited *stateSet
+	full    error // the visited set could not take another state
 	nodes   []node
 	roots   []model.State // initial states, by -(parent+1)
 	queue   []byte        // packed states of the nodes from head on
@@ -42,11 +43,12 @@ type search struct {
 	badNode int32
 	// blocked is set when the bound disabled a write in an expanded state
 	// (so that the search may have missed states of the unbounded program).
-	blocked bool
-	ample   []succ
-	hasW    [][]bool // by process and location: a write leaves it
-	stKey   []byte   // the key of the state being expanded
-	key2    []byte
+	blocked   bool
+	ample     []succ
+	hasW      [][]bool // by process and location: a write leaves it
+	stKey     []byte   // the key of the state being expanded
+	ampleKeys []byte   // the keys of s.ample
+	key2      []byte
 	// For the tests that show what the provisos are for: a reduction
 	// without the visibility proviso (C2) or the cycle proviso (C3).
 	noC2, noC3 bool
@@ -55,13 +57,13 @@ type search struct {
 type succ struct {
 	step  model.Step
 	state model.State
-	key   string
+	key   []byte // in s.ampleKeys
 }
 
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
 	s := &search{
 		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
-		dead: Dead(p), visited: make(map[string]int32), badNode: -1,
+		dead: Dead(p), visited: newStateSet(), badNode: -1,
 	}
 	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 64 {
 		s.red = newPOR(p, m)
@@ -100,9 +102,12 @@ func (s *search) canon(st model.State) model.State {
 
 // insert records the new state st, whose key is k, and reports whether it
 // is bad.
-func (s *search) insert(st model.State, k string, parent int32, step model.Step) bool {
+func (s *search) insert(st model.State, k []byte, parent int32, step model.Step) bool {
 	id := int32(len(s.nodes))
-	s.visited[k] = id
+	if _, err := s.visited.insert(k); err != nil {
+		s.full = err
+		return false
+	}
 	n := node{parent: parent, proc: int32(step.Proc), trans: int32(step.Trans)}
 	if step.Flush {
 		n.trans = -1
@@ -123,10 +128,10 @@ func (s *search) add(st model.State, parent int32, step model.Step) bool {
 		st = s.canon(st) // initial states are kept as they are, for the trace
 	}
 	s.key = s.appendKey(s.key[:0], st)
-	if _, ok := s.visited[string(s.key)]; ok {
+	if s.visited.find(s.key) >= 0 {
 		return false
 	}
-	return s.insert(st, string(s.key), parent, step)
+	return s.insert(st, s.key, parent, step)
 }
 
 // run searches from the initial states; it returns nil when the search
@@ -155,6 +160,9 @@ func (s *search) run(ctx context.Context) (string, error) {
 		}
 		if s.meter.Out() {
 			return s.meter.Reason(), nil
+		}
+		if s.full != nil {
+			return fmt.Sprintf("%v after %d states", s.full, len(s.nodes)), nil
 		}
 		if int64(len(s.nodes)) >= s.maxStates {
 			return fmt.Sprintf("state budget of %d states exhausted", s.maxStates), nil
@@ -185,8 +193,8 @@ func (s *search) run(ctx context.Context) (string, error) {
 			if s.useless(step, ns) {
 				return
 			}
-			if _, seen := s.visited[string(s.key)]; !seen {
-				s.insert(ns, string(s.key), id, step)
+			if s.visited.find(s.key) < 0 {
+				s.insert(ns, s.key, id, step)
 			}
 		})
 	}
@@ -225,7 +233,7 @@ func (s *search) reduced(id int32, st model.State) bool {
 		if s.red.flushVisible(st, set) && !s.noC2 {
 			continue
 		}
-		s.ample = s.ample[:0]
+		s.ample, s.ampleKeys = s.ample[:0], s.ampleKeys[:0]
 		ok := true
 		for i := range s.p.Procs {
 			if set&(1<<i) == 0 || !ok {
@@ -246,11 +254,13 @@ func (s *search) reduced(id int32, st model.State) bool {
 				}
 				// C3: a successor expanded before, unless by all its
 				// steps, may close a cycle of reduced expansions.
-				if old, seen := s.visited[string(s.key)]; seen && old <= id && !s.nodes[old].full && !s.noC3 {
+				if old := s.visited.find(s.key); old >= 0 && old <= int(id) && !s.nodes[old].full && !s.noC3 {
 					ok = false
 					return
 				}
-				s.ample = append(s.ample, succ{step, ns, string(s.key)})
+				start := len(s.ampleKeys)
+				s.ampleKeys = append(s.ampleKeys, s.key...)
+				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)]})
 			})
 		}
 		if !ok || len(s.ample) == 0 {
@@ -258,7 +268,7 @@ func (s *search) reduced(id int32, st model.State) bool {
 		}
 		s.checkBlocked(st, set)
 		for _, a := range s.ample {
-			if _, seen := s.visited[a.key]; seen {
+			if s.visited.find(a.key) >= 0 {
 				continue
 			}
 			if s.insert(a.state, a.key, id, a.step) {
