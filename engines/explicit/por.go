@@ -45,7 +45,8 @@ type por struct {
 	// conflicts with; and the candidate sets of a state
 	futWr, curRd, curWr []bitset
 	conflicts           []uint64
-	readConflicts       []uint64 // with the current reads of the other processes
+	readConflicts       []uint64 // with the future reads of the other processes
+	nowConflicts        []uint64 // with the current reads of the other processes
 	writers             []uint64 // the others that may write what a process reads now
 	sets                []uint64
 }
@@ -127,7 +128,7 @@ func newPOR(p *model.Program, m model.Model) *por {
 	}
 	n := len(p.Procs)
 	r.futWr, r.curRd, r.curWr = make([]bitset, n), make([]bitset, n), make([]bitset, n)
-	r.conflicts, r.readConflicts, r.writers = make([]uint64, n), make([]uint64, n), make([]uint64, n)
+	r.conflicts, r.readConflicts, r.nowConflicts, r.writers = make([]uint64, n), make([]uint64, n), make([]uint64, n), make([]uint64, n)
 	for i, q := range p.Procs {
 		r.futWr[i], r.curRd[i], r.curWr[i] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
 		r.procs = append(r.procs, r.process(q, namedLoc[i], namedReg[i], namedVar))
@@ -319,66 +320,118 @@ func (r *por) prepare(p *model.Program, s model.State, stuck uint64) []uint64 {
 		if len(buf) == 0 {
 			rd.union(pp.lockRd[l])
 			wr.union(pp.lockWr[l])
-		} else {
-			wr.add(buf[0].Var)
 		}
 		if r.m == model.SC {
 			wr.union(pp.writes[l])
 		}
 	}
+	// For each ordered pair: whether the current steps of i conflict with
+	// the future of j (whole, or reads only: a process whose oldest store
+	// is to be flushed first writes nothing before), with j's current reads
+	// (j stuck), and whether j may write what i reads now.
 	for i := range n {
-		var row, onlyReads, writers uint64
+		var whole, reads, now, writers uint64
+		var head = -1
+		if len(s.Bufs[i]) > 0 {
+			head = s.Bufs[i][0].Var
+		}
 		for j := range n {
 			if j == i {
 				continue
 			}
 			fr, fw := r.procs[j].futRd[s.Locs[j]], r.futWr[j]
-			if r.curWr[i].meets(fr) || r.curWr[i].meets(fw) || r.curRd[i].meets(fw) {
-				row |= 1 << j
+			wr, rd := r.curWr[i], r.curRd[i]
+			if wr.meets(fr) || wr.meets(fw) || rd.meets(fw) || head >= 0 && (fr.has(head) || fw.has(head)) {
+				whole |= 1 << j
 			}
-			if r.curWr[i].meets(r.curRd[j]) {
-				onlyReads |= 1 << j
+			if wr.meets(fr) || head >= 0 && fr.has(head) {
+				reads |= 1 << j
 			}
-			if fw.meets(r.curRd[i]) {
+			if wr.meets(r.curRd[j]) || head >= 0 && r.curRd[j].has(head) {
+				now |= 1 << j
+			}
+			if fw.meets(rd) {
 				writers |= 1 << j
 			}
 		}
-		r.conflicts[i], r.readConflicts[i], r.writers[i] = row, onlyReads, writers
+		r.conflicts[i], r.readConflicts[i], r.nowConflicts[i], r.writers[i] = whole, reads, now, writers
 	}
 	r.sets = r.sets[:0]
-	for i := range n {
-		set := uint64(1) << i
+	for e := range 2 * n {
+		i := e / 2
+		if e%2 == 1 && len(s.Bufs[i]) == 0 {
+			continue // no flush
+		}
+		// progs: processes all of whose steps are in the set; flushes:
+		// processes whose oldest store's flush is.
+		progs, flushes := uint64(0), uint64(1)<<i
+		if e%2 == 0 {
+			progs = 1 << i
+		}
 		for grow := true; grow; {
 			grow = false
 			for q := range n {
-				if set&(1<<q) != 0 {
+				if progs&(1<<q) != 0 {
 					continue
 				}
-				// A stuck process whose reads only members of set may
-				// change takes no step but its spin until a member moves.
-				held := stuck&(1<<q) != 0 && r.writers[q]&^set == 0
+				// Before a step of the set, q takes only steps outside it:
+				// none that writes memory when its flush is in the set, and
+				// only its spin when it is stuck on variables the set's
+				// processes alone may write.
+				held := stuck&(1<<q) != 0 && r.writers[q]&^(progs|flushes) == 0
 				for j := range n {
-					if set&(1<<j) == 0 {
-						continue
-					}
-					c := r.conflicts[j]
-					if held {
-						c = r.readConflicts[j]
+					c := uint64(0)
+					switch {
+					case progs&(1<<j) != 0:
+						c = r.conflicts[j]
+						if flushes&(1<<q) != 0 {
+							c = r.readConflicts[j]
+						} else if held {
+							c = r.nowConflicts[j]
+						}
+					case flushes&(1<<j) != 0:
+						c = r.headConflicts(s, j, q, flushes&(1<<q) != 0, held)
 					}
 					if c&(1<<q) != 0 {
-						set |= 1 << q
+						progs |= 1 << q
+						flushes |= 1 << q
 						grow = true
 						break
 					}
 				}
 			}
 		}
-		if bits.OnesCount64(set) < n && !slices.Contains(r.sets, set) {
+		set := progs | flushes<<32
+		if (bits.OnesCount64(progs) < n || bits.OnesCount64(flushes) < n) && !slices.Contains(r.sets, set) {
 			r.sets = append(r.sets, set)
 		}
 	}
 	slices.SortFunc(r.sets, func(a, b uint64) int { return bits.OnesCount64(a) - bits.OnesCount64(b) })
 	return r.sets
+}
+
+// headConflicts returns the bit of q when the flush of the oldest store of
+// process j conflicts with what q may do before a step of the set: read
+// or write the variable (or, when q's own flush is in the set, only read
+// it; when q is held in its spin, read it now).
+func (r *por) headConflicts(s model.State, j, q int, qFlushIn, held bool) uint64 {
+	if len(s.Bufs[j]) == 0 || j == q {
+		return 0
+	}
+	x := s.Bufs[j][0].Var
+	var hit bool
+	switch {
+	case held:
+		hit = r.curRd[q].has(x)
+	case qFlushIn:
+		hit = r.procs[q].futRd[s.Locs[q]].has(x)
+	default:
+		hit = r.procs[q].futRd[s.Locs[q]].has(x) || r.futWr[q].has(x)
+	}
+	if hit {
+		return 1 << q
+	}
+	return 0
 }
 
 // flushVisible reports whether a flush by some member of set in s may be
@@ -389,7 +442,7 @@ func (r *por) flushVisible(s model.State, set uint64) bool {
 		return false
 	}
 	for j := range r.procs {
-		if set&(1<<j) != 0 && len(s.Bufs[j]) > 0 {
+		if set&(1<<(32+j)) != 0 && len(s.Bufs[j]) > 0 {
 			return true
 		}
 	}

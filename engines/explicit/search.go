@@ -65,7 +65,7 @@ func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates 
 		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
 		dead: Dead(p), visited: newStateSet(), badNode: -1,
 	}
-	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 64 {
+	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
 		s.red = newPOR(p, m)
 	}
 	if !e.NoSymmetry {
@@ -235,11 +235,8 @@ func (s *search) reduced(id int32, st model.State) bool {
 		}
 		s.ample, s.ampleKeys = s.ample[:0], s.ampleKeys[:0]
 		ok := true
-		for i := range s.p.Procs {
-			if set&(1<<i) == 0 || !ok {
-				continue
-			}
-			s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+		take := func(i int) func(model.Step, model.State) {
+			return func(step model.Step, ns model.State) {
 				if !ok {
 					return
 				}
@@ -261,12 +258,25 @@ func (s *search) reduced(id int32, st model.State) bool {
 				start := len(s.ampleKeys)
 				s.ampleKeys = append(s.ampleKeys, s.key...)
 				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)]})
-			})
+			}
+		}
+		for i := range s.p.Procs {
+			switch {
+			case !ok:
+			case set&(1<<i) != 0:
+				s.p.ProcSuccessors(st, i, s.m, s.bound, take(i))
+			case set&(1<<(32+i)) != 0 && len(st.Bufs[i]) > 0:
+				// The flush of i's oldest store alone: i's own steps
+				// commute with it.
+				if step, ns, err := s.p.Exec(st, i, -1, true, s.m); err == nil {
+					take(i)(step, ns)
+				}
+			}
 		}
 		if !ok || len(s.ample) == 0 {
 			continue
 		}
-		s.checkBlocked(st, set)
+		s.checkBlocked(st, set&(1<<32-1))
 		for _, a := range s.ample {
 			if s.visited.find(a.key) >= 0 {
 				continue
