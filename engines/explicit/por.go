@@ -271,8 +271,9 @@ func (r *por) visible(t model.Transition, namedLoc, namedReg []bool, namedVar bi
 }
 
 // prepare computes, for the state s, the current and future accesses of
-// every process and the sets of processes that may form an ample set, and
-// returns those sets (as bit masks of processes), smallest first.
+// every process and the sets of steps that may form an ample set, and
+// returns those sets, smallest first. A set is a bit mask: bit i for all
+// the steps of process i, bit 32+i for the flush of its oldest store.
 //
 // Process P's current steps are the transitions leaving its location and
 // the flush of its oldest buffered store. They read from memory the
@@ -291,7 +292,12 @@ func (r *por) visible(t model.Transition, namedLoc, namedReg []bool, namedVar bi
 // outside S takes only steps independent of the current steps of S, and
 // the members of S take none but those before one of them is taken (this is
 // a stubborn set in Valmari's sense, with processes for the transitions).
-// prepare returns the closure of every single process.
+// prepare returns the closure of every single process, and of every single
+// flush of an oldest store: a process's own steps commute with that flush
+// (its writes append behind it, its reads of the variable read the same
+// value before and after, its fences and locked operations wait for it), so
+// the flush may be in a set without them. Until the flush is taken, such a
+// process writes nothing to memory: only its future reads count.
 //
 // A process Q is stuck (the bit of Q in stuck) when its buffer is empty,
 // every transition leaving its location is a plain read or a local step,
