@@ -21,8 +21,9 @@ type node struct {
 
 // search is one breadth-first search of a program under a model with a
 // buffer bound. It keeps every visited state's canonical key (in visited,
-// whose ids are the nodes' indices) and node, and the states still to expand, in the order of their ids, as
-// packed encodings in a queue of bytes.
+// whose ids are the nodes' indices) and node, and the states still to
+// expand, in the order of their ids, as packed encodings in a queue of
+// bytes.
 type search struct {
 	p         *model.Program
 	m         model.Model
@@ -48,7 +49,7 @@ type search struct {
 	hasW      [][]bool // by process and location: a write leaves it
 	stKey     []byte   // the key of the state being expanded
 	ampleKeys []byte   // the keys of s.ample
-	key2      []byte
+	key2      []byte   // scratch of useless
 	// For the tests that show what the provisos are for: a reduction
 	// without the visibility proviso (C2) or the cycle proviso (C3).
 	noC2, noC3 bool
