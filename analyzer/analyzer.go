@@ -176,7 +176,7 @@ func (s *system) analyse() {
 	case fence.Correct:
 		if res.Bound != "" {
 			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf(
-				"inconclusive: system %s: no bad state is reachable with %s, but the %s engine is exact only for loop-free systems; use -engine=sb for a proof",
+				"inconclusive: system %s: no bad state is reachable with %s, but the %s engine is exact only where fences or locked operations bound the store buffers; use -engine=sb for a proof",
 				s.sys.Name, res.Bound, eng.Name()))
 		}
 	case fence.Fixable:

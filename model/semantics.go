@@ -182,16 +182,27 @@ func (p *Program) Successors(s State, m Model, bound int, yield func(Step, State
 	if s.Fault != nil {
 		return
 	}
-	for i, q := range p.Procs {
-		if m == TSO && len(s.Bufs[i]) > 0 {
-			if step, ns, err := p.flush(s, i); err == nil {
-				yield(step, ns)
-			}
+	for i := range p.Procs {
+		p.ProcSuccessors(s, i, m, bound, yield)
+	}
+}
+
+// ProcSuccessors calls yield for every step of process i enabled in s under
+// m (the flush of its oldest buffered store first, then its transitions in
+// order) and the state it leads to, as [Program.Successors] does for every
+// process.
+func (p *Program) ProcSuccessors(s State, i int, m Model, bound int, yield func(Step, State)) {
+	if s.Fault != nil {
+		return
+	}
+	if m == TSO && len(s.Bufs[i]) > 0 {
+		if step, ns, err := p.flush(s, i); err == nil {
+			yield(step, ns)
 		}
-		for _, ti := range q.Out(s.Locs[i]) {
-			if step, ns, err := p.exec(s, i, ti, m, bound); err == nil {
-				yield(step, ns)
-			}
+	}
+	for _, ti := range p.Procs[i].Out(s.Locs[i]) {
+		if step, ns, err := p.exec(s, i, ti, m, bound); err == nil {
+			yield(step, ns)
 		}
 	}
 }

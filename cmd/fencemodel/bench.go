@@ -468,7 +468,8 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	var ef engineFlags
 	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO), explicit (bounded buffers) or pred (predicate abstraction, unbounded integers)")
-	fs.IntVar(&ef.buffer, "buffer", 0, "store-buffer bound of the explicit engine (0: exact for loop-free programs, else 4)")
+	fs.IntVar(&ef.buffer, "buffer", 0, "store-buffer bound of the explicit engine (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
+	ef.registerSearch(fs)
 	fs.Int64Var(&ef.maxStates, "max-states", 0, "state or constraint budget per engine call (0: engine default)")
 	fs.DurationVar(&ef.budget, "budget", time.Minute, "time budget per program for each of the two runs (cheapest set, all sets)")
 	manifest := fs.String("manifest", filepath.Join("testdata", "table1", "expected.json"), "the manifest: JSON list of programs and the paper's results")

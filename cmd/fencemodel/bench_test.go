@@ -81,7 +81,7 @@ func TestBench(t *testing.T) {
 			name:   "agreeing rows as text",
 			args:   []string{"-manifest=" + good},
 			code:   exitSafe,
-			stdout: []string{"program", "Simple Dekker", "fixable (bounded)", "1/proc", "yes", "Task", "correct", "PC v1", "wrong under SC", "erroneous", "yes", "engine explicit"},
+			stdout: []string{"program", "Simple Dekker", "fixable", "1/proc", "yes", "Task", "correct", "PC v1", "wrong under SC", "erroneous", "yes", "engine explicit"},
 		},
 		{
 			name:   "markdown",

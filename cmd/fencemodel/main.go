@@ -4,13 +4,14 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel check [-engine=explicit|sb|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred] [-manifest=FILE] [-budget=D] [-format=text|markdown]
 //	fencemodel race [-engine=explicit|sb|pred] [-budget=D] FILE...
 //
 // The engines: explicit (breadth-first search with bounded store buffers
-// under TSO, complete under SC), sb (exact single-buffer backward
+// under TSO, exact when fences and locked operations bound them, complete
+// under SC; with partial-order and symmetry reduction), sb (exact single-buffer backward
 // reachability under TSO) and pred (k-abstraction of the buffers with
 // predicate abstraction of the data, refined by counterexamples; it takes
 // unbounded integers).
@@ -126,22 +127,32 @@ type engineFlags struct {
 	memory    int64 // MiB of heap per file; 0: no limit
 	maxWork   int64 // work units per file (engines.Meter); 0: no bound
 	reduce    bool  // slice to the cone of influence first (check, fences)
+	por       bool  // partial-order reduction in the explicit engine
+	symmetry  bool  // symmetry reduction in the explicit engine
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
-	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact for loop-free programs, else 4)")
+	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "state budget per file (0: engine default)")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
+	f.registerSearch(fs)
 	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
+}
+
+// registerSearch adds the flags that turn off the explicit engine's
+// reductions.
+func (f *engineFlags) registerSearch(fs *flag.FlagSet) {
+	fs.BoolVar(&f.por, "por", true, "partial-order reduction in the explicit engine (-por=false turns it off)")
+	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction of identical goroutines in the explicit engine (-symmetry=false turns it off)")
 }
 
 func (f *engineFlags) newEngine() (engines.Engine, error) {
 	switch f.engine {
 	case "explicit":
-		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates}, nil
+		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates, NoPOR: !f.por, NoSymmetry: !f.symmetry}, nil
 	case "sb":
 		return &sb.Engine{MaxConstraints: f.maxStates}, nil
 	case "pred":

@@ -1,13 +1,33 @@
 // Package explicit decides reachability of bad states by forward explicit-state
-// search (breadth first, so counterexamples are shortest) over the concrete
-// semantics of package model.
+// search (breadth first) over the concrete semantics of package model.
 //
 // Under SC the search is complete for programs with finite domains. Under TSO
-// the store buffers are unbounded, so the search bounds them: a Safe answer
-// then holds only "up to buffer bound N". For programs without loops, whose
-// processes write at most N times on any path, bound N loses nothing and the
-// answer is exact. The engine is the project's bug finder and test oracle; the
-// exact TSO engine is package sb.
+// the store buffers are unbounded, so the search bounds them. The bound is
+// exact when the control graph bounds the buffers (see [DrainBound]: fences
+// and locked operations empty them, so a program whose loops write only
+// between such operations has bounded buffers); a search with a larger bound
+// than any buffer reaches loses nothing. Otherwise the engine starts from
+// DefaultBound and doubles the bound while it disabled a write (up to
+// MaxAutoBound); a search in which the bound disabled no write is exact as
+// well. Only when the bound did cut writes off is a Safe answer qualified,
+// "up to buffer bound N". The engine is the project's bug finder and test
+// oracle; the exact TSO engine is package sb.
+//
+// The search reduces the interleavings it explores (both reductions are on
+// by default; Engine.NoPOR and Engine.NoSymmetry turn them off):
+//
+//   - partial-order reduction: in a state, the steps of a set of processes
+//     closed under conflicts (a stubborn set whose steps are invisible to
+//     the bad states, with the breadth-first cycle proviso) stand for all
+//     (see por.go); steps that change nothing, or only start another round
+//     of a spin loop, are dropped;
+//   - symmetry reduction: processes that run the same code on the same
+//     variables, with bad states closed under their exchange, are
+//     interchangeable; the search visits one state of every orbit ([Classes]).
+//
+// Counterexamples are the paths the search took, replayed on the program: real
+// executions, shortest among the interleavings explored (with the reductions
+// off, shortest of all).
 //
 // States are hashed through a compact variable-length encoding of locations,
 // registers, memory and buffers. Registers that are dead at a process's
@@ -37,8 +57,8 @@ const DefaultMaxStates = 20_000_000
 
 // Engine is the explicit-state engine. The zero value is ready to use.
 type Engine struct {
-	// Bound limits every store buffer under TSO; 0 picks the exact bound of a
-	// loop-free program, or DefaultBound.
+	// Bound limits every store buffer under TSO; 0 picks the exact bound
+	// (DrainBound) when it is finite, else grows from DefaultBound.
 	Bound int
 	// MaxStates ends the search as inconclusive; 0 means DefaultMaxStates.
 	MaxStates int64
@@ -46,15 +66,14 @@ type Engine struct {
 	// counted are the program's own (for measuring reductions made before
 	// the search).
 	KeepDead bool
+	// NoPOR turns off the partial-order reduction.
+	NoPOR bool
+	// NoSymmetry turns off the symmetry reduction.
+	NoSymmetry bool
 }
 
 // Name returns "explicit".
 func (*Engine) Name() string { return "explicit" }
-
-type node struct {
-	parent int32
-	step   model.Step
-}
 
 // Check searches the reachable states of p under m.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
@@ -78,98 +97,58 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		res.Stats.Duration = time.Since(start)
 		return res, nil
 	}
-	finish := func() (*engines.Result, error) {
-		res.Stats.Duration = time.Since(start)
-		if res.Status == engines.Safe && !exact {
-			res.Bound = fmt.Sprintf("buffer bound %d", bound)
-		}
-		if err := engines.Verify(p, res); err != nil {
+	meter := engines.MeterOf(ctx)
+	budget := maxStates
+	var bounded *engines.Result // the Safe answer of the last round, up to its bound
+	for {
+		s := newSearch(p, m, bound, e, budget, meter)
+		reason, err := s.run(ctx)
+		if err != nil {
 			return nil, err
 		}
-		return res, nil
-	}
-
-	var (
-		visited = make(map[string]int32)
-		nodes   []node
-		roots   []model.State // initial states, by -(parent+1)
-		queue   []int32
-		states  []model.State // state of each node still needed
-		key     []byte
-		badNode = int32(-1)
-	)
-	dead := Dead(p)
-	meter := engines.MeterOf(ctx)
-	add := func(s model.State, parent int32, st model.Step) bool {
-		if parent >= 0 && !e.KeepDead {
-			s = CanonicalRegs(s, dead) // initial states are kept as they are, for the trace
-		}
-		key = s.AppendKey(key[:0])
-		if _, ok := visited[string(key)]; ok {
-			return false
-		}
-		id := int32(len(nodes))
-		visited[string(key)] = id
-		nodes = append(nodes, node{parent: parent, step: st})
-		meter.States(1)
-		states = append(states, s)
-		queue = append(queue, id)
-		if p.IsBad(s) {
-			badNode = id
-			return true
-		}
-		return false
-	}
-	var initErr error
-	initErr = p.Initial(func(s model.State) {
-		if badNode >= 0 {
-			return
-		}
-		roots = append(roots, s)
-		add(s, -int32(len(roots)), model.Step{})
-	})
-	if initErr != nil {
-		return nil, fmt.Errorf("explicit engine: %w", initErr)
-	}
-	for head := 0; head < len(queue) && badNode < 0; head++ {
-		if head&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				res.Status = engines.Inconclusive
-				res.Reason = fmt.Sprintf("%s after %d states", StopReason(ctx), len(nodes))
-				res.Stats.States = int64(len(nodes))
-				return finish()
+		res.Stats.States += int64(len(s.nodes))
+		switch {
+		case reason != "" && bounded != nil:
+			// A deeper bound did not fit the budget: answer with the last one.
+			res.Status, res.Bound = engines.Safe, bounded.Bound
+		case reason != "":
+			res.Status, res.Reason = engines.Inconclusive, reason
+		case s.badNode >= 0:
+			t, err := s.trace(s.badNode)
+			if err != nil {
+				return nil, err
 			}
+			res.Status, res.Trace = engines.Unsafe, t
+		case exact || !s.blocked:
+			// The bound never disabled a write: the search is exact.
+			res.Status = engines.Safe
+		case e.Bound == 0 && 2*bound <= MaxAutoBound && maxStates-res.Stats.States > 0:
+			// Buffers may grow beyond the bound: search again with twice
+			// the bound, within a budget proportional to this round's.
+			bounded = &engines.Result{Bound: fmt.Sprintf("buffer bound %d", bound)}
+			bound *= 2
+			budget = min(maxStates-res.Stats.States, autoGrowth*int64(len(s.nodes)))
+			continue
+		default:
+			res.Status, res.Bound = engines.Safe, fmt.Sprintf("buffer bound %d", bound)
 		}
-		if meter.Out() {
-			res.Status = engines.Inconclusive
-			res.Reason = meter.Reason()
-			res.Stats.States = int64(len(nodes))
-			return finish()
-		}
-		if int64(len(nodes)) >= maxStates {
-			res.Status = engines.Inconclusive
-			res.Reason = fmt.Sprintf("state budget of %d states exhausted", maxStates)
-			res.Stats.States = int64(len(nodes))
-			return finish()
-		}
-		id := queue[head]
-		s := states[id]
-		states[id] = model.State{} // release
-		p.Successors(s, m, bound, func(st model.Step, ns model.State) {
-			if badNode < 0 {
-				add(ns, id, st)
-			}
-		})
+		break
 	}
-	res.Stats.States = int64(len(nodes))
-	if badNode < 0 {
-		res.Status = engines.Safe
-		return finish()
+	res.Stats.Duration = time.Since(start)
+	if err := engines.Verify(p, res); err != nil {
+		return nil, err
 	}
-	res.Status = engines.Unsafe
-	res.Trace = buildTrace(nodes, roots, badNode, m)
-	return finish()
+	return res, nil
 }
+
+// MaxAutoBound is the largest buffer bound the engine tries by itself (when
+// Engine.Bound is 0) for a program whose buffers the control graph does not
+// bound (see [DrainBound]): it starts at DefaultBound and doubles the bound
+// while a write was disabled by it, within a state budget of autoGrowth
+// times the states of the previous round.
+const MaxAutoBound = 16
+
+const autoGrowth = 8
 
 // InitialStates returns the number of initial states of p: the product of
 // the sizes of the domains of the values marked Any (initial '*'),
@@ -225,86 +204,6 @@ func StopReason(ctx context.Context) string {
 		return "search canceled"
 	}
 	return fmt.Sprintf("stopped by the %v", cause)
-}
-
-func buildTrace(nodes []node, roots []model.State, id int32, m model.Model) *model.Trace {
-	var steps []model.Step
-	for nodes[id].parent >= 0 {
-		steps = append(steps, nodes[id].step)
-		id = nodes[id].parent
-	}
-	root := roots[-nodes[id].parent-1]
-	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
-		steps[i], steps[j] = steps[j], steps[i]
-	}
-	t := &model.Trace{Model: m, InitMem: root.Mem, InitRegs: root.Regs, Steps: steps}
-	return t
-}
-
-// tsoBound returns the buffer bound to search with and whether it is exact.
-func (e *Engine) tsoBound(p *model.Program) (int, bool) {
-	longest, acyclic := MaxWritesOnPath(p)
-	switch {
-	case e.Bound > 0:
-		return e.Bound, acyclic && e.Bound >= longest
-	case acyclic:
-		return max(longest, 1), true
-	default:
-		return DefaultBound, false
-	}
-}
-
-// MaxWritesOnPath returns the largest number of plain writes on any path of
-// any process, and whether every process is loop-free (otherwise the number
-// is meaningless).
-func MaxWritesOnPath(p *model.Program) (int, bool) {
-	best := 0
-	for _, q := range p.Procs {
-		n, ok := maxWrites(q)
-		if !ok {
-			return 0, false
-		}
-		best = max(best, n)
-	}
-	return best, true
-}
-
-var errCycle = errors.New("cycle")
-
-func maxWrites(q *model.Process) (int, bool) {
-	const (
-		unseen = iota
-		active
-		done
-	)
-	mark := make([]uint8, len(q.Locs))
-	memo := make([]int, len(q.Locs))
-	var visit func(l int) (int, error)
-	visit = func(l int) (int, error) {
-		switch mark[l] {
-		case active:
-			return 0, errCycle
-		case done:
-			return memo[l], nil
-		}
-		mark[l] = active
-		best := 0
-		for _, ti := range q.Out(l) {
-			t := q.Trans[ti]
-			n, err := visit(t.To)
-			if err != nil {
-				return 0, err
-			}
-			if t.Op.Kind == model.Write {
-				n++
-			}
-			best = max(best, n)
-		}
-		mark[l], memo[l] = done, best
-		return best, nil
-	}
-	n, err := visit(q.Init)
-	return n, err == nil
 }
 
 // Dead returns, for every process of p and every location, the registers

@@ -1,0 +1,94 @@
+package explicit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestProvisos shows that each proviso of the partial-order reduction is
+// needed: on a program made for it, the reduction without the proviso
+// misses the bad state that the full reduction finds.
+func TestProvisos(t *testing.T) {
+	local := func(name string) *model.Process {
+		q := &model.Process{Name: name}
+		for _, l := range []string{"A", "B", "C"} {
+			q.AddLoc(l, model.Pos{})
+		}
+		q.AddTrans(0, model.NopOp(), 1, model.Pos{})
+		q.AddTrans(1, model.NopOp(), 2, model.Pos{})
+		return q
+	}
+	// C2: the bad state is P0 at B with P1 at C. P0's nops are
+	// independent of everything, so without the visibility proviso P0 runs
+	// to C before P1 moves.
+	visible := &model.Program{Name: "visible", Procs: []*model.Process{local("P0"), local("P1")}}
+	visible.Bad = []model.BadState{{Locs: []model.ProcLoc{{Proc: 0, Loc: 1}, {Proc: 1, Loc: 2}}}}
+	// C3: P0 counts modulo 3 in a live register forever; P1's one step is
+	// bad. Without the cycle proviso the search goes round P0's cycle only.
+	flip := &model.Process{Name: "P0", Regs: []model.Reg{{Name: "r", Dom: model.Range(0, 2)}}}
+	flip.AddLoc("L0", model.Pos{})
+	flip.AddLoc("L1", model.Pos{})
+	flip.AddTrans(0, model.AssignOp(0, model.Bin(model.OpMod, model.Bin(model.OpAdd, model.R(0), model.C(1)), model.C(3))), 0, model.Pos{})
+	flip.AddTrans(0, model.GuardOp(model.Bin(model.OpEq, model.R(0), model.C(5))), 1, model.Pos{})
+	cycle := &model.Program{Name: "cycle", Procs: []*model.Process{flip, local("P1")}}
+	cycle.Bad = []model.BadState{{Locs: []model.ProcLoc{{Proc: 1, Loc: 1}}}}
+	for _, tc := range []struct {
+		name       string
+		p          *model.Program
+		noC2, noC3 bool
+	}{
+		{"visibility", visible, true, false},
+		{"cycle", cycle, false, true},
+	} {
+		for _, m := range []model.Model{model.SC, model.TSO} {
+			t.Run(tc.name+"/"+m.String(), func(t *testing.T) {
+				tc.p.Index()
+				for _, without := range []bool{false, true} {
+					s := newSearch(tc.p, m, 1, &Engine{}, 1000, engines.MeterOf(context.Background()))
+					s.noC2, s.noC3 = without && tc.noC2, without && tc.noC3
+					if reason, err := s.run(context.Background()); reason != "" || err != nil {
+						t.Fatalf("search stopped: %q, %v", reason, err)
+					}
+					if found := s.badNode >= 0; found == without {
+						t.Errorf("without the proviso: %v; bad state found: %v", without, found)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestStateSet checks the visited set against a map, across its growth.
+func TestStateSet(t *testing.T) {
+	set := newStateSet()
+	want := map[string]int{}
+	for i := range 5000 {
+		// Keys of different lengths, some repeated.
+		k := []byte(fmt.Sprint(i%3001, strings.Repeat("x", i%7)))
+		id, ok := want[string(k)]
+		if got := set.find(k); ok != (got >= 0) || ok && got != id {
+			t.Fatalf("find(%q) = %d, want %d (present %v)", k, got, id, ok)
+		}
+		if ok {
+			continue
+		}
+		got, err := set.insert(k)
+		if err != nil || got != len(want) {
+			t.Fatalf("insert(%q) = %d, %v; want %d", k, got, err, len(want))
+		}
+		want[string(k)] = got
+	}
+	for k, id := range want {
+		if got := set.find([]byte(k)); got != id {
+			t.Fatalf("find(%q) = %d, want %d", k, got, id)
+		}
+		if string(set.key(id)) != k {
+			t.Fatalf("key(%d) = %q, want %q", id, set.key(id), k)
+		}
+	}
+}

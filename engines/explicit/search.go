@@ -1,0 +1,442 @@
+package explicit
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// node is a visited state: how the search reached it (its parent and the
+// step taken, whose values are recomputed when a trace is built) and
+// whether it was expanded by all its steps.
+type node struct {
+	parent int32 // -(root+1) for an initial state
+	proc   int32
+	trans  int32 // -1 for a flush
+	full   bool
+}
+
+// search is one breadth-first search of a program under a model with a
+// buffer bound. It keeps every visited state's canonical key (in visited,
+// whose ids are the nodes' indices) and node, and the states still to
+// expand, in the order of their ids, as packed encodings in a queue of
+// bytes.
+type search struct {
+	p         *model.Program
+	m         model.Model
+	bound     int
+	keepDead  bool
+	maxStates int64
+	meter     *engines.Meter
+	dead      [][][]int
+	red       *por
+	sym       *symmetry
+
+	visited *stateSet
+	full    error // the visited set could not take another state
+	nodes   []node
+	roots   []model.State // initial states, by -(parent+1)
+	queue   []byte        // packed states of the nodes from head on
+	key     []byte
+	badNode int32
+	// blocked is set when the bound disabled a write in an expanded state
+	// (so that the search may have missed states of the unbounded program).
+	blocked   bool
+	ample     []succ
+	hasW      [][]bool // by process and location: a write leaves it
+	stKey     []byte   // the key of the state being expanded
+	ampleKeys []byte   // the keys of s.ample
+	key2      []byte   // scratch of useless
+	// For the tests that show what the provisos are for: a reduction
+	// without the visibility proviso (C2) or the cycle proviso (C3).
+	noC2, noC3 bool
+}
+
+type succ struct {
+	step  model.Step
+	state model.State
+	key   []byte // in s.ampleKeys
+}
+
+func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
+	s := &search{
+		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
+		dead: Dead(p), visited: newStateSet(), badNode: -1,
+	}
+	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
+		s.red = newPOR(p, m)
+	}
+	if !e.NoSymmetry {
+		s.sym = newSymmetry(p)
+	}
+	if m == model.TSO && bound > 0 {
+		s.hasW = make([][]bool, len(p.Procs))
+		for i, q := range p.Procs {
+			s.hasW[i] = make([]bool, len(q.Locs))
+			for _, t := range q.Trans {
+				if t.Op.Kind == model.Write {
+					s.hasW[i][t.From] = true
+				}
+			}
+		}
+	}
+	return s
+}
+
+func (s *search) appendKey(b []byte, st model.State) []byte {
+	if s.sym != nil {
+		return s.sym.appendKey(b, st)
+	}
+	return st.AppendKey(b)
+}
+
+// canon resets the dead registers of a state reached by a step.
+func (s *search) canon(st model.State) model.State {
+	if s.keepDead {
+		return st
+	}
+	return CanonicalRegs(st, s.dead)
+}
+
+// insert records the new state st, whose key is k, and reports whether it
+// is bad.
+func (s *search) insert(st model.State, k []byte, parent int32, step model.Step) bool {
+	id := int32(len(s.nodes))
+	if _, err := s.visited.insert(k); err != nil {
+		s.full = err
+		return false
+	}
+	n := node{parent: parent, proc: int32(step.Proc), trans: int32(step.Trans)}
+	if step.Flush {
+		n.trans = -1
+	}
+	s.nodes = append(s.nodes, n)
+	s.meter.States(1)
+	s.queue = s.pack(s.queue, st)
+	if s.p.IsBad(st) {
+		s.badNode = id
+		return true
+	}
+	return false
+}
+
+// add records st, reached from parent by step, unless it was visited.
+func (s *search) add(st model.State, parent int32, step model.Step) bool {
+	if parent >= 0 {
+		st = s.canon(st) // initial states are kept as they are, for the trace
+	}
+	s.key = s.appendKey(s.key[:0], st)
+	if s.visited.find(s.key) >= 0 {
+		return false
+	}
+	return s.insert(st, s.key, parent, step)
+}
+
+// run searches from the initial states; it returns nil when the search
+// ended (badNode says how) and the reason when a budget stopped it.
+func (s *search) run(ctx context.Context) (string, error) {
+	err := s.p.Initial(func(st model.State) {
+		if s.badNode >= 0 {
+			return
+		}
+		s.roots = append(s.roots, st)
+		s.add(st, -int32(len(s.roots)), model.Step{})
+	})
+	if err != nil {
+		return "", fmt.Errorf("explicit engine: %w", err)
+	}
+	head, off := 0, 0 // the next node to expand and its packed state
+	for ; head < len(s.nodes) && s.badNode < 0; head++ {
+		if head&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Sprintf("%s after %d states", StopReason(ctx), len(s.nodes)), nil
+			}
+			if off > len(s.queue)/2 && off > 1<<16 {
+				n := copy(s.queue, s.queue[off:])
+				s.queue, off = s.queue[:n], 0
+			}
+		}
+		if s.meter.Out() {
+			return s.meter.Reason(), nil
+		}
+		if s.full != nil {
+			return fmt.Sprintf("%v after %d states", s.full, len(s.nodes)), nil
+		}
+		if int64(len(s.nodes)) >= s.maxStates {
+			return fmt.Sprintf("state budget of %d states exhausted", s.maxStates), nil
+		}
+		var st model.State
+		st, off = s.unpack(off)
+		id := int32(head)
+		if s.red != nil && s.reduced(id, st) {
+			continue
+		}
+		s.nodes[id].full = true
+		s.checkBlocked(st, ^uint64(0))
+		if s.red == nil {
+			s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
+				if s.badNode < 0 {
+					s.add(ns, id, step)
+				}
+			})
+			continue
+		}
+		s.stKey = s.appendKey(s.stKey[:0], st)
+		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
+			if s.badNode >= 0 {
+				return
+			}
+			ns = s.canon(ns)
+			s.key = s.appendKey(s.key[:0], ns)
+			if s.useless(step, ns) {
+				return
+			}
+			if s.visited.find(s.key) < 0 {
+				s.insert(ns, s.key, id, step)
+			}
+		})
+	}
+	return "", nil
+}
+
+// checkBlocked notes whether the bound disables a write of a process of set
+// in st.
+func (s *search) checkBlocked(st model.State, set uint64) {
+	if s.hasW == nil || s.blocked {
+		return
+	}
+	for i, l := range st.Locs {
+		if (i >= 64 || set&(1<<i) != 0) && len(st.Bufs[i]) >= s.bound && s.hasW[i][l] {
+			s.blocked = true
+			return
+		}
+	}
+}
+
+// reduced expands st, node id, through the steps of a set of processes that
+// forms an ample set (see por), and reports whether it did. Of the
+// conditions, prepare ensures C1; C2 and C3 are checked on the steps.
+func (s *search) reduced(id int32, st model.State) bool {
+	if st.Fault != nil {
+		return false
+	}
+	s.stKey = s.appendKey(s.stKey[:0], st)
+	var stuck uint64
+	for i := range s.p.Procs {
+		if s.stuck(st, i) {
+			stuck |= 1 << i
+		}
+	}
+	for _, set := range s.red.prepare(s.p, st, stuck) {
+		if s.red.flushVisible(st, set) && !s.noC2 {
+			continue
+		}
+		s.ample, s.ampleKeys = s.ample[:0], s.ampleKeys[:0]
+		ok := true
+		take := func(i int) func(model.Step, model.State) {
+			return func(step model.Step, ns model.State) {
+				if !ok {
+					return
+				}
+				ns = s.canon(ns)
+				s.key = s.appendKey(s.key[:0], ns)
+				if s.useless(step, ns) {
+					return
+				}
+				if !step.Flush && s.red.procs[i].visible[step.Trans] && !s.noC2 {
+					ok = false // C2
+					return
+				}
+				// C3: a successor expanded before, unless by all its
+				// steps, may close a cycle of reduced expansions.
+				if old := s.visited.find(s.key); old >= 0 && old <= int(id) && !s.nodes[old].full && !s.noC3 {
+					ok = false
+					return
+				}
+				start := len(s.ampleKeys)
+				s.ampleKeys = append(s.ampleKeys, s.key...)
+				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)]})
+			}
+		}
+		for i := range s.p.Procs {
+			switch {
+			case !ok:
+			case set&(1<<i) != 0:
+				s.p.ProcSuccessors(st, i, s.m, s.bound, take(i))
+			case set&(1<<(32+i)) != 0 && len(st.Bufs[i]) > 0:
+				// The flush of i's oldest store alone: i's own steps
+				// commute with it.
+				if step, ns, err := s.p.Exec(st, i, -1, true, s.m); err == nil {
+					take(i)(step, ns)
+				}
+			}
+		}
+		if !ok || len(s.ample) == 0 {
+			continue
+		}
+		s.checkBlocked(st, set&(1<<32-1))
+		for _, a := range s.ample {
+			if s.visited.find(a.key) >= 0 {
+				continue
+			}
+			if s.insert(a.state, a.key, id, a.step) {
+				break
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pack appends the encoding of st (without its fault: a faulty state is
+// bad and ends the search) to b.
+func (s *search) pack(b []byte, st model.State) []byte {
+	for _, l := range st.Locs {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	for _, rs := range st.Regs {
+		for _, r := range rs {
+			b = binary.AppendVarint(b, r)
+		}
+	}
+	for _, v := range st.Mem {
+		b = binary.AppendVarint(b, v)
+	}
+	if s.m == model.TSO {
+		for _, buf := range st.Bufs {
+			b = binary.AppendUvarint(b, uint64(len(buf)))
+			for _, e := range buf {
+				b = binary.AppendUvarint(b, uint64(e.Var))
+				b = binary.AppendVarint(b, e.Val)
+			}
+		}
+	}
+	return b
+}
+
+// unpack decodes the state packed at s.queue[off:] and returns it with the
+// offset of the next one.
+func (s *search) unpack(off int) (model.State, int) {
+	b := s.queue
+	uv := func() int {
+		v, n := binary.Uvarint(b[off:])
+		off += n
+		return int(v)
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(b[off:])
+		off += n
+		return v
+	}
+	np := len(s.p.Procs)
+	st := model.State{Locs: make([]int, np), Regs: make([][]int64, np), Mem: make([]int64, len(s.p.Vars)), Bufs: make([][]model.BufEntry, np)}
+	for i := range np {
+		st.Locs[i] = uv()
+	}
+	for i, q := range s.p.Procs {
+		st.Regs[i] = make([]int64, len(q.Regs))
+		for r := range st.Regs[i] {
+			st.Regs[i][r] = sv()
+		}
+	}
+	for x := range st.Mem {
+		st.Mem[x] = sv()
+	}
+	if s.m == model.TSO {
+		for i := range np {
+			n := uv()
+			if n == 0 {
+				continue
+			}
+			buf := make([]model.BufEntry, n)
+			for k := range buf {
+				buf[k].Var = uv()
+				buf[k].Val = sv()
+			}
+			st.Bufs[i] = buf
+		}
+	}
+	return st, off
+}
+
+// trace rebuilds the path to node id: the steps recorded, replayed from the
+// initial state for their values.
+func (s *search) trace(id int32) (*model.Trace, error) {
+	var path []node
+	for s.nodes[id].parent >= 0 {
+		path = append(path, s.nodes[id])
+		id = s.nodes[id].parent
+	}
+	root := s.roots[-s.nodes[id].parent-1]
+	t := &model.Trace{Model: s.m, InitMem: root.Mem, InitRegs: root.Regs}
+	st := root
+	for k := len(path) - 1; k >= 0; k-- {
+		n := path[k]
+		step, ns, err := s.p.Exec(st, int(n.proc), int(n.trans), n.trans < 0, s.m)
+		if err != nil {
+			return nil, fmt.Errorf("explicit engine: rebuilding step %d of a counterexample: %w", len(t.Steps)+1, err)
+		}
+		t.Steps = append(t.Steps, step)
+		st = ns
+	}
+	return t, nil
+}
+
+// useless reports whether the successor ns of the state being expanded
+// (whose key is s.stKey), reached by step and whose key is s.key, adds
+// nothing to the search: it is that state again (a step that changes
+// nothing, such as a failed compare-and-swap in a spin loop), or the
+// step's process can then only take local, invisible steps, each of which
+// leads back to that state (a spin loop's read of a value that sends it
+// round again, the register read being dead there). Every path through
+// such a successor has a path at most as long from the state itself that
+// ends in a state no bad state tells apart, so the search, which expands
+// that state, may drop it.
+func (s *search) useless(step model.Step, ns model.State) bool {
+	if ns.Fault != nil {
+		return false
+	}
+	if string(s.key) == string(s.stKey) {
+		return true
+	}
+	i := step.Proc
+	if step.Flush || s.red.procs[i].visible[step.Trans] || !s.red.procs[i].localOnly[ns.Locs[i]] {
+		return false
+	}
+	back, other := 0, false
+	s.p.ProcSuccessors(ns, i, s.m, s.bound, func(_ model.Step, n2 model.State) {
+		if other {
+			return
+		}
+		n2 = s.canon(n2)
+		s.key2 = s.appendKey(s.key2[:0], n2)
+		if n2.Fault != nil || string(s.key2) != string(s.stKey) {
+			other = true
+			return
+		}
+		back++
+	})
+	return !other && back > 0
+}
+
+// stuck reports whether process i can only spin in st (see por.prepare): its
+// buffer is empty, the transitions leaving its location are plain reads
+// and local steps, and every step it can take is useless.
+func (s *search) stuck(st model.State, i int) bool {
+	if len(st.Bufs[i]) > 0 || !s.red.procs[i].readsOnly[st.Locs[i]] {
+		return false
+	}
+	ok := true
+	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+		if !ok {
+			return
+		}
+		ns = s.canon(ns)
+		s.key = s.appendKey(s.key[:0], ns)
+		ok = s.useless(step, ns)
+	})
+	return ok
+}

@@ -1,0 +1,208 @@
+package explicit
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"reflect"
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Symmetry reduction. Processes that run the same code on the same variables
+// (equal registers, locations and transitions; only the names may differ)
+// are interchangeable when the bad states are too: exchanging two of them in
+// a state gives a state with the same future up to the same exchange, and a
+// bad state is reachable from one exactly when it is from the other. The
+// search then visits one state of every orbit: it hashes a state by a
+// canonical key, in which the local states (location, registers, store
+// buffer) of every class of identical processes are sorted. It still keeps
+// and expands the states it reached, so that its traces are real paths.
+
+// symmetry holds the classes of interchangeable processes of a program.
+type symmetry struct {
+	classes [][]int // each sorted, with two members or more
+	nprocs  int
+	// scratch
+	local   [][]byte
+	order   []int
+	members []int
+}
+
+// Classes returns the classes of interchangeable processes of p (each of two
+// processes or more, in increasing order): processes equal in everything but
+// their names, whose exchange maps the set of bad states onto itself.
+func Classes(p *model.Program) [][]int {
+	var classes [][]int
+	seen := make([]bool, len(p.Procs))
+	for i := range p.Procs {
+		if seen[i] {
+			continue
+		}
+		class := []int{i}
+		for j := i + 1; j < len(p.Procs); j++ {
+			if !seen[j] && sameCode(p.Procs[i], p.Procs[j]) {
+				seen[j] = true
+				class = append(class, j)
+			}
+		}
+		if len(class) < 2 {
+			continue
+		}
+		// The exchanges of the first member with each other one generate
+		// every permutation of the class.
+		ok := true
+		for _, j := range class[1:] {
+			if !badInvariant(p, class[0], j) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			classes = append(classes, class)
+		}
+	}
+	return classes
+}
+
+// sameCode reports whether a and b are equal apart from names and positions.
+func sameCode(a, b *model.Process) bool {
+	if a.Init != b.Init || len(a.Locs) != len(b.Locs) || len(a.Regs) != len(b.Regs) || len(a.Trans) != len(b.Trans) {
+		return false
+	}
+	for k, r := range a.Regs {
+		if r.Dom != b.Regs[k].Dom || r.Init != b.Regs[k].Init {
+			return false
+		}
+	}
+	for k, t := range a.Trans {
+		u := b.Trans[k]
+		if t.From != u.From || t.To != u.To || !reflect.DeepEqual(t.Op, u.Op) {
+			return false
+		}
+	}
+	return true
+}
+
+// badInvariant reports whether exchanging processes i and j maps every bad
+// state of p to a bad state of p (as written: conditions are compared
+// syntactically, so a symmetric condition written asymmetrically makes the
+// class be left out, which is safe).
+func badInvariant(p *model.Program, i, j int) bool {
+	swap := func(k int) int {
+		switch k {
+		case i:
+			return j
+		case j:
+			return i
+		}
+		return k
+	}
+	norm := func(b model.BadState, f func(int) int) (locs []model.ProcLoc, cond model.Expr, ok bool) {
+		for _, pl := range b.Locs {
+			locs = append(locs, model.ProcLoc{Proc: f(pl.Proc), Loc: pl.Loc})
+		}
+		slices.SortFunc(locs, func(x, y model.ProcLoc) int {
+			return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Loc, y.Loc))
+		})
+		locs = slices.Compact(locs)
+		cond, ok = renameProcs(b.Cond, f)
+		return locs, cond, ok
+	}
+	id := func(k int) int { return k }
+	for _, b := range p.Bad {
+		locs, cond, ok := norm(b, swap)
+		if !ok {
+			return false
+		}
+		found := false
+		for _, c := range p.Bad {
+			clocs, ccond, ok := norm(c, id)
+			if ok && slices.Equal(locs, clocs) && reflect.DeepEqual(cond, ccond) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// renameProcs returns e with the process of every qualified register
+// reference mapped through f; ok is false for an expression it does not know.
+func renameProcs(e model.Expr, f func(int) int) (model.Expr, bool) {
+	switch e := e.(type) {
+	case nil:
+		return nil, true
+	case model.Const, model.VarRef:
+		return e, true
+	case model.RegRef:
+		if e.Proc >= 0 {
+			e.Proc = f(e.Proc)
+		}
+		return e, true
+	case model.Unary:
+		x, ok := renameProcs(e.X, f)
+		e.X = x
+		return e, ok
+	case model.Binary:
+		x, okx := renameProcs(e.X, f)
+		y, oky := renameProcs(e.Y, f)
+		e.X, e.Y = x, y
+		return e, okx && oky
+	case model.Wrap:
+		x, ok := renameProcs(e.X, f)
+		e.X = x
+		return e, ok
+	}
+	return nil, false
+}
+
+func newSymmetry(p *model.Program) *symmetry {
+	classes := Classes(p)
+	if len(classes) == 0 {
+		return nil
+	}
+	return &symmetry{classes: classes, nprocs: len(p.Procs), local: make([][]byte, len(p.Procs)), order: make([]int, len(p.Procs)), members: make([]int, 0, len(p.Procs))}
+}
+
+// appendKey appends to b the canonical key of s: the local states of the
+// processes, those of every class sorted, then memory and the fault mark.
+// Two states have the same key exactly when a permutation within classes
+// maps one onto the other.
+func (sy *symmetry) appendKey(b []byte, s model.State) []byte {
+	for i := range sy.nprocs {
+		k := sy.local[i][:0]
+		k = binary.AppendUvarint(k, uint64(s.Locs[i]))
+		for _, r := range s.Regs[i] {
+			k = binary.AppendVarint(k, r)
+		}
+		k = binary.AppendUvarint(k, uint64(len(s.Bufs[i])))
+		for _, e := range s.Bufs[i] {
+			k = binary.AppendUvarint(k, uint64(e.Var))
+			k = binary.AppendVarint(k, e.Val)
+		}
+		sy.local[i] = k
+		sy.order[i] = i
+	}
+	for _, c := range sy.classes {
+		members := append(sy.members[:0], c...)
+		slices.SortFunc(members, func(x, y int) int { return bytes.Compare(sy.local[x], sy.local[y]) })
+		for k, slot := range c {
+			sy.order[slot] = members[k]
+		}
+	}
+	for _, i := range sy.order {
+		b = append(b, sy.local[i]...)
+	}
+	for _, v := range s.Mem {
+		b = binary.AppendVarint(b, v)
+	}
+	if s.Fault != nil {
+		b = append(b, 1)
+	}
+	return b
+}
