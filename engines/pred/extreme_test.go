@@ -29,8 +29,8 @@ process P {
 bad "end" : P@L2
 `
 	tests := []struct {
-		name       string
-		lo, hi     string
+		name         string
+		lo, hi       string
 		inconclusive bool
 	}{
 		{"all of int64", "-9223372036854775808", "9223372036854775807", true},
