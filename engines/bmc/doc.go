@@ -79,15 +79,27 @@
 // A / B / C of Fig. 11. Engine.Full instantiates everything (§4.1). By
 // default the engine runs REF (Fig. 10) from a mixed IA:
 //
-//   - Biased initialization (S1): R holds every read, W(r) the writes of its
-//     own process and the initial write ([BiasLocal]; [BiasSync] also every
-//     write of a synchronisation variable, [BiasNone] starts from an OIA),
-//     Λ = λ(R, W), Σ = ∅. Engine.SyncReads starts R with the reads of
-//     synchronisation variables only (the control-state IA of §5.3.1).
-//   - Eager instantiation of a cheap partition (S3): a read with at most
-//     four instances of Π3 (a flag or a datum written once) gets its whole
-//     link set and every instance from the start; refining it lazily would
-//     cost more solver calls than its instances cost.
+//   - Static focusing: Φ_PRP is a disjunction of goals (bad states,
+//     faulting attempts), decided a group at a time (goals that the same
+//     reads can matter to share a group). The reads that can matter to a
+//     goal are those of the transitions that may come before its locations
+//     (all of a process's whose final registers it names, the final reads
+//     of the variables it names), closed over the writes they may read: the
+//     reads of the transitions that may come before such a write. A group
+//     is decided by REF under an assumption literal; a refuted group's
+//     negation is asserted, so what the solver learned carries over.
+//   - Eager instantiation of a cheap partition (S3): a read of the group's
+//     focus with at most four instances of Π3 (a flag or a datum written
+//     once) enters R with its whole link set and every instance; refining
+//     it lazily would cost more solver calls than its instances cost. Every
+//     other read stays outside R (its value is free) until a model's
+//     execution contradicts it, and then enters R with a biased link set
+//     (S1): the writes of its own process and the initial write
+//     ([BiasLocal]; [BiasSync] also every write of a synchronisation
+//     variable, [BiasNone] the whole link set, an OIA), Λ = λ({r}, W(r)).
+//     Engine.SyncReads starts a group with the reads of synchronisation
+//     variables and the final reads of its focus instead (the
+//     control-state IA of §5.3.1).
 //   - A restricted W(r) is asserted under an assumption literal; an unsat
 //     answer whose core contains none of them is a valid proof (Lemma 4),
 //     otherwise the reads it names get W(r) = cW(r) and Λ their pairs (RED-U).

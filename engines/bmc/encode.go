@@ -429,7 +429,7 @@ func (en *encoding) transition(pr *proc, ti int, regs []*smt.Expr) (ok, fault *s
 			ok = b.and(b.not(f), match)
 		}
 		if op.Reg >= 0 {
-			dom := b.inDom(q.Regs[op.Reg].Dom, a.val)
+			dom := en.regDom(q.Regs[op.Reg].Dom, op.Var, a.val)
 			fault = b.or(fault, b.and(ok, b.not(dom)))
 			ok = b.and(ok, dom)
 			setReg(op.Reg, a.val)
@@ -511,7 +511,7 @@ func (en *encoding) lockedBody(pr *proc, ti int, regs []*smt.Expr, newRead func(
 				ok = b.and(ok, b.not(f), b.eq(want, v))
 			}
 			if o.Reg >= 0 {
-				dom := b.inDom(q.Regs[o.Reg].Dom, v)
+				dom := en.regDom(q.Regs[o.Reg].Dom, o.Var, v)
 				fault = b.or(fault, b.and(ok, b.not(dom)))
 				ok = b.and(ok, dom)
 				regs[o.Reg] = v
@@ -540,6 +540,16 @@ func (en *encoding) lockedBody(pr *proc, ti int, regs []*smt.Expr, newRead func(
 		pr.acc[ti] = append(pr.acc[ti], en.addAccess(a))
 	}
 	return ok, fault, regs, nil
+}
+
+// regDom is the condition that value v of shared variable x, read into a
+// register of domain d, lies in d: true when x's domain lies within d (v
+// is in x's domain by construction), so that the read has no fault.
+func (en *encoding) regDom(d model.Domain, x int, v *smt.Expr) *smt.Expr {
+	if vd := en.p.Vars[x].Dom; d.Unbounded || (!vd.Unbounded && d.Lo <= vd.Lo && vd.Hi <= d.Hi) {
+		return en.tt
+	}
+	return en.inDom(d, v)
 }
 
 func contains(xs []int, x int) bool {

@@ -48,12 +48,13 @@ type Engine struct {
 	// Full instantiates every axiom at once (§4.1, with the pruning of
 	// §4.2) instead of refining an interference abstraction (§6.3).
 	Full bool
-	// Bias is the initial link set of refinement.
+	// Bias is the link set W(r) a read gets when it enters R.
 	Bias Bias
-	// SyncReads starts refinement with R holding only the reads of
-	// synchronisation variables and the final reads of bad-state
-	// conditions (the control-state abstraction of §5.3.1); other reads
-	// enter R when a model needs them.
+	// SyncReads starts each group of goals with R holding the reads of
+	// synchronisation variables and the final reads among those that can
+	// matter to it (the control-state abstraction of §5.3.1), with their
+	// biased link sets, instead of the cheap ones with every instance;
+	// other reads enter R when a model needs them.
 	SyncReads bool
 	// NoLemmas leaves out the lock lemmas (§7.1 S2b).
 	NoLemmas bool
@@ -185,6 +186,10 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 			return nil, fmt.Errorf("bmc: %w", err)
 		}
 	}
+	var groups []*group
+	if !e.Full {
+		groups = en.groups()
+	}
 	if err := sol.Assert(en.base...); err != nil {
 		return nil, fmt.Errorf("bmc: %w", err)
 	}
@@ -200,26 +205,44 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	s.rows = !e.Triples
 	s.maxCalls = e.MaxCalls
 	s.sync = syncVars(p)
-	if e.Full {
-		s.full(ctx)
-	} else {
-		for k, ri := range en.rd {
-			r := en.acc[ri]
-			if e.SyncReads && !r.final && !s.sync[r.x] {
-				continue
-			}
-			if cheap(r) {
-				s.full1(k)
-				continue
-			}
-			s.addRead(k, s.biased(k))
-		}
-	}
 	maxWork := e.MaxWork
 	if maxWork <= 0 {
 		maxWork = DefaultMaxWork
 	}
-	out, t, reason, err := s.ref(ctx, maxWork)
+	var (
+		out    outcome
+		t      *model.Trace
+		reason string
+	)
+	if e.Full {
+		s.full(ctx)
+		out, t, reason, err = s.ref(ctx, maxWork)
+	} else {
+		// Static focusing: each group of goals from the reads that can
+		// matter to it, the cheap ones with every instance (§7.1 S3), the
+		// others when a model needs them.
+		for _, g := range groups {
+			for k, in := range g.focus {
+				r := en.acc[en.rd[k]]
+				if !in || s.inR[k] {
+					continue
+				}
+				switch {
+				case e.SyncReads && (r.final || s.sync[r.x]):
+					s.addRead(k, s.biased(k))
+				case e.SyncReads:
+				case cheap(r):
+					s.full1(k)
+				}
+			}
+			s.goal = g.lit
+			out, t, reason, err = s.ref(ctx, maxWork)
+			if err != nil || out != proof {
+				break
+			}
+			s.add(en.not(g.lit)) // refuted within the bound
+		}
+	}
 	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c
 	st.Iterations, st.SolverCalls, st.Work = s.iters, s.calls, s.work
 	if err != nil {

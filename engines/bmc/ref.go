@@ -38,6 +38,9 @@ type ia struct {
 	iters   int
 
 	maxCalls int // solver calls allowed, 0: any number
+	// goal, when set, is the group of goals refinement decides: an
+	// assumption of every solver call.
+	goal *smt.Expr
 }
 
 func newIA(en *encoding, sol *smt.Solver) *ia {
@@ -242,6 +245,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 			return 0, nil, "", err
 		}
 		var assume []*smt.Expr
+		if s.goal != nil {
+			assume = append(assume, s.goal)
+		}
 		for _, u := range s.u {
 			if u != nil {
 				assume = append(assume, u)
