@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/internal/cputime"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -260,6 +261,36 @@ func TestTargets(t *testing.T) {
 					t.Errorf("race trace: %v", err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRaces lists the data races of the benchmark systems with both
+// phases of race.Check (the second answered by bmc.Engine.Enumerate on one
+// solver): go test -bench Races -run ^$ ./engines/bmc. It reports the
+// races found and the engine runs.
+func BenchmarkRaces(b *testing.B) {
+	if !smtAvailable() {
+		b.Skip("Z3 is unavailable")
+	}
+	for _, s := range mainSuite() {
+		b.Run(s.label(), func(b *testing.B) {
+			eng := &bmc.Engine{Unroll: s.unroll}
+			var res *race.Result
+			for b.Loop() {
+				ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
+				r, err := eng.Races(ctx, s.prog)
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				res = r
+			}
+			if res.Status == engines.Inconclusive || res.Incomplete != "" {
+				b.Logf("%s: %s%s", s.label(), res.Reason, res.Incomplete)
+			}
+			b.ReportMetric(float64(len(res.Races)), "races")
+			b.ReportMetric(float64(res.Checks), "checks")
 		})
 	}
 }

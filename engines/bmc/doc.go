@@ -132,10 +132,22 @@
 // [Engine.Race] asks one question, whether two conflicting accesses (at
 // least one a write, at least one plain) of different processes can be
 // enabled at once in a reachable SC state within the bound, which by Boehm
-// and Adve is whether the program has a data race; [Engine.Races] lets
-// package race enumerate such pairs with this engine (the first phase of
-// race.Check). The engine can stand behind race.Check as any engine, but
-// the second phase's instrumented program is too large for it in practice.
+// and Adve is whether the program has a data race. [Engine.Races] lists the
+// races with package race: the first phase asks that question (of the
+// query program, once per pair found); the second, every pair that
+// happens-before leaves unordered, is answered by [Engine.Enumerate] on the
+// program itself instead of the program instrumented with happens-before
+// bits. Happens-before is stated on the links: for an access site c, the
+// knowledge K_c at a location of a process says that the last access of c
+// to run happens before that point, and flows along program order and from
+// a locked write to an acquisition (an atomic load, a locked operation that
+// observes the variable) that links it. One encoding, one solver and one
+// interference abstraction serve every question: each round asks for the
+// open questions under one assumption literal, and REF checks every model
+// by replaying its trace with happens-before bits; a model whose links
+// give a wrong happens-before refines the acquisitions' axioms. Questions
+// whose two accesses are both made while holding one spin lock are
+// answered by package race before any engine is asked.
 //
 // # Not implemented
 //
@@ -144,7 +156,6 @@
 // accesses, and an incremental check of Π-consistency by Π^IA(I) (the
 // execution check replaces it). Lock lemma S2b is recognised only for the
 // compare-and-swap spin-lock pattern above. Unsat cores are not minimised:
-// RED-U expands every read Z3's core names. The race question does not encode
-// happens-before: pairs that the Go memory model calls racy without ever
-// being enabled together are found only through the equivalence above.
+// RED-U expands every read Z3's core names. The first phase of the race
+// listing builds an encoding per query (one per pair found).
 package bmc

@@ -142,7 +142,10 @@ func (en *encoding) assert(f *smt.Expr) {
 }
 
 // encode builds Φ_C and Φ_PRP for u under m. p is the original program.
-func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas bool) (*encoding, error) {
+//
+// With noProp, Φ_PRP is left out and no process faults (every faulting
+// attempt is excluded): the race questions state their own goals.
+func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp bool) (*encoding, error) {
 	en := &encoding{fb: b, p: p, u: u, m: m, byVar: make([][]int, len(p.Vars)),
 		final: map[int]int{}, finalEn: map[int][]*smt.Expr{}}
 	en.tEnd = b.z.Int("tend")
@@ -164,7 +167,11 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas bool) (*
 		}
 		en.procs = append(en.procs, pr)
 	}
-	if err := en.property(); err != nil {
+	if noProp {
+		for _, f := range en.faults {
+			en.assert(b.not(en.procs[f.proc].f[f.trans]))
+		}
+	} else if err := en.property(); err != nil {
 		return nil, err
 	}
 	en.programOrder()

@@ -172,7 +172,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		// A context that an interrupt may still reach is not reused.
 		contexts.put(z, stop())
 	}()
-	en, err := encode(newFB(z), p, u, m, !e.NoLemmas)
+	en, err := encode(newFB(z), p, u, m, !e.NoLemmas, false)
 	if err != nil {
 		return nil, fmt.Errorf("bmc: %w", err)
 	}
@@ -336,40 +336,20 @@ func (e *Engine) Race(ctx context.Context, p *model.Program) (*race.Race, *engin
 	return &race.Race{Pair: pairs[groups[bi][0]], Trace: r.Trace}, r, nil
 }
 
-// Races answers the race question within the engine's unrolling bound: is
-// there an SC execution, in which every process takes at most the bound's
-// backward jumps, that reaches a state where two conflicting accesses of
-// different processes to one variable (at least one a write, at least one
-// plain) are both enabled? By Boehm and Adve's theorem that is the question
-// whether the program has a happens-before data race. Package race asks
-// this engine the questions (the first phase of [race.Check]), so the
-// answer is race.Check's: Unsafe with every such pair (one per pair of
-// access sites) and an SC trace of p, executed step by step, that ends
-// with both enabled; Safe when there is none (with Result.Bound for a
-// program with loops); Inconclusive when a budget ran out or p faults
-// under SC first.
-//
-// The second phase of race.Check, which adds the pairs that happens-before
-// leaves unordered without both being enabled at once (plain data
-// published by a plain flag), is not run: its instrumented program has a
-// locked operation with a bit of happens-before knowledge per pair of
-// process and access site at every access, which this encoding does not
-// solve in reasonable time. Result.Incomplete says so when there are races.
+// Races finds the data races of p within the engine's unrolling bound,
+// as race.Check does with this engine: the pairs of conflicting accesses
+// (at least one a write, at least one plain) of different processes that
+// some SC execution, in which every process takes at most the bound's
+// backward jumps, leaves unordered by happens-before. The first phase asks
+// whether two such accesses can be enabled at once (by Boehm and Adve's
+// theorem, whether the program races at all); the second, for a racy
+// program, is answered by [Engine.Enumerate] on one solver. The answer is
+// Unsafe with every such pair (one per pair of access sites) and an SC
+// trace of p, executed step by step; Safe when there is none (with
+// Result.Bound for a program with loops); Inconclusive when a budget ran
+// out or p faults under SC first.
 func (e *Engine) Races(ctx context.Context, p *model.Program) (*race.Result, error) {
-	return race.Check(ctx, e, p, race.Options{Enumerate: firstPhaseOnly{}})
-}
-
-// firstPhaseOnly is the engine of race.Check's second phase that declines
-// every question.
-type firstPhaseOnly struct{}
-
-// FirstPhaseOnly is the Result.Incomplete of [Engine.Races] when it found races.
-const FirstPhaseOnly = "the bmc engine reports the pairs of conflicting accesses enabled at once; it does not enumerate the further pairs that happens-before leaves unordered"
-
-func (firstPhaseOnly) Name() string { return "bmc-first-phase" }
-
-func (firstPhaseOnly) Check(_ context.Context, _ *model.Program, m model.Model) (*engines.Result, error) {
-	return &engines.Result{Status: engines.Inconclusive, Model: m, Reason: FirstPhaseOnly}, nil
+	return race.Check(ctx, e, p, race.Options{})
 }
 
 var _ engines.Engine = (*Engine)(nil)

@@ -41,6 +41,12 @@ type ia struct {
 	// goal, when set, is the group of goals refinement decides: an
 	// assumption of every solver call.
 	goal *smt.Expr
+	// accept, when set, decides whether the trace executed from a model
+	// reaches the goal (a race question's state) instead of a bad state;
+	// acq marks the reads of acquisitions, whose links say what
+	// happens before what.
+	accept func(*smt.Model, *model.Trace) (bool, error)
+	acq    []bool
 }
 
 func newIA(en *encoding, sol *smt.Solver) *ia {
@@ -302,7 +308,23 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		if err != nil {
 			return 0, nil, "", err
 		}
-		if bad {
+		if s.accept != nil {
+			// A race question: the goal is the question's state, which
+			// the execution may reach before it blocks.
+			ok, err := s.accept(mdl, t)
+			if err != nil {
+				return 0, nil, "", err
+			}
+			if ok {
+				return found, t, "", nil
+			}
+			if len(liars) == 0 {
+				if !s.redHB(v) {
+					return 0, nil, "", fmt.Errorf("internal error: the execution of a model reaches a race question's state with the accesses ordered, and no acquisition's link explains why\n%s", en.p.FormatTrace(t, nil))
+				}
+				continue
+			}
+		} else if bad {
 			return found, t, "", nil
 		}
 		if !s.redO(v, liars) {
