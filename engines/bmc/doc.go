@@ -133,11 +133,13 @@
 // least one a write, at least one plain) of different processes can be
 // enabled at once in a reachable SC state within the bound, which by Boehm
 // and Adve is whether the program has a data race. [Engine.Races] lists the
-// races with package race: the first phase asks that question (of the
-// query program, once per pair found); the second, every pair that
-// happens-before leaves unordered, is answered by [Engine.Enumerate] on the
-// program itself instead of the program instrumented with happens-before
-// bits. Happens-before is stated on the links: for an access site c, the
+// races with package race, which asks both of its phases of
+// [Engine.Enumerate]: the first (which pairs of locations of conflicting
+// accesses are reachable together) and the second (every pair that
+// happens-before leaves unordered), on the program itself instead of the
+// query program of each round and the program instrumented with
+// happens-before bits. A question of the first phase is two processes
+// ending at two locations. Happens-before is stated on the links: for an access site c, the
 // knowledge K_c at a location of a process says that the last access of c
 // to run happens before that point, and flows along program order and from
 // a locked write to an acquisition (an atomic load, a locked operation that
@@ -156,6 +158,7 @@
 // accesses, and an incremental check of Π-consistency by Π^IA(I) (the
 // execution check replaces it). Lock lemma S2b is recognised only for the
 // compare-and-swap spin-lock pattern above. Unsat cores are not minimised:
-// RED-U expands every read Z3's core names. The first phase of the race
-// listing builds an encoding per query (one per pair found).
+// RED-U expands every read Z3's core names. Faulting attempts are left out
+// of the race questions (a process may stop before any step), so a race
+// listing does not stop at a fault as race.Check does with other engines.
 package bmc

@@ -343,11 +343,13 @@ func (e *Engine) Race(ctx context.Context, p *model.Program) (*race.Race, *engin
 // backward jumps, leaves unordered by happens-before. The first phase asks
 // whether two such accesses can be enabled at once (by Boehm and Adve's
 // theorem, whether the program races at all); the second, for a racy
-// program, is answered by [Engine.Enumerate] on one solver. The answer is
-// Unsafe with every such pair (one per pair of access sites) and an SC
-// trace of p, executed step by step; Safe when there is none (with
+// program, every pair happens-before leaves unordered; [Engine.Enumerate]
+// answers both on one solver. The answer is Unsafe with every such pair
+// (one per pair of access sites) and an SC trace of p, executed step by
+// step, that ends with the pair unordered; Safe when there is none (with
 // Result.Bound for a program with loops); Inconclusive when a budget ran
-// out or p faults under SC first.
+// out. Executions in which a process faults are not needed: a process may
+// stop before its faulting step.
 func (e *Engine) Races(ctx context.Context, p *model.Program) (*race.Result, error) {
 	return race.Check(ctx, e, p, race.Options{})
 }

@@ -59,12 +59,13 @@ func (e *Engine) Enumerate(p *model.Program, qs []race.Question, holds func(int,
 	h.en = en
 	h.know = map[int][][]*smt.Expr{}
 	for i, q := range qs {
-		if q.Proc < 0 || q.Proc >= len(p.Procs) || q.Site.Proc < 0 || q.Site.Proc >= len(p.Procs) || q.Site.Proc == q.Proc {
+		if q.Proc < 0 || q.Proc >= len(p.Procs) || q.Site.Proc < 0 || q.Site.Proc >= len(p.Procs) || q.Site.Proc == q.Proc ||
+			q.Loc < 0 || q.Loc >= len(p.Procs[q.Proc].Locs) || q.With >= len(p.Procs[q.Site.Proc].Locs) {
 			h.Close()
-			return nil, fmt.Errorf("race question %d: bad processes %d and %d", i, q.Proc, q.Site.Proc)
+			return nil, fmt.Errorf("race question %d: no such processes or locations", i)
 		}
-		h.goals = append(h.goals, h.goal(q))
 	}
+	h.goals = make([]*smt.Expr, len(qs))
 	sol, err := z.NewSolver()
 	if err != nil {
 		h.Close()
@@ -210,29 +211,47 @@ func (h *hbSearch) knowledge(c race.Site) [][]*smt.Expr {
 				}
 				alts = append(alts, en.and(pr.e[ti], en.or(from, en.or(acq...))))
 			}
-			en.base = append(en.base, en.z.Eq(kn[i][l], en.or(alts...)))
+			h.ia.add(en.z.Eq(kn[i][l], en.or(alts...)))
 		}
 	}
 	return kn
 }
 
-// goal returns the literal of question q: q's process ends at a copy of
-// its location with no knowledge of an access of its site that ran.
-func (h *hbSearch) goal(q race.Question) *smt.Expr {
+// goal returns the literal of question i, made on first use: its process
+// ends at a copy of its location and, for a question of the first phase
+// (With ≥ 0), the site's process at a copy of With; for one of the second,
+// some access of the site ran with no knowledge of it at that point.
+func (h *hbSearch) goal(i int) *smt.Expr {
+	if g := h.goals[i]; g != nil {
+		return g
+	}
+	q := h.qs[i]
 	en := h.en
-	kn := h.knowledge(q.Site)
-	pr := en.procs[q.Proc]
-	var at []*smt.Expr
-	for _, l := range h.u.Copies[q.Proc][q.Loc] {
-		at = append(at, en.and(pr.ends[l], en.not(kn[q.Proc][l])))
+	pr, pc := en.procs[q.Proc], en.procs[q.Site.Proc]
+	var def *smt.Expr
+	if q.With >= 0 {
+		var at, with []*smt.Expr
+		for _, l := range h.u.Copies[q.Proc][q.Loc] {
+			at = append(at, pr.ends[l])
+		}
+		for _, l := range h.u.Copies[q.Site.Proc][q.With] {
+			with = append(with, pc.ends[l])
+		}
+		def = en.and(en.or(at...), en.or(with...))
+	} else {
+		kn := h.knowledge(q.Site)
+		var at, ran []*smt.Expr
+		for _, l := range h.u.Copies[q.Proc][q.Loc] {
+			at = append(at, en.and(pr.ends[l], en.not(kn[q.Proc][l])))
+		}
+		for _, t := range h.copies(q.Site.Proc, q.Site.Trans) {
+			ran = append(ran, pc.e[t])
+		}
+		def = en.and(en.or(at...), en.or(ran...))
 	}
-	var ran []*smt.Expr
-	pc := en.procs[q.Site.Proc]
-	for _, t := range h.copies(q.Site.Proc, q.Site.Trans) {
-		ran = append(ran, pc.e[t])
-	}
-	g := en.z.Bool(fmt.Sprintf("q%d", len(h.goals)))
-	en.base = append(en.base, en.implies(g, en.and(en.or(at...), en.or(ran...))))
+	g := en.z.Bool(fmt.Sprintf("q%d", i))
+	h.ia.add(en.implies(g, def))
+	h.goals[i] = g
 	return g
 }
 
@@ -259,7 +278,7 @@ func (h *hbSearch) Next(ctx context.Context, open []int) (int, *model.Trace, *en
 		if i < 0 || i >= len(h.qs) {
 			return -1, nil, nil, fmt.Errorf("bmc: no race question %d", i)
 		}
-		goals = append(goals, h.goals[i])
+		goals = append(goals, h.goal(i))
 		q := h.qs[i]
 		seeds := make([][]bool, len(en.procs))
 		pr := en.procs[q.Proc]
@@ -271,6 +290,13 @@ func (h *hbSearch) Next(ctx context.Context, open []int) (int, *model.Trace, *en
 		}
 		pc := en.procs[q.Site.Proc]
 		seeds[q.Site.Proc] = make([]bool, len(pc.q.Trans))
+		if q.With >= 0 {
+			for _, l := range h.u.Copies[q.Site.Proc][q.With] {
+				for t, in := range pc.before(l) {
+					seeds[q.Site.Proc][t] = seeds[q.Site.Proc][t] || in
+				}
+			}
+		}
 		for _, t := range h.copies(q.Site.Proc, q.Site.Trans) {
 			seeds[q.Site.Proc][t] = true
 			for u, in := range pc.before(pc.q.Trans[t].From) {
@@ -285,8 +311,12 @@ func (h *hbSearch) Next(ctx context.Context, open []int) (int, *model.Trace, *en
 	h.rounds++
 	g := en.z.Bool(fmt.Sprintf("round%d", h.rounds))
 	s.add(en.implies(g, en.or(goals...)))
+	needHB := false
+	for _, i := range open {
+		needHB = needHB || h.qs[i].With < 0
+	}
 	for k, in := range focus {
-		if (in || s.acq[k]) && !s.inR[k] && cheap(en.acc[en.rd[k]]) {
+		if (in || needHB && s.acq[k]) && !s.inR[k] && cheap(en.acc[en.rd[k]]) {
 			s.full1(k)
 		}
 	}

@@ -581,9 +581,12 @@ func enabled(p *model.Program, s model.State, pr Pair) bool {
 // Result.Incomplete says so. Pairs whose keys (see [Options.Key]) equal
 // those of a race already found are not looked for again. Questions of the
 // second phase whose two accesses are both made while their processes hold
-// one spin lock (see lockset.go) are answered "ordered" without an engine;
-// an engine that implements [Enumerator] answers the others on the program
-// itself instead of the instrumented one. Each race's trace is replayed
+// one spin lock (see lockset.go) are answered "ordered" without an engine.
+// An engine that implements [Enumerator] answers both phases (when
+// opt.Enumerate is nil or itself) on one enumeration of the program itself,
+// or the second phase as opt.Enumerate, instead of the query programs and
+// the instrumented one; such an engine leaves faulting steps out, so the
+// answer does not stop at a fault. Each race's trace is replayed
 // before it is returned.
 func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
@@ -595,7 +598,28 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		return fmt.Sprintf("%d/%d", a.Proc, a.Trans)
 	}
-	if err := adjacent(ctx, eng, p, key, res); err != nil {
+	// An engine that answers the questions itself answers both phases on
+	// one enumeration.
+	var ss *session
+	var in *instrumented
+	if en, ok := eng.(Enumerator); ok && (opt.Enumerate == nil || opt.Enumerate == eng) {
+		in = instrument(p, key)
+		var err error
+		if ss, err = newSession(en, p, in); err != nil {
+			return nil, err
+		}
+		defer ss.en.Close()
+		pairKey := func(pr Pair) [2]string {
+			ka, kb := key(pr.A), key(pr.B)
+			if kb < ka {
+				ka, kb = kb, ka
+			}
+			return [2]string{ka, kb}
+		}
+		if err := ss.adjacent(ctx, p, pairKey, res); err != nil {
+			return nil, err
+		}
+	} else if err := adjacent(ctx, eng, p, key, res); err != nil {
 		return nil, err
 	}
 	if res.Status == engines.Inconclusive {
@@ -609,7 +633,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		hbEng = eng
 	}
 	hb := &Result{Status: engines.Safe}
-	if err := happensBefore(ctx, hbEng, p, key, hb); err != nil {
+	if err := happensBefore(ctx, hbEng, p, key, hb, ss, in); err != nil {
 		return nil, err
 	}
 	res.Checks += hb.Checks
@@ -645,8 +669,12 @@ func (p Pair) varKey(prog *model.Program) string { return prog.Vars[p.Var].Name 
 // another process it conflicts with, whether some SC execution reaches the
 // access with an access of the other site run and not ordered before it, up
 // to the pairs of keys already found: the second phase of [Check].
-func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result) error {
-	in := instrument(p, key)
+//
+// ss, when set, is the session of both phases, and in its instrumentation.
+func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result, ss *session, in *instrumented) error {
+	if in == nil {
+		in = instrument(p, key)
+	}
 	pairKey := func(q, t, c int) [2]string {
 		ka, kb := key(Access{q, t}), in.sites[c].key
 		if kb < ka {
@@ -662,8 +690,11 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 			open = append(open, ck)
 		}
 	}
+	if ss != nil {
+		return in.enumerate(ctx, nil, ss, ss.open2, pairKey, found, res)
+	}
 	if en, ok := eng.(Enumerator); ok {
-		return in.enumerate(ctx, en, open, pairKey, found, res)
+		return in.enumerate(ctx, en, nil, open, pairKey, found, res)
 	}
 	for len(open) > 0 {
 		q := in.prog
