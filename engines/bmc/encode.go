@@ -80,6 +80,8 @@ type proc struct {
 	reach []bitset
 	fin   map[int]*smt.Expr
 	ends  []*smt.Expr
+	// pre[l], once computed, is before(l).
+	pre [][]bool
 }
 
 // po reports whether transition a comes before transition b on some path.

@@ -2,6 +2,7 @@ package bmc
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
@@ -41,7 +42,7 @@ func (en *encoding) groups() []*group {
 	for _, f := range en.faults {
 		pr := en.procs[f.proc]
 		seeds := make([][]bool, len(en.procs))
-		seeds[f.proc] = pr.before(pr.q.Trans[f.trans].From)
+		seeds[f.proc] = slices.Clone(pr.before(pr.q.Trans[f.trans].From))
 		seeds[f.proc][f.trans] = true
 		ts = append(ts, target{pr.f[f.trans], en.closure(seeds, nil)})
 	}
@@ -75,6 +76,13 @@ func (en *encoding) groups() []*group {
 		}
 	}
 	return gs
+}
+
+// oneTrans returns the set of n transitions holding only t.
+func oneTrans(n, t int) []bool {
+	ts := make([]bool, n)
+	ts[t] = true
+	return ts
 }
 
 func bitsKey(bs []bool) string {
@@ -126,8 +134,19 @@ func (en *encoding) badSeeds(bad model.BadState) ([][]bool, []int) {
 }
 
 // before returns the transitions of pr that can come before location l on
-// a path: those from whose target l is reachable.
+// a path: those from whose target l is reachable. The caller must not
+// modify the result, which is kept for the next call.
 func (pr *proc) before(l int) []bool {
+	if pr.pre == nil {
+		pr.pre = make([][]bool, len(pr.q.Locs))
+	}
+	if pr.pre[l] == nil {
+		pr.pre[l] = pr.computeBefore(l)
+	}
+	return pr.pre[l]
+}
+
+func (pr *proc) computeBefore(l int) []bool {
 	q := pr.q
 	in := make([][]int, len(q.Locs))
 	for ti, t := range q.Trans {
@@ -207,9 +226,8 @@ func (en *encoding) closure(seeds [][]bool, vars []int) []bool {
 				continue
 			}
 			pr := en.procs[w.proc]
-			ts := pr.before(pr.q.Trans[w.trans].From)
-			ts[w.trans] = true
-			markTrans(w.proc, ts)
+			markTrans(w.proc, pr.before(pr.q.Trans[w.trans].From))
+			markTrans(w.proc, oneTrans(len(pr.q.Trans), w.trans))
 		}
 	}
 	return focus
