@@ -87,7 +87,12 @@
 //     of the variables it names), closed over the writes they may read: the
 //     reads of the transitions that may come before such a write. A group
 //     is decided by REF under an assumption literal; a refuted group's
-//     negation is asserted, so what the solver learned carries over.
+//     negation is asserted, so what the solver learned carries over. The
+//     groups take turns: each solver call of a turn is limited in Z3's
+//     resource units, a group that runs out waits for the next round (with
+//     a limit four times larger), and the last undecided group runs
+//     unlimited, so that a hard proof does not hold up another group's
+//     witness.
 //   - Eager instantiation of a cheap partition (S3): a read of the group's
 //     focus with at most four instances of Π3 (a flag or a datum written
 //     once) enters R with its whole link set and every instance; refining

@@ -181,7 +181,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, err
 	}
 	defer sol.Close()
-	if e.SolverLimit > 0 {
+	if e.SolverLimit > 0 && e.Full {
 		if err := sol.SetResourceLimit(e.SolverLimit); err != nil {
 			return nil, fmt.Errorf("bmc: %w", err)
 		}
@@ -235,13 +235,8 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 					s.full1(k)
 				}
 			}
-			s.goal = g.lit
-			out, t, reason, err = s.ref(ctx, maxWork)
-			if err != nil || out != proof {
-				break
-			}
-			s.add(en.not(g.lit)) // refuted within the bound
 		}
+		out, t, reason, err = s.decide(ctx, groups, maxWork, e.SolverLimit)
 	}
 	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c
 	st.Iterations, st.SolverCalls, st.Work = s.iters, s.calls, s.work

@@ -1,7 +1,9 @@
 package bmc
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fencecheck/fencecheck/engines/smt"
@@ -231,4 +233,67 @@ func (en *encoding) closure(seeds [][]bool, vars []int) []bool {
 		}
 	}
 	return focus
+}
+
+// firstTurn is the resource limit (in Z3's units) of a group's solver
+// calls in the first round of turns; each round multiplies it by turnGrowth.
+const (
+	firstTurn  = 1 << 20
+	turnGrowth = 4
+)
+
+// decide runs REF on the groups in turns, so that a group whose proof is
+// hard does not hold up the witness of a later one: in each round every
+// undecided group runs with its solver calls limited, a group whose call
+// runs out of the limit waits for the next round (with a limit turnGrowth
+// times larger), and the last undecided group runs without a turn limit. A
+// refuted group's negation is asserted. It returns the first witness, or a
+// proof when every group is refuted. limit is the engine's own bound on a
+// solver call (0: none).
+func (s *ia) decide(ctx context.Context, groups []*group, maxWork int64, limit uint32) (outcome, *model.Trace, string, error) {
+	pending := groups
+	turn := uint32(firstTurn)
+	defer s.setLimit(limit)
+	for len(pending) > 0 {
+		var next []*group
+		for i, g := range pending {
+			lim := turn
+			s.turn = len(pending)-i > 1 || len(next) > 0
+			if !s.turn {
+				lim = 0 // the last undecided group: no turn limit
+			}
+			if limit > 0 && (lim == 0 || limit < lim) {
+				lim, s.turn = limit, false
+			}
+			if err := s.setLimit(lim); err != nil {
+				return 0, nil, "", err
+			}
+			s.goal = g.lit
+			out, t, reason, err := s.ref(ctx, maxWork)
+			switch {
+			case err != nil:
+				return 0, nil, "", err
+			case out == paused:
+				next = append(next, g)
+			case out != proof:
+				return out, t, reason, nil
+			default:
+				s.add(s.en.not(g.lit)) // refuted within the bound
+			}
+		}
+		pending = next
+		if turn <= math.MaxUint32/turnGrowth {
+			turn *= turnGrowth
+		}
+	}
+	return proof, nil, "", nil
+}
+
+// setLimit bounds each later solver call by lim resource units (0: none).
+func (s *ia) setLimit(lim uint32) error {
+	if lim == s.limit {
+		return nil
+	}
+	s.limit = lim
+	return s.sol.SetResourceLimit(lim)
 }

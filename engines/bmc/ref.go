@@ -41,6 +41,10 @@ type ia struct {
 	// goal, when set, is the group of goals refinement decides: an
 	// assumption of every solver call.
 	goal *smt.Expr
+	// turn is set while a group's solver calls run under the limit of its
+	// turn: an unknown answer then pauses the group.
+	turn  bool
+	limit uint32 // the resource limit of each solver call now (0: none)
 	// accept, when set, decides whether the trace executed from a model
 	// reaches the goal (a race question's state) instead of a bad state;
 	// acq marks the reads of acquisitions, whose links say what
@@ -226,6 +230,7 @@ const (
 	found  outcome = iota // a Π-consistent interference relation: a witness
 	proof                 // a valid proof: no witness within the bound
 	budget                // a budget ran out
+	paused                // the solver call's limit of a group's turn ran out
 )
 
 // ref runs REF from the current IA until a valid proof or a model whose
@@ -270,6 +275,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		case smt.Unknown:
 			if ctx.Err() != nil {
 				return budget, nil, "time budget exhausted", nil
+			}
+			if s.turn {
+				return paused, nil, "", nil
 			}
 			why, _ := s.sol.ReasonUnknown()
 			return budget, nil, "the solver answered unknown (" + why + ")", nil
