@@ -60,15 +60,21 @@ func (s *system) checkRaces(eng engines.Engine) (*race.Result, error) {
 	// Listing every unordered pair of a racy system searches a larger
 	// program (happens-before bits); it gets a smaller budget than the
 	// question whether the system races at all.
-	var enumerate engines.Engine = &explicit.Engine{MaxStates: 500_000}
-	if !s.p.Finite() {
-		enumerate = &pred.Engine{MaxStates: 200_000}
+	var enumerate engines.Engine = s.guard(&explicit.Engine{MaxStates: 500_000})
+	switch e := eng.(type) {
+	case *bmc.Engine:
+		// It answers the questions on the program itself, on one solver.
+		enumerate = e
+	default:
+		if !s.p.Finite() {
+			enumerate = s.guard(&pred.Engine{MaxStates: 200_000})
+		}
 	}
 	return race.Check(s.ctx, s.guard(eng), s.p, race.Options{
 		Key: func(a race.Access) string {
 			return fmt.Sprint(s.transPos(a.Proc, a.Trans))
 		},
-		Enumerate: s.guard(enumerate),
+		Enumerate: enumerate,
 	})
 }
 

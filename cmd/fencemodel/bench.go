@@ -63,6 +63,12 @@ type benchEntry struct {
 	Deviation string `json:"deviation"`
 	// Notes say how the model encodes the published algorithm.
 	Notes string `json:"notes"`
+	// Unroll is the bound of the bounded engine (bench -engine=bmc): the
+	// backward jumps each process may take; 0 is the engine's default.
+	Unroll int `json:"unroll"`
+	// Expect is the verdict the bounded engine must reach within the
+	// bound: "safe" or "unsafe"; empty when not known.
+	Expect string `json:"expect"`
 }
 
 // readManifest reads a bench manifest and resolves its files against the
@@ -430,6 +436,12 @@ func seconds(s float64) string {
 
 // writeTable prints rows as an aligned text table or as Markdown.
 func writeTable(w io.Writer, rows [][]string, markdown bool) error {
+	return writeRows(w, benchColumns, rows, markdown)
+}
+
+// writeRows prints rows under columns as an aligned text table or as
+// Markdown.
+func writeRows(w io.Writer, benchColumns []string, rows [][]string, markdown bool) error {
 	if markdown {
 		line := func(cells []string) {
 			esc := make([]string, len(cells))
@@ -463,11 +475,14 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: fencemodel bench [flags]\n\n"+
 			"Runs fence inference over the programs of a manifest (cheapest set, then\n"+
-			"all minimal sets) and prints a table beside the paper's results.\n\n")
+			"all minimal sets) and prints a table beside the paper's results. With\n"+
+			"-engine=bmc it prints the table of Fig. 11 of the interference-abstraction\n"+
+			"paper instead: each program checked under SC with full instantiation and\n"+
+			"with REF (default manifest testdata/fig11/manifest.json).\n\n")
 		fs.PrintDefaults()
 	}
 	var ef engineFlags
-	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO), explicit (bounded buffers) or pred (predicate abstraction, unbounded integers)")
+	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO), explicit (bounded buffers) or pred (predicate abstraction, unbounded integers); bmc runs the Fig. 11 comparison instead")
 	fs.IntVar(&ef.buffer, "buffer", 0, "store-buffer bound of the explicit engine (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	ef.registerSearch(fs)
 	fs.Int64Var(&ef.maxStates, "max-states", 0, "state or constraint budget per engine call (0: engine default)")
@@ -478,6 +493,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
 	runRE := fs.String("run", "", "only programs whose file or name matches this regular expression")
 	sample := fs.Duration("sample", 2*time.Millisecond, "heap sampling interval (0: do not measure memory)")
+	runs := fs.Int("runs", 3, "with -engine=bmc: runs of each check per strategy (the fastest is kept)")
 	ef.registerReduce(fs)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -491,6 +507,33 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *format != "text" && *format != "markdown" {
 		return fail("unknown format %q (want text or markdown)", *format)
+	}
+	if ef.engine == "bmc" {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "manifest" })
+		if !set {
+			*manifest = fig11Manifest
+		}
+		if *runs < 1 {
+			return fail("-runs=%d: want at least 1", *runs)
+		}
+		var filter *regexp.Regexp
+		if *runRE != "" {
+			var err error
+			if filter, err = regexp.Compile(*runRE); err != nil {
+				return fail("-run: %v", err)
+			}
+		}
+		entries, err := readManifest(*manifest)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, e := range entries {
+			if e.Expect != "" && e.Expect != "safe" && e.Expect != "unsafe" {
+				return fail("manifest %s: %s expects %q (want safe or unsafe)", *manifest, e.Name, e.Expect)
+			}
+		}
+		return benchFig11(entries, filter, ef.budget, ef.maxStates, *runs, *format == "markdown", stdout, stderr)
 	}
 	eng, err := ef.newEngine()
 	if err != nil {

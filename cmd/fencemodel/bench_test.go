@@ -399,3 +399,51 @@ func TestBenchPred(t *testing.T) {
 		t.Errorf("footer does not name the pred engine:\n%s", out.String())
 	}
 }
+
+// TestBenchBMC runs the Fig. 11 comparison of bench -engine=bmc on the
+// small systems of testdata/fig11 and on manifests whose expectations are
+// wrong or malformed.
+func TestBenchBMC(t *testing.T) {
+	if !smt.Available || smt.Version() == "" {
+		t.Skip("the bmc engine needs Z3; this build has none")
+	}
+	fig11 := filepath.Join("..", "..", "testdata", "fig11")
+	abs := func(f string) string {
+		a, err := filepath.Abs(filepath.Join(fig11, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	wrong := writeManifest(t, []map[string]any{{"file": abs("mutex3_bug.fcm"), "name": "mutex3/bug", "unroll": 2, "expect": "safe"}})
+	bad := writeManifest(t, []map[string]any{{"file": abs("mutex3.fcm"), "name": "mutex3/ok", "unroll": 2, "expect": "maybe"}})
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		output []string // substrings of stdout
+		stderr string
+	}{
+		{"fig11 manifest", []string{"-manifest=" + filepath.Join(fig11, "manifest.json"), "-run=^(mutex3|publication3)", "-format=markdown"}, exitSafe,
+			[]string{"| program | P | R | W |", "| mutex3/ok | 3 |", "| publication3/bug | 3 |", "| unsafe | unsafe | yes |", "hardest half (2 programs"}, ""},
+		{"wrong expectation", []string{"-manifest=" + wrong}, exitUnsafe, []string{"mutex3/bug: full instantiation says unsafe, REF unsafe, the manifest safe"}, ""},
+		{"malformed expectation", []string{"-manifest=" + bad}, exitUsage, nil, `expects "maybe"`},
+		{"no run", []string{"-manifest=" + wrong, "-runs=0"}, exitUsage, nil, "-runs=0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(append([]string{"bench", "-engine=bmc", "-runs=1"}, tc.args...), &out, &errb)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errb.String())
+			}
+			for _, s := range tc.output {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out.String())
+				}
+			}
+			if !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, errb.String())
+			}
+		})
+	}
+}

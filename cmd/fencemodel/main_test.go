@@ -51,6 +51,8 @@ func TestCheck(t *testing.T) {
 		{"race: knowledge flows through a WaitGroup chain", []string{"race", filepath.Join("..", "..", "testdata", "models", "wg_chain.fcm")}, exitSafe, "race-free under SC", ""},
 		{"race with the sb engine", []string{"race", "-engine=sb", filepath.Join("..", "..", "testdata", "models", "mp_atomic.fcm")}, exitSafe, "race-free under SC [sb", ""},
 		{"race with the pred engine", []string{"race", "-engine=pred", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data", ""},
+		{"race with the bmc engine lists the published data", []string{"race", "-engine=bmc", "-q", filepath.Join("..", "..", "testdata", "models", "mp.fcm")}, exitUnsafe, "race on data: consumer: read $d := data", ""},
+		{"race with the bmc engine: knowledge through a WaitGroup chain", []string{"race", "-engine=bmc", filepath.Join("..", "..", "testdata", "models", "wg_chain.fcm")}, exitSafe, "race-free under SC", ""},
 		{"pred: state budget", []string{"check", "-engine=pred", "-max-states=2", kabs("peterson.rmm")}, exitInconclusive, "inconclusive", ""},
 		{"the reduction removes unobservable stores", []string{"check", "-engine=sb", "-budget=20s", scale("writeloop.fcm")}, exitSafe, "writeloop.fcm: safe under tso", ""},
 		{"the memory limit ends a search", []string{"check", "-reduce=false", "-memory=1", scale("stores2000.fcm")}, exitInconclusive, "memory limit", ""},
@@ -60,7 +62,7 @@ func TestCheck(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			needsZ3 := slices.ContainsFunc(tc.args, func(a string) bool {
-				return a == "-engine=pred" || strings.HasSuffix(a, "+bmc")
+				return a == "-engine=pred" || a == "-engine=bmc" || strings.HasSuffix(a, "+bmc")
 			})
 			if needsZ3 && !smt.Available {
 				t.Skip("the predicate and bmc engines need Z3; this build has none")

@@ -79,15 +79,32 @@
 // A / B / C of Fig. 11. Engine.Full instantiates everything (§4.1). By
 // default the engine runs REF (Fig. 10) from a mixed IA:
 //
-//   - Biased initialization (S1): R holds every read, W(r) the writes of its
-//     own process and the initial write ([BiasLocal]; [BiasSync] also every
-//     write of a synchronisation variable, [BiasNone] starts from an OIA),
-//     Λ = λ(R, W), Σ = ∅. Engine.SyncReads starts R with the reads of
-//     synchronisation variables only (the control-state IA of §5.3.1).
-//   - Eager instantiation of a cheap partition (S3): a read with at most
-//     four instances of Π3 (a flag or a datum written once) gets its whole
-//     link set and every instance from the start; refining it lazily would
-//     cost more solver calls than its instances cost.
+//   - Static focusing: Φ_PRP is a disjunction of goals (bad states,
+//     faulting attempts), decided a group at a time (goals that the same
+//     reads can matter to share a group). The reads that can matter to a
+//     goal are those of the transitions that may come before its locations
+//     (all of a process's whose final registers it names, the final reads
+//     of the variables it names), closed over the writes they may read: the
+//     reads of the transitions that may come before such a write. A group
+//     is decided by REF under an assumption literal; a refuted group's
+//     negation is asserted, so what the solver learned carries over. The
+//     groups take turns: each solver call of a turn is limited in Z3's
+//     resource units, a group that runs out waits for the next round (with
+//     a limit four times larger), and the last undecided group runs
+//     unlimited, so that a hard proof does not hold up another group's
+//     witness.
+//   - Eager instantiation of a cheap partition (S3): a read of the group's
+//     focus with at most four instances of Π3 (a flag or a datum written
+//     once) enters R with its whole link set and every instance; refining
+//     it lazily would cost more solver calls than its instances cost. Every
+//     other read stays outside R (its value is free) until a model's
+//     execution contradicts it, and then enters R with a biased link set
+//     (S1): the writes of its own process and the initial write
+//     ([BiasLocal]; [BiasSync] also every write of a synchronisation
+//     variable, [BiasNone] the whole link set, an OIA), Λ = λ({r}, W(r)).
+//     Engine.SyncReads starts a group with the reads of synchronisation
+//     variables and the final reads of its focus instead (the
+//     control-state IA of §5.3.1).
 //   - A restricted W(r) is asserted under an assumption literal; an unsat
 //     answer whose core contains none of them is a valid proof (Lemma 4),
 //     otherwise the reads it names get W(r) = cW(r) and Λ their pairs (RED-U).
@@ -120,10 +137,24 @@
 // [Engine.Race] asks one question, whether two conflicting accesses (at
 // least one a write, at least one plain) of different processes can be
 // enabled at once in a reachable SC state within the bound, which by Boehm
-// and Adve is whether the program has a data race; [Engine.Races] lets
-// package race enumerate such pairs with this engine (the first phase of
-// race.Check). The engine can stand behind race.Check as any engine, but
-// the second phase's instrumented program is too large for it in practice.
+// and Adve is whether the program has a data race. [Engine.Races] lists the
+// races with package race, which asks both of its phases of
+// [Engine.Enumerate]: the first (which pairs of locations of conflicting
+// accesses are reachable together) and the second (every pair that
+// happens-before leaves unordered), on the program itself instead of the
+// query program of each round and the program instrumented with
+// happens-before bits. A question of the first phase is two processes
+// ending at two locations. Happens-before is stated on the links: for an access site c, the
+// knowledge K_c at a location of a process says that the last access of c
+// to run happens before that point, and flows along program order and from
+// a locked write to an acquisition (an atomic load, a locked operation that
+// observes the variable) that links it. One encoding, one solver and one
+// interference abstraction serve every question: each round asks for the
+// open questions under one assumption literal, and REF checks every model
+// by replaying its trace with happens-before bits; a model whose links
+// give a wrong happens-before refines the acquisitions' axioms. Questions
+// whose two accesses are both made while holding one spin lock are
+// answered by package race before any engine is asked.
 //
 // # Not implemented
 //
@@ -132,7 +163,7 @@
 // accesses, and an incremental check of Π-consistency by Π^IA(I) (the
 // execution check replaces it). Lock lemma S2b is recognised only for the
 // compare-and-swap spin-lock pattern above. Unsat cores are not minimised:
-// RED-U expands every read Z3's core names. The race question does not encode
-// happens-before: pairs that the Go memory model calls racy without ever
-// being enabled together are found only through the equivalence above.
+// RED-U expands every read Z3's core names. Faulting attempts are left out
+// of the race questions (a process may stop before any step), so a race
+// listing does not stop at a fault as race.Check does with other engines.
 package bmc

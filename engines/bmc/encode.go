@@ -80,6 +80,8 @@ type proc struct {
 	reach []bitset
 	fin   map[int]*smt.Expr
 	ends  []*smt.Expr
+	// pre[l], once computed, is before(l).
+	pre [][]bool
 }
 
 // po reports whether transition a comes before transition b on some path.
@@ -142,7 +144,10 @@ func (en *encoding) assert(f *smt.Expr) {
 }
 
 // encode builds Φ_C and Φ_PRP for u under m. p is the original program.
-func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas bool) (*encoding, error) {
+//
+// With noProp, Φ_PRP is left out and no process faults (every faulting
+// attempt is excluded): the race questions state their own goals.
+func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp bool) (*encoding, error) {
 	en := &encoding{fb: b, p: p, u: u, m: m, byVar: make([][]int, len(p.Vars)),
 		final: map[int]int{}, finalEn: map[int][]*smt.Expr{}}
 	en.tEnd = b.z.Int("tend")
@@ -164,7 +169,11 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas bool) (*
 		}
 		en.procs = append(en.procs, pr)
 	}
-	if err := en.property(); err != nil {
+	if noProp {
+		for _, f := range en.faults {
+			en.assert(b.not(en.procs[f.proc].f[f.trans]))
+		}
+	} else if err := en.property(); err != nil {
 		return nil, err
 	}
 	en.programOrder()
@@ -429,7 +438,7 @@ func (en *encoding) transition(pr *proc, ti int, regs []*smt.Expr) (ok, fault *s
 			ok = b.and(b.not(f), match)
 		}
 		if op.Reg >= 0 {
-			dom := b.inDom(q.Regs[op.Reg].Dom, a.val)
+			dom := en.regDom(q.Regs[op.Reg].Dom, op.Var, a.val)
 			fault = b.or(fault, b.and(ok, b.not(dom)))
 			ok = b.and(ok, dom)
 			setReg(op.Reg, a.val)
@@ -511,7 +520,7 @@ func (en *encoding) lockedBody(pr *proc, ti int, regs []*smt.Expr, newRead func(
 				ok = b.and(ok, b.not(f), b.eq(want, v))
 			}
 			if o.Reg >= 0 {
-				dom := b.inDom(q.Regs[o.Reg].Dom, v)
+				dom := en.regDom(q.Regs[o.Reg].Dom, o.Var, v)
 				fault = b.or(fault, b.and(ok, b.not(dom)))
 				ok = b.and(ok, dom)
 				regs[o.Reg] = v
@@ -540,6 +549,16 @@ func (en *encoding) lockedBody(pr *proc, ti int, regs []*smt.Expr, newRead func(
 		pr.acc[ti] = append(pr.acc[ti], en.addAccess(a))
 	}
 	return ok, fault, regs, nil
+}
+
+// regDom is the condition that value v of shared variable x, read into a
+// register of domain d, lies in d: true when x's domain lies within d (v
+// is in x's domain by construction), so that the read has no fault.
+func (en *encoding) regDom(d model.Domain, x int, v *smt.Expr) *smt.Expr {
+	if vd := en.p.Vars[x].Dom; d.Unbounded || (!vd.Unbounded && d.Lo <= vd.Lo && vd.Hi <= d.Hi) {
+		return en.tt
+	}
+	return en.inDom(d, v)
 }
 
 func contains(xs []int, x int) bool {

@@ -48,12 +48,13 @@ type Engine struct {
 	// Full instantiates every axiom at once (§4.1, with the pruning of
 	// §4.2) instead of refining an interference abstraction (§6.3).
 	Full bool
-	// Bias is the initial link set of refinement.
+	// Bias is the link set W(r) a read gets when it enters R.
 	Bias Bias
-	// SyncReads starts refinement with R holding only the reads of
-	// synchronisation variables and the final reads of bad-state
-	// conditions (the control-state abstraction of §5.3.1); other reads
-	// enter R when a model needs them.
+	// SyncReads starts each group of goals with R holding the reads of
+	// synchronisation variables and the final reads among those that can
+	// matter to it (the control-state abstraction of §5.3.1), with their
+	// biased link sets, instead of the cheap ones with every instance;
+	// other reads enter R when a model needs them.
 	SyncReads bool
 	// NoLemmas leaves out the lock lemmas (§7.1 S2b).
 	NoLemmas bool
@@ -171,7 +172,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		// A context that an interrupt may still reach is not reused.
 		contexts.put(z, stop())
 	}()
-	en, err := encode(newFB(z), p, u, m, !e.NoLemmas)
+	en, err := encode(newFB(z), p, u, m, !e.NoLemmas, false)
 	if err != nil {
 		return nil, fmt.Errorf("bmc: %w", err)
 	}
@@ -180,10 +181,14 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, err
 	}
 	defer sol.Close()
-	if e.SolverLimit > 0 {
+	if e.SolverLimit > 0 && e.Full {
 		if err := sol.SetResourceLimit(e.SolverLimit); err != nil {
 			return nil, fmt.Errorf("bmc: %w", err)
 		}
+	}
+	var groups []*group
+	if !e.Full {
+		groups = en.groups()
 	}
 	if err := sol.Assert(en.base...); err != nil {
 		return nil, fmt.Errorf("bmc: %w", err)
@@ -200,26 +205,39 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	s.rows = !e.Triples
 	s.maxCalls = e.MaxCalls
 	s.sync = syncVars(p)
-	if e.Full {
-		s.full(ctx)
-	} else {
-		for k, ri := range en.rd {
-			r := en.acc[ri]
-			if e.SyncReads && !r.final && !s.sync[r.x] {
-				continue
-			}
-			if cheap(r) {
-				s.full1(k)
-				continue
-			}
-			s.addRead(k, s.biased(k))
-		}
-	}
 	maxWork := e.MaxWork
 	if maxWork <= 0 {
 		maxWork = DefaultMaxWork
 	}
-	out, t, reason, err := s.ref(ctx, maxWork)
+	var (
+		out    outcome
+		t      *model.Trace
+		reason string
+	)
+	if e.Full {
+		s.full(ctx)
+		out, t, reason, err = s.ref(ctx, maxWork)
+	} else {
+		// Static focusing: each group of goals from the reads that can
+		// matter to it, the cheap ones with every instance (§7.1 S3), the
+		// others when a model needs them.
+		for _, g := range groups {
+			for k, in := range g.focus {
+				r := en.acc[en.rd[k]]
+				if !in || s.inR[k] {
+					continue
+				}
+				switch {
+				case e.SyncReads && (r.final || s.sync[r.x]):
+					s.addRead(k, s.biased(k))
+				case e.SyncReads:
+				case cheap(r):
+					s.full1(k)
+				}
+			}
+		}
+		out, t, reason, err = s.decide(ctx, groups, maxWork, e.SolverLimit)
+	}
 	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c
 	st.Iterations, st.SolverCalls, st.Work = s.iters, s.calls, s.work
 	if err != nil {
@@ -313,40 +331,22 @@ func (e *Engine) Race(ctx context.Context, p *model.Program) (*race.Race, *engin
 	return &race.Race{Pair: pairs[groups[bi][0]], Trace: r.Trace}, r, nil
 }
 
-// Races answers the race question within the engine's unrolling bound: is
-// there an SC execution, in which every process takes at most the bound's
-// backward jumps, that reaches a state where two conflicting accesses of
-// different processes to one variable (at least one a write, at least one
-// plain) are both enabled? By Boehm and Adve's theorem that is the question
-// whether the program has a happens-before data race. Package race asks
-// this engine the questions (the first phase of [race.Check]), so the
-// answer is race.Check's: Unsafe with every such pair (one per pair of
-// access sites) and an SC trace of p, executed step by step, that ends
-// with both enabled; Safe when there is none (with Result.Bound for a
-// program with loops); Inconclusive when a budget ran out or p faults
-// under SC first.
-//
-// The second phase of race.Check, which adds the pairs that happens-before
-// leaves unordered without both being enabled at once (plain data
-// published by a plain flag), is not run: its instrumented program has a
-// locked operation with a bit of happens-before knowledge per pair of
-// process and access site at every access, which this encoding does not
-// solve in reasonable time. Result.Incomplete says so when there are races.
+// Races finds the data races of p within the engine's unrolling bound,
+// as race.Check does with this engine: the pairs of conflicting accesses
+// (at least one a write, at least one plain) of different processes that
+// some SC execution, in which every process takes at most the bound's
+// backward jumps, leaves unordered by happens-before. The first phase asks
+// whether two such accesses can be enabled at once (by Boehm and Adve's
+// theorem, whether the program races at all); the second, for a racy
+// program, every pair happens-before leaves unordered; [Engine.Enumerate]
+// answers both on one solver. The answer is Unsafe with every such pair
+// (one per pair of access sites) and an SC trace of p, executed step by
+// step, that ends with the pair unordered; Safe when there is none (with
+// Result.Bound for a program with loops); Inconclusive when a budget ran
+// out. Executions in which a process faults are not needed: a process may
+// stop before its faulting step.
 func (e *Engine) Races(ctx context.Context, p *model.Program) (*race.Result, error) {
-	return race.Check(ctx, e, p, race.Options{Enumerate: firstPhaseOnly{}})
-}
-
-// firstPhaseOnly is the engine of race.Check's second phase that declines
-// every question.
-type firstPhaseOnly struct{}
-
-// FirstPhaseOnly is the Result.Incomplete of [Engine.Races] when it found races.
-const FirstPhaseOnly = "the bmc engine reports the pairs of conflicting accesses enabled at once; it does not enumerate the further pairs that happens-before leaves unordered"
-
-func (firstPhaseOnly) Name() string { return "bmc-first-phase" }
-
-func (firstPhaseOnly) Check(_ context.Context, _ *model.Program, m model.Model) (*engines.Result, error) {
-	return &engines.Result{Status: engines.Inconclusive, Model: m, Reason: FirstPhaseOnly}, nil
+	return race.Check(ctx, e, p, race.Options{})
 }
 
 var _ engines.Engine = (*Engine)(nil)

@@ -151,7 +151,8 @@ func TestBound(t *testing.T) {
 func TestBudgets(t *testing.T) {
 	requireZ3(t)
 	p := mutexSystem(4, false)
-	r, err := (&bmc.Engine{MaxWork: 10}).Check(context.Background(), p, model.SC)
+	// Full instantiation: refinement proves this system in one solver call.
+	r, err := (&bmc.Engine{MaxWork: 10, Full: true}).Check(context.Background(), p, model.SC)
 	if err != nil {
 		t.Fatal(err)
 	}

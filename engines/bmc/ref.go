@@ -38,6 +38,19 @@ type ia struct {
 	iters   int
 
 	maxCalls int // solver calls allowed, 0: any number
+	// goal, when set, is the group of goals refinement decides: an
+	// assumption of every solver call.
+	goal *smt.Expr
+	// turn is set while a group's solver calls run under the limit of its
+	// turn: an unknown answer then pauses the group.
+	turn  bool
+	limit uint32 // the resource limit of each solver call now (0: none)
+	// accept, when set, decides whether the trace executed from a model
+	// reaches the goal (a race question's state) instead of a bad state;
+	// acq marks the reads of acquisitions, whose links say what
+	// happens before what.
+	accept func(*smt.Model, *model.Trace) (bool, error)
+	acq    []bool
 }
 
 func newIA(en *encoding, sol *smt.Solver) *ia {
@@ -217,6 +230,7 @@ const (
 	found  outcome = iota // a Π-consistent interference relation: a witness
 	proof                 // a valid proof: no witness within the bound
 	budget                // a budget ran out
+	paused                // the solver call's limit of a group's turn ran out
 )
 
 // ref runs REF from the current IA until a valid proof or a model whose
@@ -242,6 +256,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 			return 0, nil, "", err
 		}
 		var assume []*smt.Expr
+		if s.goal != nil {
+			assume = append(assume, s.goal)
+		}
 		for _, u := range s.u {
 			if u != nil {
 				assume = append(assume, u)
@@ -258,6 +275,9 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		case smt.Unknown:
 			if ctx.Err() != nil {
 				return budget, nil, "time budget exhausted", nil
+			}
+			if s.turn {
+				return paused, nil, "", nil
 			}
 			why, _ := s.sol.ReasonUnknown()
 			return budget, nil, "the solver answered unknown (" + why + ")", nil
@@ -296,7 +316,23 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 		if err != nil {
 			return 0, nil, "", err
 		}
-		if bad {
+		if s.accept != nil {
+			// A race question: the goal is the question's state, which
+			// the execution may reach before it blocks.
+			ok, err := s.accept(mdl, t)
+			if err != nil {
+				return 0, nil, "", err
+			}
+			if ok {
+				return found, t, "", nil
+			}
+			if len(liars) == 0 {
+				if !s.redHB(v) {
+					return 0, nil, "", fmt.Errorf("internal error: the execution of a model reaches a race question's state with the accesses ordered, and no acquisition's link explains why\n%s", en.p.FormatTrace(t, nil))
+				}
+				continue
+			}
+		} else if bad {
 			return found, t, "", nil
 		}
 		if !s.redO(v, liars) {

@@ -199,8 +199,9 @@ type site struct {
 	proc, x      int
 	key          string
 	write, plain bool
-	first        int // a transition of the site
-	writer       int // a transition of the site that writes, or -1
+	first        int   // a transition of the site
+	writer       int   // a transition of the site that writes, or -1
+	trans        []int // the transitions of the site
 }
 
 // instrumented is a program with happens-before bits.
@@ -250,6 +251,9 @@ func instrument(p *model.Program, key func(Access) string) *instrumented {
 				}
 				if d.write[i] && in.sites[ci].writer < 0 {
 					in.sites[ci].writer = ti
+				}
+				if !slices.Contains(in.sites[ci].trans, ti) {
+					in.sites[ci].trans = append(in.sites[ci].trans, ti)
 				}
 				in.sites[ci].write = in.sites[ci].write || d.write[i]
 				in.sites[ci].plain = in.sites[ci].plain || d.plain
@@ -575,8 +579,15 @@ func enabled(p *model.Program, s model.State, pr Pair) bool {
 // phase cannot see. The second phase runs on opt.Enumerate (eng when nil);
 // when it runs out of budget, the first phase's races are the answer and
 // Result.Incomplete says so. Pairs whose keys (see [Options.Key]) equal
-// those of a race already found are not looked for again. Each race's trace
-// is replayed before it is returned.
+// those of a race already found are not looked for again. Questions of the
+// second phase whose two accesses are both made while their processes hold
+// one spin lock (see lockset.go) are answered "ordered" without an engine.
+// An engine that implements [Enumerator] answers both phases (when
+// opt.Enumerate is nil or itself) on one enumeration of the program itself,
+// or the second phase as opt.Enumerate, instead of the query programs and
+// the instrumented one; such an engine leaves faulting steps out, so the
+// answer does not stop at a fault. Each race's trace is replayed
+// before it is returned.
 func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Options) (*Result, error) {
 	start := time.Now()
 	res := &Result{Status: engines.Safe}
@@ -587,7 +598,28 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		}
 		return fmt.Sprintf("%d/%d", a.Proc, a.Trans)
 	}
-	if err := adjacent(ctx, eng, p, key, res); err != nil {
+	// An engine that answers the questions itself answers both phases on
+	// one enumeration.
+	var ss *session
+	var in *instrumented
+	if en, ok := eng.(Enumerator); ok && (opt.Enumerate == nil || opt.Enumerate == eng) {
+		in = instrument(p, key)
+		var err error
+		if ss, err = newSession(en, p, in); err != nil {
+			return nil, err
+		}
+		defer ss.en.Close()
+		pairKey := func(pr Pair) [2]string {
+			ka, kb := key(pr.A), key(pr.B)
+			if kb < ka {
+				ka, kb = kb, ka
+			}
+			return [2]string{ka, kb}
+		}
+		if err := ss.adjacent(ctx, p, pairKey, res); err != nil {
+			return nil, err
+		}
+	} else if err := adjacent(ctx, eng, p, key, res); err != nil {
 		return nil, err
 	}
 	if res.Status == engines.Inconclusive {
@@ -601,7 +633,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		hbEng = eng
 	}
 	hb := &Result{Status: engines.Safe}
-	if err := happensBefore(ctx, hbEng, p, key, hb); err != nil {
+	if err := happensBefore(ctx, hbEng, p, key, hb, ss, in); err != nil {
 		return nil, err
 	}
 	res.Checks += hb.Checks
@@ -637,8 +669,12 @@ func (p Pair) varKey(prog *model.Program) string { return prog.Vars[p.Var].Name 
 // another process it conflicts with, whether some SC execution reaches the
 // access with an access of the other site run and not ordered before it, up
 // to the pairs of keys already found: the second phase of [Check].
-func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result) error {
-	in := instrument(p, key)
+//
+// ss, when set, is the session of both phases, and in its instrumentation.
+func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result, ss *session, in *instrumented) error {
+	if in == nil {
+		in = instrument(p, key)
+	}
 	pairKey := func(q, t, c int) [2]string {
 		ka, kb := key(Access{q, t}), in.sites[c].key
 		if kb < ka {
@@ -647,7 +683,19 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 		return [2]string{ka, kb}
 	}
 	found := map[[2]string]bool{}
-	open := slices.Clone(in.checks)
+	held := heldLocks(p)
+	var open []check
+	for _, ck := range in.checks {
+		if !in.ordered(ck, held) {
+			open = append(open, ck)
+		}
+	}
+	if ss != nil {
+		return in.enumerate(ctx, nil, ss, ss.open2, pairKey, found, res)
+	}
+	if en, ok := eng.(Enumerator); ok {
+		return in.enumerate(ctx, en, nil, open, pairKey, found, res)
+	}
 	for len(open) > 0 {
 		q := in.prog
 		q.Bad = q.Bad[:0]
@@ -697,42 +745,49 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 		if err != nil {
 			return err
 		}
-		hit := open[bi]
-		for _, t := range hit.trans {
-			if k := pairKey(hit.q, t, hit.c); !found[k] {
-				found[k] = true
-				c := in.sites[hit.c]
-				// The site's access that conflicts with t: its write when
-				// t only reads (the store of a statement x++ whose load
-				// comes first).
-				other := c.first
-				if c.writer >= 0 && !writes(p.Procs[hit.q].Trans[t].Op, c.x) {
-					other = c.writer
-				}
-				res.Races = append(res.Races, Race{
-					Pair:  Pair{A: Access{hit.q, t}, B: Access{c.proc, other}, Var: c.x},
-					Trace: trace,
-				})
-			}
-		}
+		in.record(open[bi], trace, pairKey, found, res)
 		var next []check
 		for i, ck := range open {
-			if i == bi {
-				continue
-			}
-			done := true
-			for _, t := range ck.trans {
-				if !found[pairKey(ck.q, t, ck.c)] {
-					done = false
-				}
-			}
-			if !done {
+			if i != bi && !in.done(ck, pairKey, found) {
 				next = append(next, ck)
 			}
 		}
 		open = next
 	}
 	return nil
+}
+
+// record adds the races that trace shows for question hit to res, up to
+// the pairs of keys already found.
+func (in *instrumented) record(hit check, trace *model.Trace, pairKey func(q, t, c int) [2]string, found map[[2]string]bool, res *Result) {
+	p := in.orig
+	for _, t := range hit.trans {
+		if k := pairKey(hit.q, t, hit.c); !found[k] {
+			found[k] = true
+			c := in.sites[hit.c]
+			// The site's access that conflicts with t: its write when t
+			// only reads (the store of a statement x++ whose load comes
+			// first).
+			other := c.first
+			if c.writer >= 0 && !writes(p.Procs[hit.q].Trans[t].Op, c.x) {
+				other = c.writer
+			}
+			res.Races = append(res.Races, Race{
+				Pair:  Pair{A: Access{hit.q, t}, B: Access{c.proc, other}, Var: c.x},
+				Trace: trace,
+			})
+		}
+	}
+}
+
+// done reports whether every pair of question ck has been found.
+func (in *instrumented) done(ck check, pairKey func(q, t, c int) [2]string, found map[[2]string]bool) bool {
+	for _, t := range ck.trans {
+		if !found[pairKey(ck.q, t, ck.c)] {
+			return false
+		}
+	}
+	return true
 }
 
 // original returns the trace of the original program that takes the steps

@@ -1,0 +1,179 @@
+package race
+
+import (
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// This file is the static pruning of the second phase of Check: questions
+// whose two accesses are both made while their processes hold one spin
+// lock are answered "ordered" without asking an engine.
+//
+// A spin lock is a variable m with a constant initial value (free) that is
+// written only by compare-and-swaps from free to another constant (locked
+// operations whose first step reads m == free: an acquisition) and by
+// locked stores of free that read nothing of m (a release), and on every
+// path of every process acquisitions and releases alternate, starting with
+// an acquisition, so that each location of a process either holds m or
+// not. Then in every SC execution the writes of m come in the order
+// acquisition, release (of the same process), acquisition, ..., and each
+// acquisition reads the release before it: a locked store of m followed by
+// a locked operation that observes m, which the Go memory model orders. So
+// of two accesses made while holding m, the earlier happens before the
+// later: its process releases m (or the other could not acquire it), and a
+// chain of critical sections leads from that release to the later one's
+// acquisition.
+
+// lockRole is the role of a transition for a lock variable.
+type lockRole uint8
+
+const (
+	noRole lockRole = iota
+	acquire
+	release
+)
+
+// roleOf returns what op does to m, whose free value is free, and false
+// when it writes m in a way that is neither an acquisition nor a release
+// (a plain store, a locked store of another value, a computed value).
+func roleOf(op model.Op, m int, free int64) (lockRole, bool) {
+	switch op.Kind {
+	case model.Write:
+		return noRole, op.Var != m
+	case model.Locked:
+		var last model.Expr
+		writes, reads := false, false
+		for _, b := range op.Body {
+			if b.Kind == model.Read && b.Var == m {
+				reads = true
+			}
+			if b.Kind == model.Write && b.Var == m {
+				writes, last = true, b.Expr
+			}
+			model.WalkExpr(b.Expr, func(e model.Expr) {
+				if v, ok := e.(model.VarRef); ok && v.Var == m {
+					reads = true
+				}
+			})
+		}
+		if !writes {
+			return noRole, true
+		}
+		c, ok := last.(model.Const)
+		if !ok {
+			return noRole, false
+		}
+		if !reads {
+			return release, c.Value == free
+		}
+		first := op.Body[0]
+		want, isConst := first.Expr.(model.Const)
+		if first.Kind == model.Read && first.Var == m && isConst && want.Value == free && c.Value != free {
+			return acquire, true
+		}
+		return noRole, false
+	}
+	return noRole, true
+}
+
+// heldLocks returns, for every process and location of p, the spin locks
+// (see above) held there.
+func heldLocks(p *model.Program) [][][]int {
+	held := make([][][]int, len(p.Procs))
+	for qi, q := range p.Procs {
+		held[qi] = make([][]int, len(q.Locs))
+	}
+	for m, v := range p.Vars {
+		if v.Init.Any {
+			continue
+		}
+		states, ok := lockStates(p, m, v.Init.Value)
+		if !ok {
+			continue
+		}
+		for qi := range p.Procs {
+			for l, s := range states[qi] {
+				if s == held1 {
+					held[qi][l] = append(held[qi][l], m)
+				}
+			}
+		}
+	}
+	return held
+}
+
+// Lock states of a location.
+const (
+	unknown uint8 = iota // unreachable
+	free1
+	held1
+)
+
+// lockStates returns whether each location of each process holds m, and
+// false when m is no spin lock.
+func lockStates(p *model.Program, m int, free int64) ([][]uint8, bool) {
+	states := make([][]uint8, len(p.Procs))
+	for qi, q := range p.Procs {
+		roles := make([]lockRole, len(q.Trans))
+		for ti, t := range q.Trans {
+			r, ok := roleOf(t.Op, m, free)
+			if !ok {
+				return nil, false
+			}
+			roles[ti] = r
+		}
+		st := make([]uint8, len(q.Locs))
+		st[q.Init] = free1
+		work := []int{q.Init}
+		for len(work) > 0 {
+			l := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, ti := range q.Out(l) {
+				next := st[l]
+				switch roles[ti] {
+				case acquire:
+					if st[l] != free1 {
+						return nil, false
+					}
+					next = held1
+				case release:
+					if st[l] != held1 {
+						return nil, false
+					}
+					next = free1
+				}
+				to := q.Trans[ti].To
+				switch st[to] {
+				case unknown:
+					st[to] = next
+					work = append(work, to)
+				case next:
+				default:
+					return nil, false
+				}
+			}
+		}
+		states[qi] = st
+	}
+	return states, true
+}
+
+// ordered reports whether question ck is answered statically: its process
+// and every transition of its site hold a common spin lock.
+func (in *instrumented) ordered(ck check, held [][][]int) bool {
+	c := in.sites[ck.c]
+	for _, m := range held[ck.q][ck.loc] {
+		all := true
+		for _, t := range c.trans {
+			if !slices.Contains(held[c.proc][in.orig.Procs[c.proc].Trans[t].From], m) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
