@@ -22,51 +22,14 @@ const (
 // role returns what transition op does to x, whose free value is free, and
 // false if it writes x in a way that is neither an acquisition nor a release.
 func role(op model.Op, x int, free int64) (lockRole, bool) {
-	switch op.Kind {
-	case model.Read:
-		if op.Var == x {
-			return observe, true
-		}
-	case model.Write:
-		if op.Var == x {
-			c, ok := op.Expr.(model.Const)
-			return release, ok && c.Value == free
-		}
-	case model.Locked:
-		reads, writes := false, false
-		var last model.Expr
-		for _, b := range op.Body {
-			if b.Kind == model.Read && b.Var == x {
-				reads = true
-			}
-			if b.Kind == model.Write && b.Var == x {
-				writes = true
-				last = b.Expr
-			}
-			model.WalkExpr(b.Expr, func(e model.Expr) {
-				if v, ok := e.(model.VarRef); ok && v.Var == x {
-					reads = true
-				}
-			})
-		}
-		switch {
-		case !writes && reads:
-			return observe, true
-		case !writes:
-			return noRole, true
-		}
-		c, ok := last.(model.Const)
-		if !ok {
-			return noRole, false
-		}
-		if !reads {
-			return release, c.Value == free
-		}
-		first := op.Body[0]
-		want, isConst := first.Expr.(model.Const)
-		if first.Kind == model.Read && first.Var == x && isConst && want.Value == free && c.Value != free {
-			return acquire, true
-		}
+	switch model.LockRoleOf(op, x, free) {
+	case model.LockObserve:
+		return observe, true
+	case model.LockAcquire:
+		return acquire, true
+	case model.LockRelease, model.LockStore:
+		return release, true
+	case model.LockOther:
 		return noRole, false
 	}
 	return noRole, true

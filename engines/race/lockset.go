@@ -38,40 +38,12 @@ const (
 // when it writes m in a way that is neither an acquisition nor a release
 // (a plain store, a locked store of another value, a computed value).
 func roleOf(op model.Op, m int, free int64) (lockRole, bool) {
-	switch op.Kind {
-	case model.Write:
-		return noRole, op.Var != m
-	case model.Locked:
-		var last model.Expr
-		writes, reads := false, false
-		for _, b := range op.Body {
-			if b.Kind == model.Read && b.Var == m {
-				reads = true
-			}
-			if b.Kind == model.Write && b.Var == m {
-				writes, last = true, b.Expr
-			}
-			model.WalkExpr(b.Expr, func(e model.Expr) {
-				if v, ok := e.(model.VarRef); ok && v.Var == m {
-					reads = true
-				}
-			})
-		}
-		if !writes {
-			return noRole, true
-		}
-		c, ok := last.(model.Const)
-		if !ok {
-			return noRole, false
-		}
-		if !reads {
-			return release, c.Value == free
-		}
-		first := op.Body[0]
-		want, isConst := first.Expr.(model.Const)
-		if first.Kind == model.Read && first.Var == m && isConst && want.Value == free && c.Value != free {
-			return acquire, true
-		}
+	switch model.LockRoleOf(op, m, free) {
+	case model.LockAcquire:
+		return acquire, true
+	case model.LockRelease:
+		return release, true
+	case model.LockStore, model.LockOther:
 		return noRole, false
 	}
 	return noRole, true

@@ -512,18 +512,10 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		if err != nil {
 			return fmt.Errorf("race query: %w", err)
 		}
-		res.States += r.Stats.States
-		switch r.Status {
-		case engines.Safe:
-			if r.Bound != "" {
-				res.Bound = r.Bound
-			}
-			return nil
-		case engines.Inconclusive:
-			res.Status = engines.Inconclusive
-			res.Reason = r.Reason
-			return nil
+		if r.Status != engines.Unsafe {
+			return endOf(r, res)
 		}
+		res.States += r.Stats.States
 		states, err := q.Replay(r.Trace)
 		if err != nil {
 			return fmt.Errorf("internal error: a race trace does not replay on the program: %w", err)
@@ -712,18 +704,10 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 		if err != nil {
 			return fmt.Errorf("race query: %w", err)
 		}
-		res.States += r.Stats.States
-		switch r.Status {
-		case engines.Safe:
-			if r.Bound != "" {
-				res.Bound = r.Bound
-			}
-			return nil
-		case engines.Inconclusive:
-			res.Status = engines.Inconclusive
-			res.Reason = r.Reason
-			return nil
+		if r.Status != engines.Unsafe {
+			return endOf(r, res)
 		}
+		res.States += r.Stats.States
 		states, err := q.Replay(r.Trace)
 		if err != nil {
 			return fmt.Errorf("internal error: a race trace does not replay on the instrumented program: %w", err)
