@@ -174,10 +174,11 @@ func appendLocKey(b []byte, locs []int, mask uint64) []byte {
 // normalize splits every unknown-writer message that some process points
 // before and is not excluded from writing, so that last-write positions are
 // determined by the constraint: for process q pointing before message i, the
-// writer of i is q (for each variable) or is not q. It calls emit for each
-// resulting constraint; impossible ones (no writer left) are dropped.
-func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
-	all := uint64(1)<<uint(nprocs) - 1
+// writer of i is q (for each variable q may have a pending store to, see
+// pending) or is not q. It calls emit for each resulting constraint;
+// impossible ones (no writer left) are dropped.
+func (s *search) normalize(c *cons, emit func(*cons)) {
+	all := s.all & s.writers // a message's writer stores to some variable
 	for i := 1; i < len(c.msgs); i++ {
 		m := &c.msgs[i]
 		if m.writer >= 0 {
@@ -188,10 +189,10 @@ func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
 				continue
 			}
 			// Split on q.
-			for x := range nvars {
+			for vs := s.pend.mayPend(q, c.locs[q]); vs != 0; vs &= vs - 1 {
 				d := c.clone()
-				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, x, 0
-				normalize(d, nprocs, nvars, emit)
+				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, bits.TrailingZeros64(vs), 0
+				s.normalize(d, emit)
 			}
 			m.notBy |= 1 << uint(q)
 			if m.notBy&all == all {
@@ -206,8 +207,9 @@ func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
 }
 
 // subsumes reports whether a ⊑ b: every configuration denoted by b is
-// denoted by a (a is more general). Both have equal locations.
-func subsumes(a, b *cons) bool {
+// denoted by a (a is more general). Both have equal locations. g is scratch
+// space for the map of messages (grown as needed).
+func subsumes(a, b *cons, g *[]int) bool {
 	if len(a.msgs) > len(b.msgs) || b.mayFlush&^a.mayFlush != 0 {
 		return false
 	}
@@ -222,8 +224,10 @@ func subsumes(a, b *cons) bool {
 			}
 		}
 	}
-	g := make([]int, len(a.msgs))
-	return embed(a, b, g, 0, 0)
+	if cap(*g) < len(a.msgs) {
+		*g = make([]int, len(a.msgs))
+	}
+	return embed(a, b, (*g)[:len(a.msgs)], 0, 0)
 }
 
 // lastToLast reports whether an embedding of a must map a's newest message
@@ -300,12 +304,10 @@ func msgCovers(ma, mb *msg) bool {
 // of a process pointing before them that come after the image of that
 // process's last write to the same variable.
 func checkMap(a, b *cons, g []int) bool {
-	mapped := make([]bool, len(b.msgs))
-	for _, j := range g {
-		mapped[j] = true
-	}
+	k := 0 // the next image in g (g is increasing)
 	for j := range b.msgs {
-		if mapped[j] {
+		if k < len(g) && g[k] == j {
+			k++
 			continue
 		}
 		m := &b.msgs[j]

@@ -1,0 +1,146 @@
+package sb_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/progen"
+	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/modelfile"
+)
+
+var (
+	backwardPrograms = flag.Int("backward-programs", 2000, "generated programs of BenchmarkBackwardOnly/differential (the first ones of TestDifferential's sequence)")
+	backwardNoPrune  = flag.Bool("backward-noprune", false, "BenchmarkBackwardOnly: also turn the pruning by the forward abstraction off")
+	backwardTimeout  = flag.Duration("backward-timeout", time.Minute, "BenchmarkBackwardOnly: the time budget per program")
+)
+
+// backwardBudget is the constraint budget of the SB search alone in
+// BenchmarkBackwardOnly.
+const backwardBudget = 200_000
+
+// table1Verdicts returns the TSO verdict of every program of testdata/table1
+// by its paper result: a program that needs barriers or is wrong under SC
+// reaches a bad state under TSO, one that needs none does not.
+func table1Verdicts(t testing.TB) map[string]engines.Status {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "table1", "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []struct {
+		File      string `json:"file"`
+		Fences    *int   `json:"paper_fences_per_proc"`
+		Erroneous bool   `json:"paper_erroneous"`
+	}
+	if err := json.Unmarshal(data, &entries); err != nil {
+		t.Fatalf("expected.json: %v", err)
+	}
+	want := map[string]engines.Status{}
+	for _, e := range entries {
+		switch {
+		case e.Erroneous || (e.Fences != nil && *e.Fences > 0):
+			want[e.File] = engines.Unsafe
+		case e.Fences != nil:
+			want[e.File] = engines.Safe
+		}
+	}
+	return want
+}
+
+// backwardEngine is the SB search alone as the benchmark runs it.
+func backwardEngine() *sb.Engine {
+	return &sb.Engine{Backward: true, NoPrune: *backwardNoPrune, MaxConstraints: backwardBudget}
+}
+
+// checkBackward runs the SB search alone on p once and returns its result
+// and CPU-independent wall time.
+func checkBackward(b *testing.B, p *model.Program) (*engines.Result, time.Duration) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), *backwardTimeout)
+	defer cancel()
+	start := time.Now()
+	res, err := backwardEngine().Check(ctx, p, model.TSO)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res, time.Since(start)
+}
+
+// BenchmarkBackwardOnly runs the SB search alone (Engine.Backward: the
+// forward abstraction only prunes, the bounded search does not run) on
+// every program of testdata/table1, whose TSO verdicts follow from the
+// paper's results, and on the generated programs of TestDifferential
+// (seed 3, 12; -backward-programs of them), whose verdicts the full engine
+// gives. It fails when a program is not decided within backwardBudget
+// constraints and -backward-timeout, or is decided wrongly; it reports the
+// constraints and time per Table 1 program and, for the generated ones, the
+// total, the largest and the slowest.
+func BenchmarkBackwardOnly(b *testing.B) {
+	want := table1Verdicts(b)
+	files := make([]string, 0, len(want))
+	for f := range want {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		b.Run("table1/"+f, func(b *testing.B) {
+			p, err := modelfile.Load(filepath.Join("..", "..", "testdata", "table1", f))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var res *engines.Result
+			var took time.Duration
+			for b.Loop() {
+				res, took = checkBackward(b, p)
+			}
+			b.ReportMetric(float64(res.Stats.States), "constraints")
+			b.Logf("%s: %v, %d constraints and states, %v", f, res.Status, res.Stats.States, took.Round(time.Millisecond))
+			if res.Status != want[f] {
+				b.Errorf("%s: %v, want %v", f, res, want[f])
+			}
+		})
+	}
+	b.Run("differential", func(b *testing.B) {
+		for b.Loop() {
+			rng := rand.New(rand.NewPCG(3, 12))
+			var total, most int64
+			var slowest time.Duration
+			decided, slow := 0, -1
+			for i := range *backwardPrograms {
+				p := progen.Simple(rng)
+				res, took := checkBackward(b, p)
+				total += res.Stats.States
+				most = max(most, res.Stats.States)
+				if took > slowest {
+					slowest, slow = took, i
+				}
+				if res.Status == engines.Inconclusive {
+					b.Errorf("program %d: %v", i, res)
+					continue
+				}
+				full, err := (&sb.Engine{}).Check(context.Background(), p, model.TSO)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if full.Status != engines.Inconclusive && full.Status != res.Status {
+					b.Errorf("program %d: the SB search alone says %v, the full engine %v", i, res.Status, full.Status)
+				}
+				decided++
+			}
+			b.ReportMetric(float64(decided), "decided")
+			b.ReportMetric(float64(most), "max-constraints")
+			b.Logf("%d of %d programs decided; %d constraints and states in all, at most %d; slowest: program %d, %v",
+				decided, *backwardPrograms, total, most, slow, slowest.Round(time.Millisecond))
+		}
+	})
+}
