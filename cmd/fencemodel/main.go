@@ -4,16 +4,17 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel check [-engine=explicit|sb|sb-backward|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred] [-manifest=FILE] [-budget=D] [-format=text|markdown]
 //	fencemodel race [-engine=explicit|sb|pred] [-budget=D] FILE...
 //
 // The engines: explicit (breadth-first search with bounded store buffers
 // under TSO, complete under SC), sb (exact single-buffer backward
-// reachability under TSO) and pred (k-abstraction of the buffers with
-// predicate abstraction of the data, refined by counterexamples; it takes
-// unbounded integers).
+// reachability under TSO; sb-backward runs that backward search alone,
+// without the bounded and forward searches that usually answer first) and
+// pred (k-abstraction of the buffers with predicate abstraction of the data,
+// refined by counterexamples; it takes unbounded integers).
 //
 // fences prints the minimal sets of barriers that make each program correct
 // under TSO (Algorithm 2 of the single-buffer paper), each barrier by its
@@ -129,7 +130,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact for loop-free programs, else 4)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -144,6 +145,8 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates}, nil
 	case "sb":
 		return &sb.Engine{MaxConstraints: f.maxStates}, nil
+	case "sb-backward":
+		return &sb.Engine{MaxConstraints: f.maxStates, Backward: true}, nil
 	case "pred":
 		return &pred.Engine{MaxStates: f.maxStates}, nil
 	case "bmc":
@@ -157,7 +160,7 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 			return portfolio.WithBMC(eng), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, pred or bmc, or one of the first three followed by +bmc)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
 // parse parses a command's flags and builds its engine; it reports a usage

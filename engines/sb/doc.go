@@ -35,7 +35,18 @@
 // A new constraint is dropped when an analysed one subsumes it (a subword
 // embedding with pointers and last writes kept), and analysed constraints
 // that it subsumes are retired. Termination follows from the
-// well-quasi-ordering (Lemma 1 of the paper).
+// well-quasi-ordering (Lemma 1 of the paper). The analysed constraints are
+// indexed by their locations and the order of their pointers (which an
+// embedding keeps), and each carries a word of hashed features (known
+// registers, message values and writers, length) that a subsumer's must be
+// contained in: most candidates are rejected by one AND (index.go).
+//
+// A constraint is also dropped when the control flow of a process rules it
+// out (pending.go): the messages of a process after its pointer are its
+// pending stores, so their variables, order and values must fit the
+// stores the process can have made since its last fence or locked
+// operation on a path to its location; the writers that splitting an
+// unknown message tries are limited the same way.
 //
 // A constraint may leave the location of a process free (wild): it then
 // denotes configurations with that process at any location. The bad states'

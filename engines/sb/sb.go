@@ -22,8 +22,9 @@ type Engine struct {
 	// DefaultMaxConstraints.
 	MaxConstraints int64
 	// Backward makes the backward SB search give every answer: the forward
-	// abstraction runs once, only to prune the SB search, and the bounded
-	// search does not run (for tests and measurements of the SB search).
+	// abstraction runs once (within DefaultPruneStates states), only to
+	// prune the SB search, and the bounded search does not run (for tests
+	// and measurements of the SB search; fencemodel's engine sb-backward).
 	Backward bool
 	// NoPrune turns the pruning of the SB search off.
 	NoPrune bool
@@ -35,7 +36,7 @@ func (*Engine) Name() string { return "sb" }
 // Check decides whether a bad state of p is reachable under m: exactly under
 // TSO, and under SC by the explicit engine (complete for finite programs).
 //
-// Under TSO, unless BackwardOnly is set, three searches take turns with
+// Under TSO, unless Backward is set, three searches take turns with
 // growing budgets: the explicit engine with store buffers bounded by k (a
 // counterexample it finds is real), the forward abstraction with exact buffer
 // suffixes of length k (a run that reaches no bad state proves the program
@@ -82,7 +83,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 // run of writes, which makes the abstraction exact) and its state budget.
 const (
 	DefaultPruneSuffix = 2
-	DefaultPruneStates = 1 << 20
+	DefaultPruneStates = 1 << 18
 )
 
 // MaxRoundStates caps the state budget of the bounded and abstract
