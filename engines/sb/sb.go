@@ -254,7 +254,7 @@ type search struct {
 
 	visited map[string]*bucket // analysed constraints, by locations (wild included) and pointer groups (index.go)
 	masks   []uint64           // the wildcard masks of the analysed constraints
-	embed   []int              // scratch space of subsumes
+	embed   embedding          // scratch space of subsumes
 	pend    *pending           // the stores each process may have pending
 	writers uint64             // the processes that store to some variable
 	queue   []*cons
@@ -537,11 +537,12 @@ func (s *search) push(c *cons) {
 const maxSeen = 1 << 20
 
 // mayReach reports whether the forward abstraction reaches a local state of
-// c; constraints at a fault location are always kept.
+// c (of its processes at a fixed location); constraints at a fault location
+// are always kept.
 func (s *search) mayReach(c *cons) bool {
 	for p, l := range c.locs {
-		if l >= s.origLocs[p] || l == wild {
-			return true // a fault location, or a free process: kept
+		if l >= s.origLocs[p] {
+			return true // a fault location: kept
 		}
 	}
 	return s.prune.mayReach(c.locs, c.regs, c.rknown)
