@@ -206,10 +206,29 @@ func (s *search) normalize(c *cons, emit func(*cons)) {
 	emit(c)
 }
 
+// embedding is the scratch space of subsumes.
+type embedding struct {
+	g      []int    // the map of messages
+	ga, gb []uint64 // the processes pointing at each message of a and of b
+}
+
+// groups returns, per message of c, the set of processes pointing at it
+// (in dst's storage).
+func groups(dst []uint64, c *cons) []uint64 {
+	dst = slices.Grow(dst[:0], len(c.msgs))[:len(c.msgs)]
+	clear(dst)
+	for p, z := range c.ptr {
+		if z >= 0 {
+			dst[z] |= 1 << uint(p)
+		}
+	}
+	return dst
+}
+
 // subsumes reports whether a ⊑ b: every configuration denoted by b is
-// denoted by a (a is more general). Both have equal locations. g is scratch
-// space for the map of messages (grown as needed).
-func subsumes(a, b *cons, g *[]int) bool {
+// denoted by a (a is more general). Both have equal locations. e is
+// scratch space.
+func subsumes(a, b *cons, e *embedding) bool {
 	if len(a.msgs) > len(b.msgs) || b.mayFlush&^a.mayFlush != 0 {
 		return false
 	}
@@ -224,10 +243,9 @@ func subsumes(a, b *cons, g *[]int) bool {
 			}
 		}
 	}
-	if cap(*g) < len(a.msgs) {
-		*g = make([]int, len(a.msgs))
-	}
-	return embed(a, b, (*g)[:len(a.msgs)], 0, 0)
+	e.g = slices.Grow(e.g[:0], len(a.msgs))[:len(a.msgs)]
+	e.ga, e.gb = groups(e.ga, a), groups(e.gb, b)
+	return e.embed(a, b, 0, 0)
 }
 
 // lastToLast reports whether an embedding of a must map a's newest message
@@ -237,11 +255,13 @@ func lastToLast(a *cons) bool {
 	return slices.Contains(a.ptr, pinned)
 }
 
-// embed searches a strictly increasing map g of a's messages i.. into b's
-// messages j.. satisfying the ordering's conditions.
-func embed(a, b *cons, g []int, i, j int) bool {
+// embed searches a strictly increasing map e.g of a's messages i.. into
+// b's messages j.. satisfying the ordering's conditions. The processes
+// pointing at a message and at its image are the same: a message that
+// some process points at has one possible image.
+func (e *embedding) embed(a, b *cons, i, j int) bool {
 	if i == len(a.msgs) {
-		return checkMap(a, b, g)
+		return checkMap(a, b, e.g)
 	}
 	// The remaining a-messages need len(a.msgs)-i slots.
 	for jj := j; jj <= len(b.msgs)-(len(a.msgs)-i); jj++ {
@@ -251,29 +271,21 @@ func embed(a, b *cons, g []int, i, j int) bool {
 		if i == len(a.msgs)-1 && jj != len(b.msgs)-1 && lastToLast(a) {
 			continue // the newest message maps to the newest
 		}
-		if !msgCovers(&a.msgs[i], &b.msgs[jj]) {
+		if e.ga[i] != e.gb[jj] || !msgCovers(&a.msgs[i], &b.msgs[jj]) {
+			if e.ga[i] != 0 && e.ga[i] == e.gb[jj] {
+				return false // the only possible image
+			}
 			continue
 		}
-		if !pointersAgree(a, b, i, jj) {
-			continue
-		}
-		g[i] = jj
-		if embed(a, b, g, i+1, jj+1) {
+		e.g[i] = jj
+		if e.embed(a, b, i+1, jj+1) {
 			return true
 		}
-	}
-	return false
-}
-
-// pointersAgree checks that the processes pointing at a's message i are
-// exactly those pointing at b's message j.
-func pointersAgree(a, b *cons, i, j int) bool {
-	for p := range a.ptr {
-		if (a.ptr[p] == i) != (b.ptr[p] == j) {
+		if e.ga[i] != 0 {
 			return false
 		}
 	}
-	return true
+	return false
 }
 
 // msgCovers reports whether message ma (of the general constraint) matches
