@@ -95,9 +95,11 @@
 //
 // # Three searches, one exact answer
 //
-// Alone, the backward search is slow: it saturates sets of constraints that
-// differ in pointer layouts and unobserved pending messages (a litmus test
-// with fences takes seconds, a 3-process one minutes). Check therefore runs
+// Alone, the backward search can be slow: it saturates sets of constraints
+// that differ in pointer layouts and unobserved pending messages, and an
+// unsafe program with a long counterexample (Lamport's bakery) needs
+// hundreds of thousands of constraints before one reaches an initial
+// configuration. Check therefore runs
 // it inside a schedule of rounds k = 1, 2, 4, ... with budgets that grow four
 // times per round; in round k:
 //

@@ -161,7 +161,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 				return finish(nil, err)
 			}
 		}
-		return finish(s.run(ctx, max))
+		found, err := s.run(ctx, max)
+		searched(s.count, s.pruned)
+		return finish(found, err)
 	}
 	// The forward searches' state budgets grow up to the engine's budget;
 	// once both have run out of it, the later rounds give all their time to
@@ -240,6 +242,10 @@ func satMul(a, b int64) int64 {
 	}
 	return a * b
 }
+
+// searched is called, in Backward mode, with the numbers of constraints the
+// SB search analysed and pruned; tests replace it to report them.
+var searched = func(count, pruned int64) {}
 
 // decidedBy is called with the search that gave the answer of a round
 // ("bounded", "forward" or "backward"); tests replace it to count them.
