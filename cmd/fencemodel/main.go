@@ -4,15 +4,17 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel check [-engine=explicit|sb|sb-backward|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
 //	fencemodel race [-engine=explicit|sb|pred|bmc] [-budget=D] FILE...
 //
 // The engines: explicit (breadth-first search with bounded store buffers
 // under TSO, exact when fences and locked operations bound them, complete
-// under SC; with partial-order and symmetry reduction), sb (exact single-buffer backward
-// reachability under TSO) and pred (k-abstraction of the buffers with
+// under SC; with partial-order and symmetry reduction), sb (exact
+// single-buffer backward reachability under TSO; sb-backward runs that
+// backward search alone, without the bounded and forward searches that
+// usually answer first) and pred (k-abstraction of the buffers with
 // predicate abstraction of the data, refined by counterexamples; it takes
 // unbounded integers).
 //
@@ -142,7 +144,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -165,6 +167,8 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates, NoPOR: !f.por, NoSymmetry: !f.symmetry}, nil
 	case "sb":
 		return &sb.Engine{MaxConstraints: f.maxStates}, nil
+	case "sb-backward":
+		return &sb.Engine{MaxConstraints: f.maxStates, Backward: true}, nil
 	case "pred":
 		return &pred.Engine{MaxStates: f.maxStates}, nil
 	case "bmc":
@@ -178,7 +182,7 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 			return portfolio.WithBMC(eng), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, pred or bmc, or one of the first three followed by +bmc)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
 // parse parses a command's flags and builds its engine; it reports a usage

@@ -174,10 +174,11 @@ func appendLocKey(b []byte, locs []int, mask uint64) []byte {
 // normalize splits every unknown-writer message that some process points
 // before and is not excluded from writing, so that last-write positions are
 // determined by the constraint: for process q pointing before message i, the
-// writer of i is q (for each variable) or is not q. It calls emit for each
-// resulting constraint; impossible ones (no writer left) are dropped.
-func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
-	all := uint64(1)<<uint(nprocs) - 1
+// writer of i is q (for each variable q may have a pending store to, see
+// pending) or is not q. It calls emit for each resulting constraint;
+// impossible ones (no writer left) are dropped.
+func (s *search) normalize(c *cons, emit func(*cons)) {
+	all := s.all & s.writers // a message's writer stores to some variable
 	for i := 1; i < len(c.msgs); i++ {
 		m := &c.msgs[i]
 		if m.writer >= 0 {
@@ -188,10 +189,10 @@ func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
 				continue
 			}
 			// Split on q.
-			for x := range nvars {
+			for vs := s.pend.mayPend(q, c.locs[q]); vs != 0; vs &= vs - 1 {
 				d := c.clone()
-				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, x, 0
-				normalize(d, nprocs, nvars, emit)
+				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, bits.TrailingZeros64(vs), 0
+				s.normalize(d, emit)
 			}
 			m.notBy |= 1 << uint(q)
 			if m.notBy&all == all {
@@ -205,9 +206,29 @@ func normalize(c *cons, nprocs, nvars int, emit func(*cons)) {
 	emit(c)
 }
 
+// embedding is the scratch space of subsumes.
+type embedding struct {
+	g      []int    // the map of messages
+	ga, gb []uint64 // the processes pointing at each message of a and of b
+}
+
+// groups returns, per message of c, the set of processes pointing at it
+// (in dst's storage).
+func groups(dst []uint64, c *cons) []uint64 {
+	dst = slices.Grow(dst[:0], len(c.msgs))[:len(c.msgs)]
+	clear(dst)
+	for p, z := range c.ptr {
+		if z >= 0 {
+			dst[z] |= 1 << uint(p)
+		}
+	}
+	return dst
+}
+
 // subsumes reports whether a ⊑ b: every configuration denoted by b is
-// denoted by a (a is more general). Both have equal locations.
-func subsumes(a, b *cons) bool {
+// denoted by a (a is more general). Both have equal locations. e is
+// scratch space.
+func subsumes(a, b *cons, e *embedding) bool {
 	if len(a.msgs) > len(b.msgs) || b.mayFlush&^a.mayFlush != 0 {
 		return false
 	}
@@ -222,8 +243,9 @@ func subsumes(a, b *cons) bool {
 			}
 		}
 	}
-	g := make([]int, len(a.msgs))
-	return embed(a, b, g, 0, 0)
+	e.g = slices.Grow(e.g[:0], len(a.msgs))[:len(a.msgs)]
+	e.ga, e.gb = groups(e.ga, a), groups(e.gb, b)
+	return e.embed(a, b, 0, 0)
 }
 
 // lastToLast reports whether an embedding of a must map a's newest message
@@ -233,11 +255,13 @@ func lastToLast(a *cons) bool {
 	return slices.Contains(a.ptr, pinned)
 }
 
-// embed searches a strictly increasing map g of a's messages i.. into b's
-// messages j.. satisfying the ordering's conditions.
-func embed(a, b *cons, g []int, i, j int) bool {
+// embed searches a strictly increasing map e.g of a's messages i.. into
+// b's messages j.. satisfying the ordering's conditions. The processes
+// pointing at a message and at its image are the same: a message that
+// some process points at has one possible image.
+func (e *embedding) embed(a, b *cons, i, j int) bool {
 	if i == len(a.msgs) {
-		return checkMap(a, b, g)
+		return checkMap(a, b, e.g)
 	}
 	// The remaining a-messages need len(a.msgs)-i slots.
 	for jj := j; jj <= len(b.msgs)-(len(a.msgs)-i); jj++ {
@@ -247,29 +271,21 @@ func embed(a, b *cons, g []int, i, j int) bool {
 		if i == len(a.msgs)-1 && jj != len(b.msgs)-1 && lastToLast(a) {
 			continue // the newest message maps to the newest
 		}
-		if !msgCovers(&a.msgs[i], &b.msgs[jj]) {
+		if e.ga[i] != e.gb[jj] || !msgCovers(&a.msgs[i], &b.msgs[jj]) {
+			if e.ga[i] != 0 && e.ga[i] == e.gb[jj] {
+				return false // the only possible image
+			}
 			continue
 		}
-		if !pointersAgree(a, b, i, jj) {
-			continue
-		}
-		g[i] = jj
-		if embed(a, b, g, i+1, jj+1) {
+		e.g[i] = jj
+		if e.embed(a, b, i+1, jj+1) {
 			return true
 		}
-	}
-	return false
-}
-
-// pointersAgree checks that the processes pointing at a's message i are
-// exactly those pointing at b's message j.
-func pointersAgree(a, b *cons, i, j int) bool {
-	for p := range a.ptr {
-		if (a.ptr[p] == i) != (b.ptr[p] == j) {
+		if e.ga[i] != 0 {
 			return false
 		}
 	}
-	return true
+	return false
 }
 
 // msgCovers reports whether message ma (of the general constraint) matches
@@ -300,12 +316,10 @@ func msgCovers(ma, mb *msg) bool {
 // of a process pointing before them that come after the image of that
 // process's last write to the same variable.
 func checkMap(a, b *cons, g []int) bool {
-	mapped := make([]bool, len(b.msgs))
-	for _, j := range g {
-		mapped[j] = true
-	}
+	k := 0 // the next image in g (g is increasing)
 	for j := range b.msgs {
-		if mapped[j] {
+		if k < len(g) && g[k] == j {
+			k++
 			continue
 		}
 		m := &b.msgs[j]

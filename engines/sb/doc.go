@@ -35,7 +35,18 @@
 // A new constraint is dropped when an analysed one subsumes it (a subword
 // embedding with pointers and last writes kept), and analysed constraints
 // that it subsumes are retired. Termination follows from the
-// well-quasi-ordering (Lemma 1 of the paper).
+// well-quasi-ordering (Lemma 1 of the paper). The analysed constraints are
+// indexed by their locations and the order of their pointers (which an
+// embedding keeps), and each carries a word of hashed features (known
+// registers, message values and writers, length) that a subsumer's must be
+// contained in: most candidates are rejected by one AND (index.go).
+//
+// A constraint is also dropped when the control flow of a process rules it
+// out (pending.go): the messages of a process after its pointer are its
+// pending stores, so their variables, order and values must fit the
+// stores the process can have made since its last fence or locked
+// operation on a path to its location; the writers that splitting an
+// unknown message tries are limited the same way.
 //
 // A constraint may leave the location of a process free (wild): it then
 // denotes configurations with that process at any location. The bad states'
@@ -84,9 +95,11 @@
 //
 // # Three searches, one exact answer
 //
-// Alone, the backward search is slow: it saturates sets of constraints that
-// differ in pointer layouts and unobserved pending messages (a litmus test
-// with fences takes seconds, a 3-process one minutes). Check therefore runs
+// Alone, the backward search can be slow: it saturates sets of constraints
+// that differ in pointer layouts and unobserved pending messages, and an
+// unsafe program with a long counterexample (Lamport's bakery) needs
+// hundreds of thousands of constraints before one reaches an initial
+// configuration. Check therefore runs
 // it inside a schedule of rounds k = 1, 2, 4, ... with budgets that grow four
 // times per round; in round k:
 //

@@ -136,6 +136,8 @@ type forward struct {
 	// local records the reachable local states: by location tuple, the
 	// register valuations (flattened).
 	local map[string][][]int64
+	// proj holds local projected to fewer processes (projected).
+	proj map[uint64]map[string][][]int64
 
 	// dead lists the dead registers per process and location
 	// (explicit.Dead): states are kept with them reset to 0, and mayReach
@@ -417,10 +419,43 @@ func (f *forward) sumHas(sum *summary, x int) bool {
 	return false
 }
 
-// mayReach reports whether some recorded local state has locations locs and
-// agrees with the known registers of c (rknown[p] bit r: regs[p][r] known).
+// projected returns the recorded local states by their locations with the
+// processes of mask made wild (built on first use).
+func (f *forward) projected(mask uint64) map[string][][]int64 {
+	if m, ok := f.proj[mask]; ok {
+		return m
+	}
+	m := map[string][][]int64{}
+	var locs []int
+	var key []byte
+	for lk, list := range f.local {
+		locs = locs[:0]
+		for b := []byte(lk); len(b) > 0; {
+			v, n := binary.Uvarint(b)
+			locs = append(locs, int(v)-1)
+			b = b[n:]
+		}
+		key = appendLocKey(key[:0], locs, mask)
+		m[string(key)] = append(m[string(key)], list...)
+	}
+	if f.proj == nil {
+		f.proj = map[uint64]map[string][][]int64{}
+	}
+	f.proj[mask] = m
+	return m
+}
+
+// mayReach reports whether some recorded local state has locations locs
+// (where they are not wild) and agrees with the known registers of c
+// (rknown[p] bit r: regs[p][r] known) of the processes at a fixed location.
 func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
-	list := f.local[locKey(locs)]
+	mask := wildMask(locs)
+	var list [][]int64
+	if mask == 0 {
+		list = f.local[locKey(locs)]
+	} else {
+		list = f.projected(mask)[string(appendLocKey(nil, locs, mask))]
+	}
 	if len(list) == 0 {
 		return false
 	}
@@ -428,6 +463,9 @@ func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
 	if f.dead != nil {
 		dead = make([]uint64, len(locs))
 		for p, l := range locs {
+			if l == wild {
+				continue
+			}
 			for _, r := range f.dead[p][l] {
 				dead[p] |= 1 << uint(r)
 			}
@@ -437,6 +475,9 @@ func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
 		ok, off := true, 0
 		for p, rs := range regs {
 			known := rknown[p]
+			if locs[p] == wild {
+				known = 0 // its registers may be dead where it is
+			}
 			if dead != nil {
 				known &^= dead[p]
 			}

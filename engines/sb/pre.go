@@ -669,7 +669,8 @@ func runBody(p *model.Program, q *model.Process, body []model.Op, regs, mem []in
 // preFlush computes the predecessors of c by a flush of p: p's pointer was
 // at the message just before message j = c.ptr[p]. That message's snapshot
 // equals message j's except for the variable j wrote, so the writer of
-// message j is first made known (one case per possible writer and variable).
+// message j is first made known (one case per possible writer and variable:
+// a process that may have written it, see pending).
 func (s *search) preFlush(c *cons, p int, emit func(*cons)) {
 	j := c.ptr[p]
 	mj := &c.msgs[j]
@@ -682,6 +683,9 @@ func (s *search) preFlush(c *cons, p int, emit func(*cons)) {
 			continue
 		}
 		for x := range s.prog.Vars {
+			if !s.pend.mayWrite(c, j, w, x) {
+				continue
+			}
 			d := c.clone()
 			d.msgs[j].writer, d.msgs[j].v, d.msgs[j].notBy = w, x, 0
 			s.preFlushKnown(d, p, emit)

@@ -22,8 +22,9 @@ type Engine struct {
 	// DefaultMaxConstraints.
 	MaxConstraints int64
 	// Backward makes the backward SB search give every answer: the forward
-	// abstraction runs once, only to prune the SB search, and the bounded
-	// search does not run (for tests and measurements of the SB search).
+	// abstraction runs once (within DefaultPruneStates states), only to
+	// prune the SB search, and the bounded search does not run (for tests
+	// and measurements of the SB search; fencemodel's engine sb-backward).
 	Backward bool
 	// NoPrune turns the pruning of the SB search off.
 	NoPrune bool
@@ -35,7 +36,7 @@ func (*Engine) Name() string { return "sb" }
 // Check decides whether a bad state of p is reachable under m: exactly under
 // TSO, and under SC by the explicit engine (complete for finite programs).
 //
-// Under TSO, unless BackwardOnly is set, three searches take turns with
+// Under TSO, unless Backward is set, three searches take turns with
 // growing budgets: the explicit engine with store buffers bounded by k (a
 // counterexample it finds is real), the forward abstraction with exact buffer
 // suffixes of length k (a run that reaches no bad state proves the program
@@ -82,7 +83,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 // run of writes, which makes the abstraction exact) and its state budget.
 const (
 	DefaultPruneSuffix = 2
-	DefaultPruneStates = 1 << 20
+	DefaultPruneStates = 1 << 18
 )
 
 // MaxRoundStates caps the state budget of the bounded and abstract
@@ -160,7 +161,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 				return finish(nil, err)
 			}
 		}
-		return finish(s.run(ctx, max))
+		found, err := s.run(ctx, max)
+		searched(s.count, s.pruned)
+		return finish(found, err)
 	}
 	// The forward searches' state budgets grow up to the engine's budget;
 	// once both have run out of it, the later rounds give all their time to
@@ -240,6 +243,10 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
+// searched is called, in Backward mode, with the numbers of constraints the
+// SB search analysed and pruned; tests replace it to report them.
+var searched = func(count, pruned int64) {}
+
 // decidedBy is called with the search that gave the answer of a round
 // ("bounded", "forward" or "backward"); tests replace it to count them.
 var decidedBy = func(string) {}
@@ -251,8 +258,11 @@ type search struct {
 	nvars int
 	in    [][][]int // in[p][l]: the transitions of process p entering l
 
-	visited map[string][]*cons // analysed constraints, by locations (wild included)
+	visited map[string]*bucket // analysed constraints, by locations (wild included) and pointer groups (index.go)
 	masks   []uint64           // the wildcard masks of the analysed constraints
+	embed   embedding          // scratch space of subsumes
+	pend    *pending           // the stores each process may have pending
+	writers uint64             // the processes that store to some variable
 	queue   []*cons
 	head    int             // next queue entry to analyse
 	targets *targetIter     // the bad states' constraints not yet queued
@@ -291,7 +301,7 @@ type search struct {
 // newSearch prepares the search of p, the fault-augmented copy of orig.
 func newSearch(p, orig *model.Program) *search {
 	p.Index()
-	s := &search{prog: p, nvars: len(p.Vars), visited: map[string][]*cons{}, seen: map[string]bool{}, ctx: context.Background()}
+	s := &search{prog: p, nvars: len(p.Vars), visited: map[string]*bucket{}, seen: map[string]bool{}, ctx: context.Background()}
 	for _, q := range orig.Procs {
 		s.origLocs = append(s.origLocs, len(q.Locs))
 	}
@@ -306,6 +316,12 @@ func newSearch(p, orig *model.Program) *search {
 		}
 	}
 	s.all = 1<<uint(len(p.Procs)) - 1
+	s.pend = newPending(p)
+	for i, w := range s.pend.writes {
+		if w != 0 {
+			s.writers |= 1 << uint(i)
+		}
+	}
 	for i, q := range p.Procs {
 		if !slices.ContainsFunc(q.Trans, usesPointer) {
 			s.pinned |= 1 << uint(i)
@@ -406,7 +422,7 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		s.head++
 		emit := func(proc, trans int) func(*cons) {
 			return func(d *cons) {
-				normalize(d, len(s.prog.Procs), s.nvars, func(d *cons) {
+				s.normalize(d, func(d *cons) {
 					d.next, d.proc, d.trans, d.bad = c, proc, trans, c.bad
 					switch {
 					case trans < 0:
@@ -460,12 +476,17 @@ func usesPointer(t model.Transition) bool {
 }
 
 // push adds c to the work list unless an analysed or queued constraint
-// subsumes it; it retires the ones c subsumes that fix the same locations.
-// A subsumer leaves free at least the processes c leaves free, and agrees
-// with c's other locations where it fixes them: it is looked up under c's
-// locations with each such wildcard mask applied.
+// subsumes it or it needs a store that cannot be pending (pending.go); it
+// retires the ones c subsumes that fix the same locations. A subsumer
+// leaves free at least the processes c leaves free, and agrees with c's
+// other locations where it fixes them: it is looked up under c's locations
+// with each such wildcard mask applied, and c's pointer groups (index.go).
 func (s *search) push(c *cons) {
 	if !s.tick(1) {
+		return
+	}
+	if !s.pend.consistent(c) {
+		s.pruned++
 		return
 	}
 	s.keyBuf = c.key(s.keyBuf[:0])
@@ -481,44 +502,38 @@ func (s *search) push(c *cons) {
 		return
 	}
 	mask := wildMask(c.locs)
-	lk := locKey(c.locs)
-	list := s.visited[lk]
+	f := features(c, s.all)
 	for _, m := range s.masks {
 		if m&mask != mask || m == mask {
 			continue
 		}
-		s.lkBuf = appendLocKey(s.lkBuf[:0], c.locs, m)
-		other := s.visited[string(s.lkBuf)]
-		if !s.tick(int64(len(other))) {
+		s.lkBuf = appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, m), c)
+		if s.subsumedBy(s.visited[string(s.lkBuf)], c, f) {
 			return
 		}
-		for _, v := range other {
-			if !v.dead && subsumes(v, c) {
-				return
-			}
+		if s.stop != nil {
+			return
 		}
 	}
-	if !s.tick(int64(len(list))) {
+	s.lkBuf = appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, 0), c)
+	bk := s.visited[string(s.lkBuf)]
+	if s.subsumedBy(bk, c, f) || s.stop != nil {
 		return
 	}
-	for _, v := range list {
-		if !v.dead && subsumes(v, c) {
+	if bk == nil {
+		bk = &bucket{}
+		s.visited[string(s.lkBuf)] = bk
+	} else {
+		if !s.tick(int64(len(bk.cons)/8 + 1)) {
 			return
 		}
-	}
-	kept := list[:0]
-	for _, v := range list {
-		if !v.dead && subsumes(c, v) {
-			v.dead = true
-		}
-		if !v.dead {
-			kept = append(kept, v)
-		}
+		s.retire(bk, c, f)
 	}
 	if !slices.Contains(s.masks, mask) {
 		s.masks = append(s.masks, mask)
 	}
-	s.visited[lk] = append(kept, c)
+	bk.cons = append(bk.cons, c)
+	bk.feats = append(bk.feats, f)
 	s.queue = append(s.queue, c)
 	s.count++
 	s.meter.States(1)
@@ -528,11 +543,12 @@ func (s *search) push(c *cons) {
 const maxSeen = 1 << 20
 
 // mayReach reports whether the forward abstraction reaches a local state of
-// c; constraints at a fault location are always kept.
+// c (of its processes at a fixed location); constraints at a fault location
+// are always kept.
 func (s *search) mayReach(c *cons) bool {
 	for p, l := range c.locs {
-		if l >= s.origLocs[p] || l == wild {
-			return true // a fault location, or a free process: kept
+		if l >= s.origLocs[p] {
+			return true // a fault location: kept
 		}
 	}
 	return s.prune.mayReach(c.locs, c.regs, c.rknown)

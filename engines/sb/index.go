@@ -1,0 +1,126 @@
+package sb
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// This file holds the index of analysed constraints that the subsumption
+// tests of push consult.
+//
+// A constraint a can subsume b (a ⊑ b) only when
+//   - a leaves free at least the processes b leaves free and fixes the
+//     others as b does (the location part of the bucket key);
+//   - the processes pointing at each of a's messages are exactly those
+//     pointing at its image in b, and the images keep the order: the
+//     sequence of pointer groups, by increasing message, is the same in a
+//     and b (the pointer part of the key);
+//   - every feature of a is one of b: a's known registers with their values,
+//     the known (variable, value) pairs and writer headers of its messages,
+//     each length up to its number of messages, and each process whose
+//     flushes may not precede it (b.mayFlush ⊆ a.mayFlush).
+//
+// Constraints are bucketed by the key, and each carries its features hashed
+// into one word: a candidate whose word is not contained in the other's is
+// rejected with one AND, before the embedding search of subsumes.
+
+// bucket holds the analysed constraints of one key, with their feature
+// words at the same indices.
+type bucket struct {
+	cons  []*cons
+	feats []uint64
+}
+
+// appendPtrKey appends the sequence of pointer groups of c: for every
+// message pointed at, in order, the set of processes pointing at it.
+func appendPtrKey(b []byte, c *cons) []byte {
+	for i := range c.msgs {
+		var g uint64
+		for p, z := range c.ptr {
+			if z == i {
+				g |= 1 << uint(p)
+			}
+		}
+		if g != 0 {
+			b = binary.AppendUvarint(b, g)
+		}
+	}
+	return b
+}
+
+// featBit hashes one feature to a bit of the feature word.
+func featBit(kind, a, b uint64, v int64) uint64 {
+	h := kind*0x9E3779B97F4A7C15 ^ a*0xC2B2AE3D27D4EB4F ^ b*0x165667B19E3779F9 ^ uint64(v)*0xD6E8FEB86659FD93
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 32
+	return 1 << (h & 63)
+}
+
+// features returns the feature word of c (see the comment at the top of the
+// file): if a ⊑ b then features(a) &^ features(b) == 0.
+func features(c *cons, all uint64) uint64 {
+	var f uint64
+	for p, rs := range c.regs {
+		for k := c.rknown[p]; k != 0; k &= k - 1 {
+			r := bits.TrailingZeros64(k)
+			f |= featBit(1, uint64(p), uint64(r), rs[r])
+		}
+	}
+	for i := range c.msgs {
+		m := &c.msgs[i]
+		for k := m.known; k != 0; k &= k - 1 {
+			x := bits.TrailingZeros64(k)
+			f |= featBit(2, uint64(x), 0, m.mem[x])
+		}
+		if m.writer >= 0 {
+			f |= featBit(3, uint64(m.writer), uint64(m.v), 0)
+		}
+		f |= featBit(4, uint64(i), 0, 0)
+	}
+	for k := all &^ c.mayFlush; k != 0; k &= k - 1 {
+		f |= featBit(5, uint64(bits.TrailingZeros64(k)), 0, 0)
+	}
+	return f
+}
+
+// subsumedBy reports whether a constraint of bk subsumes c (whose feature
+// word is f), and charges the comparisons as work; s.stop is set when the
+// search must stop.
+func (s *search) subsumedBy(bk *bucket, c *cons, f uint64) bool {
+	if bk == nil {
+		return false
+	}
+	if !s.tick(int64(len(bk.cons)/8 + 1)) {
+		return false
+	}
+	for i, v := range bk.cons {
+		if bk.feats[i]&^f != 0 || v.dead {
+			continue
+		}
+		if !s.tick(1) {
+			return false
+		}
+		if subsumes(v, c, &s.embed) {
+			return true
+		}
+	}
+	return false
+}
+
+// retire marks dead the constraints of bk that c (with feature word f)
+// subsumes, and drops them and the ones retired before from bk.
+func (s *search) retire(bk *bucket, c *cons, f uint64) {
+	n := 0
+	for i, v := range bk.cons {
+		if !v.dead && f&^bk.feats[i] == 0 && subsumes(c, v, &s.embed) {
+			v.dead = true
+		}
+		if !v.dead {
+			bk.cons[n], bk.feats[n] = v, bk.feats[i]
+			n++
+		}
+	}
+	clear(bk.cons[n:])
+	bk.cons, bk.feats = bk.cons[:n], bk.feats[:n]
+}
