@@ -104,6 +104,62 @@ func clip(a abs, lo, hi int64) abs {
 	return abs{set: out}
 }
 
+// iterate runs the domain inference's rounds over vars (updated in place)
+// and returns the abstract registers of every process at every location.
+// bounded says that a run writes at most events times (see inferDomains):
+// the rounds then stop after events of them, without widening.
+func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool, events int) [][][]abs {
+	states := make([][][]abs, len(s.procs))
+	for round := 0; round < maxRounds; round++ {
+		varsChanged := false
+		// Bounded, a round's writes are computed from the values of the
+		// round before (so that round k holds the chains of k writes, not
+		// more: a process's loop would otherwise feed its own writes back
+		// within the round); else they apply at once.
+		next := vars
+		if bounded {
+			next = slices.Clone(vars)
+		}
+		writeVar := func(x int, a abs) {
+			if ranged[x] {
+				return
+			}
+			lo, hi := s.varLimits(x)
+			n := join(next[x], clip(a, lo, hi))
+			if !n.equal(next[x]) {
+				changes[x]++
+				if changes[x] > widenAt && !bounded {
+					n = clip(topAbs, lo, hi)
+				}
+				next[x] = n
+				varsChanged = true
+			}
+		}
+		for pi, p := range s.procs {
+			states[pi] = p.analyse(vars, writeVar)
+		}
+		copy(vars, next)
+		if !varsChanged {
+			break
+		}
+		if bounded && round >= events {
+			// Every chain is covered; the registers are computed once more
+			// against the final values of the variables.
+			for pi, p := range s.procs {
+				states[pi] = p.analyse(vars, func(int, abs) {})
+			}
+			break
+		}
+		if round == maxRounds-1 {
+			for x := range vars {
+				lo, hi := s.varLimits(x)
+				vars[x] = clip(topAbs, lo, hi)
+			}
+		}
+	}
+	return states
+}
+
 // spanBelow reports whether hi-lo < n for lo <= hi, without the overflow of
 // hi-lo on intervals wider than 2^63.
 func spanBelow(lo, hi int64, n uint64) bool {
@@ -454,51 +510,25 @@ func (s *system) inferDomains() {
 		}
 	}
 	unobserved := s.unobservedVars()
-	states := make([][][]abs, len(s.procs))
-	// When no write to shared memory lies on a cycle, a run performs at
-	// most events writes, and every value a read sees was made by a chain
-	// of at most that many writes, each computed from what earlier ones
-	// stored: round k below covers the chains of length k. After events
-	// rounds the variables hold every value a run can store, even where the
-	// flow-insensitive iteration itself would not converge (count++ once
-	// in each goroutine), and the variables need no widening.
-	events, bounded := s.writeEvents()
-	for round := 0; round < maxRounds; round++ {
-		varsChanged := false
-		writeVar := func(x int, a abs) {
-			if ranged[x] {
-				return
-			}
-			lo, hi := s.varLimits(x)
-			n := join(vars[x], clip(a, lo, hi))
-			if !n.equal(vars[x]) {
-				changes[x]++
-				if changes[x] > widenAt && !bounded {
-					n = clip(topAbs, lo, hi)
-				}
-				vars[x] = n
-				varsChanged = true
-			}
-		}
-		for pi, p := range s.procs {
-			states[pi] = p.analyse(vars, writeVar)
-		}
-		if !varsChanged {
-			break
-		}
-		if bounded && round >= events {
-			// Every chain is covered; the registers are computed once more
-			// against the final values of the variables.
-			for pi, p := range s.procs {
-				states[pi] = p.analyse(vars, func(int, abs) {})
-			}
-			break
-		}
-		if round == maxRounds-1 {
-			for x := range vars {
-				lo, hi := s.varLimits(x)
-				vars[x] = clip(topAbs, lo, hi)
-			}
+	init := slices.Clone(vars)
+	var states [][][]abs
+	// When every write to shared memory runs a bounded number of times (it
+	// lies on no loop, or only on loops that a counter bounds), a run
+	// performs at most events writes, and every value a read sees was made
+	// by a chain of at most that many writes, each computed from what
+	// earlier ones stored: round k below covers the chains of length k.
+	// After events rounds the variables hold every value a run can store,
+	// even where the flow-insensitive iteration itself would not converge
+	// (count++ once in each goroutine), and the variables need no widening.
+	// Loop counters are bounded by a first, widening, iteration.
+	events, bounded := s.writeEvents(nil)
+	states = s.iterate(vars, ranged, changes, bounded, events)
+	if !bounded {
+		if n, ok := s.writeEvents(states); ok {
+			copy(vars, init)
+			clear(changes)
+			events, bounded = n, true
+			states = s.iterate(vars, ranged, changes, bounded, events)
 		}
 	}
 	for x := range prog.Vars {
@@ -548,30 +578,174 @@ func wide(a abs) bool {
 // inferDomains iterates round by round instead of widening.
 const maxWriteEvents = maxRounds - 1
 
-// writeEvents returns the number of transitions that write shared memory
-// (plain or atomic writes, and locked operations that write), and whether
-// none of them lies on a cycle of its process: each then runs at most once
-// in a run, so a run performs at most that many writes. It reports false
-// too when the count exceeds maxWriteEvents.
-func (s *system) writeEvents() (int, bool) {
+// writeEvents bounds the number of writes to shared memory (plain or
+// atomic writes, and locked operations that write) in any run, and says
+// whether it found a bound no greater than maxWriteEvents.
+//
+// A write on no loop of its process runs at most once: once a process
+// leaves a transition's source location for good, it never takes the
+// transition again. Without the registers (regs nil), every other write
+// makes the answer false. With the registers of a finished iteration,
+// a write on a loop counts 1 + Σ n(e) over the counter steps e of its loop
+// (see loopBudget) when every cycle through it passes one of them.
+func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 	n := 0
-	for _, p := range s.procs {
+	for pi, p := range s.procs {
 		q := p.q
 		var comp []int
-		for _, t := range q.Trans {
+		for ti, t := range q.Trans {
 			if !writes(t.Op) {
 				continue
 			}
 			if comp == nil {
 				_, comp = q.Cycles()
 			}
-			if t.From == t.To || comp[t.From] == comp[t.To] {
+			if t.From != t.To && comp[t.From] != comp[t.To] {
+				n++
+				continue
+			}
+			if regs == nil {
 				return 0, false
 			}
-			n++
+			k, ok := loopBudget(q, comp, regs[pi], ti)
+			if !ok {
+				return 0, false
+			}
+			n += k
+			if n > maxWriteEvents {
+				return 0, false
+			}
 		}
 	}
 	return n, n <= maxWriteEvents
+}
+
+// loopBudget bounds how often transition ti, on a loop of q, runs in a run.
+//
+// A counter step is a transition e of ti's strongly connected component
+// that assigns r := r + c for a constant c > 0, where no other transition of
+// the component assigns r: inside the component r only grows, so e runs at
+// most (hi-lo)/c + 1 times, [lo, hi] being r's values at e's source (regs,
+// from an iteration of the inference); and a process never returns to a
+// component it left. If every cycle through ti passes a counter step, each
+// run of ti after the first needs one of them in between, so ti runs at
+// most 1 + Σ n(e) times. The cycles are those of the successions of
+// transitions, without the successions no run can take: a guard right after
+// a transition that sets its registers to constants for which it is false
+// (the failed compare-and-swap's retry after a success).
+func loopBudget(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) {
+	c := comp[q.Trans[ti].From]
+	in := func(t model.Transition) bool { return comp[t.From] == c && comp[t.To] == c }
+	assigns := func(o model.Op, r int) bool {
+		switch o.Kind {
+		case model.Assign, model.Read:
+			return o.Reg == r
+		case model.Locked:
+			for _, b := range o.Body {
+				if (b.Kind == model.Assign || b.Kind == model.Read) && b.Reg == r {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	budget := 0
+	counter := make([]bool, len(q.Trans))
+	for ei, e := range q.Trans {
+		if !in(e) || e.Op.Kind != model.Assign {
+			continue
+		}
+		b, ok := e.Op.Expr.(model.Binary)
+		if !ok || b.Op != model.OpAdd {
+			continue
+		}
+		x, okx := b.X.(model.RegRef)
+		k, okk := b.Y.(model.Const)
+		if !okx || !okk || x.Reg != e.Op.Reg || k.Value <= 0 || regs[e.From] == nil {
+			continue
+		}
+		alone := true
+		for oi, o := range q.Trans {
+			if oi != ei && in(o) && assigns(o.Op, x.Reg) {
+				alone = false
+			}
+		}
+		v := regs[e.From][x.Reg]
+		if !alone || v.top || v.empty() {
+			continue
+		}
+		lo, hi := v.bounds()
+		if !spanBelow(lo, hi, maxWriteEvents) {
+			continue
+		}
+		counter[ei] = true
+		budget += int((hi-lo)/k.Value) + 1
+	}
+	// Depth-first search over the successions inside the component, from
+	// ti's successors, for a way back to ti that takes no counter step.
+	seen := make([]bool, len(q.Trans))
+	stack := []int{ti}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, ui := range q.Out(q.Trans[t].To) {
+			u := q.Trans[ui]
+			if !in(u) || counter[ui] || !follows(q.Trans[t].Op, u.Op, len(q.Regs)) {
+				continue
+			}
+			if ui == ti {
+				return 0, false
+			}
+			if !seen[ui] {
+				seen[ui] = true
+				stack = append(stack, ui)
+			}
+		}
+	}
+	return 1 + budget, 1+budget <= maxWriteEvents
+}
+
+// follows reports whether a process can take operation next right after
+// prev: false only when next is a guard that is false for the constants
+// prev assigns to registers.
+func follows(prev, next model.Op, nregs int) bool {
+	if next.Kind != model.Guard {
+		return true
+	}
+	regs := make([]abs, nregs)
+	for r := range regs {
+		regs[r] = topAbs
+	}
+	set := func(o model.Op) {
+		if o.Kind == model.Assign {
+			if c, ok := o.Expr.(model.Const); ok && o.Reg >= 0 && o.Reg < nregs {
+				regs[o.Reg] = single(c.Value)
+			} else if o.Reg >= 0 && o.Reg < nregs {
+				regs[o.Reg] = topAbs
+			}
+		}
+		if o.Kind == model.Read && o.Reg >= 0 && o.Reg < nregs {
+			regs[o.Reg] = topAbs
+		}
+	}
+	set(prev)
+	for _, b := range prev.Body {
+		set(b)
+	}
+	env := &absEnv{regs: regs, vars: nil}
+	return mayHoldGuard(env, next.Expr)
+}
+
+// mayHoldGuard reports whether guard g can hold in env, where shared
+// variables (which a guard does not name) count as unknown.
+func mayHoldGuard(env *absEnv, g model.Expr) bool {
+	named := false
+	model.WalkExpr(g, func(e model.Expr) {
+		if _, ok := e.(model.VarRef); ok {
+			named = true
+		}
+	})
+	return named || mayHold(env.eval(g))
 }
 
 // writes reports whether o writes shared memory.

@@ -13,7 +13,7 @@ func remainder() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		for range 2 {
+		for x < 100 {
 			x += 5
 			y += 3
 		}

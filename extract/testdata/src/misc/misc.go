@@ -150,3 +150,47 @@ func eachInLoop() {
 		}
 	}()
 }
+
+// countedLoop increments the counter three times in each of two goroutines,
+// each time under a compare-and-swap spin lock: the loop's counter bounds
+// the writes, so count's domain is finite. The failed compare-and-swap's
+// retry is a loop too, but no write runs on it.
+//
+//fencecheck:system
+func countedLoop() {
+	var held int32
+	var count int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			for range 3 {
+				for !atomic.CompareAndSwapInt32(&held, 0, 1) {
+				}
+				count++
+				atomic.StoreInt32(&held, 0)
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if count != 6 {
+		panic("lost update")
+	}
+}
+
+// resetLoop restarts its counter inside the loop, so the counter bounds
+// nothing: count stays unbounded.
+//
+//fencecheck:system
+func resetLoop() {
+	var count int
+	go func() {
+		for i := 0; i < 3; i++ {
+			count++
+			if count > 1 {
+				i = 0
+			}
+		}
+	}()
+}
