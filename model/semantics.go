@@ -498,3 +498,47 @@ func (s State) AppendKey(b []byte) []byte {
 	}
 	return b
 }
+
+// DecodeKey decodes the key that [State.AppendKey] wrote at the start of b
+// for a state of p without a fault, and returns the state and the length
+// of its key. Searches that keep their queue of states packed use it.
+func (p *Program) DecodeKey(b []byte) (State, int) {
+	off := 0
+	uv := func() int {
+		v, n := binary.Uvarint(b[off:])
+		off += n
+		return int(v)
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(b[off:])
+		off += n
+		return v
+	}
+	np := len(p.Procs)
+	st := State{Locs: make([]int, np), Regs: make([][]int64, np), Mem: make([]int64, len(p.Vars)), Bufs: make([][]BufEntry, np)}
+	for i := range np {
+		st.Locs[i] = uv()
+	}
+	for i, q := range p.Procs {
+		st.Regs[i] = make([]int64, len(q.Regs))
+		for r := range st.Regs[i] {
+			st.Regs[i][r] = sv()
+		}
+	}
+	for x := range st.Mem {
+		st.Mem[x] = sv()
+	}
+	for i := range np {
+		n := uv()
+		if n == 0 {
+			continue
+		}
+		buf := make([]BufEntry, n)
+		for k := range buf {
+			buf[k].Var = uv()
+			buf[k].Val = sv()
+		}
+		st.Bufs[i] = buf
+	}
+	return st, off
+}

@@ -2,7 +2,6 @@ package explicit
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -115,7 +114,7 @@ func (s *search) insert(st model.State, k []byte, parent int32, step model.Step)
 	}
 	s.nodes = append(s.nodes, n)
 	s.meter.States(1)
-	s.queue = s.pack(s.queue, st)
+	s.queue = st.AppendKey(s.queue)
 	if s.p.IsBad(st) {
 		s.badNode = id
 		return true
@@ -291,75 +290,12 @@ func (s *search) reduced(id int32, st model.State) bool {
 	return false
 }
 
-// pack appends the encoding of st (without its fault: a faulty state is
-// bad and ends the search) to b.
-func (s *search) pack(b []byte, st model.State) []byte {
-	for _, l := range st.Locs {
-		b = binary.AppendUvarint(b, uint64(l))
-	}
-	for _, rs := range st.Regs {
-		for _, r := range rs {
-			b = binary.AppendVarint(b, r)
-		}
-	}
-	for _, v := range st.Mem {
-		b = binary.AppendVarint(b, v)
-	}
-	if s.m == model.TSO {
-		for _, buf := range st.Bufs {
-			b = binary.AppendUvarint(b, uint64(len(buf)))
-			for _, e := range buf {
-				b = binary.AppendUvarint(b, uint64(e.Var))
-				b = binary.AppendVarint(b, e.Val)
-			}
-		}
-	}
-	return b
-}
-
-// unpack decodes the state packed at s.queue[off:] and returns it with the
-// offset of the next one.
+// unpack decodes the state packed at s.queue[off:] (by State.AppendKey;
+// a queued state has no fault, which would have ended the search) and
+// returns it with the offset of the next one.
 func (s *search) unpack(off int) (model.State, int) {
-	b := s.queue
-	uv := func() int {
-		v, n := binary.Uvarint(b[off:])
-		off += n
-		return int(v)
-	}
-	sv := func() int64 {
-		v, n := binary.Varint(b[off:])
-		off += n
-		return v
-	}
-	np := len(s.p.Procs)
-	st := model.State{Locs: make([]int, np), Regs: make([][]int64, np), Mem: make([]int64, len(s.p.Vars)), Bufs: make([][]model.BufEntry, np)}
-	for i := range np {
-		st.Locs[i] = uv()
-	}
-	for i, q := range s.p.Procs {
-		st.Regs[i] = make([]int64, len(q.Regs))
-		for r := range st.Regs[i] {
-			st.Regs[i][r] = sv()
-		}
-	}
-	for x := range st.Mem {
-		st.Mem[x] = sv()
-	}
-	if s.m == model.TSO {
-		for i := range np {
-			n := uv()
-			if n == 0 {
-				continue
-			}
-			buf := make([]model.BufEntry, n)
-			for k := range buf {
-				buf[k].Var = uv()
-				buf[k].Val = sv()
-			}
-			st.Bufs[i] = buf
-		}
-	}
-	return st, off
+	st, n := s.p.DecodeKey(s.queue[off:])
+	return st, off + n
 }
 
 // trace rebuilds the path to node id: the steps recorded, replayed from the
