@@ -84,6 +84,17 @@ type source struct {
 	pos  token.Pos
 }
 
+// resultReg returns a new register of type t for the value of in, named
+// after it and recorded as holding it, or -1 when nothing uses the value.
+func (p *proc) resultReg(fr *frame, in ssa.Value, t types.Type) int {
+	if !used(in) {
+		return -1
+	}
+	r := p.newReg(p.regName(fr, in), t)
+	p.holds(r, fr, in)
+	return r
+}
+
 // holds records that register r holds the SSA value v of fr's function.
 func (p *proc) holds(r int, fr *frame, v ssa.Value) {
 	d := p.s.x.debugOf(fr.fn)

@@ -412,16 +412,8 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		o.Type = t
 	}
 	anyT := types.NewInterfaceType(nil, nil).Complete()
-	result := func(t types.Type) int {
-		if !used(in) {
-			return -1
-		}
-		r := p.newReg(p.regName(fr, in), t)
-		p.holds(r, fr, in)
-		return r
-	}
 	if fn.Name() == "Load" {
-		r := result(anyT)
+		r := p.resultReg(fr, in, anyT)
 		if r >= 0 {
 			fr.vals[in] = s.refVal(model.R(r), anyT)
 		}
@@ -458,7 +450,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 	case "Store", "Swap":
 		r := -1
 		if fn.Name() == "Swap" {
-			r = result(anyT)
+			r = p.resultReg(fr, in, anyT)
 			if r >= 0 {
 				fr.vals[in] = s.refVal(model.R(r), anyT)
 			}
@@ -479,7 +471,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 			}
 		}
 		oe := s.refExpr(old, pos)
-		r := result(types.Typ[types.Bool])
+		r := p.resultReg(fr, in, types.Typ[types.Bool])
 		if r >= 0 {
 			fr.vals[in] = intVal(model.R(r))
 		}

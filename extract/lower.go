@@ -955,19 +955,11 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		s.unsupported(pos, "%s on a %s", fn.Name(), t)
 	}
 	arg := func(i int) model.Expr { return s.asInt(args[i], pos) }
-	result := func() int {
-		if !used(in) {
-			return -1
-		}
-		r := p.newReg(p.regName(fr, in), vt)
-		p.holds(r, fr, in)
-		return r
-	}
 	var ops func(x int) []model.Op
 	var res value
 	switch k {
 	case extLoad:
-		r := result()
+		r := p.resultReg(fr, in, vt)
 		ops = func(x int) []model.Op { return []model.Op{model.AtomicReadOp(x, r)} }
 		if r >= 0 {
 			res = intVal(model.R(r))
@@ -976,7 +968,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		v := arg(1)
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, -1, v)} }
 	case extSwap:
-		r, v := result(), arg(1)
+		r, v := p.resultReg(fr, in, vt), arg(1)
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
 		if r >= 0 {
 			res = intVal(model.R(r))
@@ -991,7 +983,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 		r := -1
 		if k == extAdd {
-			r = result()
+			r = p.resultReg(fr, in, vt)
 		}
 		ops = func(x int) []model.Op { return []model.Op{fetchAdd(x, r, d, vt)} }
 		if k == extWGAdd {
@@ -1007,7 +999,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if k == extOr {
 			op = model.OpBitOr
 		}
-		r := result()
+		r := p.resultReg(fr, in, vt)
 		ops = func(x int) []model.Op {
 			return []model.Op{model.LockedOp(model.ReadOp(x, r), model.WriteOp(x, model.Bin(op, model.V(x), d)))}
 		}
@@ -1015,7 +1007,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 			res = intVal(model.R(r))
 		}
 	case extCAS, extTryLock:
-		r := result()
+		r := p.resultReg(fr, in, vt)
 		old, nw := model.C(0), model.C(1)
 		if k == extCAS {
 			old, nw = arg(1), arg(2)

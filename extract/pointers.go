@@ -498,18 +498,10 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 func (p *proc) externPtr(fr *frame, in *ssa.Call, k extKind, vt types.Type, ptr pointer, args []value, pos token.Pos, o Origin, cur int) int {
 	s := p.s
 	arg := func(i int) model.Expr { return s.refExpr(args[i], pos) }
-	result := func(t types.Type) int {
-		if !used(in) {
-			return -1
-		}
-		r := p.newReg(p.regName(fr, in), t)
-		p.holds(r, fr, in)
-		return r
-	}
 	var ops func(x int) []model.Op
 	switch k {
 	case extLoad:
-		r := result(vt)
+		r := p.resultReg(fr, in, vt)
 		ops = func(x int) []model.Op { return []model.Op{model.AtomicReadOp(x, r)} }
 		if r >= 0 {
 			fr.vals[in] = s.refVal(model.R(r), vt)
@@ -518,14 +510,14 @@ func (p *proc) externPtr(fr *frame, in *ssa.Call, k extKind, vt types.Type, ptr 
 		v := arg(1)
 		r := -1
 		if k == extSwap {
-			r = result(vt)
+			r = p.resultReg(fr, in, vt)
 			if r >= 0 {
 				fr.vals[in] = s.refVal(model.R(r), vt)
 			}
 		}
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
 	case extCAS:
-		r := result(types.Typ[types.Bool])
+		r := p.resultReg(fr, in, types.Typ[types.Bool])
 		old, nw := arg(1), arg(2)
 		ops = func(x int) []model.Op { return casOps(x, old, nw, r) }
 		if r >= 0 {
