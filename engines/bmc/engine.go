@@ -221,21 +221,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		// Static focusing: each group of goals from the reads that can
 		// matter to it, the cheap ones with every instance (§7.1 S3), the
 		// others when a model needs them.
-		for _, g := range groups {
-			for k, in := range g.focus {
-				r := en.acc[en.rd[k]]
-				if !in || s.inR[k] {
-					continue
-				}
-				switch {
-				case e.SyncReads && (r.final || s.sync[r.x]):
-					s.addRead(k, s.biased(k))
-				case e.SyncReads:
-				case cheap(r):
-					s.full1(k)
-				}
-			}
-		}
+		s.syncReads = e.SyncReads
 		out, t, reason, err = s.decide(ctx, groups, maxWork, e.SolverLimit)
 	}
 	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c

@@ -238,7 +238,7 @@ func (en *encoding) closure(seeds [][]bool, vars []int) []bool {
 // firstTurn is the resource limit (in Z3's units) of a group's solver
 // calls in the first round of turns; each round multiplies it by turnGrowth.
 const (
-	firstTurn  = 1 << 20
+	firstTurn  = 1 << 18
 	turnGrowth = 4
 )
 
@@ -269,6 +269,7 @@ func (s *ia) decide(ctx context.Context, groups []*group, maxWork int64, limit u
 				return 0, nil, "", err
 			}
 			s.goal = g.lit
+			s.enter(g)
 			out, t, reason, err := s.ref(ctx, maxWork)
 			switch {
 			case err != nil:
@@ -287,6 +288,29 @@ func (s *ia) decide(ctx context.Context, groups []*group, maxWork int64, limit u
 		}
 	}
 	return proof, nil, "", nil
+}
+
+// enter starts group g's turn: its focus reads join R, the cheap ones
+// with every instance (§7.1 S3), with syncReads those of synchronisation
+// variables and final reads with their biased link sets; the others join
+// when a model needs them. Reads are added at a group's first turn, not
+// all at once, so that the first groups' solver calls carry only their
+// own reads' instances.
+func (s *ia) enter(g *group) {
+	en := s.en
+	for k, in := range g.focus {
+		r := en.acc[en.rd[k]]
+		if !in || s.inR[k] {
+			continue
+		}
+		switch {
+		case s.syncReads && (r.final || s.sync[r.x]):
+			s.addRead(k, s.biased(k))
+		case s.syncReads:
+		case cheap(r):
+			s.full1(k)
+		}
+	}
 }
 
 // setLimit bounds each later solver call by lim resource units (0: none).

@@ -33,9 +33,12 @@ type ia struct {
 	bias    Bias
 	sync    []bool // variables of synchronisation
 	rows    bool   // RED-O adds whole rows of Σ
-	work    int64
-	calls   int
-	iters   int
+	// syncReads starts a group with the reads of synchronisation
+	// variables and the final reads instead of the cheap ones.
+	syncReads bool
+	work      int64
+	calls     int
+	iters     int
 
 	maxCalls int // solver calls allowed, 0: any number
 	// goal, when set, is the group of goals refinement decides: an
