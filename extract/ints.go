@@ -171,6 +171,9 @@ func udivmod(x, y model.Expr) (q, r model.Expr) {
 		}
 		return ushr(x, int64(k)), wrapBits(x, k, false)
 	}
+	if c, ok := y.(model.Const); ok && c.Value > 2 && c.Value <= maxSmallDivisor {
+		return udivmodConst(x, c.Value)
+	}
 	geq := model.Not(ult(x, y))
 	if c, ok := y.(model.Const); ok && c.Value < 0 {
 		return geq, model.Bin(model.OpSub, x, model.Bin(model.OpMul, geq, y))
@@ -185,6 +188,40 @@ func udivmod(x, y model.Expr) (q, r model.Expr) {
 		q = model.Bin(model.OpAdd, model.Bin(model.OpMul, neg(y), geq), model.Bin(model.OpMul, nonNeg(y), q))
 	}
 	return q, model.Bin(model.OpSub, x, model.Bin(model.OpMul, q, y))
+}
+
+// maxSmallDivisor bounds the constant divisors udivmodConst takes: below
+// it, every intermediate value of its formula fits in an int64.
+const maxSmallDivisor = 1 << 62
+
+// udivmodConst returns x / c and x % c of a uint64 bit pattern x and a
+// constant 2 < c ≤ maxSmallDivisor, with one signed division and one
+// remainder by c and no halving: the predicate and bounded engines decide
+// these in milliseconds where the halving's nested divisions can cost a
+// solver minutes. For x < 0 the unsigned value is u = x + 2^64; with
+// 2^64 = Q·c + R and Go's truncated remainder, t = x%c + R lies in
+// (-c, 2c) and u % c is t, or t + c when t < 0; u / c is x/c + Q, less
+// one when t < 0. For x ≥ 0 both are the signed ones, which the same
+// formulas give with the terms of the sign s = (x < 0) zero. No
+// intermediate value leaves the int64 range, so mathematical integers
+// compute the same.
+func udivmodConst(x model.Expr, c int64) (q, r model.Expr) {
+	cu := uint64(c)
+	if k, ok := x.(model.Const); ok {
+		u := uint64(k.Value)
+		return model.C(int64(u / cu)), model.C(int64(u % cu))
+	}
+	bigQ := int64(math.MaxUint64 / cu)
+	bigR := int64(math.MaxUint64%cu + 1) // 2^64 mod c, or c
+	if bigR == c {
+		bigQ, bigR = bigQ+1, 0
+	}
+	s := neg(x)
+	t := model.Bin(model.OpAdd, model.Bin(model.OpMod, x, model.C(c)), model.Bin(model.OpMul, s, model.C(bigR)))
+	tNeg := neg(t)
+	r = model.Bin(model.OpAdd, t, model.Bin(model.OpMul, model.C(c), tNeg))
+	q = model.Bin(model.OpSub, model.Bin(model.OpAdd, model.Bin(model.OpDiv, x, model.C(c)), model.Bin(model.OpMul, s, model.C(bigQ))), tNeg)
+	return q, r
 }
 
 // ushr returns x >> k of a uint64 bit pattern, k ≥ 0.

@@ -3,6 +3,8 @@ package extract
 import (
 	"go/token"
 	"go/types"
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -201,4 +203,81 @@ func TestWrapAbs(t *testing.T) {
 			t.Errorf("wrapAbs(%+v, %d, %v) = %+v, want %+v", c.in, c.w, c.signed, got, c.want)
 		}
 	}
+}
+
+// TestUnsignedDivisionByConstant checks the lowering of uint64 x / c and
+// x % c for constant divisors that are not powers of two, small and up to
+// 2^62, on the values where the sign bit and the carries change: each
+// result against Go's, and no intermediate value of the expression outside
+// the int64 range (the SMT engines compute with mathematical integers).
+func TestUnsignedDivisionByConstant(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 100))
+	divisors := []uint64{3, 5, 6, 7, 10, 100, 1000, 1<<32 + 1, 1<<62 - 1, 1 << 62}
+	xs := []uint64{0, 1, 99, 100, 101, 1<<63 - 1, 1 << 63, 1<<63 + 1, math.MaxUint64, math.MaxUint64 - 1, math.MaxUint64 - 15, math.MaxUint64 - 16}
+	for range 2000 {
+		xs = append(xs, r.Uint64())
+	}
+	for _, c := range divisors {
+		for _, x := range xs {
+			for _, op := range []token.Token{token.QUO, token.REM} {
+				e, ok := runBinOp(op, model.R(0), model.C(int64(c)), types.Typ[types.Uint64], types.Typ[types.Uint64])
+				if !ok {
+					t.Fatalf("uint64 %v %d not lowered", op, c)
+				}
+				want := x / c
+				if op == token.REM {
+					want = x % c
+				}
+				if got := eval(t, e, int64(x)); got != int64(want) {
+					t.Errorf("%d %v %d = %d in the model (%s), Go says %d", x, op, c, got, model.FormatExpr(e, nil, nil), want)
+				}
+				if c&(c-1) != 0 { // powers of two are shifts and wraps
+					checkNoOverflow(t, e, int64(x))
+				}
+			}
+		}
+	}
+}
+
+// checkNoOverflow fails if evaluating e with register 0 = x computes a
+// value outside the int64 range in mathematical integers.
+func checkNoOverflow(t *testing.T, e model.Expr, x int64) {
+	t.Helper()
+	var walk func(e model.Expr) *big.Int
+	walk = func(e model.Expr) *big.Int {
+		switch e := e.(type) {
+		case model.Const:
+			return big.NewInt(e.Value)
+		case model.RegRef:
+			return big.NewInt(x)
+		case model.Binary:
+			a, b := walk(e.X), walk(e.Y)
+			v := new(big.Int)
+			switch e.Op {
+			case model.OpAdd:
+				v.Add(a, b)
+			case model.OpSub:
+				v.Sub(a, b)
+			case model.OpMul:
+				v.Mul(a, b)
+			case model.OpDiv:
+				v.Quo(a, b)
+			case model.OpMod:
+				v.Rem(a, b)
+			case model.OpLt:
+				if a.Cmp(b) < 0 {
+					v.SetInt64(1)
+				}
+			default:
+				t.Fatalf("unexpected operator %v in %s", e.Op, model.FormatExpr(e, nil, nil))
+			}
+			if !v.IsInt64() {
+				t.Errorf("%s = %v with x = %d: outside int64", model.FormatExpr(e, nil, nil), v, x)
+			}
+			return v
+		}
+		t.Fatalf("unexpected expression %T", e)
+		return nil
+	}
+	walk(e)
 }
