@@ -156,7 +156,8 @@ func BenchmarkBackwardOnly(b *testing.B) {
 }
 
 // TestBackwardDifferential compares the SB search alone, pruned by the
-// forward abstraction and unpruned, with exact answers on generated
+// forward abstraction and unpruned, best first and breadth first, with
+// exact answers on generated
 // programs (progen.Simple, seed 7, 21): 40 in the normal run with a budget
 // of 20,000 constraints, 1000 with -long and the budget of
 // BenchmarkBackwardOnly. For a loop-free program the truth is the explicit
@@ -172,7 +173,8 @@ func TestBackwardDifferential(t *testing.T) {
 		programs, budget, timeout = 1000, backwardBudget, 20*time.Second
 	}
 	rng := rand.New(rand.NewPCG(7, 21))
-	modes := []*sb.Engine{{Backward: true, MaxConstraints: budget}, {Backward: true, NoPrune: true, MaxConstraints: budget}}
+	modes := []*sb.Engine{{Backward: true, MaxConstraints: budget}, {Backward: true, NoPrune: true, MaxConstraints: budget},
+		{Backward: true, BreadthFirst: true, MaxConstraints: budget}}
 	inconclusive := make([]int, len(modes))
 	for i := range programs {
 		p := progen.Simple(rng)
@@ -196,17 +198,17 @@ func TestBackwardDifferential(t *testing.T) {
 			got, err := e.Check(ctx, p, model.TSO)
 			cancel()
 			if err != nil {
-				t.Fatalf("program %d, noprune=%v: %v\n%s", i, e.NoPrune, err, native.Format(p))
+				t.Fatalf("program %d, noprune=%v breadth-first=%v: %v\n%s", i, e.NoPrune, e.BreadthFirst, err, native.Format(p))
 			}
 			switch {
 			case got.Status == engines.Inconclusive:
 				inconclusive[k]++
 			case truth.Status != engines.Inconclusive && got.Status != truth.Status:
-				t.Fatalf("program %d: the SB search alone (noprune=%v) says %v, the truth is %v\n%s", i, e.NoPrune, got.Status, truth.Status, native.Format(p))
+				t.Fatalf("program %d: the SB search alone (noprune=%v breadth-first=%v) says %v, the truth is %v\n%s", i, e.NoPrune, e.BreadthFirst, got.Status, truth.Status, native.Format(p))
 			case got.Status == engines.Safe && explicitBug(t, p):
-				t.Fatalf("program %d: the SB search alone (noprune=%v) says safe, the explicit engine finds a bug\n%s", i, e.NoPrune, native.Format(p))
+				t.Fatalf("program %d: the SB search alone (noprune=%v breadth-first=%v) says safe, the explicit engine finds a bug\n%s", i, e.NoPrune, e.BreadthFirst, native.Format(p))
 			}
 		}
 	}
-	t.Logf("%d programs; inconclusive (pruned, unpruned): %v", programs, inconclusive)
+	t.Logf("%d programs; inconclusive (best first, unpruned, breadth first): %v", programs, inconclusive)
 }

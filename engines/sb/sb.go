@@ -28,6 +28,10 @@ type Engine struct {
 	Backward bool
 	// NoPrune turns the pruning of the SB search off.
 	NoPrune bool
+	// BreadthFirst makes the SB search of Backward mode analyse its
+	// constraints in the order they were generated instead of best first
+	// (worklist.go); the other modes always search breadth first.
+	BreadthFirst bool
 }
 
 // Name returns "sb".
@@ -145,6 +149,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		return res, nil
 	}
 	if e.Backward {
+		if !e.BreadthFirst {
+			s.queue.bestFirst(s.prog)
+		}
 		if !e.NoPrune {
 			k := DefaultPruneSuffix
 			if n, acyclic := explicit.MaxWritesOnPath(p); acyclic {
@@ -263,10 +270,9 @@ type search struct {
 	embed   embedding          // scratch space of subsumes
 	pend    *pending           // the stores each process may have pending
 	writers uint64             // the processes that store to some variable
-	queue   []*cons
-	head    int             // next queue entry to analyse
-	targets *targetIter     // the bad states' constraints not yet queued
-	seen    map[string]bool // exact duplicates generated (a cache)
+	queue   worklist           // the constraints to analyse
+	targets *targetIter        // the bad states' constraints not yet queued
+	seen    map[string]bool    // exact duplicates generated (a cache)
 	count   int64
 	pruned  int64
 	keyBuf  []byte
@@ -394,7 +400,8 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		if s.stop != nil {
 			return nil, s.stop
 		}
-		if s.head == len(s.queue) {
+		c := s.queue.peek()
+		if c == nil {
 			if !s.targets.pull(s) {
 				if s.stop != nil {
 					return nil, s.stop
@@ -403,10 +410,8 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			}
 			continue
 		}
-		c := s.queue[s.head]
 		if c.dead {
-			s.queue[s.head] = nil
-			s.head++
+			s.queue.pop()
 			continue
 		}
 		if s.isInitial(c) {
@@ -418,8 +423,7 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		if s.count >= max {
 			return nil, errBudget
 		}
-		s.queue[s.head] = nil
-		s.head++
+		s.queue.pop()
 		emit := func(proc, trans int) func(*cons) {
 			return func(d *cons) {
 				s.normalize(d, func(d *cons) {
@@ -534,7 +538,7 @@ func (s *search) push(c *cons) {
 	}
 	bk.cons = append(bk.cons, c)
 	bk.feats = append(bk.feats, f)
-	s.queue = append(s.queue, c)
+	s.queue.push(c)
 	s.count++
 	s.meter.States(1)
 }
@@ -632,9 +636,9 @@ func (it *targetIter) pull(s *search) bool {
 			return false
 		}
 		if d := it.build(s, vals); d != nil {
-			n := len(s.queue)
+			n := s.queue.pushed()
 			s.push(d)
-			if len(s.queue) > n {
+			if s.queue.pushed() > n {
 				return true
 			}
 		}
