@@ -110,6 +110,9 @@ type abstraction struct {
 	// post caches, per move and next control shape, the instances and
 	// their pre-images.
 	pre map[string][]preimage
+	// mark and gen are query's scratch set of variable numbers.
+	mark []uint32
+	gen  uint32
 }
 
 type preimage struct{ inst, q tid }
@@ -340,17 +343,29 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 // and with the domains of their variables, sorted.
 func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
 	t := a.s.t
-	var vars []dvar
-	add := func(vs []dvar) {
-		for _, v := range vs {
-			if !slices.Contains(vars, v) {
-				vars = append(vars, v)
+	// vars are the variables reached so far, marked by number in a.mark
+	// with the generation a.gen.
+	a.gen++
+	if a.gen == 0 { // wrapped: old marks could match
+		clear(a.mark)
+		a.gen = 1
+	}
+	var vars []int32
+	add := func(ids []int32) {
+		for _, id := range ids {
+			for int(id) >= len(a.mark) {
+				a.mark = append(a.mark, 0)
+			}
+			if a.mark[id] != a.gen {
+				a.mark[id] = a.gen
+				vars = append(vars, id)
 			}
 		}
 	}
+	marked := func(id int32) bool { return int(id) < len(a.mark) && a.mark[id] == a.gen }
 	out := slices.Clone(goals)
 	for _, g := range goals {
-		add(t.Vars(g))
+		add(t.VarIDs(g))
 	}
 	used := make([]bool, len(lits))
 	for changed := true; changed; {
@@ -359,22 +374,24 @@ func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
 			if used[i] {
 				continue
 			}
-			for _, v := range t.Vars(l) {
-				if slices.Contains(vars, v) {
+			ids := t.VarIDs(l)
+			for _, id := range ids {
+				if marked(id) {
 					used[i], changed = true, true
 					out = append(out, l)
-					add(t.Vars(l))
+					add(ids)
 					break
 				}
 			}
 		}
 	}
-	for _, v := range vars {
+	for _, id := range vars {
+		v := t.dvarOf[id]
 		d := a.s.domain(c, v)
 		if v.Kind == dHavoc {
 			d = a.s.p.Vars[v.I].Dom
 		}
-		if in := t.inDomain(t.Var(v), d); in != idTrue {
+		if in := t.inDomain(t.idTerm[id], d); in != idTrue {
 			out = append(out, in)
 		}
 	}

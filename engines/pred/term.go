@@ -86,10 +86,24 @@ type terms struct {
 	neg []tid
 	// varTerm caches Var.
 	varTerm map[dvar]tid
+	// domTerm caches inDomain.
+	domTerm map[domKey]tid
+	// varIDs caches, by tid, the dense numbers of the term's variables
+	// (nil: not yet); varID numbers the variables, dvarOf reads them back.
+	varIDs [][]int32
+	varID  map[dvar]int32
+	dvarOf []dvar
+	idTerm []tid // Var(dvarOf[id]), by number
+}
+
+// domKey is a term with the bounds of a domain.
+type domKey struct {
+	x      tid
+	lo, hi int64
 }
 
 func newTerms() *terms {
-	t := &terms{index: make(map[string]tid), varTerm: make(map[dvar]tid)}
+	t := &terms{index: make(map[string]tid), varTerm: make(map[dvar]tid), domTerm: make(map[domKey]tid), varID: make(map[dvar]int32)}
 	t.intern(node{Op: tTrue})
 	t.intern(node{Op: tFalse})
 	return t
@@ -449,6 +463,31 @@ func (t *terms) Vars(x tid) []dvar {
 	}
 	t.vars[x] = vs
 	return vs
+}
+
+// VarIDs returns the dense numbers of the variables of x (see Vars), which
+// index a slice where a map keyed by dvar would cost a hash per lookup.
+func (t *terms) VarIDs(x tid) []int32 {
+	if int(x) < len(t.varIDs) && t.varIDs[x] != nil {
+		return t.varIDs[x]
+	}
+	vs := t.Vars(x)
+	ids := make([]int32, len(vs))
+	for i, v := range vs {
+		id, ok := t.varID[v]
+		if !ok {
+			id = int32(len(t.dvarOf))
+			t.varID[v] = id
+			t.dvarOf = append(t.dvarOf, v)
+			t.idTerm = append(t.idTerm, t.Var(v))
+		}
+		ids[i] = id
+	}
+	for len(t.varIDs) <= int(x) {
+		t.varIDs = append(t.varIDs, nil)
+	}
+	t.varIDs[x] = ids
+	return ids
 }
 
 func cmpDvar(a, b dvar) int {
@@ -931,5 +970,11 @@ func (t *terms) inDomain(x tid, d model.Domain) tid {
 	if d.Unbounded {
 		return idTrue
 	}
-	return t.And(t.Le(t.Const(d.Lo), x), t.Le(x, t.Const(d.Hi)))
+	k := domKey{x, d.Lo, d.Hi}
+	if in, ok := t.domTerm[k]; ok {
+		return in
+	}
+	in := t.And(t.Le(t.Const(d.Lo), x), t.Le(x, t.Const(d.Hi)))
+	t.domTerm[k] = in
+	return in
 }
