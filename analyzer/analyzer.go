@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/auto"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/explicit"
@@ -196,14 +197,7 @@ func (s *system) engine() (engines.Engine, string) {
 	finite := s.p.Finite()
 	name := s.cfg.Engine
 	if name == EngineAuto {
-		switch _, loopFree := explicit.MaxWritesOnPath(s.p); {
-		case !finite:
-			name = EnginePred
-		case loopFree:
-			name = EngineExplicit
-		default:
-			name = EngineSB
-		}
+		name = auto.Exact(s.p)
 	}
 	eng, why := s.namedEngine(name, finite)
 	if eng != nil && s.portfolio() {
@@ -212,13 +206,9 @@ func (s *system) engine() (engines.Engine, string) {
 	return eng, why
 }
 
-// The auto mode runs the bounded engine (bmc) before the exact one, with a
-// small budget, as a fast bug finder in systems of portfolioGoroutines
-// goroutines or more: the exact searches grow with the product of the
-// goroutines' states, the bounded encoding with the number of accesses.
-const portfolioGoroutines = 3
-
-// portfolio says whether the system's engine runs the bounded engine first.
+// portfolio says whether the system's engine runs the bounded engine (bmc)
+// first, with a small budget, as a fast bug finder: in the auto mode, for
+// systems of auto.PortfolioGoroutines goroutines or more.
 func (s *system) portfolio() bool {
 	if s.cfg.Engine != EngineAuto {
 		return false
@@ -229,7 +219,7 @@ func (s *system) portfolio() bool {
 			n++
 		}
 	}
-	return n >= portfolioGoroutines
+	return n >= auto.PortfolioGoroutines
 }
 
 // namedEngine returns the engine of the given name for the system, or nil

@@ -3,14 +3,16 @@ package analyzer
 import (
 	"fmt"
 	"time"
+
+	"github.com/fencecheck/fencecheck/engines/auto"
 )
 
 // Engine names accepted by Config.Engine.
 const (
 	EngineAuto     = "auto"
-	EngineSB       = "sb"
-	EnginePred     = "pred"
-	EngineExplicit = "explicit"
+	EngineSB       = auto.SB
+	EnginePred     = auto.Pred
+	EngineExplicit = auto.Explicit
 	EngineBMC      = "bmc"
 )
 

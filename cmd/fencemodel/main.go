@@ -4,12 +4,13 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=explicit|sb|sb-backward|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
-//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=explicit|sb|pred] [-reduce=false] FILE...
+//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=auto|explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
-//	fencemodel race [-engine=explicit|sb|pred|bmc] [-budget=D] FILE...
+//	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
 //
-// The engines: explicit (breadth-first search with bounded store buffers
+// The engines: auto, the default, chooses per program as fencecheck does
+// (engines/auto); explicit (breadth-first search with bounded store buffers
 // under TSO, exact when fences and locked operations bound them, complete
 // under SC; with partial-order and symmetry reduction), sb (exact
 // single-buffer backward reachability under TSO; sb-backward runs that
@@ -72,6 +73,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/auto"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
@@ -144,7 +146,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "explicit", "reachability engine: explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -163,6 +165,8 @@ func (f *engineFlags) registerSearch(fs *flag.FlagSet) {
 
 func (f *engineFlags) newEngine() (engines.Engine, error) {
 	switch f.engine {
+	case "auto":
+		return &auto.Engine{MaxStates: f.maxStates}, nil
 	case "explicit":
 		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates, NoPOR: !f.por, NoSymmetry: !f.symmetry}, nil
 	case "sb":
@@ -182,7 +186,7 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 			return portfolio.WithBMC(eng), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown engine %q (want explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
 // parse parses a command's flags and builds its engine; it reports a usage
@@ -201,6 +205,15 @@ func (f *engineFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) e
 		return nil
 	}
 	return eng
+}
+
+// engineName names eng for a verdict line: with auto, the engine it chose
+// for the last program.
+func engineName(eng engines.Engine) string {
+	if a, ok := eng.(*auto.Engine); ok && a.Last() != "" {
+		return "auto: " + a.Last()
+	}
+	return eng.Name()
 }
 
 // exitCode accumulates the exit status over files: the worst one wins
@@ -225,6 +238,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if eng == nil {
 		return exitUsage
 	}
+	chosen := eng
 	eng = ef.reduced(eng)
 	m, err := model.ParseModel(ef.model)
 	if err != nil {
@@ -248,7 +262,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 			worse(exitUsage)
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %s [%s]\n", file, res, eng.Name())
+		fmt.Fprintf(stdout, "%s: %s [%s]\n", file, res, engineName(chosen))
 		switch res.Status {
 		case engines.Unsafe:
 			worse(exitUnsafe)
