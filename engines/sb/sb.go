@@ -95,6 +95,11 @@ const (
 // used it, the SB search alone goes on.
 const MaxRoundStates = 1 << 20
 
+// MaxRoundStatesDrained is MaxRoundStates for programs whose store buffers
+// fences and locked operations bound, whose rounds end in the exact
+// explicit search.
+const MaxRoundStatesDrained = 1 << 17
+
 // Budgets of the first round; every round multiplies them by four and
 // doubles the buffer bound k of the bounded and abstract searches.
 const (
@@ -178,9 +183,15 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	// store buffers, to the explicit search with that exact bound, which
 	// decides such programs (a barrier of 6 goroutines: 2.8 million
 	// states) where the SB search does not.
-	states, cons := min(int64(firstStates), max, MaxRoundStates), int64(firstConstraints)
-	capped := false
 	_, drained := explicit.DrainBound(p)
+	roundCap := int64(MaxRoundStates)
+	if drained {
+		// The exact search that ends the rounds explores the states of
+		// the rounds' bounded searches again: cap them lower.
+		roundCap = MaxRoundStatesDrained
+	}
+	states, cons := min(int64(firstStates), max, roundCap), int64(firstConstraints)
+	capped := false
 	for k := 1; ; k *= 2 {
 		if capped && drained {
 			ex, err := (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, model.TSO)
@@ -202,7 +213,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			}
 			return finish(found, err)
 		}
-		capped = states >= min(max, MaxRoundStates)
+		capped = states >= min(max, roundCap)
 		ex, err := (&explicit.Engine{Bound: k, MaxStates: states}).Check(ctx, p, model.TSO)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
@@ -246,7 +257,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			}
 			return finish(found, err)
 		}
-		states = min(satMul(states, 4), max, MaxRoundStates)
+		states = min(satMul(states, 4), max, roundCap)
 		cons *= 4
 	}
 }
