@@ -28,12 +28,15 @@ func TestProvisos(t *testing.T) {
 	// to C before P1 moves.
 	visible := &model.Program{Name: "visible", Procs: []*model.Process{local("P0"), local("P1")}}
 	visible.Bad = []model.BadState{{Locs: []model.ProcLoc{{Proc: 0, Loc: 1}, {Proc: 1, Loc: 2}}}}
-	// C3: P0 counts modulo 3 in a live register forever; P1's one step is
-	// bad. Without the cycle proviso the search goes round P0's cycle only.
+	// C3: P0 counts modulo 3 in a live register forever, by 1 or by 2 (two
+	// enabled steps, which the search does not take in a row as it takes
+	// a lone local step: see accelerate); P1's one step is bad. Without
+	// the cycle proviso the search goes round P0's cycle only.
 	flip := &model.Process{Name: "P0", Regs: []model.Reg{{Name: "r", Dom: model.Range(0, 2)}}}
 	flip.AddLoc("L0", model.Pos{})
 	flip.AddLoc("L1", model.Pos{})
 	flip.AddTrans(0, model.AssignOp(0, model.Bin(model.OpMod, model.Bin(model.OpAdd, model.R(0), model.C(1)), model.C(3))), 0, model.Pos{})
+	flip.AddTrans(0, model.AssignOp(0, model.Bin(model.OpMod, model.Bin(model.OpAdd, model.R(0), model.C(2)), model.C(3))), 0, model.Pos{})
 	flip.AddTrans(0, model.GuardOp(model.Bin(model.OpEq, model.R(0), model.C(5))), 1, model.Pos{})
 	cycle := &model.Program{Name: "cycle", Procs: []*model.Process{flip, local("P1")}}
 	cycle.Bad = []model.BadState{{Locs: []model.ProcLoc{{Proc: 1, Loc: 1}}}}

@@ -115,6 +115,7 @@ func TestReductionFindsBugs(t *testing.T) {
 		{"a process spinning locally forever", ignoring()},
 		{"a read enabled by another process", enabledByOther()},
 		{"interchangeable processes", symmetricBug()},
+		{"a store after a chain of local steps", localChain()},
 	} {
 		for _, m := range []model.Model{model.SC, model.TSO} {
 			t.Run(tc.name+"/"+m.String(), func(t *testing.T) {
@@ -131,6 +132,33 @@ func TestReductionFindsBugs(t *testing.T) {
 			})
 		}
 	}
+}
+
+// localChain is a loop of local steps, as Go's lowering makes them (an
+// index set, tested and incremented), before a store that another process
+// reads: the bad state needs the whole chain, which the search takes
+// without storing its states (accelerate), and a trace that replays
+// every step of it.
+func localChain() *model.Program {
+	p := &model.Program{Name: "chain", Vars: []model.Var{{Name: "x", Dom: model.Range(0, 3)}}}
+	p0 := &model.Process{Name: "P0", Regs: []model.Reg{{Name: "i", Dom: model.Range(0, 3)}}}
+	for _, l := range []string{"L0", "L1", "L2", "L3", "L4"} {
+		p0.AddLoc(l, model.Pos{})
+	}
+	i := model.R(0)
+	p0.AddTrans(0, model.AssignOp(0, model.C(0)), 1, model.Pos{})
+	p0.AddTrans(1, model.GuardOp(model.Bin(model.OpLt, i, model.C(2))), 2, model.Pos{})
+	p0.AddTrans(2, model.AssignOp(0, model.Bin(model.OpAdd, i, model.C(1))), 1, model.Pos{})
+	p0.AddTrans(1, model.GuardOp(model.Bin(model.OpGe, i, model.C(2))), 3, model.Pos{})
+	p0.AddTrans(3, model.WriteOp(0, i), 4, model.Pos{})
+	p1 := &model.Process{Name: "P1", Regs: []model.Reg{{Name: "r", Dom: model.Range(0, 3)}}}
+	p1.AddLoc("M0", model.Pos{})
+	p1.AddLoc("M1", model.Pos{})
+	p1.AddTrans(0, model.ReadOp(0, 0), 1, model.Pos{})
+	p.Procs = []*model.Process{p0, p1}
+	p.Bad = []model.BadState{{Name: "P1 read 2", Locs: []model.ProcLoc{{Proc: 1, Loc: 1}},
+		Cond: model.Bin(model.OpEq, model.RegRef{Proc: 1, Reg: 0}, model.C(2))}}
+	return p
 }
 
 // visibleLocal is two processes of local steps; the bad state is P0 in the

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
@@ -15,7 +16,11 @@ type node struct {
 	parent int32 // -(root+1) for an initial state
 	proc   int32
 	trans  int32 // -1 for a flush
-	full   bool
+	// chain, when not 0, is 1 + the offset in search.chains of the local
+	// steps of proc taken right after trans (see accelerate): their count,
+	// then their transitions.
+	chain int32
+	full  bool
 }
 
 // search is one breadth-first search of a program under a model with a
@@ -45,6 +50,8 @@ type search struct {
 	// (so that the search may have missed states of the unbounded program).
 	blocked   bool
 	ample     []succ
+	chains    []int32  // the chains of the nodes (node.chain)
+	chain     []int32  // scratch: the chain of the successor being added
 	hasW      [][]bool // by process and location: a write leaves it
 	stKey     []byte   // the key of the state being expanded
 	ampleKeys []byte   // the keys of s.ample
@@ -57,7 +64,8 @@ type search struct {
 type succ struct {
 	step  model.Step
 	state model.State
-	key   []byte // in s.ampleKeys
+	key   []byte  // in s.ampleKeys
+	chain []int32 // the local steps taken after step (accelerate)
 }
 
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
@@ -102,7 +110,7 @@ func (s *search) canon(st model.State) model.State {
 
 // insert records the new state st, whose key is k, and reports whether it
 // is bad.
-func (s *search) insert(st model.State, k []byte, parent int32, step model.Step) bool {
+func (s *search) insert(st model.State, k []byte, parent int32, step model.Step, chain []int32) bool {
 	id := int32(len(s.nodes))
 	if _, err := s.visited.insert(k); err != nil {
 		s.full = err
@@ -111,6 +119,11 @@ func (s *search) insert(st model.State, k []byte, parent int32, step model.Step)
 	n := node{parent: parent, proc: int32(step.Proc), trans: int32(step.Trans)}
 	if step.Flush {
 		n.trans = -1
+	}
+	if len(chain) > 0 {
+		n.chain = int32(len(s.chains)) + 1
+		s.chains = append(s.chains, int32(len(chain)))
+		s.chains = append(s.chains, chain...)
 	}
 	s.nodes = append(s.nodes, n)
 	s.meter.States(1)
@@ -131,7 +144,53 @@ func (s *search) add(st model.State, parent int32, step model.Step) bool {
 	if s.visited.find(s.key) >= 0 {
 		return false
 	}
-	return s.insert(st, s.key, parent, step)
+	return s.insert(st, s.key, parent, step, nil)
+}
+
+// maxChain bounds the local steps accelerate takes in a row.
+const maxChain = 64
+
+// accelerate takes, from st, reached by a step of process i, the steps of
+// i while i is at a location all of whose steps are local (no access to
+// memory) and invisible (por.visible), exactly one of them is enabled, and
+// st is not bad; it stops when i is back where it started or after
+// maxChain steps. It returns the state reached and appends the
+// transitions taken to chain.
+//
+// Such a step commutes with every step of the other processes, which can
+// neither enable another step of i nor disable it (its guard reads only
+// i's registers), and no bad state tells its source from its target: every
+// path through st has a path at most as long through the state after it
+// that reaches the same bad states. So the search may go on from there
+// without storing st. Go's lowering makes many such steps (a loop index's
+// increment and test, the case split of an index into an array), which
+// otherwise each store a state in every context of the other processes.
+func (s *search) accelerate(st model.State, i int, chain []int32) (model.State, []int32) {
+	start := st.Locs[i]
+	q := s.p.Procs[i]
+	for len(chain) < maxChain {
+		l := st.Locs[i]
+		if st.Fault != nil || !s.red.procs[i].localOnly[l] || s.p.IsBad(st) {
+			break
+		}
+		var next model.State
+		taken, enabled := -1, 0
+		for _, ti := range q.Out(l) {
+			if _, ns, err := s.p.Exec(st, i, ti, false, s.m); err == nil {
+				enabled++
+				taken, next = ti, ns
+			}
+		}
+		if enabled != 1 {
+			break
+		}
+		st = next
+		chain = append(chain, int32(taken))
+		if st.Locs[i] == start {
+			break
+		}
+	}
+	return st, chain
 }
 
 // run searches from the initial states; it returns nil when the search
@@ -188,13 +247,14 @@ func (s *search) run(ctx context.Context) (string, error) {
 			if s.badNode >= 0 {
 				return
 			}
+			ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
 			ns = s.canon(ns)
 			s.key = s.appendKey(s.key[:0], ns)
 			if s.useless(step, ns) {
 				return
 			}
 			if s.visited.find(s.key) < 0 {
-				s.insert(ns, s.key, id, step)
+				s.insert(ns, s.key, id, step, s.chain)
 			}
 		})
 	}
@@ -240,6 +300,7 @@ func (s *search) reduced(id int32, st model.State) bool {
 				if !ok {
 					return
 				}
+				ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
 				ns = s.canon(ns)
 				s.key = s.appendKey(s.key[:0], ns)
 				if s.useless(step, ns) {
@@ -257,7 +318,7 @@ func (s *search) reduced(id int32, st model.State) bool {
 				}
 				start := len(s.ampleKeys)
 				s.ampleKeys = append(s.ampleKeys, s.key...)
-				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)]})
+				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)], slices.Clone(s.chain)})
 			}
 		}
 		for i := range s.p.Procs {
@@ -281,7 +342,7 @@ func (s *search) reduced(id int32, st model.State) bool {
 			if s.visited.find(a.key) >= 0 {
 				continue
 			}
-			if s.insert(a.state, a.key, id, a.step) {
+			if s.insert(a.state, a.key, id, a.step, a.chain) {
 				break
 			}
 		}
@@ -308,15 +369,30 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 	}
 	root := s.roots[-s.nodes[id].parent-1]
 	t := &model.Trace{Model: s.m, InitMem: root.Mem, InitRegs: root.Regs}
+	exec := func(st model.State, proc, trans int, flush bool) (model.State, error) {
+		step, ns, err := s.p.Exec(st, proc, trans, flush, s.m)
+		if err != nil {
+			return ns, fmt.Errorf("explicit engine: rebuilding step %d of a counterexample: %w", len(t.Steps)+1, err)
+		}
+		t.Steps = append(t.Steps, step)
+		return ns, nil
+	}
 	st := root
 	for k := len(path) - 1; k >= 0; k-- {
 		n := path[k]
-		step, ns, err := s.p.Exec(st, int(n.proc), int(n.trans), n.trans < 0, s.m)
-		if err != nil {
-			return nil, fmt.Errorf("explicit engine: rebuilding step %d of a counterexample: %w", len(t.Steps)+1, err)
+		var err error
+		if st, err = exec(st, int(n.proc), int(n.trans), n.trans < 0); err != nil {
+			return nil, err
 		}
-		t.Steps = append(t.Steps, step)
-		st = ns
+		if n.chain == 0 {
+			continue
+		}
+		off := n.chain - 1
+		for _, ti := range s.chains[off+1 : off+1+s.chains[off]] {
+			if st, err = exec(st, int(n.proc), int(ti), false); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return t, nil
 }

@@ -57,17 +57,17 @@ func flags() { // want `^inconclusive: system flags: the explicit engine reached
 	}
 }
 
-// ranged has a ranged counter and a loop of four rounds: the sb engine takes it.
+// ranged has a ranged counter and a loop of seven rounds: the sb engine takes it.
 //
 //fencecheck:system
-func ranged() { // want `^inconclusive: system ranged: the sb engine reached the work bound of 300 units per system after 301 states; raise it with -maxwork\. The single-buffer \(sb\) engine was chosen because the system is finite and has loops; its search grows with the domains of n \(0\.\.9\) and i \(workbound\.go:70:15\) \(0\.\.4\): a narrower //fencecheck:range LO\.\.HI on them shrinks it$`
+func ranged() { // want `^inconclusive: system ranged: the sb engine reached the work bound of 300 units per system after 301 states; raise it with -maxwork\. The single-buffer \(sb\) engine was chosen because the system is finite and has loops; its search grows with the domains of n \(0\.\.9\) and i \(workbound\.go:70:15\) \(0\.\.7\): a narrower //fencecheck:range LO\.\.HI on them shrinks it$`
 	//fencecheck:range 0..9
 	var n int32
 	var done int32
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		for i := 0; i < 4; i++ {
+		for i := 0; i < 7; i++ {
 			n = n + 1 // want `^race: goroutine go@69 stores n here`
 		}
 		done = 1 // want `^race: goroutine go@69 stores done here`
