@@ -20,7 +20,10 @@
 //     closed under conflicts (a stubborn set whose steps are invisible to
 //     the bad states, with the breadth-first cycle proviso) stand for all
 //     (see por.go); steps that change nothing, or only start another round
-//     of a spin loop, are dropped;
+//     of a spin loop, are dropped; a process's local, invisible step that
+//     is its only enabled one is taken right away, up to 64 in a row,
+//     without storing the states between (search.go, accelerate): Go's
+//     lowering makes many (loop indices, case splits of an array index);
 //   - symmetry reduction: processes that run the same code on the same
 //     variables, with bad states closed under their exchange, are
 //     interchangeable; the search visits one state of every orbit ([Classes]).
