@@ -366,7 +366,7 @@ func races(args []string, stdout, stderr io.Writer) int {
 				verdict += " up to " + res.Bound
 			}
 		}
-		fmt.Fprintf(stdout, "%s: %s under SC [%s, %d checks, %d states, %v]\n", file, verdict, eng.Name(), res.Checks, res.States, res.Duration.Round(time.Microsecond))
+		fmt.Fprintf(stdout, "%s: %s under SC [%s, %d checks, %d states, %v]\n", file, verdict, engineName(eng), res.Checks, res.States, res.Duration.Round(time.Microsecond))
 		for _, r := range res.Races {
 			a, b := p.Procs[r.A.Proc], p.Procs[r.B.Proc]
 			fmt.Fprintf(stdout, "  race on %s: %s: %s (%s), with nothing ordering %s: %s (%s) before it\n", p.Vars[r.Var].Name,
