@@ -318,7 +318,11 @@ func (s *search) reduced(id int32, st model.State) bool {
 				}
 				start := len(s.ampleKeys)
 				s.ampleKeys = append(s.ampleKeys, s.key...)
-				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)], slices.Clone(s.chain)})
+				var chain []int32
+				if len(s.chain) > 0 {
+					chain = slices.Clone(s.chain)
+				}
+				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)], chain})
 			}
 		}
 		for i := range s.p.Procs {
