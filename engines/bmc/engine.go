@@ -172,18 +172,29 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		// A context that an interrupt may still reach is not reused.
 		contexts.put(z, stop())
 	}()
+	// fail reports an error, or the time budget when the deadline's
+	// interrupt is what made Z3 fail (it may reach any call, not only a
+	// check).
+	fail := func(err error) (*Report, error) {
+		if ctx.Err() != nil {
+			res.Status = engines.Inconclusive
+			res.Reason = "time budget exhausted"
+			return finish()
+		}
+		return nil, fmt.Errorf("bmc: %w", err)
+	}
 	en, err := encode(newFB(z), p, u, m, !e.NoLemmas, false)
 	if err != nil {
-		return nil, fmt.Errorf("bmc: %w", err)
+		return fail(err)
 	}
 	sol, err := z.NewSolver()
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	defer sol.Close()
 	if e.SolverLimit > 0 && e.Full {
 		if err := sol.SetResourceLimit(e.SolverLimit); err != nil {
-			return nil, fmt.Errorf("bmc: %w", err)
+			return fail(err)
 		}
 	}
 	var groups []*group
@@ -191,7 +202,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		groups = en.groups()
 	}
 	if err := sol.Assert(en.base...); err != nil {
-		return nil, fmt.Errorf("bmc: %w", err)
+		return fail(err)
 	}
 	st := &rep.IA
 	st.Reads, st.Writes = len(en.rd), len(en.wr)
@@ -227,12 +238,7 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	st.LinkSets, st.Lambda, st.Sigma = s.a, s.b, s.c
 	st.Iterations, st.SolverCalls, st.Work = s.iters, s.calls, s.work
 	if err != nil {
-		if ctx.Err() != nil {
-			res.Status = engines.Inconclusive
-			res.Reason = "time budget exhausted"
-			return finish()
-		}
-		return nil, fmt.Errorf("bmc: %w", err)
+		return fail(err)
 	}
 	switch out {
 	case budget:

@@ -258,8 +258,10 @@ func (cr *core) delete() {
 // Interrupt stops the solver check or tactic running in the Context, which
 // then answers Unknown or fails with an error; it does not wait for
 // the Context's mutex and may be called from any goroutine, for example
-// through context.AfterFunc(ctx, c.Interrupt) to honour a deadline. Calls
-// made after the interrupted one run normally.
+// through context.AfterFunc(ctx, c.Interrupt) to honour a deadline. An
+// interrupt that arrives between checks may fail the next call instead
+// (with "canceled"), so a caller treats any error after an interrupt as the
+// interrupt's, and does not reuse the Context.
 func (c *Context) Interrupt() {
 	cr := c.core
 	cr.imu.Lock()
