@@ -169,6 +169,20 @@ func TestBudgets(t *testing.T) {
 	if r.Status != engines.Inconclusive || !strings.Contains(r.Reason, "time budget") {
 		t.Errorf("time budget: %v", r)
 	}
+	// Deadlines that end the check at any step, also between solver
+	// checks (the interrupt then fails an Assert or a push): never an
+	// error, and a verdict only if the check finished in time.
+	for d := time.Duration(0); d < 4*time.Millisecond; d += 200 * time.Microsecond {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		r, err := (&bmc.Engine{}).Check(ctx, p, model.SC)
+		cancel()
+		if err != nil {
+			t.Fatalf("deadline %v: %v", d, err)
+		}
+		if r.Status == engines.Inconclusive && !strings.Contains(r.Reason, "time budget") {
+			t.Errorf("deadline %v: %v", d, r)
+		}
+	}
 	// A deadline that ends a long check while Z3 runs.
 	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
