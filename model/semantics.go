@@ -271,14 +271,21 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	}
 	step := Step{Proc: i, Trans: ti, Var: -1}
 	ns := s
-	ns.Locs = slices.Clone(s.Locs)
-	ns.Locs[i] = t.To
+	// moved gives ns its own locations, with process i's at t.To: only
+	// for a step that is enabled (a failed guard, the common case in a
+	// spin loop, allocates nothing).
+	moved := func() {
+		ns.Locs = slices.Clone(s.Locs)
+		ns.Locs[i] = t.To
+	}
 	env := Env{Regs: s.Regs[i], AllRegs: s.Regs}
 	fault := func(msg string) (Step, State, error) {
+		moved()
 		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg, Var: -1, Reg: -1}
 		return step, ns, nil
 	}
 	outside := func(x, r int, v int64, msg string) (Step, State, error) {
+		moved()
 		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg, Var: x, Reg: r, Value: v}
 		return step, ns, nil
 	}
@@ -417,6 +424,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	default:
 		return Step{}, State{}, fmt.Errorf("unknown operation %v", op.Kind)
 	}
+	moved()
 	return step, ns, nil
 }
 
