@@ -71,8 +71,16 @@ func TestStateSet(t *testing.T) {
 	set := newStateSet()
 	want := map[string]int{}
 	for i := range 5000 {
-		// Keys of different lengths, some repeated.
-		k := []byte(fmt.Sprint(i%3001, strings.Repeat("x", i%7)))
+		// Keys of different lengths, some repeated, some long enough to
+		// fill a chunk or to need one of their own.
+		pad := i % 7
+		switch i % 1000 {
+		case 17:
+			pad = chunkSize / 3
+		case 500:
+			pad = chunkSize + 11
+		}
+		k := []byte(fmt.Sprint(i%3001, strings.Repeat("x", pad)))
 		id, ok := want[string(k)]
 		if got := set.find(k); ok != (got >= 0) || ok && got != id {
 			t.Fatalf("find(%q) = %d, want %d (present %v)", k, got, id, ok)
@@ -85,6 +93,12 @@ func TestStateSet(t *testing.T) {
 			t.Fatalf("insert(%q) = %d, %v; want %d", k, got, err, len(want))
 		}
 		want[string(k)] = got
+	}
+	if len(set.chunks) < 3 {
+		t.Errorf("%d chunks: the test does not cross a chunk's end", len(set.chunks))
+	}
+	if _, err := set.insert(make([]byte, refMask+1)); err == nil {
+		t.Errorf("a key of %d bytes was accepted", refMask+1)
 	}
 	for k, id := range want {
 		if got := set.find([]byte(k)); got != id {

@@ -9,32 +9,43 @@ import (
 
 // stateSet maps the keys of the visited states to their ids, which are
 // given in the order of insertion (0, 1, ...). The keys lie back to back in
-// one byte slice and the table is an open-addressing array of integers, so
-// that a state costs its key and about a dozen bytes, and the collector has
-// no pointers to follow.
+// chunks of at least chunkSize bytes, which are never copied as the set
+// grows, and the table is an open-addressing array of integers, so that a
+// state costs its key and about 16 bytes, and the collector has no
+// pointers to follow.
 type stateSet struct {
-	seed  maphash.Seed
-	arena []byte   // the keys, in the order of their ids
-	ends  []uint32 // ends[id]: the end of key id in arena
+	seed   maphash.Seed
+	chunks [][]byte // the keys, in the order of their ids
+	refs   []uint64 // refs[id]: where key id lies (see ref)
 	// table: 0 for an empty slot, else the id plus 1 in the low 32 bits
 	// and the high 32 bits of the key's hash above them.
 	table []uint64
 }
 
-var errSetFull = errors.New("the visited states' keys exceed 4 GiB")
+// The parts of a ref: chunk index, start in the chunk, length. A chunk
+// holds chunkSize bytes, or one key that is longer.
+const (
+	chunkSize = 1 << 20
+	refBits   = 22 // start and length; keys are shorter than 1<<refBits
+	refMask   = 1<<refBits - 1
+	maxChunks = 1 << (64 - 2*refBits)
+)
+
+var (
+	errSetFull = errors.New("the visited states exceed the set's capacity")
+	errKeyLong = errors.New("a state's key exceeds 4 MiB")
+)
 
 func newStateSet() *stateSet {
 	return &stateSet{seed: maphash.MakeSeed(), table: make([]uint64, 1<<10)}
 }
 
-func (s *stateSet) len() int { return len(s.ends) }
+func (s *stateSet) len() int { return len(s.refs) }
 
 func (s *stateSet) key(id int) []byte {
-	start := uint32(0)
-	if id > 0 {
-		start = s.ends[id-1]
-	}
-	return s.arena[start:s.ends[id]]
+	r := s.refs[id]
+	c, start, n := r>>(2*refBits), r>>refBits&refMask, r&refMask
+	return s.chunks[c][start : start+n]
 }
 
 // find returns the id of key, or -1.
@@ -57,15 +68,27 @@ func (s *stateSet) find(key []byte) int {
 
 // insert adds key, which must not be in the set, and returns its id.
 func (s *stateSet) insert(key []byte) (int, error) {
-	if uint64(len(s.arena))+uint64(len(key)) > math.MaxUint32 || len(s.ends) >= math.MaxInt32-1 {
+	if len(key) > refMask {
+		return 0, errKeyLong
+	}
+	if len(s.refs) >= math.MaxInt32-1 {
 		return 0, errSetFull
 	}
-	if 4*(len(s.ends)+1) > 3*len(s.table) {
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last])+len(key) > cap(s.chunks[last]) {
+		if len(s.chunks) >= maxChunks {
+			return 0, errSetFull
+		}
+		s.chunks = append(s.chunks, make([]byte, 0, max(chunkSize, len(key))))
+		last++
+	}
+	if 4*(len(s.refs)+1) > 3*len(s.table) {
 		s.grow()
 	}
-	id := len(s.ends)
-	s.arena = append(s.arena, key...)
-	s.ends = append(s.ends, uint32(len(s.arena)))
+	id := len(s.refs)
+	start := len(s.chunks[last])
+	s.chunks[last] = append(s.chunks[last], key...)
+	s.refs = append(s.refs, uint64(last)<<(2*refBits)|uint64(start)<<refBits|uint64(len(key)))
 	s.place(maphash.Bytes(s.seed, key), id)
 	return id, nil
 }
@@ -81,7 +104,7 @@ func (s *stateSet) place(h uint64, id int) {
 
 func (s *stateSet) grow() {
 	s.table = make([]uint64, 2*len(s.table))
-	for id := range s.ends {
+	for id := range s.refs {
 		s.place(maphash.Bytes(s.seed, s.key(id)), id)
 	}
 }
