@@ -48,24 +48,31 @@ type search struct {
 	badNode int32
 	// blocked is set when the bound disabled a write in an expanded state
 	// (so that the search may have missed states of the unbounded program).
-	blocked   bool
-	ample     []succ
-	chains    []int32  // the chains of the nodes (node.chain)
-	chain     []int32  // scratch: the chain of the successor being added
-	hasW      [][]bool // by process and location: a write leaves it
-	stKey     []byte   // the key of the state being expanded
-	ampleKeys []byte   // the keys of s.ample
-	key2      []byte   // scratch of useless
+	blocked bool
+	ample   []succ
+	chains  []int32  // the chains of the nodes (node.chain)
+	chain   []int32  // scratch: the chain of the successor being added
+	hasW    [][]bool // by process and location: a write leaves it
+	stKey   []byte   // the key of the state being expanded
+	key2    []byte   // scratch of useless
+	// The successors of the state being expanded, by process, computed
+	// once (procSuccs) for stuck, the ample sets and the full expansion.
+	succs    [][]succ
+	haveSucc []bool
+	succKeys []byte // the keys of succs
 	// For the tests that show what the provisos are for: a reduction
 	// without the visibility proviso (C2) or the cycle proviso (C3).
 	noC2, noC3 bool
 }
 
+// succ is a successor of the state being expanded, after its local steps
+// (accelerate) and with its dead registers reset (canon).
 type succ struct {
-	step  model.Step
-	state model.State
-	key   []byte  // in s.ampleKeys
-	chain []int32 // the local steps taken after step (accelerate)
+	step    model.Step
+	state   model.State
+	key     []byte  // in s.succKeys
+	chain   []int32 // the local steps taken after step (accelerate)
+	useless bool    // see useless
 }
 
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
@@ -229,8 +236,11 @@ func (s *search) run(ctx context.Context) (string, error) {
 		var st model.State
 		st, off = s.unpack(off)
 		id := int32(head)
-		if s.red != nil && s.reduced(id, st) {
-			continue
+		if s.red != nil {
+			s.startExpansion(st)
+			if s.reduced(id, st) {
+				continue
+			}
 		}
 		s.nodes[id].full = true
 		s.checkBlocked(st, ^uint64(0))
@@ -242,23 +252,55 @@ func (s *search) run(ctx context.Context) (string, error) {
 			})
 			continue
 		}
-		s.stKey = s.appendKey(s.stKey[:0], st)
-		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
-			if s.badNode >= 0 {
-				return
+		for i := range s.p.Procs {
+			for _, a := range s.procSuccs(st, i) {
+				if s.badNode >= 0 {
+					break
+				}
+				if !a.useless && s.visited.find(a.key) < 0 {
+					s.insert(a.state, a.key, id, a.step, a.chain)
+				}
 			}
-			ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
-			ns = s.canon(ns)
-			s.key = s.appendKey(s.key[:0], ns)
-			if s.useless(step, ns) {
-				return
-			}
-			if s.visited.find(s.key) < 0 {
-				s.insert(ns, s.key, id, step, s.chain)
-			}
-		})
+		}
 	}
 	return "", nil
+}
+
+// startExpansion makes st the state being expanded: its key, and no
+// successors computed yet.
+func (s *search) startExpansion(st model.State) {
+	s.stKey = s.appendKey(s.stKey[:0], st)
+	if s.succs == nil {
+		s.succs = make([][]succ, len(s.p.Procs))
+		s.haveSucc = make([]bool, len(s.p.Procs))
+	}
+	clear(s.haveSucc)
+	s.succKeys = s.succKeys[:0]
+}
+
+// procSuccs returns the successors of st, the state being expanded, by
+// the steps of process i, computing them once per expansion.
+func (s *search) procSuccs(st model.State, i int) []succ {
+	if s.haveSucc[i] {
+		return s.succs[i]
+	}
+	s.haveSucc[i] = true
+	out := s.succs[i][:0]
+	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+		ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
+		ns = s.canon(ns)
+		start := len(s.succKeys)
+		s.succKeys = s.appendKey(s.succKeys, ns)
+		// A new array for the keys keeps the earlier ones where they are.
+		key := s.succKeys[start:len(s.succKeys):len(s.succKeys)]
+		a := succ{step: step, state: ns, key: key, useless: s.useless(step, ns, key)}
+		if len(s.chain) > 0 {
+			a.chain = slices.Clone(s.chain)
+		}
+		out = append(out, a)
+	})
+	s.succs[i] = out
+	return out
 }
 
 // checkBlocked notes whether the bound disables a write of a process of set
@@ -282,7 +324,6 @@ func (s *search) reduced(id int32, st model.State) bool {
 	if st.Fault != nil {
 		return false
 	}
-	s.stKey = s.appendKey(s.stKey[:0], st)
 	var stuck uint64
 	for i := range s.p.Procs {
 		if s.stuck(st, i) {
@@ -293,48 +334,36 @@ func (s *search) reduced(id int32, st model.State) bool {
 		if s.red.flushVisible(st, set) && !s.noC2 {
 			continue
 		}
-		s.ample, s.ampleKeys = s.ample[:0], s.ampleKeys[:0]
+		s.ample = s.ample[:0]
 		ok := true
-		take := func(i int) func(model.Step, model.State) {
-			return func(step model.Step, ns model.State) {
-				if !ok {
-					return
-				}
-				ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
-				ns = s.canon(ns)
-				s.key = s.appendKey(s.key[:0], ns)
-				if s.useless(step, ns) {
-					return
-				}
-				if !step.Flush && s.red.procs[i].visible[step.Trans] && !s.noC2 {
-					ok = false // C2
-					return
-				}
-				// C3: a successor expanded before, unless by all its
-				// steps, may close a cycle of reduced expansions.
-				if old := s.visited.find(s.key); old >= 0 && old <= int(id) && !s.nodes[old].full && !s.noC3 {
-					ok = false
-					return
-				}
-				start := len(s.ampleKeys)
-				s.ampleKeys = append(s.ampleKeys, s.key...)
-				var chain []int32
-				if len(s.chain) > 0 {
-					chain = slices.Clone(s.chain)
-				}
-				s.ample = append(s.ample, succ{step, ns, s.ampleKeys[start:len(s.ampleKeys):len(s.ampleKeys)], chain})
+		take := func(i int, a succ) {
+			if !ok || a.useless {
+				return
 			}
+			if !a.step.Flush && s.red.procs[i].visible[a.step.Trans] && !s.noC2 {
+				ok = false // C2
+				return
+			}
+			// C3: a successor expanded before, unless by all its steps,
+			// may close a cycle of reduced expansions.
+			if old := s.visited.find(a.key); old >= 0 && old <= int(id) && !s.nodes[old].full && !s.noC3 {
+				ok = false
+				return
+			}
+			s.ample = append(s.ample, a)
 		}
 		for i := range s.p.Procs {
 			switch {
 			case !ok:
 			case set&(1<<i) != 0:
-				s.p.ProcSuccessors(st, i, s.m, s.bound, take(i))
+				for _, a := range s.procSuccs(st, i) {
+					take(i, a)
+				}
 			case set&(1<<(32+i)) != 0 && len(st.Bufs[i]) > 0:
-				// The flush of i's oldest store alone: i's own steps
-				// commute with it.
-				if step, ns, err := s.p.Exec(st, i, -1, true, s.m); err == nil {
-					take(i)(step, ns)
+				// The flush of i's oldest store alone (the first of i's
+				// steps): i's own steps commute with it.
+				if as := s.procSuccs(st, i); len(as) > 0 && as[0].step.Flush {
+					take(i, as[0])
 				}
 			}
 		}
@@ -402,7 +431,7 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 }
 
 // useless reports whether the successor ns of the state being expanded
-// (whose key is s.stKey), reached by step and whose key is s.key, adds
+// (whose key is s.stKey), reached by step and whose key is key, adds
 // nothing to the search: it is that state again (a step that changes
 // nothing, such as a failed compare-and-swap in a spin loop), or the
 // step's process can then only take local, invisible steps, each of which
@@ -411,11 +440,11 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 // such a successor has a path at most as long from the state itself that
 // ends in a state no bad state tells apart, so the search, which expands
 // that state, may drop it.
-func (s *search) useless(step model.Step, ns model.State) bool {
+func (s *search) useless(step model.Step, ns model.State, key []byte) bool {
 	if ns.Fault != nil {
 		return false
 	}
-	if string(s.key) == string(s.stKey) {
+	if string(key) == string(s.stKey) {
 		return true
 	}
 	i := step.Proc
@@ -445,14 +474,10 @@ func (s *search) stuck(st model.State, i int) bool {
 	if len(st.Bufs[i]) > 0 || !s.red.procs[i].readsOnly[st.Locs[i]] {
 		return false
 	}
-	ok := true
-	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
-		if !ok {
-			return
+	for _, a := range s.procSuccs(st, i) {
+		if !a.useless {
+			return false
 		}
-		ns = s.canon(ns)
-		s.key = s.appendKey(s.key[:0], ns)
-		ok = s.useless(step, ns)
-	})
-	return ok
+	}
+	return true
 }
