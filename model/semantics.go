@@ -523,16 +523,29 @@ func (p *Program) DecodeKey(b []byte) (State, int) {
 		return v
 	}
 	np := len(p.Procs)
-	st := State{Locs: make([]int, np), Regs: make([][]int64, np), Mem: make([]int64, len(p.Vars)), Bufs: make([][]BufEntry, np)}
+	// The registers and memory share one array, each part capped so that
+	// no append reaches the next (the steps copy what they change).
+	nv := len(p.Vars)
+	for _, q := range p.Procs {
+		nv += len(q.Regs)
+	}
+	vals := make([]int64, nv)
+	part := func(n int) []int64 {
+		v := vals[:n:n]
+		vals = vals[n:]
+		return v
+	}
+	st := State{Locs: make([]int, np), Regs: make([][]int64, np), Bufs: make([][]BufEntry, np)}
 	for i := range np {
 		st.Locs[i] = uv()
 	}
 	for i, q := range p.Procs {
-		st.Regs[i] = make([]int64, len(q.Regs))
+		st.Regs[i] = part(len(q.Regs))
 		for r := range st.Regs[i] {
 			st.Regs[i][r] = sv()
 		}
 	}
+	st.Mem = part(len(p.Vars))
 	for x := range st.Mem {
 		st.Mem[x] = sv()
 	}
