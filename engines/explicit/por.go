@@ -376,6 +376,7 @@ func (r *por) prepare(p *model.Program, s model.State, stuck uint64) []uint64 {
 		}
 		for grow := true; grow; {
 			grow = false
+			whole, reads, now := r.setConflicts(progs)
 			for q := range n {
 				if progs&(1<<q) != 0 {
 					continue
@@ -385,25 +386,22 @@ func (r *por) prepare(p *model.Program, s model.State, stuck uint64) []uint64 {
 				// only its spin when it is stuck on variables the set's
 				// processes alone may write.
 				held := stuck&(1<<q) != 0 && r.writers[q]&^(progs|flushes) == 0
-				for j := range n {
-					c := uint64(0)
-					switch {
-					case progs&(1<<j) != 0:
-						c = r.conflicts[j]
-						if flushes&(1<<q) != 0 {
-							c = r.readConflicts[j]
-						} else if held {
-							c = r.nowConflicts[j]
-						}
-					case flushes&(1<<j) != 0:
-						c = r.headConflicts(s, j, q, flushes&(1<<q) != 0, held)
-					}
-					if c&(1<<q) != 0 {
-						progs |= 1 << q
-						flushes |= 1 << q
-						grow = true
-						break
-					}
+				c := whole
+				if flushes&(1<<q) != 0 {
+					c = reads
+				} else if held {
+					c = now
+				}
+				hit := c&(1<<q) != 0
+				for fl := flushes &^ progs; fl != 0 && !hit; fl &= fl - 1 {
+					j := bits.TrailingZeros64(fl)
+					hit = r.headConflicts(s, j, q, flushes&(1<<q) != 0, held) != 0
+				}
+				if hit {
+					progs |= 1 << q
+					flushes |= 1 << q
+					grow = true
+					whole, reads, now = r.setConflicts(progs)
 				}
 			}
 		}
@@ -414,6 +412,19 @@ func (r *por) prepare(p *model.Program, s model.State, stuck uint64) []uint64 {
 	}
 	slices.SortFunc(r.sets, func(a, b uint64) int { return bits.OnesCount64(a) - bits.OnesCount64(b) })
 	return r.sets
+}
+
+// setConflicts returns the processes that the current steps of the
+// processes of progs conflict with: with their future, with their future
+// reads, and with their current reads.
+func (r *por) setConflicts(progs uint64) (whole, reads, now uint64) {
+	for ; progs != 0; progs &= progs - 1 {
+		j := bits.TrailingZeros64(progs)
+		whole |= r.conflicts[j]
+		reads |= r.readConflicts[j]
+		now |= r.nowConflicts[j]
+	}
+	return whole, reads, now
 }
 
 // headConflicts returns the bit of q when the flush of the oldest store of
