@@ -24,6 +24,10 @@ type oracle struct {
 	// models keeps the satisfying values satModel found, by question.
 	models map[string]map[dvar]int64
 	key    []byte
+	// kept are recent satisfying valuations (see witness.go), nextKept
+	// the one to replace next.
+	kept     []valuation
+	nextKept int
 	// Queries counts the questions asked, Calls those that reached Z3.
 	queries, calls int64
 	// meter is charged for every call of Z3.
@@ -87,6 +91,10 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 	if v, ok := o.memo[string(k)]; ok {
 		return v, nil
 	}
+	if o.satisfiedByKept(conj) {
+		o.memo[string(k)] = true
+		return true, nil
+	}
 	o.call()
 	if err := o.sol.Push(); err != nil {
 		return false, err
@@ -108,6 +116,15 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 		return false, fmt.Errorf("z3 answered unknown on %d conjuncts", len(conj))
 	}
 	o.memo[string(o.key)] = r == smt.Sat
+	if r == smt.Sat && o.calls%4 == 0 {
+		m, err := o.sol.Model()
+		if err != nil {
+			return false, err
+		}
+		if err := o.keep(m, conj); err != nil {
+			return false, err
+		}
+	}
 	return r == smt.Sat, nil
 }
 
