@@ -110,6 +110,11 @@ type abstraction struct {
 	// post caches, per move and next control shape, the instances and
 	// their pre-images.
 	pre map[string][]preimage
+	// posts caches abstractPost's result cube by move, shape of the
+	// control and source cube: the witness aside, the result depends on
+	// nothing else (the domains of the variables come from the shape).
+	posts   map[string]cube
+	postKey []byte
 	// mark and gen are query's scratch set of variable numbers.
 	mark []uint32
 	gen  uint32
@@ -118,7 +123,7 @@ type abstraction struct {
 type preimage struct{ inst, q tid }
 
 func newAbstraction(s *system, ps *predSet, m mode, or *oracle) *abstraction {
-	return &abstraction{s: s, ps: ps, m: m, or: or, pre: make(map[string][]preimage)}
+	return &abstraction{s: s, ps: ps, m: m, or: or, pre: make(map[string][]preimage), posts: make(map[string]cube)}
 }
 
 // literals returns the literal terms of f.
@@ -288,6 +293,18 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		}
 	}
 	lits = append(lits, facts...)
+	var postKey []byte
+	if mv != nil {
+		postKey = binary.AppendUvarint(a.postKey[:0], uint64(mv.id))
+		postKey = c.shapeKey(postKey)
+		for _, l := range f {
+			postKey = binary.AppendUvarint(postKey, uint64(l))
+		}
+		a.postKey = postKey
+		if out, ok := a.posts[string(postKey)]; ok {
+			return out, nw, true, nil
+		}
+	}
 	if pre == nil {
 		for _, x := range a.ps.instances(next) {
 			pre = append(pre, preimage{x, t.Subst(x, sub)})
@@ -334,8 +351,18 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		}
 	}
 	slices.Sort(out)
+	out = slices.Clip(out)
+	if mv != nil {
+		if len(a.posts) >= maxPosts {
+			clear(a.posts)
+		}
+		a.posts[string(postKey)] = out
+	}
 	return out, nw, true, nil
 }
+
+// maxPosts bounds the cached abstract posts; the cache is cleared when full.
+const maxPosts = 1 << 20
 
 // query returns the conjunction of goals with the literals of lits that
 // share variables with them, directly or through other literals (the rest
