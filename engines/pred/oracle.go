@@ -116,7 +116,9 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 		return false, fmt.Errorf("z3 answered unknown on %d conjuncts", len(conj))
 	}
 	o.memo[string(o.key)] = r == smt.Sat
-	if r == smt.Sat && o.calls%4 == 0 {
+	// Reading a model costs a good part of a check, so only every
+	// keepEvery-th satisfiable question's model is kept.
+	if r == smt.Sat && o.calls%keepEvery == 0 {
 		m, err := o.sol.Model()
 		if err != nil {
 			return false, err

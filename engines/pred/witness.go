@@ -13,8 +13,12 @@ import (
 // them satisfies, every conjunct evaluated exactly, is satisfiable without
 // a solver call.
 
-// keptValuations is how many recent valuations the oracle tries.
-const keptValuations = 8
+// keptValuations is how many recent valuations the oracle tries, and
+// keepEvery how often (in solver calls) it keeps a model's.
+const (
+	keptValuations = 8
+	keepEvery      = 4
+)
 
 // valuation gives each variable, by its dense number (terms.VarIDs), a
 // value; variables beyond its length are 0.
