@@ -101,7 +101,8 @@ const MaxRoundStates = 1 << 20
 const MaxRoundStatesDrained = 1 << 17
 
 // Budgets of the first round; every round multiplies them by four and
-// doubles the buffer bound k of the bounded and abstract searches.
+// doubles the buffer bound k of the abstract search (and that of the
+// bounded search once it has exhausted it).
 const (
 	firstStates      = 1 << 11 // explicit and abstract states
 	firstConstraints = 1 << 6  // SB constraints
@@ -192,6 +193,13 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	}
 	states, cons := min(int64(firstStates), max, roundCap), int64(firstConstraints)
 	capped := false
+	// kx is the buffer bound of the rounds' explicit searches. It doubles
+	// only after a round's search exhausted it: while the state budget is
+	// what stops that search, a larger bound would spend the budget on
+	// more buffered interleavings of the same depth, and most bugs need
+	// few buffered stores (a filter lock's fence inference: 23 checks and
+	// 1.5 million states instead of 45 checks and 8.2 million).
+	kx := 1
 	for k := 1; ; k *= 2 {
 		if capped && drained {
 			ex, err := (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, model.TSO)
@@ -214,11 +222,14 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			return finish(found, err)
 		}
 		capped = states >= min(max, roundCap)
-		ex, err := (&explicit.Engine{Bound: k, MaxStates: states}).Check(ctx, p, model.TSO)
+		ex, err := (&explicit.Engine{Bound: kx, MaxStates: states}).Check(ctx, p, model.TSO)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
 		}
 		other += ex.Stats.States
+		if ex.Status == engines.Safe {
+			kx *= 2
+		}
 		switch {
 		case ex.Status == engines.Unsafe:
 			res.Status, res.Trace, res.Stats.States = engines.Unsafe, ex.Trace, s.count+other
