@@ -25,9 +25,10 @@ type node struct {
 
 // search is one breadth-first search of a program under a model with a
 // buffer bound. It keeps every visited state's canonical key (in visited,
-// whose ids are the nodes' indices) and node, and the states still to
-// expand, in the order of their ids, as packed encodings in a queue of
-// bytes.
+// whose ids are the nodes' indices) and node; under symmetry reduction,
+// whose keys are canonical, also the states still to expand, in the order
+// of their ids, as packed encodings in a queue of bytes (otherwise a key is
+// that encoding).
 type search struct {
 	p         *model.Program
 	m         model.Model
@@ -134,7 +135,10 @@ func (s *search) insert(st model.State, k []byte, parent int32, step model.Step,
 	}
 	s.nodes = append(s.nodes, n)
 	s.meter.States(1)
-	s.queue = st.AppendKey(s.queue)
+	if s.sym != nil {
+		// Without symmetry the visited key is this encoding already.
+		s.queue = st.AppendKey(s.queue)
+	}
 	if s.p.IsBad(st) {
 		s.badNode = id
 		return true
@@ -234,7 +238,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 			return fmt.Sprintf("state budget of %d states exhausted", s.maxStates), nil
 		}
 		var st model.State
-		st, off = s.unpack(off)
+		st, off = s.unpack(head, off)
 		id := int32(head)
 		if s.red != nil {
 			s.startExpansion(st)
@@ -384,10 +388,16 @@ func (s *search) reduced(id int32, st model.State) bool {
 	return false
 }
 
-// unpack decodes the state packed at s.queue[off:] (by State.AppendKey;
-// a queued state has no fault, which would have ended the search) and
-// returns it with the offset of the next one.
-func (s *search) unpack(off int) (model.State, int) {
+// unpack decodes the state of node id, packed by State.AppendKey (a
+// queued state has no fault, which would have ended the search): its
+// visited key, or, under symmetry reduction, whose keys are canonical,
+// the one at s.queue[off:]. It returns the state and the offset of the
+// next one in the queue.
+func (s *search) unpack(id, off int) (model.State, int) {
+	if s.sym == nil {
+		st, _ := s.p.DecodeKey(s.visited.key(id))
+		return st, off
+	}
 	st, n := s.p.DecodeKey(s.queue[off:])
 	return st, off + n
 }
