@@ -35,10 +35,19 @@ type Engine struct {
 	// idle holds the models under which Bounded once found no
 	// counterexample within its bound: the checks that follow (fence
 	// inference asks about the same program with barriers added, which
-	// only removes behaviours) go straight to Exact. An answer cut by
-	// Bounded's budget does not count: the next program may be easier.
-	idle map[model.Model]bool
+	// only removes behaviours) go straight to Exact. So do they once
+	// Bounded's budget has cut maxMisses answers in a row under a model:
+	// one cut answer does not count (the next program may be easier), but
+	// a run of them says its bound or budget does not fit the system (a
+	// 3-goroutine filter lock: 23 checks of about 0.1 s each, none of
+	// them an answer).
+	idle   map[model.Model]bool
+	misses map[model.Model]int
 }
+
+// maxMisses is how many answers in a row the bounded engine's budget may
+// cut under a model before the later checks skip it.
+const maxMisses = 3
 
 // Name is the exact engine's name and the bounded one's, as "sb+bmc".
 func (e *Engine) Name() string { return e.Exact.Name() + "+" + e.Bounded.Name() }
@@ -58,18 +67,26 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 			if err := engines.Verify(p, r); err != nil {
 				return nil, fmt.Errorf("%s engine: %w", e.Bounded.Name(), err)
 			}
+			e.mu.Lock()
+			delete(e.misses, m)
+			e.mu.Unlock()
 			return r, nil
 		}
-		if err == nil && r.Status == engines.Safe {
+		e.mu.Lock()
+		if e.idle == nil {
+			e.idle = make(map[model.Model]bool)
+			e.misses = make(map[model.Model]int)
+		}
+		switch {
+		case err == nil && r.Status == engines.Safe:
 			// No counterexample within the bound: barriers added later
 			// cannot make one.
-			e.mu.Lock()
-			if e.idle == nil {
-				e.idle = make(map[model.Model]bool)
-			}
 			e.idle[m] = true
-			e.mu.Unlock()
+		case err == nil && r.Status == engines.Inconclusive:
+			e.misses[m]++
+			e.idle[m] = e.misses[m] >= maxMisses
 		}
+		e.mu.Unlock()
 	}
 	return e.Exact.Check(ctx, p, m)
 }

@@ -15,10 +15,12 @@ import (
 	"github.com/fencecheck/fencecheck/model/native"
 )
 
-// fake answers res and err, and counts its calls.
+// fake answers res and err (or, when seq is set, its answers in turn),
+// and counts its calls.
 type fake struct {
 	name  string
 	res   *engines.Result
+	seq   []*engines.Result
 	err   error
 	calls int
 }
@@ -27,6 +29,9 @@ func (f *fake) Name() string { return f.name }
 
 func (f *fake) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	f.calls++
+	if f.seq != nil {
+		return f.seq[f.calls-1], nil
+	}
 	return f.res, f.err
 }
 
@@ -104,16 +109,27 @@ func TestChoice(t *testing.T) {
 			t.Errorf("bounded engine asked %d times, exact %d; want 2 and 4", bnd.calls, exact.calls)
 		}
 	})
-	t.Run("a bounded engine out of budget is asked again", func(t *testing.T) {
-		exact, bnd := &fake{name: "x", res: safe}, &fake{name: "b", res: inconclusive}
+	t.Run("a bounded engine out of budget is asked again, until three times in a row", func(t *testing.T) {
+		exact := &fake{name: "x", res: safe}
+		// Cut, cut, a counterexample (which resets the run), then cut
+		// three times: the later checks skip it.
+		bnd := &fake{name: "b", seq: []*engines.Result{inconclusive, inconclusive, real, inconclusive, inconclusive, inconclusive}}
 		e := &portfolio.Engine{Exact: exact, Bounded: bnd}
-		for range 3 {
+		for range 8 {
 			if _, err := e.Check(context.Background(), p, model.TSO); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if bnd.calls != 3 {
-			t.Errorf("bounded engine asked %d times, want 3", bnd.calls)
+		if bnd.calls != 6 || exact.calls != 7 {
+			t.Errorf("bounded engine asked %d times, exact %d; want 6 and 7", bnd.calls, exact.calls)
+		}
+		// Under another model it starts afresh.
+		bnd.seq, bnd.calls, bnd.res = nil, 0, inconclusive
+		if _, err := e.Check(context.Background(), p, model.SC); err != nil {
+			t.Fatal(err)
+		}
+		if bnd.calls != 1 {
+			t.Errorf("bounded engine asked %d times under SC, want 1", bnd.calls)
 		}
 	})
 	if name := (&portfolio.Engine{Exact: &sb.Engine{}, Bounded: &bmc.Engine{}}).Name(); name != "sb+bmc" {
