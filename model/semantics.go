@@ -446,6 +446,10 @@ func (p *Program) MatchBad(s State) int {
 	return -1
 }
 
+// InBad reports whether s is in bad state bi of p (MatchBad tries them
+// all, in order).
+func (p *Program) InBad(s State, bi int) bool { return p.inBad(s, &p.Bad[bi]) }
+
 func (p *Program) inBad(s State, b *BadState) bool {
 	for _, pl := range b.Locs {
 		if s.Locs[pl.Proc] != pl.Loc {

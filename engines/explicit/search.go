@@ -39,6 +39,7 @@ type search struct {
 	dead      [][][]int
 	red       *por
 	sym       *symmetry
+	bad       *badIndex
 
 	visited *stateSet
 	full    error // the visited set could not take another state
@@ -79,7 +80,7 @@ type succ struct {
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
 	s := &search{
 		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
-		dead: Dead(p), visited: newStateSet(), badNode: -1,
+		dead: Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
 	}
 	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
 		s.red = newPOR(p, m)
@@ -139,7 +140,7 @@ func (s *search) insert(st model.State, k []byte, parent int32, step model.Step,
 		// Without symmetry the visited key is this encoding already.
 		s.queue = st.AppendKey(s.queue)
 	}
-	if s.p.IsBad(st) {
+	if s.bad.isBad(st) {
 		s.badNode = id
 		return true
 	}
@@ -181,7 +182,7 @@ func (s *search) accelerate(st model.State, i int, chain []int32) (model.State, 
 	q := s.p.Procs[i]
 	for len(chain) < maxChain {
 		l := st.Locs[i]
-		if st.Fault != nil || !s.red.procs[i].localOnly[l] || s.p.IsBad(st) {
+		if st.Fault != nil || !s.red.procs[i].localOnly[l] || s.bad.isBad(st) {
 			break
 		}
 		var next model.State
