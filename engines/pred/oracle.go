@@ -123,9 +123,7 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if err := o.keep(m, conj); err != nil {
-			return false, err
-		}
+		o.keep(m, conj)
 	}
 	return r == smt.Sat, nil
 }

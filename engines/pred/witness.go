@@ -43,12 +43,9 @@ func (o *oracle) satisfiedByKept(conj []tid) bool {
 }
 
 // keep records the values model m gives the variables of conj, as the
-// newest kept valuation.
-func (o *oracle) keep(m *smt.Model, conj []tid) error {
+// newest kept valuation; a model with a value beyond int64 is not kept.
+func (o *oracle) keep(m *smt.Model, conj []tid) {
 	var v valuation
-	if len(o.kept) == keptValuations {
-		v = o.kept[o.nextKept][:0]
-	}
 	for _, x := range conj {
 		for _, id := range o.t.VarIDs(x) {
 			for int(id) >= len(v) {
@@ -56,18 +53,17 @@ func (o *oracle) keep(m *smt.Model, conj []tid) error {
 			}
 			val, err := m.Int(o.expr(o.t.idTerm[id]))
 			if err != nil {
-				return err
+				return
 			}
 			v[id] = val
 		}
 	}
 	if len(o.kept) < keptValuations {
 		o.kept = append(o.kept, v)
-		return nil
+		return
 	}
 	o.kept[o.nextKept] = v
 	o.nextKept = (o.nextKept + 1) % keptValuations
-	return nil
 }
 
 // evalExact evaluates x under v as Eval does, and reports whether the
@@ -126,7 +122,11 @@ func (t *terms) evalExact(x tid, v valuation) (int64, bool) {
 		if n.C < 0 {
 			return 0, false
 		}
-		return (a%n.C + n.C) % n.C, true
+		r, ok := addExact(a%n.C, n.C)
+		if !ok {
+			return 0, false
+		}
+		return r % n.C, true
 	case tIte:
 		c, ok := t.evalExact(n.Args[0], v)
 		if !ok {

@@ -3,6 +3,7 @@ package pred
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -74,6 +75,35 @@ func TestEvalExact(t *testing.T) {
 	}
 }
 
+// TestEModExact checks the Euclidean remainder by a constant above
+// MaxInt64/2, whose correction step a%C + C can leave int64.
+func TestEModExact(t *testing.T) {
+	tm := newTerms()
+	x := tm.Var(dvar{Kind: dMem, I: 0})
+	const c = 7_000_000_000_000_000_000
+	term := tm.DivMod(tEMod, x, c)
+	id := tm.VarIDs(x)[0]
+	v := make(valuation, id+1)
+	for _, tc := range []struct {
+		x     int64
+		exact bool
+	}{
+		{4_446_744_073_709_551_616, false}, // x%c + c = 11,446,744,073,709,551,616: beyond int64
+		{2_000_000_000_000_000_000, true},
+		{-5, true},
+		{math.MinInt64, true},
+	} {
+		v[id] = tc.x
+		got, exact := tm.evalExact(term, v)
+		if exact != tc.exact {
+			t.Errorf("%d mod %d: exact = %v, want %v", tc.x, int64(c), exact, tc.exact)
+		}
+		if want := (tc.x%c + c) % c; exact && got != want { // no overflow in the exact cases
+			t.Errorf("%d mod %d = %d", tc.x, int64(c), got)
+		}
+	}
+}
+
 // TestAddMulExact checks the overflow tests at the edges of int64.
 func TestAddMulExact(t *testing.T) {
 	for _, c := range []struct {
@@ -96,5 +126,29 @@ func TestAddMulExact(t *testing.T) {
 		if _, ok := mulExact(c.a, c.b); ok != c.mul {
 			t.Errorf("mulExact(%d, %d) fits = %v, want %v", c.a, c.b, ok, c.mul)
 		}
+	}
+}
+
+// TestKeptModelBeyondInt64 checks that a satisfiable question whose model
+// has a value beyond int64 is still answered: the model is not kept, and
+// the answer is not an error.
+func TestKeptModelBeyondInt64(t *testing.T) {
+	tm := newTerms()
+	o, err := newOracle(tm)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer o.close()
+	x, y := tm.Var(dvar{Kind: dMem, I: 0}), tm.Var(dvar{Kind: dMem, I: 1})
+	// Enough calls that the next satisfiable answer's model is kept.
+	for o.calls%keepEvery != keepEvery-1 {
+		if _, err := o.sat([]tid{tm.Eq(y, tm.Const(o.calls+10))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := []tid{tm.Le(tm.Const(2), y), tm.Le(tm.AddK(y, 1, tm.Const(math.MaxInt64-1)), x)}
+	slices.Sort(q)
+	if ok, err := o.sat(q); err != nil || !ok {
+		t.Errorf("sat(y >= 2 && x >= y + MaxInt64 - 1) = %v, %v; want true", ok, err)
 	}
 }
