@@ -560,9 +560,12 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		cells [][]string
 		notes []string
 	)
-	for _, e := range entries {
+	for i, e := range entries {
 		if filter != nil && !filter.MatchString(e.File) && !filter.MatchString(e.Name) {
 			continue
+		}
+		if i > 0 {
+			opts.eng = ef.reduced(ef.fresh()) // nothing learnt carries over to another program
 		}
 		r := runBench(e, opts)
 		cells = append(cells, r.cells())

@@ -189,6 +189,19 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
+// fresh builds another engine like the one parse built (which succeeded
+// with the same flags): each file gets its own, so that what an engine
+// learns from one file's checks (the portfolio's knowledge that its
+// bounded engine finds nothing, the predicate engine's predicates) does not
+// decide how another file is checked.
+func (f *engineFlags) fresh() engines.Engine {
+	eng, err := f.newEngine()
+	if err != nil {
+		panic(fmt.Sprintf("fencemodel: flags accepted once and refused now: %v", err))
+	}
+	return eng
+}
+
 // parse parses a command's flags and builds its engine; it reports a usage
 // error on stderr and returns nil when the command cannot run.
 func (f *engineFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) engines.Engine {
@@ -238,8 +251,6 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if eng == nil {
 		return exitUsage
 	}
-	chosen := eng
-	eng = ef.reduced(eng)
 	m, err := model.ParseModel(ef.model)
 	if err != nil {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
@@ -247,15 +258,19 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	var code exitCode
 	worse := code.add
-	for _, file := range fs.Args() {
+	for i, file := range fs.Args() {
 		p, err := modelfile.Load(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			worse(exitUsage)
 			continue
 		}
+		if i > 0 {
+			eng = ef.fresh()
+		}
+		chosen := eng
 		ctx, cancel := ef.context()
-		res, err := eng.Check(ctx, p, m)
+		res, err := ef.reduced(eng).Check(ctx, p, m)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
@@ -288,22 +303,24 @@ func fences(args []string, stdout, stderr io.Writer) int {
 	if eng == nil {
 		return exitUsage
 	}
-	eng = ef.reduced(eng)
 	g, err := fence.ParsePlacement(*placement)
 	if err != nil {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
 	var code exitCode
-	for _, file := range fs.Args() {
+	for i, file := range fs.Args() {
 		p, err := modelfile.Load(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			code.add(exitUsage)
 			continue
 		}
+		if i > 0 {
+			eng = ef.fresh()
+		}
 		ctx, cancel := ef.context()
-		res, err := fence.Infer(ctx, eng, p, fence.Options{All: *all, Placement: g})
+		res, err := fence.Infer(ctx, ef.reduced(eng), p, fence.Options{All: *all, Placement: g})
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
@@ -338,12 +355,15 @@ func races(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	var code exitCode
-	for _, file := range fs.Args() {
+	for i, file := range fs.Args() {
 		p, err := modelfile.Load(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			code.add(exitUsage)
 			continue
+		}
+		if i > 0 {
+			eng = ef.fresh()
 		}
 		ctx, cancel := ef.context()
 		res, err := race.Check(ctx, eng, p, race.Options{})

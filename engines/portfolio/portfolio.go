@@ -40,7 +40,13 @@ type Engine struct {
 	// one cut answer does not count (the next program may be easier), but
 	// a run of them says its bound or budget does not fit the system (a
 	// 3-goroutine filter lock: 23 checks of about 0.1 s each, none of
-	// them an answer).
+	// them an answer). An Engine is thus meant for the checks of one
+	// system; the order of its checks counts, so concurrent checks (fence
+	// inference with several Workers) may skip the bounded engine at
+	// different points from run to run: the answers stay right, but an
+	// answer the exact engine cannot give within its budget may then be
+	// inconclusive where the bounded engine would have found a
+	// counterexample.
 	idle   map[model.Model]bool
 	misses map[model.Model]int
 }
