@@ -165,7 +165,7 @@ func (r *por) process(q *model.Process, namedLoc, namedReg []bool, namedVar bits
 			pp.futRd[l].union(pp.lockRd[l])
 			pp.futWr[l].union(pp.lockWr[l])
 		}
-		pp.visible[ti] = r.visible(t, namedLoc, namedReg, namedVar)
+		pp.visible[ti] = r.visible(t, namedLoc, namedReg, namedVar) && !neverEnabled(q, t.Op)
 	}
 	pp.localOnly = make([]bool, n)
 	for l := range n {
@@ -244,6 +244,71 @@ func lockedAccess(body []model.Op, rd, wr bitset) {
 }
 
 // visible reports whether taking t may change whether a bad state holds.
+// maxGuardValuations bounds the valuations neverEnabled tries.
+const maxGuardValuations = 1 << 12
+
+// neverEnabled reports whether op is a guard that no values of q's
+// registers in their domains satisfy, nor make fault: a step that is never
+// taken, which therefore changes nothing a bad state can see. Go's
+// lowering makes them: the bounds check of arr[j] with j in 0..5 guards a
+// move to the "index out of range" panic with j < 0 || j >= 6, and would
+// otherwise make its location visible. It tries every valuation of the
+// registers the guard reads (own registers only, at most
+// maxGuardValuations of them) and says no when it cannot.
+func neverEnabled(q *model.Process, op model.Op) bool {
+	if op.Kind != model.Guard {
+		return false
+	}
+	var regs []int
+	simple := true
+	model.WalkExpr(op.Expr, func(e model.Expr) {
+		switch e := e.(type) {
+		case model.RegRef:
+			if e.Proc >= 0 || e.Reg < 0 || e.Reg >= len(q.Regs) {
+				simple = false
+			} else if !slices.Contains(regs, e.Reg) {
+				regs = append(regs, e.Reg)
+			}
+		case model.VarRef:
+			simple = false
+		}
+	})
+	if !simple {
+		return false
+	}
+	total := int64(1)
+	for _, reg := range regs {
+		d := q.Regs[reg].Dom
+		if d.Unbounded || d.Size() == 0 || d.Size() > maxGuardValuations || total*d.Size() > maxGuardValuations {
+			return false
+		}
+		total *= d.Size()
+	}
+	vals := make([]int64, len(q.Regs))
+	for _, reg := range regs {
+		vals[reg] = q.Regs[reg].Dom.Lo
+	}
+	env := &model.Env{Regs: vals}
+	for {
+		if v, err := model.Eval(op.Expr, env); err != nil || v != 0 {
+			return false
+		}
+		// The next valuation, odometer-wise.
+		k := 0
+		for ; k < len(regs); k++ {
+			reg := regs[k]
+			if vals[reg] < q.Regs[reg].Dom.Hi {
+				vals[reg]++
+				break
+			}
+			vals[reg] = q.Regs[reg].Dom.Lo
+		}
+		if k == len(regs) {
+			return true
+		}
+	}
+}
+
 func (r *por) visible(t model.Transition, namedLoc, namedReg []bool, namedVar bitset) bool {
 	if t.From != t.To && (namedLoc[t.From] || namedLoc[t.To]) {
 		return true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/native"
 )
 
 // TestProvisos shows that each proviso of the partial-order reduction is
@@ -106,6 +107,45 @@ func TestStateSet(t *testing.T) {
 		}
 		if string(set.key(id)) != k {
 			t.Fatalf("key(%d) = %q, want %q", id, set.key(id), k)
+		}
+	}
+}
+
+// TestNeverEnabled checks the guards the reduction treats as never taken:
+// only those no value of their registers satisfies or makes fault.
+func TestNeverEnabled(t *testing.T) {
+	src := `program "guards"
+var x : [0:1] = 0
+process P {
+  reg $j : [0:5] = 0
+  reg $k : [0:3] = 0
+  reg $u : [0:9999] = 0
+  locs L0 L1
+  init L0
+  L0 -> L1 : assume $j < 0 || $j >= 6
+  L0 -> L1 : assume $j < 0 || $j >= 5
+  L0 -> L1 : assume $j + $k > 8
+  L0 -> L1 : assume $j + $k > 7
+  L0 -> L1 : assume 6 / ($j - 6) == 5
+  L0 -> L1 : assume 6 / $j == 7
+  L0 -> L1 : assume $u > 99999
+  L0 -> L1 : assume 0
+  L0 -> L1 : $j := 7
+}
+`
+	p, err := native.Parse("guards.fcm", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p.Procs[0]
+	// Never: out of range; only j=5: no; j+k <= 8: yes; j+k = 8 at (5,3):
+	// no; 6/(j-6) is -1..-6: never 5, never a fault; 6/j faults at j = 0:
+	// no; $u has too many values to try: no; constant 0: yes; not a
+	// guard: no.
+	want := []bool{true, false, true, false, true, false, false, true, false}
+	for ti, tr := range q.Trans {
+		if got := neverEnabled(q, tr.Op); got != want[ti] {
+			t.Errorf("%s: neverEnabled = %v, want %v", tr.Op.Format(p, q), got, want[ti])
 		}
 	}
 }
