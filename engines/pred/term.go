@@ -2,6 +2,7 @@ package pred
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -589,57 +590,94 @@ func (t *terms) conjuncts(x tid) []tid {
 	return []tid{x}
 }
 
-// Eval evaluates x under the valuation val (booleans as 0 and 1).
+// Eval evaluates x under the valuation val (booleans as 0 and 1), in
+// int64 arithmetic that wraps.
 func (t *terms) Eval(x tid, val func(dvar) int64) int64 {
+	v, _ := t.evalChecked(x, func(y tid) int64 { return val(t.nodes[y].V) })
+	return v
+}
+
+// evalChecked evaluates x as Eval does, with leaf giving the value of a
+// variable node, and reports whether the value is exact: false when an
+// operation overflows int64 (Z3 computes with unbounded integers).
+func (t *terms) evalChecked(x tid, leaf func(tid) int64) (int64, bool) {
 	n := &t.nodes[x]
 	switch n.Op {
 	case tTrue:
-		return 1
+		return 1, true
 	case tFalse:
-		return 0
+		return 0, true
 	case tVar:
-		return val(n.V)
+		return leaf(x), true
 	case tLin:
-		s := n.C
+		s, exact := n.C, true
 		for i, a := range n.Args {
-			s += n.Coef[i] * t.Eval(a, val)
+			y, ok := t.evalChecked(a, leaf)
+			p, okMul := mulExact(n.Coef[i], y)
+			sum, okAdd := addExact(s, p)
+			exact = exact && ok && okMul && okAdd
+			s = sum
 		}
-		return s
+		return s, exact
 	case tMul:
-		return t.Eval(n.Args[0], val) * t.Eval(n.Args[1], val)
-	case tDiv:
-		return t.Eval(n.Args[0], val) / n.C
-	case tMod:
-		return t.Eval(n.Args[0], val) % n.C
-	case tEMod:
-		return (t.Eval(n.Args[0], val)%n.C + n.C) % n.C
+		a, okA := t.evalChecked(n.Args[0], leaf)
+		b, okB := t.evalChecked(n.Args[1], leaf)
+		_, ok := mulExact(a, b)
+		return a * b, okA && okB && ok
+	case tDiv, tMod, tEMod:
+		a, ok := t.evalChecked(n.Args[0], leaf)
+		ok = ok && !(n.C == -1 && a == math.MinInt64)
+		switch n.Op {
+		case tDiv:
+			return a / n.C, ok
+		case tMod:
+			return a % n.C, ok
+		}
+		_, okAdd := addExact(a%n.C, n.C)
+		return (a%n.C + n.C) % n.C, ok && okAdd && n.C > 0
 	case tIte:
-		if t.Eval(n.Args[0], val) != 0 {
-			return t.Eval(n.Args[1], val)
+		c, ok := t.evalChecked(n.Args[0], leaf)
+		var v int64
+		var okV bool
+		if c != 0 {
+			v, okV = t.evalChecked(n.Args[1], leaf)
+		} else {
+			v, okV = t.evalChecked(n.Args[2], leaf)
 		}
-		return t.Eval(n.Args[2], val)
-	case tEq:
-		return b2i(t.Eval(n.Args[0], val) == 0)
+		return v, ok && okV
+	case tEq, tNot:
+		a, ok := t.evalChecked(n.Args[0], leaf)
+		return b2i(a == 0), ok
 	case tLe:
-		return b2i(t.Eval(n.Args[0], val) <= 0)
-	case tNot:
-		return b2i(t.Eval(n.Args[0], val) == 0)
-	case tAnd:
+		a, ok := t.evalChecked(n.Args[0], leaf)
+		return b2i(a <= 0), ok
+	case tAnd, tOr:
+		exact := true
 		for _, a := range n.Args {
-			if t.Eval(a, val) == 0 {
-				return 0
+			b, ok := t.evalChecked(a, leaf)
+			exact = exact && ok
+			if (b != 0) == (n.Op == tOr) {
+				return b2i(n.Op == tOr), exact
 			}
 		}
-		return 1
-	case tOr:
-		for _, a := range n.Args {
-			if t.Eval(a, val) != 0 {
-				return 1
-			}
-		}
-		return 0
+		return b2i(n.Op == tAnd), exact
 	}
 	panic(fmt.Sprintf("pred: eval of term op %d", n.Op))
+}
+
+// addExact returns a + b, wrapping, and whether it fits in int64.
+func addExact(a, b int64) (int64, bool) {
+	s := a + b
+	return s, !(a > 0 && b > 0 && s < 0 || a < 0 && b < 0 && s >= 0)
+}
+
+// mulExact returns a * b, wrapping, and whether it fits in int64.
+func mulExact(a, b int64) (int64, bool) {
+	p := a * b
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	return p, !(a == -1 && b == math.MinInt64 || b == -1 && a == math.MinInt64 || p/b != a)
 }
 
 func b2i(b bool) int64 {
