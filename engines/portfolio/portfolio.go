@@ -32,8 +32,8 @@ type Engine struct {
 	Bounded engines.Engine
 
 	mu sync.Mutex
-	// idle holds the models under which Bounded once found no
-	// counterexample within its bound: the checks that follow (fence
+	// bounded records, by model, whether Bounded once found no
+	// counterexample within its bound: then the checks that follow (fence
 	// inference asks about the same program with barriers added, which
 	// only removes behaviours) go straight to Exact. So do they once
 	// Bounded's budget has cut maxMisses answers in a row under a model:
@@ -47,8 +47,13 @@ type Engine struct {
 	// answer the exact engine cannot give within its budget may then be
 	// inconclusive where the bounded engine would have found a
 	// counterexample.
-	idle   map[model.Model]bool
-	misses map[model.Model]int
+	bounded map[model.Model]boundedRecord
+}
+
+// boundedRecord is what the bounded engine's answers under one model say.
+type boundedRecord struct {
+	idle   bool // skip it from now on
+	misses int  // answers in a row cut by its budget
 }
 
 // maxMisses is how many answers in a row the bounded engine's budget may
@@ -61,11 +66,11 @@ func (e *Engine) Name() string { return e.Exact.Name() + "+" + e.Bounded.Name() 
 // Check runs the bounded engine on p under m and returns its answer if it
 // is conclusive (see [Engine]), after replaying its counterexample once
 // more; otherwise it returns the exact engine's answer. Once the bounded
-// engine has found no counterexample within its bound under m, later checks
-// under m skip it.
+// engine has found no counterexample within its bound under m, or its
+// budget has cut maxMisses answers in a row, later checks under m skip it.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	e.mu.Lock()
-	idle := e.idle[m]
+	idle := e.bounded[m].idle
 	e.mu.Unlock()
 	if !idle {
 		r, err := e.Bounded.Check(ctx, p, m)
@@ -73,26 +78,29 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 			if err := engines.Verify(p, r); err != nil {
 				return nil, fmt.Errorf("%s engine: %w", e.Bounded.Name(), err)
 			}
-			e.mu.Lock()
-			delete(e.misses, m)
-			e.mu.Unlock()
-			return r, nil
 		}
 		e.mu.Lock()
-		if e.idle == nil {
-			e.idle = make(map[model.Model]bool)
-			e.misses = make(map[model.Model]int)
+		if e.bounded == nil {
+			e.bounded = make(map[model.Model]boundedRecord)
 		}
+		rec := e.bounded[m]
 		switch {
-		case err == nil && r.Status == engines.Safe:
+		case err != nil:
+		case conclusive(r):
+			rec.misses = 0
+		case r.Status == engines.Safe:
 			// No counterexample within the bound: barriers added later
 			// cannot make one.
-			e.idle[m] = true
-		case err == nil && r.Status == engines.Inconclusive:
-			e.misses[m]++
-			e.idle[m] = e.misses[m] >= maxMisses
+			rec.idle = true
+		case r.Status == engines.Inconclusive:
+			rec.misses++
+			rec.idle = rec.idle || rec.misses >= maxMisses
 		}
+		e.bounded[m] = rec
 		e.mu.Unlock()
+		if err == nil && conclusive(r) {
+			return r, nil
+		}
 	}
 	return e.Exact.Check(ctx, p, m)
 }
