@@ -70,6 +70,11 @@ type Engine struct {
 	// a deadline it does not depend on the machine, so a check that uses
 	// it together with MaxWork gives the same answer everywhere.
 	SolverLimit uint32
+	// Fresh gives each check a new Z3 context instead of one a check
+	// before it used: Z3's search depends on the terms its context already
+	// holds, so under MaxCalls and SolverLimit a reused context can make
+	// the answer depend on which checks ran before in the process.
+	Fresh bool
 	// MaxCalls ends the check as inconclusive after this many solver calls
 	// (0: no bound); with SolverLimit it bounds the whole check's solving.
 	MaxCalls int
@@ -161,7 +166,12 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	if err != nil {
 		return nil, err
 	}
-	z, err := contexts.get()
+	var z *smt.Context
+	if e.Fresh {
+		z, err = smt.NewContext(smt.Config{})
+	} else {
+		z, err = contexts.get()
+	}
 	if err != nil {
 		res.Status = engines.Inconclusive
 		res.Reason = "the bmc engine is unavailable: " + err.Error()

@@ -127,7 +127,9 @@ const (
 )
 
 // WithBMC returns exact with the bounded model checker of engines/bmc run
-// first, under a small work budget that does not depend on the machine.
+// first, under a small work budget that does not depend on the machine,
+// each check in a fresh Z3 context so that its answer does not depend on
+// the checks before it either.
 func WithBMC(exact engines.Engine) *Engine {
-	return &Engine{Exact: exact, Bounded: &bmc.Engine{MaxCalls: bmcCalls, SolverLimit: bmcSolverLimit}}
+	return &Engine{Exact: exact, Bounded: &bmc.Engine{MaxCalls: bmcCalls, SolverLimit: bmcSolverLimit, Fresh: true}}
 }
