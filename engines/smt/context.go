@@ -126,6 +126,28 @@ var contextParams = map[string]bool{
 type Context struct {
 	core    *core
 	timeout time.Duration
+
+	// slab is where the next Exprs are allocated, slabUsed how many of
+	// its Exprs are handed out and terms their references; all three are
+	// guarded by core.mu. The slab's cleanup releases every term in it.
+	slab     *exprSlab
+	slabUsed int
+	terms    *slabTerms
+}
+
+// slabSize is how many Exprs share one allocation and one cleanup.
+// Registering a cleanup costs more than making a small term, so Exprs are
+// allocated in slabs; a slab's terms are released together, once none of
+// its Exprs is reachable. That keeps a term alive for longer than its own
+// Expr, bounded by the slab.
+const slabSize = 64
+
+type exprSlab [slabSize]Expr
+
+// slabTerms are the references held by the Exprs of one slab.
+type slabTerms struct {
+	n    int
+	asts [slabSize]C.Z3_ast
 }
 
 // core is the part of a Context that cleanups reach. It must not point back
@@ -140,6 +162,10 @@ type core struct {
 	intSort  C.Z3_sort
 	boolSort C.Z3_sort
 
+	// slabs maps a slab's number to its terms; guarded by mu.
+	slabs    map[uint64]*slabTerms
+	lastSlab uint64
+
 	pendMu  sync.Mutex
 	pending []release
 }
@@ -147,15 +173,17 @@ type core struct {
 type relKind uint8
 
 const (
-	relAST relKind = iota
-	relSolver
+	relSolver relKind = iota
 	relModel
+	relSlab
 )
 
-// release is one Z3 reference waiting to be dropped.
+// release is one Z3 reference, or a slab's references, waiting to be
+// dropped.
 type release struct {
 	kind relKind
 	ptr  unsafe.Pointer
+	slab uint64
 }
 
 // cleanupArg is what a Go value's cleanup needs: the core and the object.
@@ -250,6 +278,7 @@ func (cr *core) delete() {
 	C.Z3_del_context(cr.ctx)
 	cr.ctx = nil
 	cr.imu.Unlock()
+	cr.slabs = nil
 	cr.pendMu.Lock()
 	cr.pending = nil
 	cr.pendMu.Unlock()
@@ -286,12 +315,15 @@ func (cr *core) lock() error {
 	var asts []C.Z3_ast
 	for _, r := range pend {
 		switch r.kind {
-		case relAST:
-			asts = append(asts, C.Z3_ast(r.ptr))
 		case relSolver:
 			C.Z3_solver_dec_ref(cr.ctx, C.Z3_solver(r.ptr))
 		case relModel:
 			C.Z3_model_dec_ref(cr.ctx, C.Z3_model(r.ptr))
+		case relSlab:
+			if t := cr.slabs[r.slab]; t != nil {
+				asts = append(asts, t.asts[:t.n]...)
+				delete(cr.slabs, r.slab)
+			}
 		}
 	}
 	if len(asts) > 0 {

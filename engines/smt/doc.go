@@ -24,7 +24,9 @@
 // given back after the Go value becomes unreachable: a cleanup registered with
 // [runtime.AddCleanup] puts the object on the Context's release list, and the
 // next call into the Context (which holds the mutex) drops the references on
-// that list. The cleanups therefore never block on a running solver and never
+// that list. Exprs are allocated 64 to a slab with one cleanup per slab
+// (registering a cleanup costs more than making a small term), so a term's
+// reference is given back once no Expr of its slab is reachable. The cleanups therefore never block on a running solver and never
 // touch Z3 themselves. Internal objects (goals, tactics, vectors, parameter
 // sets) are released before the call that made them returns.
 //

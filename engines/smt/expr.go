@@ -45,10 +45,24 @@ func (c *Context) wrap(a C.Z3_ast) *Expr {
 	return c.adopt(a)
 }
 
-// adopt makes an Expr that owns a reference to a already taken.
+// adopt makes an Expr that owns a reference to a already taken. The mutex
+// must be held.
 func (c *Context) adopt(a C.Z3_ast) *Expr {
-	e := &Expr{ctx: c, ast: a}
-	runtime.AddCleanup(e, enqueue, cleanupArg{c.core, release{relAST, unsafe.Pointer(a)}})
+	if c.slab == nil || c.slabUsed == slabSize {
+		cr := c.core
+		cr.lastSlab++
+		if cr.slabs == nil {
+			cr.slabs = make(map[uint64]*slabTerms)
+		}
+		c.slab, c.slabUsed, c.terms = new(exprSlab), 0, new(slabTerms)
+		cr.slabs[cr.lastSlab] = c.terms
+		runtime.AddCleanup(c.slab, enqueue, cleanupArg{cr, release{kind: relSlab, slab: cr.lastSlab}})
+	}
+	e := &c.slab[c.slabUsed]
+	c.slabUsed++
+	*e = Expr{ctx: c, ast: a}
+	c.terms.asts[c.terms.n] = a
+	c.terms.n++
 	return e
 }
 

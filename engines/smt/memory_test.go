@@ -213,3 +213,36 @@ func TestCleanupReleases(t *testing.T) {
 			mb(after[0]), mb(after[rounds-1]), rounds)
 	}
 }
+
+// TestSlabRelease checks the release of Exprs allocated in slabs: once the
+// Exprs of a slab are unreachable its terms are released, while one
+// reachable Expr keeps its slab, and only its slab, alive and usable.
+func TestSlabRelease(t *testing.T) {
+	c, err := NewContext(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	x := c.Int("x")
+	const n = 20 * slabSize
+	kept := make([]*Expr, 0, 2)
+	for i := range n {
+		e := c.Add(x, c.IntVal(int64(i)))
+		if i == 3 || i == n/2 {
+			kept = append(kept, e)
+		}
+	}
+	collect()
+	settle(t, c)
+	// The kept Exprs' two slabs, x's and the one being filled.
+	if got := len(c.core.slabs); got > 4 {
+		t.Errorf("%d slabs hold terms after the collection, want at most 4", got)
+	}
+	for i, e := range kept {
+		want := []string{"(+ x 3)", fmt.Sprintf("(+ x %d)", n/2)}[i]
+		if got := e.String(); got != want {
+			t.Errorf("kept term %d is %q, want %q", i, got, want)
+		}
+	}
+	runtime.KeepAlive(x)
+}

@@ -39,7 +39,7 @@ func (c *Context) NewSolver() (*Solver, error) {
 	}
 	C.Z3_solver_inc_ref(c.core.ctx, s)
 	sv := &Solver{ctx: c, s: s}
-	sv.cleanup = runtime.AddCleanup(sv, enqueue, cleanupArg{c.core, release{relSolver, unsafe.Pointer(s)}})
+	sv.cleanup = runtime.AddCleanup(sv, enqueue, cleanupArg{c.core, release{kind: relSolver, ptr: unsafe.Pointer(s)}})
 	return sv, nil
 }
 
@@ -337,7 +337,7 @@ type Model struct {
 func (c *Context) wrapModel(m C.Z3_model) *Model {
 	C.Z3_model_inc_ref(c.core.ctx, m)
 	md := &Model{ctx: c, m: m}
-	runtime.AddCleanup(md, enqueue, cleanupArg{c.core, release{relModel, unsafe.Pointer(m)}})
+	runtime.AddCleanup(md, enqueue, cleanupArg{c.core, release{kind: relModel, ptr: unsafe.Pointer(m)}})
 	return md
 }
 
