@@ -73,6 +73,9 @@ type Engine struct {
 	NoPOR bool
 	// NoSymmetry turns off the symmetry reduction.
 	NoSymmetry bool
+	// Workers is how many goroutines compute successors at once (0:
+	// GOMAXPROCS). The states visited and the answer do not depend on it.
+	Workers int
 }
 
 // Name returns "explicit".

@@ -126,14 +126,33 @@ func newPOR(p *model.Program, m model.Model) *por {
 			}
 		})
 	}
-	n := len(p.Procs)
-	r.futWr, r.curRd, r.curWr = make([]bitset, n), make([]bitset, n), make([]bitset, n)
-	r.conflicts, r.readConflicts, r.nowConflicts, r.writers = make([]uint64, n), make([]uint64, n), make([]uint64, n), make([]uint64, n)
 	for i, q := range p.Procs {
-		r.futWr[i], r.curRd[i], r.curWr[i] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
 		r.procs = append(r.procs, r.process(q, namedLoc[i], namedReg[i], namedVar))
 	}
+	r.scratch()
 	return r
+}
+
+// scratch gives r scratch of its own.
+func (r *por) scratch() {
+	n := len(r.procs)
+	r.futWr, r.curRd, r.curWr = make([]bitset, n), make([]bitset, n), make([]bitset, n)
+	r.conflicts, r.readConflicts, r.nowConflicts, r.writers = make([]uint64, n), make([]uint64, n), make([]uint64, n), make([]uint64, n)
+	for i := range n {
+		r.futWr[i], r.curRd[i], r.curWr[i] = newBitset(r.words), newBitset(r.words), newBitset(r.words)
+	}
+	r.sets = nil
+}
+
+// clone returns a por with the same static information (shared) and
+// scratch of its own, for another goroutine.
+func (r *por) clone() *por {
+	if r == nil {
+		return nil
+	}
+	c := &por{m: r.m, procs: r.procs, memCond: r.memCond, words: r.words}
+	c.scratch()
+	return c
 }
 
 func (r *por) process(q *model.Process, namedLoc, namedReg []bool, namedVar bitset) porProc {

@@ -3,7 +3,9 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
@@ -37,7 +39,7 @@ type search struct {
 	maxStates int64
 	meter     *engines.Meter
 	dead      [][][]int
-	red       *por
+	red       *por // the reduction's static information (nil: none)
 	sym       *symmetry
 	bad       *badIndex
 
@@ -46,25 +48,49 @@ type search struct {
 	nodes   []node
 	roots   []model.State // initial states, by -(parent+1)
 	queue   []byte        // packed states of the nodes from head on
-	key     []byte
 	badNode int32
 	// blocked is set when the bound disabled a write in an expanded state
 	// (so that the search may have missed states of the unbounded program).
 	blocked bool
-	ample   []succ
 	chains  []int32  // the chains of the nodes (node.chain)
-	chain   []int32  // scratch: the chain of the successor being added
 	hasW    [][]bool // by process and location: a write leaves it
-	stKey   []byte   // the key of the state being expanded
-	key2    []byte   // scratch of useless
+	// planners plan the expansions of a batch at once; seq expands the
+	// states whose plan depends on the batch, and keys the initial states.
+	planners []*worker
+	seq      *worker
+	plans    []expansion
+	// batch is how many states a batch plans at once, minParallel the
+	// least number for which the planners work at once (batchSize and
+	// minParallel, but for tests); redos counts the plans redone.
+	batch, minParallel int
+	redos              int
+	// For the tests that show what the provisos are for: a reduction
+	// without the visibility proviso (C2) or the cycle proviso (C3).
+	noC2, noC3 bool
+}
+
+// worker is the scratch of one goroutine that plans expansions: its own
+// copies of the reductions' scratch, the successors of the state being
+// expanded, and the keys, chains and encodings of the batch's plans.
+type worker struct {
+	s   *search
+	red *por
+	sym *symmetry
 	// The successors of the state being expanded, by process, computed
 	// once (procSuccs) for stuck, the ample sets and the full expansion.
 	succs    [][]succ
 	haveSucc []bool
-	succKeys []byte // the keys of succs
-	// For the tests that show what the provisos are for: a reduction
-	// without the visibility proviso (C2) or the cycle proviso (C3).
-	noC2, noC3 bool
+	stKey    []byte // the key of the state being expanded
+	succKeys []byte // the keys of succs, for the whole batch
+	encs     []byte // the successors' own encodings under symmetry
+	chain    []int32
+	key2     []byte // scratch of useless
+	ample    []succ
+}
+
+func (s *search) newWorker() *worker {
+	return &worker{s: s, red: s.red.clone(), sym: s.sym.clone(),
+		succs: make([][]succ, len(s.p.Procs)), haveSucc: make([]bool, len(s.p.Procs))}
 }
 
 // succ is a successor of the state being expanded, after its local steps
@@ -88,6 +114,15 @@ func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates 
 	if !e.NoSymmetry {
 		s.sym = newSymmetry(p)
 	}
+	workers := e.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for range min(workers, maxWorkers) {
+		s.planners = append(s.planners, s.newWorker())
+	}
+	s.seq = s.newWorker()
+	s.batch, s.minParallel = batchSize, minParallel
 	if m == model.TSO && bound > 0 {
 		s.hasW = make([][]bool, len(p.Procs))
 		for i, q := range p.Procs {
@@ -102,9 +137,9 @@ func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates 
 	return s
 }
 
-func (s *search) appendKey(b []byte, st model.State) []byte {
-	if s.sym != nil {
-		return s.sym.appendKey(b, st)
+func (w *worker) appendKey(b []byte, st model.State) []byte {
+	if w.sym != nil {
+		return w.sym.appendKey(b, st)
 	}
 	return st.AppendKey(b)
 }
@@ -117,46 +152,78 @@ func (s *search) canon(st model.State) model.State {
 	return CanonicalRegs(st, s.dead)
 }
 
-// insert records the new state st, whose key is k, and reports whether it
-// is bad.
-func (s *search) insert(st model.State, k []byte, parent int32, step model.Step, chain []int32) bool {
+// planned is a successor that an expansion's plan inserts unless it was
+// visited: its step, key and the key's hash, its id in the visited set
+// when the plan was made (-1: none), whether it is bad, its chain of local
+// steps (accelerate) and, under symmetry, its own encoding for the queue.
+type planned struct {
+	step  model.Step
+	key   []byte
+	hash  uint64
+	old   int32
+	bad   bool
+	chain []int32
+	enc   []byte
+}
+
+// expansion is the plan of one state's expansion. The states of a batch
+// are planned at once, each by one of the planners, while the search only
+// reads the visited set; then the plans are carried out in the order of
+// the states (commit), as the sequential search would expand them.
+type expansion struct {
+	st model.State
+	// redo: the plan depends on an expansion before it in the batch (the
+	// cycle proviso asked whether a state of the batch was expanded by
+	// all its steps), so commit expands the state itself.
+	redo   bool
+	full   bool // the state is expanded by all its steps
+	blocks bool // the bound disables a write of an expanded process
+	succs  []planned
+}
+
+// insert records the new state planned by a, reached from parent, and
+// reports whether it is bad.
+func (s *search) insert(a *planned, parent int32) bool {
 	id := int32(len(s.nodes))
-	if _, err := s.visited.insert(k); err != nil {
+	if _, err := s.visited.insertHash(a.key, a.hash); err != nil {
 		s.full = err
 		return false
 	}
-	n := node{parent: parent, proc: int32(step.Proc), trans: int32(step.Trans)}
-	if step.Flush {
+	n := node{parent: parent, proc: int32(a.step.Proc), trans: int32(a.step.Trans)}
+	if a.step.Flush {
 		n.trans = -1
 	}
-	if len(chain) > 0 {
+	if len(a.chain) > 0 {
 		n.chain = int32(len(s.chains)) + 1
-		s.chains = append(s.chains, int32(len(chain)))
-		s.chains = append(s.chains, chain...)
+		s.chains = append(s.chains, int32(len(a.chain)))
+		s.chains = append(s.chains, a.chain...)
 	}
 	s.nodes = append(s.nodes, n)
 	s.meter.States(1)
 	if s.sym != nil {
 		// Without symmetry the visited key is this encoding already.
-		s.queue = st.AppendKey(s.queue)
+		s.queue = append(s.queue, a.enc...)
 	}
-	if s.bad.isBad(st) {
+	if a.bad {
 		s.badNode = id
 		return true
 	}
 	return false
 }
 
-// add records st, reached from parent by step, unless it was visited.
-func (s *search) add(st model.State, parent int32, step model.Step) bool {
-	if parent >= 0 {
-		st = s.canon(st) // initial states are kept as they are, for the trace
+// addRoot records the initial state st unless it was visited; initial
+// states are kept as they are (no dead register reset), for the trace.
+func (s *search) addRoot(st model.State, root int32) {
+	w := s.seq
+	w.succKeys = w.appendKey(w.succKeys[:0], st)
+	a := planned{step: model.Step{}, key: w.succKeys, hash: s.visited.hash(w.succKeys), bad: s.bad.isBad(st)}
+	if s.visited.findHash(a.key, a.hash) >= 0 {
+		return
 	}
-	s.key = s.appendKey(s.key[:0], st)
-	if s.visited.find(s.key) >= 0 {
-		return false
+	if s.sym != nil {
+		a.enc = st.AppendKey(nil)
 	}
-	return s.insert(st, s.key, parent, step, nil)
+	s.insert(&a, root)
 }
 
 // maxChain bounds the local steps accelerate takes in a row.
@@ -177,12 +244,13 @@ const maxChain = 64
 // without storing st. Go's lowering makes many such steps (a loop index's
 // increment and test, the case split of an index into an array), which
 // otherwise each store a state in every context of the other processes.
-func (s *search) accelerate(st model.State, i int, chain []int32) (model.State, []int32) {
+func (w *worker) accelerate(st model.State, i int, chain []int32) (model.State, []int32) {
+	s := w.s
 	start := st.Locs[i]
 	q := s.p.Procs[i]
 	for len(chain) < maxChain {
 		l := st.Locs[i]
-		if st.Fault != nil || !s.red.procs[i].localOnly[l] || s.bad.isBad(st) {
+		if st.Fault != nil || !w.red.procs[i].localOnly[l] || s.bad.isBad(st) {
 			break
 		}
 		var next model.State
@@ -205,188 +273,318 @@ func (s *search) accelerate(st model.State, i int, chain []int32) (model.State, 
 	return st, chain
 }
 
+// maxWorkers bounds the planners; batchSize is how many states a batch
+// plans at once, and minParallel the least number for which planning is
+// worth the goroutines.
+const (
+	maxWorkers  = 16
+	batchSize   = 2048
+	minParallel = 64
+)
+
 // run searches from the initial states; it returns nil when the search
 // ended (badNode says how) and the reason when a budget stopped it.
+//
+// The search is breadth-first, in batches of the states to expand: the
+// planners compute the successors of the batch's states at once, each
+// choosing its state's ample set, while nothing is inserted; then the
+// plans are carried out in the order of the states. The states visited,
+// their ids and the trace found are those of the sequential search.
 func (s *search) run(ctx context.Context) (string, error) {
 	err := s.p.Initial(func(st model.State) {
 		if s.badNode >= 0 {
 			return
 		}
 		s.roots = append(s.roots, st)
-		s.add(st, -int32(len(s.roots)), model.Step{})
+		s.addRoot(st, -int32(len(s.roots)))
 	})
 	if err != nil {
 		return "", fmt.Errorf("explicit engine: %w", err)
 	}
 	head, off := 0, 0 // the next node to expand and its packed state
-	for ; head < len(s.nodes) && s.badNode < 0; head++ {
-		if head&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Sprintf("%s after %d states", StopReason(ctx), len(s.nodes)), nil
-			}
-			if off > len(s.queue)/2 && off > 1<<16 {
-				n := copy(s.queue, s.queue[off:])
-				s.queue, off = s.queue[:n], 0
-			}
+	for head < len(s.nodes) && s.badNode < 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Sprintf("%s after %d states", StopReason(ctx), len(s.nodes)), nil
 		}
-		if s.meter.Out() {
-			return s.meter.Reason(), nil
+		if off > len(s.queue)/2 && off > 1<<16 {
+			n := copy(s.queue, s.queue[off:])
+			s.queue, off = s.queue[:n], 0
 		}
-		if s.full != nil {
-			return fmt.Sprintf("%v after %d states", s.full, len(s.nodes)), nil
+		end := min(len(s.nodes), head+s.batch)
+		if cap(s.plans) < end-head {
+			s.plans = make([]expansion, s.batch)
 		}
-		if int64(len(s.nodes)) >= s.maxStates {
-			return fmt.Sprintf("state budget of %d states exhausted", s.maxStates), nil
-		}
-		var st model.State
-		st, off = s.unpack(head, off)
-		id := int32(head)
-		if s.red != nil {
-			s.startExpansion(st)
-			if s.reduced(id, st) {
-				continue
+		plans := s.plans[:end-head]
+		if s.sym != nil {
+			// The queue holds the states back to back: decoding finds
+			// where the next one starts.
+			for k := range plans {
+				plans[k].st, off = s.unpack(head+k, off)
 			}
 		}
-		s.nodes[id].full = true
-		s.checkBlocked(st, ^uint64(0))
-		if s.red == nil {
-			s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
-				if s.badNode < 0 {
-					s.add(ns, id, step)
-				}
-			})
-			continue
-		}
-		for i := range s.p.Procs {
-			for _, a := range s.procSuccs(st, i) {
-				if s.badNode >= 0 {
-					break
-				}
-				if !a.useless && s.visited.find(a.key) < 0 {
-					s.insert(a.state, a.key, id, a.step, a.chain)
-				}
+		s.plan(head, plans)
+		for k := range plans {
+			if s.meter.Out() {
+				return s.meter.Reason(), nil
+			}
+			if s.full != nil {
+				return fmt.Sprintf("%v after %d states", s.full, len(s.nodes)), nil
+			}
+			if int64(len(s.nodes)) >= s.maxStates {
+				return fmt.Sprintf("state budget of %d states exhausted", s.maxStates), nil
+			}
+			id := int32(head + k)
+			e := &plans[k]
+			if e.redo {
+				s.redos++
+				w := s.seq
+				w.succKeys, w.encs = w.succKeys[:0], w.encs[:0]
+				w.plan(id, int(id)+1, e.st, e)
+			}
+			s.commit(id, e)
+			plans[k] = expansion{succs: e.succs[:0]}
+			if s.badNode >= 0 {
+				break
 			}
 		}
+		head = end
 	}
 	return "", nil
 }
 
-// startExpansion makes st the state being expanded: its key, and no
-// successors computed yet.
-func (s *search) startExpansion(st model.State) {
-	s.stKey = s.appendKey(s.stKey[:0], st)
-	if s.succs == nil {
-		s.succs = make([][]succ, len(s.p.Procs))
-		s.haveSucc = make([]bool, len(s.p.Procs))
+// plan plans the expansions of the states from head on, by the planners
+// at once when the batch is large enough.
+func (s *search) plan(head int, plans []expansion) {
+	n := len(s.planners)
+	if len(plans) < s.minParallel {
+		n = 1
 	}
-	clear(s.haveSucc)
-	s.succKeys = s.succKeys[:0]
-}
-
-// procSuccs returns the successors of st, the state being expanded, by
-// the steps of process i, computing them once per expansion.
-func (s *search) procSuccs(st model.State, i int) []succ {
-	if s.haveSucc[i] {
-		return s.succs[i]
-	}
-	s.haveSucc[i] = true
-	out := s.succs[i][:0]
-	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
-		ns, s.chain = s.accelerate(ns, step.Proc, s.chain[:0])
-		ns = s.canon(ns)
-		start := len(s.succKeys)
-		s.succKeys = s.appendKey(s.succKeys, ns)
-		// A new array for the keys keeps the earlier ones where they are.
-		key := s.succKeys[start:len(s.succKeys):len(s.succKeys)]
-		a := succ{step: step, state: ns, key: key, useless: s.useless(step, ns, key)}
-		if len(s.chain) > 0 {
-			a.chain = slices.Clone(s.chain)
+	var wg sync.WaitGroup
+	per := (len(plans) + n - 1) / n
+	for k := 0; k < n; k++ {
+		lo, hi := k*per, min(len(plans), (k+1)*per)
+		if lo >= hi {
+			break
 		}
-		out = append(out, a)
-	})
-	s.succs[i] = out
-	return out
+		w := s.planners[k]
+		work := func() {
+			w.succKeys, w.encs = w.succKeys[:0], w.encs[:0]
+			for j := lo; j < hi; j++ {
+				e := &plans[j]
+				if s.sym == nil {
+					e.st, _ = s.unpack(head+j, 0)
+				}
+				w.plan(int32(head+j), head, e.st, e)
+			}
+		}
+		if k == n-1 {
+			work()
+		} else {
+			wg.Go(work)
+		}
+	}
+	wg.Wait()
 }
 
-// checkBlocked notes whether the bound disables a write of a process of set
-// in st.
-func (s *search) checkBlocked(st model.State, set uint64) {
-	if s.hasW == nil || s.blocked {
-		return
+// commit carries out the plan e of node id's expansion.
+func (s *search) commit(id int32, e *expansion) {
+	if e.full {
+		s.nodes[id].full = true
 	}
-	for i, l := range st.Locs {
-		if (i >= 64 || set&(1<<i) != 0) && len(st.Bufs[i]) >= s.bound && s.hasW[i][l] {
-			s.blocked = true
+	if e.blocks {
+		s.blocked = true
+	}
+	for k := range e.succs {
+		a := &e.succs[k]
+		if a.old >= 0 || s.visited.findHash(a.key, a.hash) >= 0 {
+			continue
+		}
+		if s.insert(a, id) || s.full != nil {
 			return
 		}
 	}
 }
 
-// reduced expands st, node id, through the steps of a set of processes that
-// forms an ample set (see por), and reports whether it did. Of the
-// conditions, prepare ensures C1; C2 and C3 are checked on the steps.
-func (s *search) reduced(id int32, st model.State) bool {
-	if st.Fault != nil {
+// plan plans the expansion of st, node id, into e, while the states
+// before batchStart are expanded and the others are not (the cycle
+// proviso asks whether a state was expanded by all its steps: one from
+// batchStart to id makes the plan a redo). It only reads the search.
+func (w *worker) plan(id int32, batchStart int, st model.State, e *expansion) {
+	s := w.s
+	e.st, e.redo, e.full, e.blocks, e.succs = st, false, false, false, e.succs[:0]
+	if s.red == nil {
+		e.full, e.blocks = true, s.blocks(st, ^uint64(0))
+		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
+			ns = s.canon(ns)
+			e.succs = append(e.succs, w.planned(step, ns, w.keyOf(ns), nil))
+		})
+		return
+	}
+	w.startExpansion(st)
+	switch w.reduced(id, batchStart, st, e) {
+	case done:
+		return
+	case redo:
+		e.redo, e.succs = true, e.succs[:0]
+		return
+	}
+	e.full, e.blocks = true, s.blocks(st, ^uint64(0))
+	for i := range s.p.Procs {
+		for _, a := range w.procSuccs(st, i) {
+			if !a.useless {
+				e.succs = append(e.succs, w.planned(a.step, a.state, a.key, a.chain))
+			}
+		}
+	}
+}
+
+// keyOf appends the key of st to the batch's keys and returns it.
+func (w *worker) keyOf(st model.State) []byte {
+	start := len(w.succKeys)
+	w.succKeys = w.appendKey(w.succKeys, st)
+	// A new array for the keys keeps the earlier ones where they are.
+	return w.succKeys[start:len(w.succKeys):len(w.succKeys)]
+}
+
+// planned returns the plan of the successor ns, whose key is key.
+func (w *worker) planned(step model.Step, ns model.State, key []byte, chain []int32) planned {
+	s := w.s
+	h := s.visited.hash(key)
+	a := planned{step: step, key: key, hash: h, old: int32(s.visited.findHash(key, h)), chain: chain}
+	if a.old < 0 {
+		a.bad = s.bad.isBad(ns)
+		if s.sym != nil {
+			start := len(w.encs)
+			w.encs = ns.AppendKey(w.encs)
+			a.enc = w.encs[start:len(w.encs):len(w.encs)]
+		}
+	}
+	return a
+}
+
+// startExpansion makes st the state being expanded: its key, and no
+// successors computed yet.
+func (w *worker) startExpansion(st model.State) {
+	w.stKey = w.appendKey(w.stKey[:0], st)
+	clear(w.haveSucc)
+}
+
+// procSuccs returns the successors of st, the state being expanded, by
+// the steps of process i, computing them once per expansion.
+func (w *worker) procSuccs(st model.State, i int) []succ {
+	if w.haveSucc[i] {
+		return w.succs[i]
+	}
+	s := w.s
+	w.haveSucc[i] = true
+	out := w.succs[i][:0]
+	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+		ns, w.chain = w.accelerate(ns, step.Proc, w.chain[:0])
+		ns = s.canon(ns)
+		key := w.keyOf(ns)
+		a := succ{step: step, state: ns, key: key, useless: w.useless(step, ns, key)}
+		if len(w.chain) > 0 {
+			a.chain = slices.Clone(w.chain)
+		}
+		out = append(out, a)
+	})
+	w.succs[i] = out
+	return out
+}
+
+// blocks reports whether the bound disables a write of a process of set
+// in st.
+func (s *search) blocks(st model.State, set uint64) bool {
+	if s.hasW == nil || s.blocked {
 		return false
+	}
+	for i, l := range st.Locs {
+		if (i >= 64 || set&(1<<i) != 0) && len(st.Bufs[i]) >= s.bound && s.hasW[i][l] {
+			return true
+		}
+	}
+	return false
+}
+
+// The outcomes of reduced.
+const (
+	none = iota // no ample set: expand by all steps
+	done        // planned through an ample set
+	redo        // the cycle proviso asked about a state of the batch
+)
+
+// reduced plans the expansion of st, node id, through the steps of a set
+// of processes that forms an ample set (see por), if one does. Of the
+// conditions, prepare ensures C1; C2 and C3 are checked on the steps.
+func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion) int {
+	s := w.s
+	if st.Fault != nil {
+		return none
 	}
 	var stuck uint64
 	for i := range s.p.Procs {
-		if s.stuck(st, i) {
+		if w.stuck(st, i) {
 			stuck |= 1 << i
 		}
 	}
-	for _, set := range s.red.prepare(s.p, st, stuck) {
-		if s.red.flushVisible(st, set) && !s.noC2 {
+	for _, set := range w.red.prepare(s.p, st, stuck) {
+		if w.red.flushVisible(st, set) && !s.noC2 {
 			continue
 		}
-		s.ample = s.ample[:0]
-		ok := true
+		w.ample = w.ample[:0]
+		ok, depends := true, false
 		take := func(i int, a succ) {
 			if !ok || a.useless {
 				return
 			}
-			if !a.step.Flush && s.red.procs[i].visible[a.step.Trans] && !s.noC2 {
+			if !a.step.Flush && w.red.procs[i].visible[a.step.Trans] && !s.noC2 {
 				ok = false // C2
 				return
 			}
 			// C3: a successor expanded before, unless by all its steps,
 			// may close a cycle of reduced expansions.
-			if old := s.visited.find(a.key); old >= 0 && old <= int(id) && !s.nodes[old].full && !s.noC3 {
-				ok = false
-				return
+			// Whether a state of the batch before id was, is known
+			// only once its plan is carried out.
+			if old := s.visited.find(a.key); old >= 0 && old <= int(id) && !s.noC3 {
+				if old >= batchStart && old < int(id) {
+					depends, ok = true, false
+					return
+				}
+				if !s.nodes[old].full {
+					ok = false
+					return
+				}
 			}
-			s.ample = append(s.ample, a)
+			w.ample = append(w.ample, a)
 		}
 		for i := range s.p.Procs {
 			switch {
 			case !ok:
 			case set&(1<<i) != 0:
-				for _, a := range s.procSuccs(st, i) {
+				for _, a := range w.procSuccs(st, i) {
 					take(i, a)
 				}
 			case set&(1<<(32+i)) != 0 && len(st.Bufs[i]) > 0:
 				// The flush of i's oldest store alone (the first of i's
 				// steps): i's own steps commute with it.
-				if as := s.procSuccs(st, i); len(as) > 0 && as[0].step.Flush {
+				if as := w.procSuccs(st, i); len(as) > 0 && as[0].step.Flush {
 					take(i, as[0])
 				}
 			}
 		}
-		if !ok || len(s.ample) == 0 {
+		if depends {
+			return redo
+		}
+		if !ok || len(w.ample) == 0 {
 			continue
 		}
-		s.checkBlocked(st, set&(1<<32-1))
-		for _, a := range s.ample {
-			if s.visited.find(a.key) >= 0 {
-				continue
-			}
-			if s.insert(a.state, a.key, id, a.step, a.chain) {
-				break
-			}
+		e.blocks = s.blocks(st, set&(1<<32-1))
+		for _, a := range w.ample {
+			e.succs = append(e.succs, w.planned(a.step, a.state, a.key, a.chain))
 		}
-		return true
+		return done
 	}
-	return false
+	return none
 }
 
 // unpack decodes the state of node id, packed by State.AppendKey (a
@@ -451,15 +649,16 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 // such a successor has a path at most as long from the state itself that
 // ends in a state no bad state tells apart, so the search, which expands
 // that state, may drop it.
-func (s *search) useless(step model.Step, ns model.State, key []byte) bool {
+func (w *worker) useless(step model.Step, ns model.State, key []byte) bool {
 	if ns.Fault != nil {
 		return false
 	}
-	if string(key) == string(s.stKey) {
+	if string(key) == string(w.stKey) {
 		return true
 	}
+	s := w.s
 	i := step.Proc
-	if step.Flush || s.red.procs[i].visible[step.Trans] || !s.red.procs[i].localOnly[ns.Locs[i]] {
+	if step.Flush || w.red.procs[i].visible[step.Trans] || !w.red.procs[i].localOnly[ns.Locs[i]] {
 		return false
 	}
 	back, other := 0, false
@@ -468,8 +667,8 @@ func (s *search) useless(step model.Step, ns model.State, key []byte) bool {
 			return
 		}
 		n2 = s.canon(n2)
-		s.key2 = s.appendKey(s.key2[:0], n2)
-		if n2.Fault != nil || string(s.key2) != string(s.stKey) {
+		w.key2 = w.appendKey(w.key2[:0], n2)
+		if n2.Fault != nil || string(w.key2) != string(w.stKey) {
 			other = true
 			return
 		}
@@ -481,11 +680,11 @@ func (s *search) useless(step model.Step, ns model.State, key []byte) bool {
 // stuck reports whether process i can only spin in st (see por.prepare): its
 // buffer is empty, the transitions leaving its location are plain reads
 // and local steps, and every step it can take is useless.
-func (s *search) stuck(st model.State, i int) bool {
-	if len(st.Bufs[i]) > 0 || !s.red.procs[i].readsOnly[st.Locs[i]] {
+func (w *worker) stuck(st model.State, i int) bool {
+	if len(st.Bufs[i]) > 0 || !w.red.procs[i].readsOnly[st.Locs[i]] {
 		return false
 	}
-	for _, a := range s.procSuccs(st, i) {
+	for _, a := range w.procSuccs(st, i) {
 		if !a.useless {
 			return false
 		}

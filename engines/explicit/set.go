@@ -48,9 +48,15 @@ func (s *stateSet) key(id int) []byte {
 	return s.chunks[c][start : start+n]
 }
 
+// hash returns the hash of key in the set.
+func (s *stateSet) hash(key []byte) uint64 { return maphash.Bytes(s.seed, key) }
+
 // find returns the id of key, or -1.
-func (s *stateSet) find(key []byte) int {
-	h := maphash.Bytes(s.seed, key)
+func (s *stateSet) find(key []byte) int { return s.findHash(key, s.hash(key)) }
+
+// findHash returns the id of key, whose hash is h, or -1. It only reads
+// the set, so goroutines may call it at once while nothing inserts.
+func (s *stateSet) findHash(key []byte, h uint64) int {
 	mask := uint64(len(s.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := s.table[i]
@@ -67,7 +73,11 @@ func (s *stateSet) find(key []byte) int {
 }
 
 // insert adds key, which must not be in the set, and returns its id.
-func (s *stateSet) insert(key []byte) (int, error) {
+func (s *stateSet) insert(key []byte) (int, error) { return s.insertHash(key, s.hash(key)) }
+
+// insertHash adds key, whose hash is h and which must not be in the set,
+// and returns its id.
+func (s *stateSet) insertHash(key []byte, h uint64) (int, error) {
 	if len(key) > refMask {
 		return 0, errKeyLong
 	}
@@ -89,7 +99,7 @@ func (s *stateSet) insert(key []byte) (int, error) {
 	start := len(s.chunks[last])
 	s.chunks[last] = append(s.chunks[last], key...)
 	s.refs = append(s.refs, uint64(last)<<(2*refBits)|uint64(start)<<refBits|uint64(len(key)))
-	s.place(maphash.Bytes(s.seed, key), id)
+	s.place(h, id)
 	return id, nil
 }
 

@@ -166,7 +166,20 @@ func newSymmetry(p *model.Program) *symmetry {
 	if len(classes) == 0 {
 		return nil
 	}
-	return &symmetry{classes: classes, nprocs: len(p.Procs), local: make([][]byte, len(p.Procs)), order: make([]int, len(p.Procs)), members: make([]int, 0, len(p.Procs))}
+	return newSymmetryScratch(classes, len(p.Procs))
+}
+
+func newSymmetryScratch(classes [][]int, nprocs int) *symmetry {
+	return &symmetry{classes: classes, nprocs: nprocs, local: make([][]byte, nprocs), order: make([]int, nprocs), members: make([]int, 0, nprocs)}
+}
+
+// clone returns a symmetry with the same classes and scratch of its own,
+// for another goroutine.
+func (sy *symmetry) clone() *symmetry {
+	if sy == nil {
+		return nil
+	}
+	return newSymmetryScratch(sy.classes, sy.nprocs)
 }
 
 // appendKey appends to b the canonical key of s: the local states of the

@@ -1,0 +1,74 @@
+package explicit
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/internal/progen"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestParallelPlanning checks that planning the expansions of a batch at
+// once gives the sequential search: on generated programs, under SC and
+// TSO, with and without the reductions, a search with three planners and
+// small batches (so that planning runs in parallel and plans must be
+// redone because of the states before them in their batch) visits the
+// same states in the same order and finds the same trace as a search with
+// one planner.
+func TestParallelPlanning(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 40
+	}
+	redos, parallel := 0, 0
+	for _, gen := range []struct {
+		name string
+		gen  func(*rand.Rand) *model.Program
+	}{
+		{"simple", progen.Simple},
+		{"symmetric", progen.Symmetric},
+		{"race", func(rng *rand.Rand) *model.Program { return progen.Race(rng, progen.RaceOptions{}) }},
+	} {
+		for seed := range n {
+			p := gen.gen(rand.New(rand.NewPCG(uint64(seed), 0xba7c)))
+			p.Index()
+			for _, m := range []model.Model{model.SC, model.TSO} {
+				for _, e := range []Engine{{}, {NoPOR: true, NoSymmetry: true}} {
+					run := func(workers, batch int) *search {
+						e.Workers = workers
+						s := newSearch(p, m, 2, &e, 1<<20, engines.MeterOf(context.Background()))
+						s.batch, s.minParallel = batch, 2
+						if reason, err := s.run(context.Background()); reason != "" || err != nil {
+							t.Fatalf("%s seed %d under %v: search stopped: %q, %v", gen.name, seed, m, reason, err)
+						}
+						return s
+					}
+					want, got := run(1, batchSize), run(3, 8)
+					redos += got.redos
+					if len(want.nodes) > 16 {
+						parallel++
+					}
+					if len(got.nodes) != len(want.nodes) || got.badNode != want.badNode || got.blocked != want.blocked {
+						t.Fatalf("%s seed %d under %v (%+v): %d states, bad node %d, blocked %v with three planners; %d, %d, %v with one",
+							gen.name, seed, m, e, len(got.nodes), got.badNode, got.blocked, len(want.nodes), want.badNode, want.blocked)
+					}
+					if !slices.Equal(got.nodes, want.nodes) || !slices.Equal(got.chains, want.chains) {
+						t.Fatalf("%s seed %d under %v (%+v): the states' parents or steps differ", gen.name, seed, m, e)
+					}
+					for id := range want.nodes {
+						if string(got.visited.key(id)) != string(want.visited.key(id)) {
+							t.Fatalf("%s seed %d under %v (%+v): state %d differs", gen.name, seed, m, e, id)
+						}
+					}
+				}
+			}
+		}
+	}
+	if parallel == 0 || redos == 0 {
+		t.Errorf("%d searches planned in parallel, %d plans redone: the test does not cover parallel planning", parallel, redos)
+	}
+	t.Logf("%d searches with batches planned in parallel, %d plans redone", parallel, redos)
+}
