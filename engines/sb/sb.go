@@ -98,7 +98,7 @@ const MaxRoundStates = 1 << 20
 // MaxRoundStatesDrained is MaxRoundStates for programs whose store buffers
 // fences and locked operations bound, whose rounds end in the exact
 // explicit search.
-const MaxRoundStatesDrained = 1 << 17
+const MaxRoundStatesDrained = 1 << 15
 
 // Budgets of the first round; every round multiplies them by four and
 // doubles the buffer bound k of the abstract search (and that of the
