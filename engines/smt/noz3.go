@@ -200,6 +200,9 @@ func (s *Solver) SetTimeout(d time.Duration) error { return unavailable("SetTime
 // SetResourceLimit fails with an error wrapping [ErrUnavailable].
 func (s *Solver) SetResourceLimit(units uint32) error { return unavailable("SetResourceLimit") }
 
+// SetArithSolver fails with an error wrapping [ErrUnavailable].
+func (s *Solver) SetArithSolver(n uint32) error { return unavailable("SetArithSolver") }
+
 // Assert fails with an error wrapping [ErrUnavailable].
 func (s *Solver) Assert(fs ...*Expr) error { return unavailable("Assert") }
 

@@ -367,9 +367,20 @@ func TestDecisions(t *testing.T) {
 		{"true", c.True(), c.Or(v.p, c.Not(v.p)), true, true},
 		{"mod", c.Eq(c.Mod(v.x, n(2)), n(1)), c.Distinct(v.x, n(0)), true, true},
 	}
+	// Z3's older simplex (SetArithSolver(2), as the bounded engine uses
+	// it) decides them alike.
+	older := newSolver(t, c)
+	if err := older.SetArithSolver(2); err != nil {
+		t.Fatal(err)
+	}
 	s := newSolver(t, c)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			for _, s := range []*Solver{s, older} {
+				if sat, err := s.Satisfiable(c.And(tt.a, tt.b)); err != nil || sat != tt.satisfiable {
+					t.Errorf("Satisfiable(a ∧ b) = %v, %v, want %v", sat, err, tt.satisfiable)
+				}
+			}
 			imp, err := s.Implies(tt.a, tt.b)
 			if err != nil {
 				t.Fatal(err)

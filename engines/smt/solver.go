@@ -92,6 +92,15 @@ func (s *Solver) SetResourceLimit(units uint32) error {
 	return s.setUint("SetResourceLimit", "rlimit", units)
 }
 
+// SetArithSolver chooses the arithmetic decision procedure of the
+// solver's later checks by Z3's number for it (its "arith.solver"
+// parameter: 2 is the simplex of Z3's older arithmetic module, 6 the
+// default). Which one is faster depends on the formulas; the answers do
+// not.
+func (s *Solver) SetArithSolver(n uint32) error {
+	return s.setUint("SetArithSolver", "arith.solver", n)
+}
+
 // setUint sets the solver parameter name to v, for the method op.
 func (s *Solver) setUint(op, name string, v uint32) error {
 	if err := s.lock(op); err != nil {
