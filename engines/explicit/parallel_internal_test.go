@@ -72,3 +72,20 @@ func TestParallelPlanning(t *testing.T) {
 	}
 	t.Logf("%d searches with batches planned in parallel, %d plans redone", parallel, redos)
 }
+
+// TestPlannerPanic checks that a panic in a planner's goroutine reaches
+// the goroutine that runs the search, where the analyzer recovers it as
+// an internal error, instead of ending the process.
+func TestPlannerPanic(t *testing.T) {
+	p := progen.Simple(rand.New(rand.NewPCG(7, 0xba7c)))
+	p.Index()
+	s := newSearch(p, model.SC, 0, &Engine{Workers: 2}, 1<<20, engines.MeterOf(context.Background()))
+	s.batch, s.minParallel = 8, 1
+	s.planners[0] = nil // the first planner's goroutine panics
+	defer func() {
+		if recover() == nil {
+			t.Error("the search did not panic")
+		}
+	}()
+	s.run(context.Background())
+}

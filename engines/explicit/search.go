@@ -360,6 +360,9 @@ func (s *search) plan(head int, plans []expansion) {
 		n = 1
 	}
 	var wg sync.WaitGroup
+	// A planner's panic goes on in the search's goroutine, where the
+	// caller may recover it, rather than ending the process.
+	panics := make([]any, n)
 	per := (len(plans) + n - 1) / n
 	for k := 0; k < n; k++ {
 		lo, hi := k*per, min(len(plans), (k+1)*per)
@@ -377,13 +380,22 @@ func (s *search) plan(head int, plans []expansion) {
 				w.plan(int32(head+j), head, e.st, e)
 			}
 		}
-		if k == n-1 {
+		guarded := func() {
+			defer func() { panics[k] = recover() }()
 			work()
+		}
+		if k == n-1 {
+			guarded()
 		} else {
-			wg.Go(work)
+			wg.Go(guarded)
 		}
 	}
 	wg.Wait()
+	for _, x := range panics {
+		if x != nil {
+			panic(x)
+		}
+	}
 }
 
 // commit carries out the plan e of node id's expansion.
