@@ -91,6 +91,56 @@ type absState struct {
 	// of the two questions the abstract post asks per predicate instance
 	// and most enabledness questions without the solver.
 	w map[dvar]int64
+	// post, when set, computes w (see witnessOf): a witness is computed
+	// only for the configurations the search keeps and expands.
+	post *postWitness
+}
+
+// postWitness is the witness of an abstract post's result before it is
+// computed: the post-image of cur, a valuation of the source, under sub,
+// over the data variables of next.
+type postWitness struct {
+	cur  map[dvar]int64
+	sub  func(dvar) (tid, bool)
+	next control
+}
+
+// witnessOf returns the witness of st, computing it if need be.
+func (a *abstraction) witnessOf(st *absState) map[dvar]int64 {
+	if st.post != nil {
+		st.w, st.post = a.postImage(st.post), nil
+	}
+	return st.w
+}
+
+// postImage computes the witness pw describes.
+func (a *abstraction) postImage(pw *postWitness) map[dvar]int64 {
+	t := a.s.t
+	val := valuationFunc(pw.cur)
+	nw := make(map[dvar]int64, len(pw.cur))
+	for _, v := range a.s.dataVars(pw.next) {
+		if b, ok := pw.sub(v); ok {
+			nw[v] = t.Eval(b, val)
+		} else {
+			nw[v] = val(v)
+		}
+	}
+	return nw
+}
+
+// valuationFunc returns the values of cur, with the values UPDATE-AM
+// invents taken as the current memory values (which are in their domain),
+// and 0 for the variables cur lacks.
+func valuationFunc(cur map[dvar]int64) func(dvar) int64 {
+	return func(v dvar) int64 {
+		if x, ok := cur[v]; ok {
+			return x
+		}
+		if v.Kind == dHavoc {
+			return cur[dvar{Kind: dMem, I: v.I}]
+		}
+		return 0
+	}
 }
 
 type rnode struct {
@@ -162,7 +212,7 @@ func (a *abstraction) initState() (absState, error) {
 	if !ok {
 		return absState{}, errors.New("internal error: no initial configuration")
 	}
-	return absState{c: c, f: f, w: w}, nil
+	return absState{c: c, f: f, post: w}, nil
 }
 
 // successor applies mv to st. ok is false when the move is disabled.
@@ -175,8 +225,8 @@ func (a *abstraction) successor(st absState, mv *move) (absState, bool, error) {
 	if !mv.fault {
 		pre = a.preimages(mv, next)
 	}
-	f, w, ok, err := a.abstractPost(st.c, st.f, st.w, mv, mv.guard, mv.lookup, next, pre)
-	return absState{c: next, f: f, w: w}, ok, err
+	f, w, ok, err := a.abstractPost(st.c, st.f, a.witnessOf(&st), mv, mv.guard, mv.lookup, next, pre)
+	return absState{c: next, f: f, post: w}, ok, err
 }
 
 func (a *abstraction) preimages(mv *move, next control) []preimage {
@@ -207,7 +257,7 @@ func (a *abstraction) preimages(mv *move, next control) []preimage {
 // unsatisfiable); the witness only tells which polarity needs no proof
 // because a concrete valuation satisfies it, so a wrong witness could cost
 // precision, never soundness.
-func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, map[dvar]int64, bool, error) {
+func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, *postWitness, bool, error) {
 	t := a.s.t
 	lits := a.literals(f, nil)
 	// Enabledness: f ∧ guard satisfiable.
@@ -234,15 +284,7 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 	// cur is a valuation of f ∧ guard: w, with the values UPDATE-AM invents
 	// taken as the current memory values (which are in their domain).
 	cur := w
-	val := func(v dvar) int64 {
-		if x, ok := cur[v]; ok {
-			return x
-		}
-		if v.Kind == dHavoc {
-			return cur[dvar{Kind: dMem, I: v.I}]
-		}
-		return 0
-	}
+	val := valuationFunc(cur)
 	if w == nil || t.Eval(guard, val) == 0 {
 		// No valuation at hand: ask Z3 for one, on the part of f that
 		// shares variables with the guard when w covers the rest, else on
@@ -279,19 +321,13 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 			nw[v] = x
 		}
 		cur = nw
+		val = valuationFunc(cur)
 	}
 	if next.fault {
 		return nil, nil, true, nil
 	}
 	// The witness of the result: the post-image of cur.
-	nw := make(map[dvar]int64, len(cur))
-	for _, v := range a.s.dataVars(next) {
-		if b, ok := sub(v); ok {
-			nw[v] = t.Eval(b, val)
-		} else {
-			nw[v] = val(v)
-		}
-	}
+	nw := &postWitness{cur: cur, sub: sub, next: next}
 	lits = append(lits, facts...)
 	var postKey []byte
 	if mv != nil {
@@ -522,6 +558,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 			return res, errBudget
 		}
 		st := nodes[head].st
+		a.witnessOf(&st)
 		for p := range st.c.procs {
 			for i, mv := range a.s.localMoves(a.m, st.c.procs[p], p) {
 				_ = i
@@ -542,7 +579,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 				}
 			}
 		}
-		nodes[head].st.f, nodes[head].st.w = nil, nil
+		nodes[head].st = absState{c: st.c}
 	}
 	res.states = int64(len(nodes))
 	return res, nil
