@@ -101,6 +101,20 @@ type succ struct {
 	key     []byte  // in s.succKeys
 	chain   []int32 // the local steps taken after step (accelerate)
 	useless bool    // see useless
+	// looked says whether the visited set was searched for key (see
+	// lookup): hash is then its hash and old its id, or -1.
+	looked bool
+	hash   uint64
+	old    int32
+}
+
+// lookup searches the visited set for a's key, once.
+func (w *worker) lookup(a *succ) {
+	if !a.looked {
+		a.hash = w.s.visited.hash(a.key)
+		a.old = int32(w.s.visited.findHash(a.key, a.hash))
+		a.looked = true
+	}
 }
 
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
@@ -428,7 +442,7 @@ func (w *worker) plan(id int32, batchStart int, st model.State, e *expansion) {
 		e.full, e.blocks = true, s.blocks(st, ^uint64(0))
 		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
 			ns = s.canon(ns)
-			e.succs = append(e.succs, w.planned(step, ns, w.keyOf(ns), nil))
+			e.succs = append(e.succs, w.planned(succ{step: step, state: ns, key: w.keyOf(ns)}))
 		})
 		return
 	}
@@ -444,7 +458,7 @@ func (w *worker) plan(id int32, batchStart int, st model.State, e *expansion) {
 	for i := range s.p.Procs {
 		for _, a := range w.procSuccs(st, i) {
 			if !a.useless {
-				e.succs = append(e.succs, w.planned(a.step, a.state, a.key, a.chain))
+				e.succs = append(e.succs, w.planned(a))
 			}
 		}
 	}
@@ -458,20 +472,20 @@ func (w *worker) keyOf(st model.State) []byte {
 	return w.succKeys[start:len(w.succKeys):len(w.succKeys)]
 }
 
-// planned returns the plan of the successor ns, whose key is key.
-func (w *worker) planned(step model.Step, ns model.State, key []byte, chain []int32) planned {
+// planned returns the plan of the successor a.
+func (w *worker) planned(a succ) planned {
 	s := w.s
-	h := s.visited.hash(key)
-	a := planned{step: step, key: key, hash: h, old: int32(s.visited.findHash(key, h)), chain: chain}
-	if a.old < 0 {
-		a.bad = s.bad.isBad(ns)
+	w.lookup(&a)
+	pl := planned{step: a.step, key: a.key, hash: a.hash, old: a.old, chain: a.chain}
+	if pl.old < 0 {
+		pl.bad = s.bad.isBad(a.state)
 		if s.sym != nil {
 			start := len(w.encs)
-			w.encs = ns.AppendKey(w.encs)
-			a.enc = w.encs[start:len(w.encs):len(w.encs)]
+			w.encs = a.state.AppendKey(w.encs)
+			pl.enc = w.encs[start:len(w.encs):len(w.encs)]
 		}
 	}
-	return a
+	return pl
 }
 
 // startExpansion makes st the state being expanded: its key, and no
@@ -545,7 +559,7 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 		}
 		w.ample = w.ample[:0]
 		ok, depends := true, false
-		take := func(i int, a succ) {
+		take := func(i int, a *succ) {
 			if !ok || a.useless {
 				return
 			}
@@ -557,7 +571,8 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 			// may close a cycle of reduced expansions.
 			// Whether a state of the batch before id was, is known
 			// only once its plan is carried out.
-			if old := s.visited.find(a.key); old >= 0 && old <= int(id) && !s.noC3 {
+			w.lookup(a)
+			if old := int(a.old); old >= 0 && old <= int(id) && !s.noC3 {
 				if old >= batchStart && old < int(id) {
 					depends, ok = true, false
 					return
@@ -567,20 +582,21 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 					return
 				}
 			}
-			w.ample = append(w.ample, a)
+			w.ample = append(w.ample, *a)
 		}
 		for i := range s.p.Procs {
 			switch {
 			case !ok:
 			case set&(1<<i) != 0:
-				for _, a := range w.procSuccs(st, i) {
-					take(i, a)
+				as := w.procSuccs(st, i)
+				for j := range as {
+					take(i, &as[j])
 				}
 			case set&(1<<(32+i)) != 0 && len(st.Bufs[i]) > 0:
 				// The flush of i's oldest store alone (the first of i's
 				// steps): i's own steps commute with it.
 				if as := w.procSuccs(st, i); len(as) > 0 && as[0].step.Flush {
-					take(i, as[0])
+					take(i, &as[0])
 				}
 			}
 		}
@@ -592,7 +608,7 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 		}
 		e.blocks = s.blocks(st, set&(1<<32-1))
 		for _, a := range w.ample {
-			e.succs = append(e.succs, w.planned(a.step, a.state, a.key, a.chain))
+			e.succs = append(e.succs, w.planned(a))
 		}
 		return done
 	}
