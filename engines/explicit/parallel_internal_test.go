@@ -16,8 +16,9 @@ import (
 // TSO, with and without the reductions, a search with three planners and
 // small batches (so that planning runs in parallel and plans must be
 // redone because of the states before them in their batch) visits the
-// same states in the same order and finds the same trace as a search with
-// one planner.
+// same states in the same order and finds the same trace as the sequential
+// search (one planner and batches of one state, whose plans never depend
+// on a state not yet expanded).
 func TestParallelPlanning(t *testing.T) {
 	n := 120
 	if testing.Short() {
@@ -46,8 +47,11 @@ func TestParallelPlanning(t *testing.T) {
 						}
 						return s
 					}
-					want, got := run(1, batchSize), run(3, 8)
+					want, got := run(1, 1), run(3, 8)
 					redos += got.redos
+					if want.redos != 0 {
+						t.Fatalf("%s seed %d: the sequential search redid %d plans", gen.name, seed, want.redos)
+					}
 					if len(want.nodes) > 16 {
 						parallel++
 					}
@@ -88,4 +92,32 @@ func TestPlannerPanic(t *testing.T) {
 		}
 	}()
 	s.run(context.Background())
+}
+
+// TestSetFull checks that a search whose visited set cannot take another
+// state ends inconclusive, whichever state it is, and never as if it had
+// explored everything.
+func TestSetFull(t *testing.T) {
+	for seed := range 40 {
+		p := progen.Simple(rand.New(rand.NewPCG(uint64(seed), 0xf011)))
+		p.Index()
+		full := newSearch(p, model.SC, 0, &Engine{}, 1<<20, engines.MeterOf(context.Background()))
+		if reason, err := full.run(context.Background()); reason != "" || err != nil || full.badNode >= 0 {
+			continue // only safe programs: a bad state would end the search first
+		}
+		for limit := 1; limit <= len(full.nodes); limit++ {
+			s := newSearch(p, model.SC, 0, &Engine{}, 1<<20, engines.MeterOf(context.Background()))
+			s.visited.maxLen = limit
+			reason, err := s.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if limit < len(full.nodes) && reason == "" {
+				t.Fatalf("seed %d: with room for %d of the %d states, the search ended without a reason", seed, limit, len(full.nodes))
+			}
+			if limit == len(full.nodes) && reason != "" {
+				t.Fatalf("seed %d: with room for all %d states: %s", seed, limit, reason)
+			}
+		}
+	}
 }

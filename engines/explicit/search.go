@@ -363,6 +363,10 @@ func (s *search) run(ctx context.Context) (string, error) {
 		}
 		head = end
 	}
+	if s.full != nil {
+		// A state the set could not take was dropped: not a verdict.
+		return fmt.Sprintf("%v after %d states", s.full, len(s.nodes)), nil
+	}
 	return "", nil
 }
 

@@ -20,6 +20,9 @@ type stateSet struct {
 	// table: 0 for an empty slot, else the id plus 1 in the low 32 bits
 	// and the high 32 bits of the key's hash above them.
 	table []uint64
+	// maxLen is how many keys the set takes (less than 2^31, but for
+	// tests).
+	maxLen int
 }
 
 // The parts of a ref: chunk index, start in the chunk, length. A chunk
@@ -37,7 +40,7 @@ var (
 )
 
 func newStateSet() *stateSet {
-	return &stateSet{seed: maphash.MakeSeed(), table: make([]uint64, 1<<10)}
+	return &stateSet{seed: maphash.MakeSeed(), table: make([]uint64, 1<<10), maxLen: math.MaxInt32 - 1}
 }
 
 func (s *stateSet) len() int { return len(s.refs) }
@@ -81,7 +84,7 @@ func (s *stateSet) insertHash(key []byte, h uint64) (int, error) {
 	if len(key) > refMask {
 		return 0, errKeyLong
 	}
-	if len(s.refs) >= math.MaxInt32-1 {
+	if len(s.refs) >= s.maxLen {
 		return 0, errSetFull
 	}
 	last := len(s.chunks) - 1

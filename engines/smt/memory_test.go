@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -245,4 +246,54 @@ func TestSlabRelease(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(x)
+}
+
+// TestSlabStress checks the slabs under concurrent use: goroutines share a
+// Context, keep one term in 50 and drop the rest, with collections in
+// between, and the kept terms must stay intact.
+func TestSlabStress(t *testing.T) {
+	c, err := NewContext(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			x := c.Int(fmt.Sprintf("x%d", g))
+			type kept struct {
+				e *Expr
+				k int64
+			}
+			var keep []kept
+			for i := range int64(4000) {
+				e := c.Add(x, c.IntVal(i))
+				if i%50 == 7 {
+					keep = append(keep, kept{e, i})
+				}
+				if i%500 == 0 {
+					runtime.GC()
+				}
+				if i%97 == 0 && len(keep) > 0 {
+					kk := keep[len(keep)/2]
+					if got, want := kk.e.String(), fmt.Sprintf("(+ x%d %d)", g, kk.k); got != want {
+						t.Errorf("%s, want %s", got, want)
+						return
+					}
+					if a := kk.e.Args(); len(a) != 2 || !a[0].Equal(x) {
+						t.Errorf("args of %s: %v", kk.e, a)
+						return
+					}
+				}
+			}
+			runtime.GC()
+			for _, kk := range keep {
+				if got, want := kk.e.String(), fmt.Sprintf("(+ x%d %d)", g, kk.k); got != want {
+					t.Errorf("%s, want %s", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
