@@ -165,9 +165,11 @@ type abstraction struct {
 	// nothing else (the domains of the variables come from the shape).
 	posts   map[string]cube
 	postKey []byte
-	// mark and gen are query's scratch set of variable numbers.
+	// mark and gen are query's scratch set of variable numbers, lits the
+	// literals it draws from (index).
 	mark []uint32
 	gen  uint32
+	lits litIndex
 }
 
 type preimage struct{ inst, q tid }
@@ -291,7 +293,7 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		// all of f with the domains of every variable.
 		var conj []tid
 		if w != nil {
-			conj = a.query(c, lits, t.conjuncts(guard), havoc)
+			conj = a.query(c, a.index(lits), t.conjuncts(guard))
 		} else {
 			conj = append(slices.Clone(lits), t.conjuncts(guard)...)
 			for _, v := range append(a.s.dataVars(c), havoc...) {
@@ -347,6 +349,7 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		}
 	}
 	var out cube
+	var idx *litIndex
 	for _, pi := range pre {
 		q := pi.q
 		switch q {
@@ -378,7 +381,10 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		if holds {
 			goal = t.Not(q)
 		}
-		sat, err := a.or.sat(a.query(c, lits, []tid{goal}, havoc))
+		if idx == nil {
+			idx = a.index(lits)
+		}
+		sat, err := a.or.sat(a.query(c, idx, []tid{goal}))
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -400,13 +406,70 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 // maxPosts bounds the cached abstract posts; the cache is cleared when full.
 const maxPosts = 1 << 20
 
-// query returns the conjunction of goals with the literals of lits that
-// share variables with them, directly or through other literals (the rest
+// litIndex groups literals into the components of the relation "share a
+// variable": the literals a question needs are those of the components its
+// goals' variables meet (see query). An abstract post asks one question
+// per undecided predicate over the same literals, so it groups them once.
+type litIndex struct {
+	lits []tid
+	root []int32 // per literal: a representative of its component
+	// owner[id] is 1 + a literal with variable id, valid when
+	// ownerGen[id] is gen.
+	owner, ownerGen []uint32
+	gen             uint32
+	picked          []bool // scratch of query, by component representative
+}
+
+// index groups lits, reusing the scratch of x.
+func (a *abstraction) index(lits []tid) *litIndex {
+	x := &a.lits
+	t := a.s.t
+	x.lits = lits
+	x.gen++
+	if x.gen == 0 { // wrapped: old marks could match
+		clear(x.ownerGen)
+		x.gen = 1
+	}
+	x.root = slices.Grow(x.root[:0], len(lits))[:len(lits)]
+	for i := range lits {
+		x.root[i] = int32(i)
+	}
+	for i, l := range lits {
+		for _, id := range t.VarIDs(l) {
+			for int(id) >= len(x.owner) {
+				x.owner = append(x.owner, 0)
+				x.ownerGen = append(x.ownerGen, 0)
+			}
+			if x.ownerGen[id] != x.gen {
+				x.owner[id], x.ownerGen[id] = uint32(i)+1, x.gen
+				continue
+			}
+			if r, q := x.find(i), x.find(int(x.owner[id])-1); r != q {
+				x.root[max(r, q)] = int32(min(r, q))
+			}
+		}
+	}
+	for i := range lits {
+		x.root[i] = int32(x.find(i))
+	}
+	return x
+}
+
+func (x *litIndex) find(i int) int {
+	for int(x.root[i]) != i {
+		x.root[i] = x.root[x.root[i]]
+		i = int(x.root[i])
+	}
+	return i
+}
+
+// query returns the conjunction of goals with the literals of x that share
+// variables with them, directly or through other literals (the rest
 // cannot affect satisfiability: f is satisfiable and shares no variable),
 // and with the domains of their variables, sorted.
-func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
+func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 	t := a.s.t
-	// vars are the variables reached so far, marked by number in a.mark
+	// vars are the variables of the question, marked by number in a.mark
 	// with the generation a.gen.
 	a.gen++
 	if a.gen == 0 { // wrapped: old marks could match
@@ -425,27 +488,22 @@ func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
 			}
 		}
 	}
-	marked := func(id int32) bool { return int(id) < len(a.mark) && a.mark[id] == a.gen }
 	out := slices.Clone(goals)
+	x.picked = slices.Grow(x.picked[:0], len(x.lits))[:len(x.lits)]
+	clear(x.picked)
 	for _, g := range goals {
-		add(t.VarIDs(g))
+		ids := t.VarIDs(g)
+		add(ids)
+		for _, id := range ids {
+			if int(id) < len(x.owner) && x.ownerGen[id] == x.gen {
+				x.picked[x.root[x.owner[id]-1]] = true
+			}
+		}
 	}
-	used := make([]bool, len(lits))
-	for changed := true; changed; {
-		changed = false
-		for i, l := range lits {
-			if used[i] {
-				continue
-			}
-			ids := t.VarIDs(l)
-			for _, id := range ids {
-				if marked(id) {
-					used[i], changed = true, true
-					out = append(out, l)
-					add(ids)
-					break
-				}
-			}
+	for i, l := range x.lits {
+		if x.picked[x.root[i]] {
+			out = append(out, l)
+			add(t.VarIDs(l))
 		}
 	}
 	for _, id := range vars {
@@ -458,7 +516,6 @@ func (a *abstraction) query(c control, lits, goals []tid, havoc []dvar) []tid {
 			out = append(out, in)
 		}
 	}
-	_ = havoc
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -487,7 +544,7 @@ func (a *abstraction) isBad(st absState) (int, error) {
 		if cond < 0 {
 			return bi, nil
 		}
-		sat, err := a.or.sat(a.query(st.c, a.literals(st.f, nil), t.conjuncts(cond), nil))
+		sat, err := a.or.sat(a.query(st.c, a.index(a.literals(st.f, nil)), t.conjuncts(cond)))
 		if err != nil {
 			return -1, err
 		}
