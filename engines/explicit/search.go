@@ -98,7 +98,7 @@ func (s *search) newWorker() *worker {
 type succ struct {
 	step    model.Step
 	state   model.State
-	key     []byte  // in s.succKeys
+	key     []byte  // in the worker's succKeys
 	chain   []int32 // the local steps taken after step (accelerate)
 	useless bool    // see useless
 	// looked says whether the visited set was searched for key (see
