@@ -389,6 +389,7 @@ func (s *search) plan(head int, plans []expansion) {
 		}
 		w := s.planners[k]
 		work := func() {
+			defer func() { panics[k] = recover() }()
 			w.succKeys, w.encs = w.succKeys[:0], w.encs[:0]
 			for j := lo; j < hi; j++ {
 				e := &plans[j]
@@ -398,14 +399,10 @@ func (s *search) plan(head int, plans []expansion) {
 				w.plan(int32(head+j), head, e.st, e)
 			}
 		}
-		guarded := func() {
-			defer func() { panics[k] = recover() }()
-			work()
-		}
 		if k == n-1 {
-			guarded()
+			work()
 		} else {
-			wg.Go(guarded)
+			wg.Go(work)
 		}
 	}
 	wg.Wait()
