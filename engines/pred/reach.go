@@ -165,11 +165,10 @@ type abstraction struct {
 	// nothing else (the domains of the variables come from the shape).
 	posts   map[string]cube
 	postKey []byte
-	// mark and gen are query's scratch set of variable numbers, lits the
-	// literals it draws from (index).
-	mark []uint32
-	gen  uint32
-	lits litIndex
+	// qvars is query's scratch set of variable numbers, lits the literals
+	// it draws from (index).
+	qvars stamps
+	lits  litIndex
 }
 
 type preimage struct{ inst, q tid }
@@ -413,38 +412,64 @@ const maxPosts = 1 << 20
 type litIndex struct {
 	lits []tid
 	root []int32 // per literal: a representative of its component
-	// owner[id] is 1 + a literal with variable id, valid when
-	// ownerGen[id] is gen.
-	owner, ownerGen []uint32
-	gen             uint32
-	picked          []bool // scratch of query, by component representative
+	// owner[id] is a literal with variable id, for the ids in seen.
+	owner  []uint32
+	seen   stamps
+	picked []bool // scratch of query, by component representative
 }
+
+// stamps is a set of small non-negative numbers that empties at once: a
+// number is in it when its stamp is the current generation. It is empty
+// only after a first reset.
+type stamps struct {
+	at  []uint32
+	gen uint32
+}
+
+// reset empties the set.
+func (s *stamps) reset() {
+	s.gen++
+	if s.gen == 0 { // wrapped: old stamps could match
+		clear(s.at)
+		s.gen = 1
+	}
+}
+
+// add puts i in the set and reports whether it was not in it.
+func (s *stamps) add(i int32) bool {
+	for int(i) >= len(s.at) {
+		s.at = append(s.at, 0)
+	}
+	if s.at[i] == s.gen {
+		return false
+	}
+	s.at[i] = s.gen
+	return true
+}
+
+// has reports whether i is in the set.
+func (s *stamps) has(i int32) bool { return int(i) < len(s.at) && s.at[i] == s.gen }
 
 // index groups lits, reusing the scratch of x.
 func (a *abstraction) index(lits []tid) *litIndex {
 	x := &a.lits
 	t := a.s.t
 	x.lits = lits
-	x.gen++
-	if x.gen == 0 { // wrapped: old marks could match
-		clear(x.ownerGen)
-		x.gen = 1
-	}
+	x.seen.reset()
 	x.root = slices.Grow(x.root[:0], len(lits))[:len(lits)]
 	for i := range lits {
 		x.root[i] = int32(i)
 	}
 	for i, l := range lits {
 		for _, id := range t.VarIDs(l) {
-			for int(id) >= len(x.owner) {
-				x.owner = append(x.owner, 0)
-				x.ownerGen = append(x.ownerGen, 0)
-			}
-			if x.ownerGen[id] != x.gen {
-				x.owner[id], x.ownerGen[id] = uint32(i)+1, x.gen
+			if x.seen.add(id) {
+				for int(id) >= len(x.owner) {
+					x.owner = append(x.owner, 0)
+				}
+				x.owner[id] = uint32(i)
 				continue
 			}
-			if r, q := x.find(i), x.find(int(x.owner[id])-1); r != q {
+			if r, q := x.find(i), x.find(int(x.owner[id])); r != q {
 				x.root[max(r, q)] = int32(min(r, q))
 			}
 		}
@@ -469,21 +494,12 @@ func (x *litIndex) find(i int) int {
 // and with the domains of their variables, sorted.
 func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 	t := a.s.t
-	// vars are the variables of the question, marked by number in a.mark
-	// with the generation a.gen.
-	a.gen++
-	if a.gen == 0 { // wrapped: old marks could match
-		clear(a.mark)
-		a.gen = 1
-	}
+	// vars are the variables of the question, also in a.qvars.
+	a.qvars.reset()
 	var vars []int32
 	add := func(ids []int32) {
 		for _, id := range ids {
-			for int(id) >= len(a.mark) {
-				a.mark = append(a.mark, 0)
-			}
-			if a.mark[id] != a.gen {
-				a.mark[id] = a.gen
+			if a.qvars.add(id) {
 				vars = append(vars, id)
 			}
 		}
@@ -495,8 +511,8 @@ func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 		ids := t.VarIDs(g)
 		add(ids)
 		for _, id := range ids {
-			if int(id) < len(x.owner) && x.ownerGen[id] == x.gen {
-				x.picked[x.root[x.owner[id]-1]] = true
+			if x.seen.has(id) {
+				x.picked[x.root[x.owner[id]]] = true
 			}
 		}
 	}
