@@ -119,6 +119,12 @@ type encoding struct {
 	// tEnd is the time of the end of the execution: every executed step
 	// comes before it; a fault happens at it; final reads read at it.
 	tEnd *smt.Expr
+	// endOrder orders the executed accesses (and, with flushAll, the
+	// flushes) before tEnd, asserted only when the end is read: by a
+	// final read or a faulting attempt. Otherwise openEnd is set and
+	// tEnd is unconstrained.
+	endOrder []*smt.Expr
+	openEnd  bool
 	// flushAll holds when the chosen bad state names memory: every store
 	// has left its buffer by tEnd.
 	flushAll *smt.Expr
@@ -176,6 +182,17 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp 
 	} else if err := en.property(); err != nil {
 		return nil, err
 	}
+	if len(en.final) == 0 && (noProp || len(en.faults) == 0) {
+		// Nothing happens at the end: no final read of memory, no
+		// faulting attempt. Every access coming before it would only
+		// constrain tEnd, which nothing else reads.
+		en.openEnd = true
+	} else {
+		for _, f := range en.endOrder {
+			en.assert(f)
+		}
+	}
+	en.endOrder = nil
 	en.programOrder()
 	en.linkSets()
 	en.isLock = make([]bool, len(p.Vars))
@@ -346,18 +363,20 @@ func (en *encoding) encodeProc(i int, q *model.Process) (*proc, error) {
 			}
 		}
 	}
-	// Times: every executed access before the end; a faulting attempt at it.
+	// Times: every executed access before the end (kept aside until the
+	// property says whether anything looks at the end); a faulting
+	// attempt at it.
 	for ti := range q.Trans {
 		if pr.xt[ti] == nil {
 			continue
 		}
-		en.assert(b.implies(pr.e[ti], b.z.Lt(pr.xt[ti], en.tEnd)))
+		en.endOrder = append(en.endOrder, b.implies(pr.e[ti], b.z.Lt(pr.xt[ti], en.tEnd)))
 		if pr.f[ti] != nil {
 			en.assert(b.implies(pr.f[ti], b.z.Eq(pr.xt[ti], en.tEnd)))
 		}
 		if pr.fl[ti] != nil {
 			en.assert(b.implies(pr.e[ti], b.z.Lt(pr.xt[ti], pr.fl[ti])))
-			en.assert(b.implies(b.and(pr.e[ti], en.flushAll), b.z.Lt(pr.fl[ti], en.tEnd)))
+			en.endOrder = append(en.endOrder, b.implies(b.and(pr.e[ti], en.flushAll), b.z.Lt(pr.fl[ti], en.tEnd)))
 		}
 	}
 	pr.ends = make([]*smt.Expr, n)

@@ -2,6 +2,7 @@ package bmc
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fencecheck/fencecheck/engines/smt"
@@ -24,9 +25,14 @@ type item struct {
 // just before its next access), stores leaving their buffers at their
 // flush times (those that leave before the end), a faulting step last.
 func (en *encoding) schedule(m *smt.Model) ([]item, error) {
-	tEnd, err := m.Int(en.tEnd)
-	if err != nil {
-		return nil, err
+	// With an open end, the steps after a process's last access and the
+	// flushes not yet done come after every access.
+	tEnd := int64(math.MaxInt64)
+	if !en.openEnd {
+		var err error
+		if tEnd, err = m.Int(en.tEnd); err != nil {
+			return nil, err
+		}
 	}
 	var items []item
 	for _, pr := range en.procs {
