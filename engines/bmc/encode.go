@@ -78,7 +78,7 @@ type proc struct {
 	acc [][]int
 	// reach[l]: the transitions reachable from location l.
 	reach []bitset
-	fin   map[int]*smt.Expr
+	fin   map[finKey]*smt.Expr
 	ends  []*smt.Expr
 	// pre[l], once computed, is before(l).
 	pre [][]bool
@@ -268,7 +268,7 @@ func (en *encoding) encodeProc(i int, q *model.Process) (*proc, error) {
 	n, nt := len(q.Locs), len(q.Trans)
 	pr := &proc{i: i, q: q, kind: make([]int, nt), at: make([]*smt.Expr, n), env: make([][]*smt.Expr, n),
 		e: make([]*smt.Expr, nt), f: make([]*smt.Expr, nt), xt: make([]*smt.Expr, nt), fl: make([]*smt.Expr, nt),
-		acc: make([][]int, nt), fin: map[int]*smt.Expr{}}
+		acc: make([][]int, nt), fin: map[finKey]*smt.Expr{}}
 	order := topo(q)
 	if len(order) != n {
 		return nil, fmt.Errorf("internal error: process %s of the unrolled program has a cycle", q.Name)
@@ -626,19 +626,39 @@ func lockNeed(body []model.Op) map[int]func(int64) bool {
 	return need
 }
 
-// finReg returns the value of register r of process i at the end.
-func (en *encoding) finReg(i, r int) *smt.Expr {
+// finReg returns the value of register r of process i at the end, for a
+// bad state that requires the process to end at a copy of location loc
+// of the original program (-1: it names no location of the process, so
+// the process may end anywhere). The value is defined only where the
+// process may end for the bad state.
+func (en *encoding) finReg(i, r, loc int) *smt.Expr {
 	pr := en.procs[i]
-	if v, ok := pr.fin[r]; ok {
+	key := finKey{r, loc}
+	if v, ok := pr.fin[key]; ok {
 		return v
 	}
-	v := en.z.Int(fmt.Sprintf("fin%d_%d", i, r))
-	for l := range pr.q.Locs {
-		en.assert(en.implies(pr.ends[l], en.eq(v, pr.env[l][r])))
+	name := fmt.Sprintf("fin%d_%d", i, r)
+	if loc >= 0 {
+		name = fmt.Sprintf("fin%d_%d_at%d", i, r, loc)
 	}
-	pr.fin[r] = v
+	v := en.z.Int(name)
+	define := func(l int) { en.assert(en.implies(pr.ends[l], en.eq(v, pr.env[l][r]))) }
+	if loc >= 0 {
+		for _, c := range en.u.Copies[i][loc] {
+			define(c)
+		}
+	} else {
+		for l := range pr.q.Locs {
+			define(l)
+		}
+	}
+	pr.fin[key] = v
 	return v
 }
+
+// finKey names a final register value: the register and the location of
+// the original program the process ends at (-1: any).
+type finKey struct{ reg, loc int }
 
 // finalRead returns the final read of variable x: the value of x in memory
 // at the end, once every store has landed.
@@ -680,7 +700,15 @@ func (en *encoding) property() error {
 					en.finalEn[x] = append(en.finalEn[x], sel)
 					return a.val
 				},
-				qual: func(proc, reg int) *smt.Expr { return en.finReg(proc, reg) },
+				qual: func(proc, reg int) *smt.Expr {
+					loc := -1
+					for _, pl := range bad.Locs {
+						if pl.Proc == proc {
+							loc = pl.Loc
+						}
+					}
+					return en.finReg(proc, reg, loc)
+				},
 			}
 			c, f, err := b.cond(bad.Cond, s)
 			if err != nil {
