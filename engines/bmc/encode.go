@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -125,6 +126,9 @@ type encoding struct {
 	// tEnd is unconstrained.
 	endOrder []*smt.Expr
 	openEnd  bool
+	// dead[i][l] lists the registers of process i dead at location l of
+	// the unrolled program (explicit.Dead).
+	dead [][][]int
 	// flushAll holds when the chosen bad state names memory: every store
 	// has left its buffer by tEnd.
 	flushAll *smt.Expr
@@ -158,6 +162,10 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp 
 		final: map[int]int{}, finalEn: map[int][]*smt.Expr{}}
 	en.tEnd = b.z.Int("tend")
 	en.flushAll = b.z.Bool("flushall")
+	// The registers no later step reads need no value where paths join.
+	// u.Prog has no bad states (the property names copies of p's
+	// locations); the registers p's bad states read are live everywhere.
+	en.dead = explicit.Dead(&model.Program{Name: p.Name, Vars: u.Prog.Vars, Procs: u.Prog.Procs, Bad: p.Bad})
 	// Initial writes (t0 in Fig. 2).
 	for x, v := range p.Vars {
 		val := b.num(v.Init.Value)
@@ -303,6 +311,13 @@ func (en *encoding) encodeProc(i int, q *model.Process) (*proc, error) {
 		}
 	}
 	en.initRegs = append(en.initRegs, regs)
+	dead := make([][]bool, n)
+	for l, rs := range en.dead[i] {
+		dead[l] = make([]bool, len(q.Regs))
+		for _, r := range rs {
+			dead[l][r] = true
+		}
+	}
 	post := make([][]*smt.Expr, nt)
 	for _, l := range order {
 		switch {
@@ -328,7 +343,8 @@ func (en *encoding) encodeProc(i int, q *model.Process) (*proc, error) {
 						break
 					}
 				}
-				if same {
+				if same || dead[l][r] {
+					// A dead register's value at l is never read.
 					env[r] = first
 					continue
 				}
