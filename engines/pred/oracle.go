@@ -11,8 +11,9 @@ import (
 	"github.com/fencecheck/fencecheck/engines/smt"
 )
 
-// oracle decides satisfiability of conjunctions of terms with Z3, and
-// remembers every answer: the abstract post asks the same small questions
+// oracle decides satisfiability of conjunctions of terms, in difference
+// logic by itself (difflogic.go) and otherwise with Z3, and remembers
+// every answer: the abstract post asks the same small questions
 // over and over, in one run of Algorithm 1 and across refinements.
 type oracle struct {
 	t     *terms
@@ -30,6 +31,8 @@ type oracle struct {
 	nextKept int
 	// Queries counts the questions asked, Calls those that reached Z3.
 	queries, calls int64
+	// noDiff sends the questions in difference logic to Z3 too (tests).
+	noDiff bool
 	// meter is charged for every call of Z3.
 	meter *engines.Meter
 	// interrupted is set when the analysis using the oracle ran out of
@@ -94,6 +97,12 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 	if o.satisfiedByKept(conj) {
 		o.memo[string(k)] = true
 		return true, nil
+	}
+	if !o.noDiff {
+		if sat, ok := o.t.diffSat(conj); ok {
+			o.memo[string(k)] = sat
+			return sat, nil
+		}
 	}
 	o.call()
 	if err := o.sol.Push(); err != nil {
