@@ -10,12 +10,16 @@ import (
 )
 
 // Work units: what a Meter counts. A state (of the explicit search, the
-// forward abstractions, the predicate abstraction) or a constraint (of the
-// SB search) is one unit; a call of the SMT solver is SolverCallWork units,
-// about the time the searches take for that many states. Unlike time, the
-// units an engine spends on a program are the same on every machine, so an
-// answer cut short by a Meter is reproducible.
-const SolverCallWork = 200
+// forward abstractions) or a constraint (of the SB search) is one unit; an
+// abstract state of the predicate engine is AbstractStateWork units and a
+// call of the SMT solver SolverCallWork units, about the time the searches
+// take for that many states. Unlike time, the units an engine spends on a
+// program are the same on every machine, so an answer cut short by a Meter
+// is reproducible.
+const (
+	SolverCallWork    = 200
+	AbstractStateWork = 4
+)
 
 // ErrWork is the error with which an engine's search stops when the Meter of
 // its context has run out.
@@ -63,6 +67,17 @@ func (m *Meter) States(n int64) bool {
 	}
 	m.states.Add(n)
 	return m.charge(n)
+}
+
+// AbstractStates charges n abstract states of the predicate engine, each
+// of which costs the abstract posts of its successors, and reports
+// whether the work may go on.
+func (m *Meter) AbstractStates(n int64) bool {
+	if m == nil {
+		return true
+	}
+	m.states.Add(n)
+	return m.charge(n * AbstractStateWork)
 }
 
 // SolverCalls charges n calls of the SMT solver and reports whether the

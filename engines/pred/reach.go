@@ -600,7 +600,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 		}
 		visited[string(key)] = append(visited[string(key)], st.f)
 		nodes = append(nodes, rnode{parent: parent, ev: ev, st: st})
-		meter.States(1)
+		meter.AbstractStates(1)
 		bi, err := a.isBad(st)
 		if err != nil {
 			return false, err
