@@ -222,10 +222,10 @@ func holds(d []int64, edges []dlEdge) bool {
 }
 
 // feasible reports whether the difference constraints edges over n nodes
-// have an integer solution, and one, d (the values d[v] - d[0] satisfy
-// the constraints with node 0 the constant 0): Bellman-Ford from a virtual source joined to every node
-// by a 0 edge finds no negative cycle. decided is false when a sum would
-// overflow.
+// have an integer solution, and returns one, d (the values d[v] - d[0]
+// satisfy the constraints with node 0 the constant 0): Bellman-Ford from
+// a virtual source joined to every node by a 0 edge finds no negative
+// cycle. decided is false when a sum would leave int64.
 func feasible(n int, edges []dlEdge) (d []int64, sat, decided bool) {
 	d = make([]int64, n)
 	for pass := 0; pass <= n; pass++ {
