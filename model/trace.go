@@ -109,6 +109,33 @@ func (p *Program) Execute(t *Trace) ([]State, error) {
 	return states, nil
 }
 
+// AsTSO returns t, a trace under SC, as a trace under TSO: the same steps,
+// each plain write followed at once by the flush of its store.
+func (p *Program) AsTSO(t *Trace) (*Trace, error) {
+	s, err := p.initialFromTrace(t)
+	if err != nil {
+		return nil, &ReplayError{Index: -1, Reason: err.Error()}
+	}
+	out := &Trace{Model: TSO, InitMem: t.InitMem, InitRegs: t.InitRegs}
+	for k, want := range t.Steps {
+		got, ns, err := p.Exec(s, want.Proc, want.Trans, want.Flush, TSO)
+		if err != nil {
+			return nil, &ReplayError{Index: k, Step: want, Reason: p.describeDisabled(s, want, err)}
+		}
+		out.Steps = append(out.Steps, got)
+		s = ns
+		if s.Fault == nil && len(s.Bufs[want.Proc]) > 0 {
+			got, ns, err := p.Exec(s, want.Proc, -1, true, TSO)
+			if err != nil {
+				return nil, &ReplayError{Index: k, Step: want, Reason: err.Error()}
+			}
+			out.Steps = append(out.Steps, got)
+			s = ns
+		}
+	}
+	return out, nil
+}
+
 func (p *Program) valText(s Step) string {
 	if s.Var < 0 {
 		return "no value"

@@ -154,3 +154,58 @@ func maxWrites(q *model.Process) (int, bool) {
 	n, err := visit(q.Init)
 	return n, err == nil
 }
+
+// LoadsDrained reports whether every process of p reads memory only with
+// an empty store buffer: on every path, a fence or a locked operation
+// comes between a plain write and the next read. Then x86-TSO has the
+// behaviours of sequential consistency. A store waits in its buffer only
+// while its process writes more and takes local steps; doing that store,
+// and those steps, when it leaves the buffer instead (and the stores still
+// buffered at the end, last) gives a sequentially consistent execution
+// that reaches the same locations and registers, and the same memory
+// whenever the buffers are empty, as a bad state that names memory
+// requires.
+func LoadsDrained(p *model.Program) bool {
+	for _, q := range p.Procs {
+		if !loadsDrained(q) {
+			return false
+		}
+	}
+	return true
+}
+
+// loadsDrained is LoadsDrained for one process: it propagates, over the
+// locations reachable from the initial one, whether the buffer may hold a
+// write on arrival, and finds no read leaving such a location.
+func loadsDrained(q *model.Process) bool {
+	if len(q.Locs) == 0 {
+		return true
+	}
+	const unseen, empty, pending = 0, 1, 2
+	state := make([]uint8, len(q.Locs))
+	state[q.Init] = empty
+	work := []int{q.Init}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ti := range q.Out(l) {
+			t := q.Trans[ti]
+			next := state[l]
+			switch t.Op.Kind {
+			case model.Read:
+				if state[l] == pending {
+					return false
+				}
+			case model.Write:
+				next = pending
+			case model.Fence, model.Locked:
+				next = empty
+			}
+			if next > state[t.To] {
+				state[t.To] = next
+				work = append(work, t.To)
+			}
+		}
+	}
+	return true
+}

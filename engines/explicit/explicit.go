@@ -10,8 +10,12 @@
 // DefaultBound and doubles the bound while it disabled a write (up to
 // MaxAutoBound); a search in which the bound disabled no write is exact as
 // well. Only when the bound did cut writes off is a Safe answer qualified,
-// "up to buffer bound N". The engine is the project's bug finder and test
-// oracle; the exact TSO engine is package sb.
+// "up to buffer bound N". When every read of the program finds its
+// process's buffer empty (see [LoadsDrained]: a fence or a locked operation
+// between every plain write and the next read), TSO has the behaviours of
+// SC, and the search runs without buffers; its traces become TSO traces in
+// which every store leaves its buffer at once. The engine is the project's
+// bug finder and test oracle; the exact TSO engine is package sb.
 //
 // The search reduces the interleavings it explores (both reductions are on
 // by default; Engine.NoPOR and Engine.NoSymmetry turn them off):
@@ -73,6 +77,10 @@ type Engine struct {
 	NoPOR bool
 	// NoSymmetry turns off the symmetry reduction.
 	NoSymmetry bool
+	// KeepBuffers searches x86-TSO with store buffers even when every read
+	// of the program finds its buffer empty (LoadsDrained), where the
+	// engine otherwise searches under SC, which has the same behaviours.
+	KeepBuffers bool
 	// Workers is how many goroutines compute successors at once (0:
 	// GOMAXPROCS). The states visited and the answer do not depend on it.
 	Workers int
@@ -89,7 +97,13 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	p.Index()
 	bound, exact := 0, true
-	if m == model.TSO {
+	search := m // the model the search runs under
+	switch {
+	case m == model.TSO && !e.KeepBuffers && LoadsDrained(p):
+		// No read can see a buffered store: the behaviours are SC's,
+		// and the traces are turned into TSO traces at the end.
+		search = model.SC
+	case m == model.TSO:
 		bound, exact = e.tsoBound(p)
 	}
 	maxStates := e.MaxStates
@@ -107,7 +121,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	budget := maxStates
 	var bounded *engines.Result // the Safe answer of the last round, up to its bound
 	for {
-		s := newSearch(p, m, bound, e, budget, meter)
+		s := newSearch(p, search, bound, e, budget, meter)
 		reason, err := s.run(ctx)
 		if err != nil {
 			return nil, err
@@ -123,6 +137,11 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 			t, err := s.trace(s.badNode)
 			if err != nil {
 				return nil, err
+			}
+			if search != m {
+				if t, err = p.AsTSO(t); err != nil {
+					return nil, fmt.Errorf("internal error: an SC trace of a program whose reads find their buffers empty is no TSO trace: %w", err)
+				}
 			}
 			res.Status, res.Trace = engines.Unsafe, t
 		case exact || !s.blocked:
