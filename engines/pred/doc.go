@@ -21,13 +21,15 @@
 // abstract post of a data part f is computed predicate by predicate: an
 // instance π holds afterwards when f ∧ guard ∧ ¬π[sub] is unsatisfiable,
 // which needs no primed variables or quantifiers. Literals whose pre-image
-// is already decided by f need no solver call; the others are asked to Z3
-// (package smt) on the part of f that shares variables with them, and every
-// answer is cached. Each abstract configuration carries a concrete witness,
+// is already decided by f need no solver call; the others are asked, on the
+// part of f that shares variables with them, to the oracle, which decides a
+// question in integer difference logic itself (Bellman-Ford on its
+// constraint graph, difflogic.go) and any other with Z3 (package smt), and
+// every answer is cached. Each abstract configuration carries a concrete witness,
 // values of its data variables that satisfy its data part; its image under
 // the step satisfies one polarity of every instance, so only the other is
 // asked (and most enabledness questions need no solver at all). Literals are
-// still only ever added on an unsatisfiability proof from Z3. The analyses
+// still only ever added on a proof of unsatisfiability. The analyses
 // of programs with the same variables and registers (the copies that fence
 // inference checks) share the term table and the cache of answers.
 //
