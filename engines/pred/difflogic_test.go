@@ -151,3 +151,53 @@ func TestDiffSat(t *testing.T) {
 		t.Errorf("%d of %d questions decided, %d satisfiable: the generator no longer covers both answers", decided, n, sats)
 	}
 }
+
+// TestNormalisationAtInt64Ends checks that dividing an atom by the gcd of
+// its coefficients, and making an equality's first coefficient positive,
+// keep its meaning when its constant is MinInt64: ⌈c/g⌉ and -c used to
+// be computed by negating c, which overflowed and turned 2x + MinInt64 ≤ 0
+// (true for every x ≤ 2^62) into x ≤ -2^62.
+func TestNormalisationAtInt64Ends(t *testing.T) {
+	tm := newTerms()
+	x, y := tm.Var(dvar{Kind: dMem, I: 0}), tm.Var(dvar{Kind: dMem, I: 1})
+	min := tm.Const(math.MinInt64)
+	atoms := []struct {
+		name string
+		atom tid
+		want func(x, y int64) bool
+	}{
+		{"2x + MinInt64 <= 0", tm.Le(tm.AddK(tm.Scale(2, x), 1, min), tm.Const(0)),
+			func(x, _ int64) bool { return x <= 1<<62 }},
+		{"-2x + MinInt64 <= 0", tm.Le(tm.AddK(tm.Scale(-2, x), 1, min), tm.Const(0)),
+			func(x, _ int64) bool { return x >= -(1 << 62) }},
+		{"-x + MinInt64 == 0 would negate MinInt64", tm.Eq(tm.AddK(tm.Scale(-1, x), 1, min), tm.Const(0)),
+			func(x, _ int64) bool { return x == math.MinInt64 }},
+		{"-2x + 2y + MinInt64 == 0", tm.Eq(tm.AddK(tm.AddK(tm.Scale(-2, x), 2, y), 1, min), tm.Const(0)),
+			func(x, y int64) bool { return y-x == 1<<62 }},
+	}
+	ids := map[int32]int{tm.VarIDs(x)[0]: 0, tm.VarIDs(y)[0]: 1}
+	for _, a := range atoms {
+		exact := 0
+		for _, v := range [][2]int64{{0, 0}, {1 << 62, 0}, {1<<62 + 1, 0}, {-(1 << 62), 0}, {-(1 << 62) + 1, 0},
+			{math.MinInt64, 0}, {math.MinInt64 + 1, 0}, {0, 1 << 62}, {1, 1 << 62}, {-(1 << 62), 0}} {
+			val := make(valuation, 2)
+			for id, i := range ids {
+				for int(id) >= len(val) {
+					val = append(val, 0)
+				}
+				val[id] = v[i]
+			}
+			got, ok := tm.evalExact(a.atom, val)
+			if !ok {
+				continue // beyond int64 on the way
+			}
+			exact++
+			if want := a.want(v[0], v[1]); (got != 0) != want {
+				t.Errorf("%s, normalised to %s, at x=%d y=%d: %v, want %v", a.name, tm.String(a.atom, dvarName), v[0], v[1], got != 0, want)
+			}
+		}
+		if exact < 3 {
+			t.Errorf("%s: only %d points evaluated exactly", a.name, exact)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package pred_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,5 +54,32 @@ func TestModels(t *testing.T) {
 				t.Fatalf("got %v, want %v", rep.Result.Status, tc.want)
 			}
 		})
+	}
+}
+
+// TestMinInt64Guard is a regression test: the guard 2r + MinInt64 <= 0
+// holds for every r of 0..1, so the end is reachable, but the guard's
+// normalisation (divided by 2) once overflowed into r <= -2^62, and the
+// engine answered safe.
+func TestMinInt64Guard(t *testing.T) {
+	requireZ3(t)
+	p := &model.Program{Name: "minint", Vars: []model.Var{{Name: "x", Dom: model.Range(0, 1)}}}
+	q := &model.Process{Name: "P", Regs: []model.Reg{{Name: "r", Dom: model.Range(0, 1)}}}
+	for _, l := range []string{"L0", "L1", "L2"} {
+		q.AddLoc(l, model.Pos{})
+	}
+	q.AddTrans(0, model.ReadOp(0, 0), 1, model.Pos{})
+	twice := model.Bin(model.OpMul, model.C(2), model.R(0))
+	q.AddTrans(1, model.GuardOp(model.Bin(model.OpLe, model.Bin(model.OpAdd, twice, model.C(math.MinInt64)), model.C(0))), 2, model.Pos{})
+	p.Procs = []*model.Process{q}
+	p.Bad = []model.BadState{{Name: "end", Locs: []model.ProcLoc{{Proc: 0, Loc: 2}}}}
+	for _, m := range []model.Model{model.SC, model.TSO} {
+		res, err := (&pred.Engine{}).Check(context.Background(), p, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engines.Unsafe {
+			t.Errorf("under %v: %v, want unsafe", m, res)
+		}
 	}
 }

@@ -289,10 +289,11 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-func floorDiv(a, b int64) int64 {
+// ceilDiv returns ⌈a/b⌉ for b > 0.
+func ceilDiv(a, b int64) int64 {
 	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
+	if a%b != 0 && a > 0 {
+		q++
 	}
 	return q
 }
@@ -317,13 +318,13 @@ func (t *terms) leZero(l tid) tid {
 		g = gcd(g, k)
 	}
 	if g > 1 {
-		// Σ k·a + c ≤ 0  ⇔  Σ (k/g)·a ≤ ⌊-c/g⌋
+		// Σ k·a + c ≤ 0  ⇔  Σ (k/g)·a ≤ ⌊-c/g⌋  ⇔  Σ (k/g)·a + ⌈c/g⌉ ≤ 0
+		// (⌈c/g⌉ computed without negating c, which may be MinInt64)
 		coef := make([]int64, len(n.Coef))
 		for i, k := range n.Coef {
 			coef[i] = k / g
 		}
-		c := -floorDiv(-n.C, g)
-		l = t.intern(node{Op: tLin, C: c, Args: n.Args, Coef: coef})
+		l = t.intern(node{Op: tLin, C: ceilDiv(n.C, g), Args: n.Args, Coef: coef})
 	}
 	return t.intern(node{Op: tLe, Args: []tid{l}})
 }
@@ -338,19 +339,28 @@ func (t *terms) eqZero(l tid) tid {
 	for _, k := range n.Coef {
 		g = gcd(g, k)
 	}
+	if g < 1 {
+		g = 1 // every coefficient is MinInt64, whose magnitude gcd cannot return
+	}
 	if n.C%g != 0 {
 		return idFalse
 	}
-	sign := int64(1)
-	if n.Coef[0] < 0 {
-		sign = -1
+	// Divide by g, then make the first coefficient positive, unless a
+	// negation would leave int64.
+	c := n.C / g
+	coef := make([]int64, len(n.Coef))
+	for i, k := range n.Coef {
+		coef[i] = k / g
 	}
-	if g != 1 || sign != 1 {
-		coef := make([]int64, len(n.Coef))
-		for i, k := range n.Coef {
-			coef[i] = sign * k / g
+	negate := coef[0] < 0 && c != math.MinInt64 && !slices.Contains(coef, math.MinInt64)
+	if negate {
+		c = -c
+		for i := range coef {
+			coef[i] = -coef[i]
 		}
-		l = t.intern(node{Op: tLin, C: sign * n.C / g, Args: n.Args, Coef: coef})
+	}
+	if g != 1 || negate {
+		l = t.intern(node{Op: tLin, C: c, Args: n.Args, Coef: coef})
 	}
 	return t.intern(node{Op: tEq, Args: []tid{l}})
 }
