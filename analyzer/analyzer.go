@@ -55,7 +55,7 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.StringVar(&cfg.Fences, "fences", cfg.Fences, "barrier sets to report: cheapest or all")
 	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "wall-clock time per system, a safety net behind -maxwork (0 means "+DefaultBudget.String()+")")
-	a.Flags.Int64Var(&cfg.Work, "maxwork", cfg.Work, "work per system, in states and constraints (a solver call counts "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
+	a.Flags.Int64Var(&cfg.Work, "maxwork", cfg.Work, "work per system, in states and constraints (an abstract state of the predicate engine counts "+fmt.Sprint(engines.AbstractStateWork)+", a solver call "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
 	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	a.Flags.Int64Var(&cfg.MemoryLimit, "memory", cfg.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
