@@ -69,8 +69,10 @@
 //	                                or name every minimal set
 //	-placement=after-writes|anywhere where barriers may go
 //	-maxwork=6000000                work per system: states and constraints
-//	                                of the engines, 200 per solver call; an
-//	                                answer it cuts is the same on any machine
+//	                                of the engines, 4 per abstract state of
+//	                                the predicate engine, 200 per solver
+//	                                call; an answer it cuts is the same on
+//	                                any machine
 //	-budget=2m                      wall-clock time per system, a safety net
 //	                                behind -maxwork
 //	-memory=2048                    MiB of heap the analysis may use

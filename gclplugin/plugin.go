@@ -19,7 +19,7 @@
 //	          engine: auto         # auto, sb, pred or explicit
 //	          fences: cheapest     # cheapest or all
 //	          placement: after-writes  # after-writes or anywhere
-//	          maxwork: 6000000     # work per system (states, constraints; 200 per solver call)
+//	          maxwork: 6000000     # work per system (states, constraints; 4 per abstract state, 200 per solver call)
 //	          budget: 2m           # wall-clock time per system, a Go duration
 //	          witness: false       # include the breaking interleaving
 //	          races: true          # report data races under the Go memory model

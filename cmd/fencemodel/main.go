@@ -153,7 +153,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxStates, "max-states", 0, "state budget per file (0: engine default)")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
 	f.registerSearch(fs)
-	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
+	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 4 per abstract state of pred, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
 }
 
 // registerSearch adds the flags that turn off the explicit engine's
