@@ -27,11 +27,16 @@
 // transition (executed), the path condition of every location (the
 // disjunction of its incoming transitions; the path is a single one, so at
 // most one transition leaves a location), register values merged at joins
-// by fresh constants guarded by the incoming transition (local edges, Φ_L),
-// and for every global access (a read or write of a shared variable, the
-// accesses of a locked operation, a fence under TSO) the tuple (Addr, Val,
-// En) of §3.1.2 with a placeholder for the value of every read and an
+// by fresh constants guarded by the incoming transition (local edges, Φ_L;
+// none for a register dead at the join), and for every global access (a
+// read or write of a shared variable, the accesses of a locked operation, a
+// fence under TSO) the tuple (Addr, Val, En) of §3.1.2 with a placeholder
+// for the value of every read (unbounded until the read is linked) and an
 // integer time; program order is time order of consecutive accesses (Φ_PO).
+// The accesses are ordered before the end time only when a final read or a
+// faulting attempt looks at it, and a final register is defined only where
+// the bad state that reads it lets its process end: every arithmetic atom
+// costs Z3 about 15 µs to internalize.
 // A process may stop anywhere. Expressions follow model.Eval: && and ||
 // short-circuit, / and % truncate (a constant divisor is encoded in linear
 // arithmetic), and a division by zero or a value outside its domain is a
