@@ -97,12 +97,12 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	p.Index()
 	bound, exact := 0, true
-	search := m // the model the search runs under
+	under := m // the model the search runs under
 	switch {
 	case m == model.TSO && !e.KeepBuffers && LoadsDrained(p):
 		// No read can see a buffered store: the behaviours are SC's,
 		// and the traces are turned into TSO traces at the end.
-		search = model.SC
+		under = model.SC
 	case m == model.TSO:
 		bound, exact = e.tsoBound(p)
 	}
@@ -121,7 +121,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	budget := maxStates
 	var bounded *engines.Result // the Safe answer of the last round, up to its bound
 	for {
-		s := newSearch(p, search, bound, e, budget, meter)
+		s := newSearch(p, under, bound, e, budget, meter)
 		reason, err := s.run(ctx)
 		if err != nil {
 			return nil, err
@@ -138,7 +138,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 			if err != nil {
 				return nil, err
 			}
-			if search != m {
+			if under != m {
 				if t, err = p.AsTSO(t); err != nil {
 					return nil, fmt.Errorf("internal error: an SC trace of a program whose reads find their buffers empty is no TSO trace: %w", err)
 				}
