@@ -346,21 +346,19 @@ func (t *terms) eqZero(l tid) tid {
 		return idFalse
 	}
 	// Divide by g, then make the first coefficient positive, unless a
-	// negation would leave int64.
+	// negation would leave int64 (a quotient is MinInt64 only when g is 1).
 	c := n.C / g
-	coef := make([]int64, len(n.Coef))
-	for i, k := range n.Coef {
-		coef[i] = k / g
-	}
-	negate := coef[0] < 0 && c != math.MinInt64 && !slices.Contains(coef, math.MinInt64)
-	if negate {
-		c = -c
-		for i := range coef {
-			coef[i] = -coef[i]
-		}
-	}
+	negate := n.Coef[0] < 0 && c != math.MinInt64 && (g > 1 || !slices.Contains(n.Coef, math.MinInt64))
 	if g != 1 || negate {
-		l = t.intern(node{Op: tLin, C: c, Args: n.Args, Coef: coef})
+		sign := int64(1)
+		if negate {
+			sign = -1
+		}
+		coef := make([]int64, len(n.Coef))
+		for i, k := range n.Coef {
+			coef[i] = sign * (k / g)
+		}
+		l = t.intern(node{Op: tLin, C: sign * c, Args: n.Args, Coef: coef})
 	}
 	return t.intern(node{Op: tEq, Args: []tid{l}})
 }
