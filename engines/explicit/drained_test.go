@@ -7,6 +7,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -102,20 +103,6 @@ func TestDrainedSC(t *testing.T) {
 
 // fenceWrites returns p with a fence after every plain write.
 func fenceWrites(p *model.Program) *model.Program {
-	out := *p
-	out.Procs = nil
-	for _, q := range p.Procs {
-		nq := &model.Process{Name: q.Name, Regs: q.Regs, Locs: append([]model.Loc(nil), q.Locs...), Init: q.Init}
-		for _, tr := range q.Trans {
-			if tr.Op.Kind != model.Write {
-				nq.AddTrans(tr.From, tr.Op, tr.To, tr.Pos)
-				continue
-			}
-			mid := nq.AddLoc(q.Locs[tr.From].Name+"_fenced", tr.Pos)
-			nq.AddTrans(tr.From, tr.Op, mid, tr.Pos)
-			nq.AddTrans(mid, model.FenceOp(), tr.To, tr.Pos)
-		}
-		out.Procs = append(out.Procs, nq)
-	}
-	return &out
+	p.Index()
+	return fence.Insert(p, fence.Candidates(p, fence.AfterWrites, nil))
 }
