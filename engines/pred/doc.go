@@ -37,6 +37,15 @@
 // per control part, the disjunction of the data parts seen, as a list of
 // cubes; a new configuration is covered when its cube implies one of them.
 //
+// The search compresses local steps (compress.go): a step that touches only
+// its own process's registers commutes with every other process's steps, so
+// a process that enters a location all of whose transitions are such steps
+// (with guards that cover every valuation, at a location no bad state names,
+// assigning no register a bad condition reads) takes them at once, and only
+// the configuration it settles in is kept. Back edges among such locations
+// stop a compressed step, so each is finite. Engine.NoCompression turns it
+// off.
+//
 // # Predicates
 //
 // Predicates are parameterized (§8 of the paper): a template over registers
@@ -44,6 +53,14 @@
 // each data variable holding a value of the hole's variable — memory, kept
 // stores, last-write variables. The first templates are the atoms of the
 // program's guards, required read values and bad-state conditions.
+//
+// Processes of one family — the same locations, transitions and registers,
+// as goroutines started in a loop are — usually need the same relations with
+// their indices exchanged. So a template is added together with its images
+// under the exchanges of a family's members (family.go): the registers of one
+// process become those of the other, and a variable named x[i], for i a
+// member's position in its family, becomes x[j]. This is a matter of
+// precision only. Engine.NoFamilies turns it off.
 //
 // # Refinement
 //

@@ -42,6 +42,14 @@ type Engine struct {
 	// Fresh disables the reuse of predicates and k between analyses of
 	// programs with the same variables and registers.
 	Fresh bool
+	// NoCompression turns off local-step compression: the search then
+	// also keeps the configurations in which a process is between two of
+	// its register-only steps (see the package documentation).
+	NoCompression bool
+	// NoFamilies turns off the renaming of predicates across processes
+	// that run the same code on different indices (see the package
+	// documentation).
+	NoFamilies bool
 
 	mu      sync.Mutex
 	learned map[string]*learned
@@ -368,7 +376,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	if err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
-	r := &run{s: s, ps: newPredSet(s), or: or, sim: &simulator{s: s, or: or}}
+	r := &run{s: s, ps: newPredSet(s, !e.NoFamilies), or: or, sim: &simulator{s: s, or: or}}
 	if err := r.seed(); err != nil {
 		return nil, fmt.Errorf("pred engine: %w", err)
 	}
@@ -459,6 +467,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		rep.Iterations++
 		md := mode{sc: m == model.SC, k: k, oldest: e.Oldest}
 		abs := newAbstraction(s, r.ps, md, or)
+		abs.compress = !e.NoCompression
 		rr, err := abs.reach(ctx, maxStates)
 		if rr != nil {
 			rep.Result.Stats.States += rr.states

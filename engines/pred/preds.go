@@ -20,10 +20,19 @@ type predSet struct {
 	known map[tid]bool
 	inst  map[string][]tid // by control shape
 	key   []byte
+	// renamings exchange the processes of families (family.go): every
+	// template is added under each of them too.
+	renamings []func(dvar) (tid, bool)
 }
 
-func newPredSet(s *system) *predSet {
-	return &predSet{s: s, known: make(map[tid]bool), inst: make(map[string][]tid)}
+// newPredSet returns an empty set; with families, templates are added
+// under the renamings of s's families too.
+func newPredSet(s *system, families bool) *predSet {
+	ps := &predSet{s: s, known: make(map[tid]bool), inst: make(map[string][]tid)}
+	if families {
+		ps.renamings = s.familyRenamings()
+	}
+	return ps
 }
 
 // len is the number of parameterized predicates.
@@ -32,6 +41,17 @@ func (ps *predSet) len() int { return len(ps.base) }
 // add adds the template b (over dBase and dReg variables) unless it is
 // constant or already present. It reports whether b is new.
 func (ps *predSet) add(b tid) bool {
+	if !ps.addOne(b) {
+		return false
+	}
+	for _, r := range ps.renamings {
+		ps.addOne(ps.s.t.Subst(b, r))
+	}
+	return true
+}
+
+// addOne adds b alone (see add).
+func (ps *predSet) addOne(b tid) bool {
 	if b == idTrue || b == idFalse || ps.known[b] {
 		return false
 	}

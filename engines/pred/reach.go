@@ -146,7 +146,10 @@ func valuationFunc(cur map[dvar]int64) func(dvar) int64 {
 type rnode struct {
 	parent int32
 	ev     event
-	st     absState
+	// more are the steps of ev's process out of transient locations that
+	// follow ev (see compress.go).
+	more []event
+	st   absState
 }
 
 // abstraction computes abstract successors and checks bad states; it is
@@ -169,6 +172,11 @@ type abstraction struct {
 	// it draws from (index).
 	qvars stamps
 	lits  litIndex
+	// compress turns on local-step compression (compress.go); trans
+	// caches, per process and location, whether it is transient (1), not
+	// (-1) or not yet known (0).
+	compress bool
+	trans    [][]int8
 }
 
 type preimage struct{ inst, q tid }
@@ -591,7 +599,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 	var nodes []rnode
 	var key []byte
 	res := &reachResult{}
-	push := func(st absState, parent int32, ev event) (bool, error) {
+	push := func(st absState, parent int32, ev event, more []event) (bool, error) {
 		key = st.c.key(key[:0])
 		for _, g := range visited[string(key)] {
 			if st.f.implies(g) {
@@ -599,7 +607,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 			}
 		}
 		visited[string(key)] = append(visited[string(key)], st.f)
-		nodes = append(nodes, rnode{parent: parent, ev: ev, st: st})
+		nodes = append(nodes, rnode{parent: parent, ev: ev, more: more, st: st})
 		meter.AbstractStates(1)
 		bi, err := a.isBad(st)
 		if err != nil {
@@ -611,7 +619,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 		}
 		return false, nil
 	}
-	if done, err := push(init, -1, event{}); err != nil || done {
+	if done, err := push(init, -1, event{}, nil); err != nil || done {
 		res.states = int64(len(nodes))
 		return res, err
 	}
@@ -633,8 +641,7 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 		st := nodes[head].st
 		a.witnessOf(&st)
 		for p := range st.c.procs {
-			for i, mv := range a.s.localMoves(a.m, st.c.procs[p], p) {
-				_ = i
+			for _, mv := range a.s.localMoves(a.m, st.c.procs[p], p) {
 				ns, ok, err := a.successor(st, &mv)
 				if err != nil {
 					return nil, err
@@ -642,7 +649,9 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 				if !ok {
 					continue
 				}
-				done, err := push(ns, int32(head), mv.event())
+				done, err := a.settle(ns, p, nil, func(ns absState, more []event) (bool, error) {
+					return push(ns, int32(head), mv.event(), more)
+				})
 				if err != nil {
 					return nil, err
 				}
@@ -661,6 +670,9 @@ func (a *abstraction) reach(ctx context.Context, maxStates int64) (*reachResult,
 func buildAbstract(nodes []rnode, id int32, bi, nbad int) *abstractTrace {
 	var evs []event
 	for ; nodes[id].parent >= 0; id = nodes[id].parent {
+		for i := len(nodes[id].more) - 1; i >= 0; i-- {
+			evs = append(evs, nodes[id].more[i])
+		}
 		evs = append(evs, nodes[id].ev)
 	}
 	slices.Reverse(evs)

@@ -1,0 +1,125 @@
+package pred
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Families of processes.
+//
+// Goroutines started in a loop run the same code on different indices:
+// process i uses x[i] where process j uses x[j]. A relation that refinement
+// finds between the data of some of them usually holds, with the indices
+// exchanged, between the others as well, and the refinement would find each
+// of those one counterexample at a time. So every predicate refinement adds
+// is added under every exchange of the processes of a family as well:
+// processes with the same shape (locations, transitions and the kinds of
+// their operations, registers and their domains), with each shared variable
+// named x[i], for i the position of a process in its family, renamed to
+// x[j] for the process that takes its place. Predicates are only ever a
+// matter of precision: a renaming that does not fit the program costs time,
+// never a wrong answer.
+
+// maxFamilyPerms bounds the renamings a family contributes.
+const maxFamilyPerms = 24
+
+var indexedName = regexp.MustCompile(`^(.*)\[(\d+)\]$`)
+
+// familyRenamings returns, for the families of s's processes, the
+// substitutions that exchange their members (the identity left out).
+func (s *system) familyRenamings() []func(dvar) (tid, bool) {
+	p := s.p
+	t := s.t
+	seen := make([]bool, len(p.Procs))
+	byName := make(map[string]int, len(p.Vars))
+	for x, v := range p.Vars {
+		byName[v.Name] = x
+	}
+	var out []func(dvar) (tid, bool)
+	for i := range p.Procs {
+		if seen[i] {
+			continue
+		}
+		fam := []int{i}
+		for j := i + 1; j < len(p.Procs); j++ {
+			if !seen[j] && sameShape(p.Procs[i], p.Procs[j]) {
+				seen[j] = true
+				fam = append(fam, j)
+			}
+		}
+		if len(fam) < 2 {
+			continue
+		}
+		perms := permutations(len(fam))
+		if len(perms) > maxFamilyPerms+1 {
+			continue
+		}
+		for _, perm := range perms {
+			identity := true
+			for k, v := range perm {
+				if int(v) != k {
+					identity = false
+				}
+			}
+			if identity {
+				continue
+			}
+			procOf := make(map[int32]int32, len(fam))
+			for k, v := range perm {
+				procOf[int32(fam[k])] = int32(fam[v])
+			}
+			varOf := make(map[int32]int32)
+			for x, v := range p.Vars {
+				m := indexedName.FindStringSubmatch(v.Name)
+				if m == nil {
+					continue
+				}
+				var k int
+				if _, err := fmt.Sscan(m[2], &k); err != nil || k >= len(perm) {
+					continue
+				}
+				if y, ok := byName[fmt.Sprintf("%s[%d]", m[1], perm[k])]; ok {
+					varOf[int32(x)] = int32(y)
+				}
+			}
+			out = append(out, func(v dvar) (tid, bool) {
+				switch v.Kind {
+				case dReg:
+					if q, ok := procOf[v.P]; ok {
+						v.P = q
+						return t.Var(v), true
+					}
+				case dBase:
+					if y, ok := varOf[v.I]; ok {
+						v.I = y
+						return t.Var(v), true
+					}
+				}
+				return 0, false
+			})
+		}
+	}
+	return out
+}
+
+// sameShape reports whether a and b have the same registers, locations and
+// transitions, up to the operands of their operations.
+func sameShape(a, b *model.Process) bool {
+	if a.Init != b.Init || len(a.Locs) != len(b.Locs) || len(a.Regs) != len(b.Regs) || len(a.Trans) != len(b.Trans) {
+		return false
+	}
+	for k, r := range a.Regs {
+		if r.Dom != b.Regs[k].Dom || r.Init != b.Regs[k].Init {
+			return false
+		}
+	}
+	for k, ta := range a.Trans {
+		tb := b.Trans[k]
+		if ta.From != tb.From || ta.To != tb.To || ta.Op.Kind != tb.Op.Kind {
+			return false
+		}
+	}
+	return true
+}
