@@ -99,7 +99,24 @@ func (c control) allEmpty() bool {
 
 // dataVars returns the data variables of c: memory, registers, kept buffer
 // slots and last-write variables.
+//
+// The slice is cached by the shape of c and shared: callers must not
+// modify it (it has no spare capacity, so an append copies).
 func (s *system) dataVars(c control) []dvar {
+	s.varsKey = c.shapeKey(s.varsKey[:0])
+	if vs, ok := s.vars[string(s.varsKey)]; ok {
+		return vs
+	}
+	vs := s.collectDataVars(c)
+	if s.vars == nil {
+		s.vars = make(map[string][]dvar)
+	}
+	s.vars[string(s.varsKey)] = vs
+	return vs
+}
+
+// collectDataVars computes dataVars.
+func (s *system) collectDataVars(c control) []dvar {
 	var vs []dvar
 	for x := range s.p.Vars {
 		vs = append(vs, dvar{Kind: dMem, I: int32(x)})
@@ -117,7 +134,7 @@ func (s *system) dataVars(c control) []dvar {
 			vs = append(vs, dvar{Kind: dLW, P: int32(p), I: int32(bits.TrailingZeros64(set))})
 		}
 	}
-	return vs
+	return slices.Clip(vs)
 }
 
 // copies returns the data variables of c that hold a value of shared
@@ -243,6 +260,9 @@ type system struct {
 	badCond []tid
 	badMem  []bool
 	moves   map[string][]move
+	// vars caches dataVars by control shape, keyed with varsKey.
+	vars    map[string][]dvar
+	varsKey []byte
 	nextID  int32
 	key     []byte
 }

@@ -168,10 +168,14 @@ type abstraction struct {
 	// nothing else (the domains of the variables come from the shape).
 	posts   map[string]cube
 	postKey []byte
-	// qvars is query's scratch set of variable numbers, lits the literals
-	// it draws from (index).
-	qvars stamps
-	lits  litIndex
+	// qvars is query's scratch set of variable numbers, qvarList the same
+	// in order, qout its result; lits the literals it draws from (index),
+	// litBuf abstractPost's scratch for them.
+	qvars    stamps
+	qvarList []int32
+	qout     []tid
+	lits     litIndex
+	litBuf   []tid
 	// compress turns on local-step compression (compress.go); trans
 	// caches, per process and location, whether it is transient (1), not
 	// (-1) or not yet known (0).
@@ -268,7 +272,8 @@ func (a *abstraction) preimages(mv *move, next control) []preimage {
 // precision, never soundness.
 func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move, guard tid, sub func(dvar) (tid, bool), next control, pre []preimage) (cube, *postWitness, bool, error) {
 	t := a.s.t
-	lits := a.literals(f, nil)
+	lits := a.literals(f, a.litBuf[:0])
+	defer func() { a.litBuf = lits[:0] }()
 	// Enabledness: f ∧ guard satisfiable.
 	var facts []tid
 	var open []tid
@@ -499,12 +504,13 @@ func (x *litIndex) find(i int) int {
 // query returns the conjunction of goals with the literals of x that share
 // variables with them, directly or through other literals (the rest
 // cannot affect satisfiability: f is satisfiable and shares no variable),
-// and with the domains of their variables, sorted.
+// and with the domains of their variables, sorted. The slice is valid until
+// the next call.
 func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 	t := a.s.t
 	// vars are the variables of the question, also in a.qvars.
 	a.qvars.reset()
-	var vars []int32
+	vars := a.qvarList[:0]
 	add := func(ids []int32) {
 		for _, id := range ids {
 			if a.qvars.add(id) {
@@ -512,7 +518,7 @@ func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 			}
 		}
 	}
-	out := slices.Clone(goals)
+	out := append(a.qout[:0], goals...)
 	x.picked = slices.Grow(x.picked[:0], len(x.lits))[:len(x.lits)]
 	clear(x.picked)
 	for _, g := range goals {
@@ -540,8 +546,11 @@ func (a *abstraction) query(c control, x *litIndex, goals []tid) []tid {
 			out = append(out, in)
 		}
 	}
+	a.qvarList = vars[:0]
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	a.qout = out[:0]
+	return out
 }
 
 // isBad returns the bad state st is in (len(Bad) for a fault), or -1.
