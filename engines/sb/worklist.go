@@ -32,6 +32,17 @@ type worklist struct {
 	seq  int64
 }
 
+// messageWeight is what a message beyond the initial one adds to a
+// constraint's estimate. A message takes one step to undo, but the
+// constraints with many messages are the many layouts of the same pending
+// stores: weighing them more makes the search finish one layout before it
+// opens others. With 4 rather than 1, the SB search alone finds Dijkstra's
+// counterexample after 102k constraints (not within 200k before), Full
+// Dekker's after 4.3k (13k) and Peterson's after 18k (28k), and decides
+// 97 rather than 95 of the first 100 generated programs of the differential
+// test; Lamport Fast takes 41k constraints (3k).
+const messageWeight = 4
+
 // newDistances returns the shortest path lengths of each process of p from
 // its initial location, by location; unreachable locations get len(Locs).
 func newDistances(p *model.Program) [][]int {
@@ -60,12 +71,13 @@ func newDistances(p *model.Program) [][]int {
 
 // estimate is the best-first key of c: the control-graph distances of its
 // fixed locations from the initial ones, plus what each takes at least one
-// step to undo: the messages beyond the one an initial configuration has,
-// the known registers and the known variables of the oldest message whose
-// values differ from the initial ones. Locations the search added beyond
-// the program's (fault locations) count as far.
+// step to undo: the messages beyond the one an initial configuration has
+// (each weighing messageWeight), the known registers and the known
+// variables of the oldest message whose values differ from the initial
+// ones. Locations the search added beyond the program's (fault locations)
+// count as far.
 func (w *worklist) estimate(c *cons) int {
-	h := len(c.msgs) - 1
+	h := (len(c.msgs) - 1) * messageWeight
 	for p, q := range w.prog.Procs {
 		for r, reg := range q.Regs {
 			if c.regKnown(p, r) && !reg.Init.Any && c.regs[p][r] != reg.Init.Value {
