@@ -205,6 +205,28 @@ func (q *Process) AddTrans(from int, op Op, to int, pos Pos) int {
 	return len(q.Trans) - 1
 }
 
+// Like reports whether q and b have the same initial location, number of
+// locations, registers (domains and initial values) and transitions
+// (endpoints, in order), with sameOp true of each pair of operations: they
+// are the same automaton up to names, positions and what sameOp ignores.
+func (q *Process) Like(b *Process, sameOp func(x, y *Op) bool) bool {
+	if q.Init != b.Init || len(q.Locs) != len(b.Locs) || len(q.Regs) != len(b.Regs) || len(q.Trans) != len(b.Trans) {
+		return false
+	}
+	for k, r := range q.Regs {
+		if r.Dom != b.Regs[k].Dom || r.Init != b.Regs[k].Init {
+			return false
+		}
+	}
+	for k, t := range q.Trans {
+		u := &b.Trans[k]
+		if t.From != u.From || t.To != u.To || !sameOp(&q.Trans[k].Op, &u.Op) {
+			return false
+		}
+	}
+	return true
+}
+
 // Out returns the indices of the transitions leaving location l, in order.
 func (q *Process) Out(l int) []int {
 	if q.out == nil || len(q.out) != len(q.Locs) {

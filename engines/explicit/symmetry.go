@@ -68,21 +68,7 @@ func Classes(p *model.Program) [][]int {
 
 // sameCode reports whether a and b are equal apart from names and positions.
 func sameCode(a, b *model.Process) bool {
-	if a.Init != b.Init || len(a.Locs) != len(b.Locs) || len(a.Regs) != len(b.Regs) || len(a.Trans) != len(b.Trans) {
-		return false
-	}
-	for k, r := range a.Regs {
-		if r.Dom != b.Regs[k].Dom || r.Init != b.Regs[k].Init {
-			return false
-		}
-	}
-	for k, t := range a.Trans {
-		u := b.Trans[k]
-		if t.From != u.From || t.To != u.To || !reflect.DeepEqual(t.Op, u.Op) {
-			return false
-		}
-	}
-	return true
+	return a.Like(b, func(x, y *model.Op) bool { return reflect.DeepEqual(*x, *y) })
 }
 
 // badInvariant reports whether exchanging processes i and j maps every bad

@@ -107,19 +107,5 @@ func (s *system) familyRenamings() []func(dvar) (tid, bool) {
 // sameShape reports whether a and b have the same registers, locations and
 // transitions, up to the operands of their operations.
 func sameShape(a, b *model.Process) bool {
-	if a.Init != b.Init || len(a.Locs) != len(b.Locs) || len(a.Regs) != len(b.Regs) || len(a.Trans) != len(b.Trans) {
-		return false
-	}
-	for k, r := range a.Regs {
-		if r.Dom != b.Regs[k].Dom || r.Init != b.Regs[k].Init {
-			return false
-		}
-	}
-	for k, ta := range a.Trans {
-		tb := b.Trans[k]
-		if ta.From != tb.From || ta.To != tb.To || ta.Op.Kind != tb.Op.Kind {
-			return false
-		}
-	}
-	return true
+	return a.Like(b, func(x, y *model.Op) bool { return x.Kind == y.Kind })
 }
