@@ -362,6 +362,14 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 	}
 	var out cube
 	var idx *litIndex
+	// An instance the move leaves unchanged, between configurations of the
+	// same shape, that f leaves undecided, stays undecided unless the
+	// guard's facts reach it through f's literals: f holds every instance
+	// its concretisation implies (it is an abstract post itself), so it
+	// implies neither polarity, and conjuncts on variables it does not
+	// share with them cannot change that. Such instances need no question.
+	frame := sameDataVars(c, next)
+	var factRoots map[int32]bool
 	for _, pi := range pre {
 		q := pi.q
 		switch q {
@@ -388,13 +396,20 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		// cur satisfies f ∧ guard and decides q: the polarity it gives is
 		// satisfiable, so only the other is asked. f ∧ guard ∧ ¬q
 		// unsatisfiable: q holds; f ∧ guard ∧ q unsatisfiable: ¬q holds.
+		if idx == nil {
+			idx = a.index(lits)
+			factRoots = make(map[int32]bool, len(facts))
+			for i := len(lits) - len(facts); i < len(lits); i++ {
+				factRoots[idx.root[i]] = true
+			}
+		}
+		if frame && q == pi.inst && !idx.reaches(q, t, factRoots) {
+			continue
+		}
 		holds := t.Eval(q, val) != 0
 		goal := q
 		if holds {
 			goal = t.Not(q)
-		}
-		if idx == nil {
-			idx = a.index(lits)
 		}
 		sat, err := a.or.sat(a.query(c, idx, []tid{goal}))
 		if err != nil {
@@ -491,6 +506,29 @@ func (a *abstraction) index(lits []tid) *litIndex {
 		x.root[i] = int32(x.find(i))
 	}
 	return x
+}
+
+// reaches reports whether a variable of q occurs in a literal of a
+// component in roots.
+func (x *litIndex) reaches(q tid, t *terms, roots map[int32]bool) bool {
+	for _, id := range t.VarIDs(q) {
+		if x.seen.has(id) && roots[x.root[x.owner[id]]] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDataVars reports whether c and d have the same buffer contents and
+// abstracted sets in every process, so the same data variables.
+func sameDataVars(c, d control) bool {
+	for i, l := range c.procs {
+		m := d.procs[i]
+		if l.set != m.set || !slices.Equal(l.buf, m.buf) {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *litIndex) find(i int) int {
