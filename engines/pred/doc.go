@@ -57,8 +57,9 @@
 // Processes of one family — the same locations, transitions and registers,
 // as goroutines started in a loop are — usually need the same relations with
 // their indices exchanged. So a template is added together with its images
-// under the exchanges of a family's members (family.go): the registers of one
-// process become those of the other, and a variable named x[i], for i a
+// under the exchanges of a family's members (family.go; every permutation of
+// a family of up to three, the rotations of a larger one): the registers of
+// one process become those of the other, and a variable named x[i], for i a
 // member's position in its family, becomes x[j]. This is a matter of
 // precision only. Engine.NoFamilies turns it off.
 //

@@ -14,16 +14,19 @@ import (
 // finds between the data of some of them usually holds, with the indices
 // exchanged, between the others as well, and the refinement would find each
 // of those one counterexample at a time. So every predicate refinement adds
-// is added under every exchange of the processes of a family as well:
-// processes with the same shape (locations, transitions and the kinds of
+// is added under the exchanges of the processes of a family as well (see
+// maxFullFamily): processes with the same shape (locations, transitions and the kinds of
 // their operations, registers and their domains), with each shared variable
 // named x[i], for i the position of a process in its family, renamed to
 // x[j] for the process that takes its place. Predicates are only ever a
 // matter of precision: a renaming that does not fit the program costs time,
 // never a wrong answer.
 
-// maxFamilyPerms bounds the renamings a family contributes.
-const maxFamilyPerms = 24
+// maxFullFamily is the largest family whose every permutation is a
+// renaming (3: 5 renamings); a larger family contributes its rotations,
+// which move each member to every other position, so that a relation
+// between neighbours reaches every pair of neighbours.
+const maxFullFamily = 3
 
 var indexedName = regexp.MustCompile(`^(.*)\[(\d+)\]$`)
 
@@ -52,9 +55,17 @@ func (s *system) familyRenamings() []func(dvar) (tid, bool) {
 		if len(fam) < 2 {
 			continue
 		}
-		perms := permutations(len(fam))
-		if len(perms) > maxFamilyPerms+1 {
-			continue
+		var perms [][]int32
+		if len(fam) <= maxFullFamily {
+			perms = permutations(len(fam))
+		} else {
+			for r := range fam {
+				rot := make([]int32, len(fam))
+				for k := range rot {
+					rot[k] = int32((k + r) % len(fam))
+				}
+				perms = append(perms, rot)
+			}
 		}
 		for _, perm := range perms {
 			identity := true
