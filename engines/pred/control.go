@@ -260,6 +260,9 @@ type system struct {
 	badCond []tid
 	badMem  []bool
 	moves   map[string][]move
+	// preimages caches, across the refinements, the pre-image of a
+	// predicate instance under a move, by move id and instance.
+	preimages map[[2]int32]tid
 	// vars caches dataVars by control shape, keyed with varsKey.
 	vars    map[string][]dvar
 	varsKey []byte

@@ -253,12 +253,27 @@ func (a *abstraction) preimages(mv *move, next control) []preimage {
 	t := a.s.t
 	insts := a.ps.instances(next)
 	out := make([]preimage, len(insts))
+	cache := a.s.preimages
+	if cache == nil || len(cache) >= maxPreimages {
+		cache = make(map[[2]int32]tid)
+		a.s.preimages = cache
+	}
 	for i, x := range insts {
-		out[i] = preimage{x, t.Subst(x, mv.lookup)}
+		key := [2]int32{mv.id, int32(x)}
+		q, ok := cache[key]
+		if !ok {
+			q = t.Subst(x, mv.lookup)
+			cache[key] = q
+		}
+		out[i] = preimage{x, q}
 	}
 	a.pre[string(k)] = out
 	return out
 }
+
+// maxPreimages bounds the pre-images the system caches across refinements;
+// the cache is dropped when full.
+const maxPreimages = 1 << 21
 
 // abstractPost computes α_pa of the post-image of f (over the data
 // variables of c) under guard and sub, over the instances of next, with a
