@@ -227,6 +227,30 @@ func (q *Process) Like(b *Process, sameOp func(x, y *Op) bool) bool {
 	return true
 }
 
+// GroupProcs partitions the processes of p by same, an equivalence, and
+// returns the groups of two processes or more, each in increasing order, in
+// the order of their first members.
+func (p *Program) GroupProcs(same func(a, b *Process) bool) [][]int {
+	var groups [][]int
+	seen := make([]bool, len(p.Procs))
+	for i := range p.Procs {
+		if seen[i] {
+			continue
+		}
+		group := []int{i}
+		for j := i + 1; j < len(p.Procs); j++ {
+			if !seen[j] && same(p.Procs[i], p.Procs[j]) {
+				seen[j] = true
+				group = append(group, j)
+			}
+		}
+		if len(group) > 1 {
+			groups = append(groups, group)
+		}
+	}
+	return groups
+}
+
 // Out returns the indices of the transitions leaving location l, in order.
 func (q *Process) Out(l int) []int {
 	if q.out == nil || len(q.out) != len(q.Locs) {

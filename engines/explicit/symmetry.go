@@ -35,21 +35,7 @@ type symmetry struct {
 // their names, whose exchange maps the set of bad states onto itself.
 func Classes(p *model.Program) [][]int {
 	var classes [][]int
-	seen := make([]bool, len(p.Procs))
-	for i := range p.Procs {
-		if seen[i] {
-			continue
-		}
-		class := []int{i}
-		for j := i + 1; j < len(p.Procs); j++ {
-			if !seen[j] && sameCode(p.Procs[i], p.Procs[j]) {
-				seen[j] = true
-				class = append(class, j)
-			}
-		}
-		if len(class) < 2 {
-			continue
-		}
+	for _, class := range p.GroupProcs(sameCode) {
 		// The exchanges of the first member with each other one generate
 		// every permutation of the class.
 		ok := true

@@ -35,26 +35,12 @@ var indexedName = regexp.MustCompile(`^(.*)\[(\d+)\]$`)
 func (s *system) familyRenamings() []func(dvar) (tid, bool) {
 	p := s.p
 	t := s.t
-	seen := make([]bool, len(p.Procs))
 	byName := make(map[string]int, len(p.Vars))
 	for x, v := range p.Vars {
 		byName[v.Name] = x
 	}
 	var out []func(dvar) (tid, bool)
-	for i := range p.Procs {
-		if seen[i] {
-			continue
-		}
-		fam := []int{i}
-		for j := i + 1; j < len(p.Procs); j++ {
-			if !seen[j] && sameShape(p.Procs[i], p.Procs[j]) {
-				seen[j] = true
-				fam = append(fam, j)
-			}
-		}
-		if len(fam) < 2 {
-			continue
-		}
+	for _, fam := range p.GroupProcs(sameShape) {
 		var perms [][]int32
 		if len(fam) <= maxFullFamily {
 			perms = permutations(len(fam))
