@@ -176,6 +176,7 @@ type abstraction struct {
 	qout     []tid
 	lits     litIndex
 	litBuf   []tid
+	rootBuf  []int32 // abstractPost's scratch for the facts' components
 	// compress turns on local-step compression (compress.go); trans
 	// caches, per process and location, whether it is transient (1), not
 	// (-1) or not yet known (0).
@@ -384,7 +385,7 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 	// implies neither polarity, and conjuncts on variables it does not
 	// share with them cannot change that. Such instances need no question.
 	frame := sameDataVars(c, next)
-	var factRoots map[int32]bool
+	var factRoots []int32 // the components of the guard's facts
 	for _, pi := range pre {
 		q := pi.q
 		switch q {
@@ -413,10 +414,11 @@ func (a *abstraction) abstractPost(c control, f cube, w map[dvar]int64, mv *move
 		// unsatisfiable: q holds; f ∧ guard ∧ q unsatisfiable: ¬q holds.
 		if idx == nil {
 			idx = a.index(lits)
-			factRoots = make(map[int32]bool, len(facts))
+			factRoots = a.rootBuf[:0]
 			for i := len(lits) - len(facts); i < len(lits); i++ {
-				factRoots[idx.root[i]] = true
+				factRoots = append(factRoots, idx.root[i])
 			}
+			a.rootBuf = factRoots
 		}
 		if frame && q == pi.inst && !idx.reaches(q, t, factRoots) {
 			continue
@@ -525,9 +527,9 @@ func (a *abstraction) index(lits []tid) *litIndex {
 
 // reaches reports whether a variable of q occurs in a literal of a
 // component in roots.
-func (x *litIndex) reaches(q tid, t *terms, roots map[int32]bool) bool {
+func (x *litIndex) reaches(q tid, t *terms, roots []int32) bool {
 	for _, id := range t.VarIDs(q) {
-		if x.seen.has(id) && roots[x.root[x.owner[id]]] {
+		if x.seen.has(id) && slices.Contains(roots, x.root[x.owner[id]]) {
 			return true
 		}
 	}
