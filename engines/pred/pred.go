@@ -430,6 +430,10 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		maxStates = DefaultMaxStates
 	}
 	rep := &Report{Result: &engines.Result{Model: m}}
+	// A proof with unbounded integers holds for Go's int64 values only in
+	// the runs that wrap nothing; a counterexample with a wrapped value
+	// does not replay (wrapfree.go).
+	wrap := wrapFree(ep)
 	queries0, calls0 := or.queries, or.calls
 	finish := func(status engines.Status, reason string) (*Report, error) {
 		res := rep.Result
@@ -483,6 +487,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			return nil, fmt.Errorf("pred engine: %w", err)
 		}
 		if rr.trace == nil {
+			if wrap.ops < MinWrapFreeOps {
+				return finish(engines.Inconclusive, wrap.reason())
+			}
 			return finish(engines.Safe, "")
 		}
 		tr := rr.trace
@@ -499,6 +506,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		}
 		if sc != nil {
 			t, err := r.sim.trace(sc, m, m == model.TSO)
+			if err != nil && wrap.ops < MinWrapFreeOps {
+				return finish(engines.Inconclusive, wrap.reason())
+			}
 			if err != nil {
 				return nil, fmt.Errorf("pred engine: %w", err)
 			}
@@ -513,6 +523,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			}
 			if tso != nil {
 				t, err := r.sim.trace(tso, model.TSO, false)
+				if err != nil && wrap.ops < MinWrapFreeOps {
+					return finish(engines.Inconclusive, wrap.reason())
+				}
 				if err != nil {
 					return nil, fmt.Errorf("pred engine: %w", err)
 				}
