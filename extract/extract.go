@@ -174,7 +174,8 @@
 // amount"), as in Go. Every expression of a process therefore evaluates, in
 // [model.Eval], to exactly the value Go computes: explicit and sb are exact;
 // the predicate engine is exact for the wraps and treats 64-bit values as
-// mathematical integers (its own documentation says where that differs).
+// mathematical integers, giving no proof for a program whose runs could
+// wrap one within 2^60 operations (its own documentation says how).
 // Constant arithmetic (of the setup and of specialised constants) follows
 // Go's semantics directly. The domain of a bitwise result is bounded by
 // its non-negative operands (x & m lies in [0, m]) and otherwise by its

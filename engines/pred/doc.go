@@ -79,9 +79,15 @@
 // remove the counterexample, the preconditions themselves, which always do.
 //
 // Every counterexample returned has been replayed by model.Program.Replay.
-// Integers are mathematical integers: the analysis ignores int64 overflow
-// (for Go's 64-bit types, whose values the model holds as int64s, it is exact
-// as long as no value crosses ±2^63). A [model.Wrap] to fewer bits is exact:
+// Integers are mathematical integers, which are the model's int64 values
+// only as long as no value crosses ±2^63. Before it calls a program safe,
+// the engine bounds, by the growth of the values along the program's data
+// flow (wrapfree.go), how many operations every run performs before a sum,
+// difference, product, negation or quotient could leave int64: a ticket
+// that grows by one per lock takes about 2^63. A proof for which that
+// bound is below [MinWrapFreeOps] (2^60) is not given: the answer is
+// Inconclusive and names the expression, and so is a counterexample that
+// does not replay because one of its values wrapped. A [model.Wrap] to fewer bits is exact:
 // a Euclidean remainder by its constant modulus, which Z3 decides; the wraps
 // of sums of values already in range become single corrections (wrap.go).
 // A program with counters of such a type (x := uint32(x + 1), an unbounded

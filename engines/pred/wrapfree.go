@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"path/filepath"
 	"slices"
 
 	"github.com/fencecheck/fencecheck/model"
@@ -300,7 +301,7 @@ func wrapFree(p *model.Program) wrapBound {
 	walkOps(p, func(qi int, t *model.Transition, o *model.Op) {
 		q := p.Procs[qi]
 		at := func() string {
-			return fmt.Sprintf("%s (%s, %s)", model.FormatExpr(o.Expr, p, q), q.Name, t.Pos)
+			return fmt.Sprintf("%s (%s, %s)", model.FormatExpr(o.Expr, p, q), q.Name, shortPos(t.Pos))
 		}
 		switch o.Kind {
 		case model.Assign:
@@ -317,7 +318,7 @@ func wrapFree(p *model.Program) wrapBound {
 				if w.unboundedVar(o.Var) {
 					reads = []int{w.varLoc(o.Var)}
 				}
-				at := fmt.Sprintf("%s (%s, %s)", p.Vars[o.Var].Name, q.Name, t.Pos)
+				at := fmt.Sprintf("%s (%s, %s)", p.Vars[o.Var].Name, q.Name, shortPos(t.Pos))
 				add(assignment{to: w.regLoc(qi, o.Reg), proc: qi, src: o.Var, at: at}, reads)
 			}
 		}
@@ -381,7 +382,7 @@ func wrapFree(p *model.Program) wrapBound {
 		}
 		q := p.Procs[qi]
 		w.expr(o.Expr, qi, check(func() string {
-			return fmt.Sprintf("%s (%s, %s)", model.FormatExpr(o.Expr, p, q), q.Name, t.Pos)
+			return fmt.Sprintf("%s (%s, %s)", model.FormatExpr(o.Expr, p, q), q.Name, shortPos(t.Pos))
 		}))
 	})
 	for _, b := range p.Bad {
@@ -423,6 +424,15 @@ func (w *wrapAnalysis) reads(e model.Expr, q int) []int {
 	}
 	walk(e)
 	return out
+}
+
+// shortPos formats pos with the file's base name, as diagnostics name
+// positions.
+func shortPos(pos model.Pos) string {
+	if pos.File != "" {
+		pos.File = filepath.Base(pos.File)
+	}
+	return pos.String()
 }
 
 // opsBefore is the number of operations before a value bounded by m can

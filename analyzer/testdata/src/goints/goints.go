@@ -5,6 +5,7 @@
 package goints
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -182,4 +183,25 @@ func outOfRange() {
 			b.n.Add(1) // want `^range: system outOfRange is wrong even under sequential consistency, so no barrier can fix this: b\.n takes the value 2 at goints\.go:\d+:4, outside its //fencecheck:range 0\.\.1\. Interleaving: `
 		}()
 	}
+}
+
+// nearMaxInt64 counts up from 3 below the end of int64 in an endless loop:
+// no finite domain, so the predicate engine takes it. Its integers are
+// unbounded, Go's wrap on the fourth increment, and the panic is then
+// reached: the answer is inconclusive, naming the increment, not a proof.
+//
+//fencecheck:system
+func nearMaxInt64() { // want `^inconclusive: system nearMaxInt64: the pred engine stopped after .*: the predicate engine computes with unbounded integers, which are Go's 64-bit integers only until a value wraps around, and x \+ 1 \(go@\d+, goints\.go:\d+:\d+\) may wrap around within the first 3 operations of a run\.`
+	var x atomic.Int64
+	x.Store(math.MaxInt64 - 3)
+	go func() {
+		for {
+			x.Add(1)
+		}
+	}()
+	go func() {
+		if x.Load() < 0 {
+			panic("x wrapped")
+		}
+	}()
 }
