@@ -431,7 +431,7 @@ func (en *encoding) transition(pr *proc, ti int, regs []*smt.Expr) (ok, fault *s
 		out = append([]*smt.Expr(nil), out...)
 		out[r] = v
 	}
-	s := &scope{regs: regs}
+	s := &scope{regs: regs, prog: en.p, q: q}
 	newRead := func(x int, need func(int64) bool) *access {
 		// The value is not bounded to x's domain: a read in R reads a
 		// write's value, which lies in it, and a model in which a read
@@ -527,7 +527,7 @@ func (en *encoding) lockedBody(pr *proc, ti int, regs []*smt.Expr, newRead func(
 		mem[x] = a.val
 		return a.val
 	}
-	s := &scope{regs: regs, mem: memVal}
+	s := &scope{regs: regs, mem: memVal, prog: en.p, q: pr.q}
 	ok, fault = b.tt, b.ff
 	for _, o := range body {
 		switch o.Kind {
@@ -715,6 +715,7 @@ func (en *encoding) property() error {
 		if bad.Cond != nil {
 			memory := false
 			s := &scope{
+				prog: en.p,
 				mem: func(x int) *smt.Expr {
 					memory = true
 					a := en.finalRead(x)

@@ -2,6 +2,8 @@ package bmc
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
@@ -155,12 +157,18 @@ type scope struct {
 	regs []*smt.Expr
 	mem  func(x int) *smt.Expr
 	qual func(proc, reg int) *smt.Expr
+	// prog and q give the domains of the variables and registers (q, the
+	// executing process, is nil in a bad-state condition), which decide
+	// whether an operation may wrap around int64 (see wrap64).
+	prog *model.Program
+	q    *model.Process
 }
 
 // expr returns the value of e and the condition under which evaluating it
 // fails (a division by zero), following model.Eval: && and || short-circuit,
-// / and % truncate toward zero. Integers are mathematical: int64 overflow is
-// not modelled.
+// / and % truncate toward zero. Integers are mathematical, but a sum,
+// difference, product or negation that may leave int64 (by the domains of
+// its operands) is wrapped to it, as Go's arithmetic is (wrap64).
 func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 	switch e := e.(type) {
 	case model.Const:
@@ -196,7 +204,7 @@ func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 		if v, ok := x.Int64(); ok {
 			return b.num(-v), fx, nil
 		}
-		return b.z.Neg(x), fx, nil
+		return b.wrap64(e, s, b.z.Neg(x)), fx, nil
 	case model.Binary:
 		switch e.Op {
 		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe, model.OpAnd, model.OpOr:
@@ -222,17 +230,17 @@ func (b *fb) expr(e model.Expr, s *scope) (val, fail *smt.Expr, err error) {
 			if cx && cy {
 				return b.num(vx + vy), fail, nil
 			}
-			return b.z.Add(x, y), fail, nil
+			return b.wrap64(e, s, b.z.Add(x, y)), fail, nil
 		case model.OpSub:
 			if cx && cy {
 				return b.num(vx - vy), fail, nil
 			}
-			return b.z.Sub(x, y), fail, nil
+			return b.wrap64(e, s, b.z.Sub(x, y)), fail, nil
 		case model.OpMul:
 			if cx && cy {
 				return b.num(vx * vy), fail, nil
 			}
-			return b.z.Mul(x, y), fail, nil
+			return b.wrap64(e, s, b.z.Mul(x, y)), fail, nil
 		case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot:
 			return b.bitwise(e.Op, x, y), fail, nil
 		case model.OpShl, model.OpShr, model.OpShrU:
@@ -381,4 +389,100 @@ func (b *fb) cond(e model.Expr, s *scope) (c, fail *smt.Expr, err error) {
 		return nil, nil, err
 	}
 	return b.truth(v), f, nil
+}
+
+// wrap64 returns v, the exact value of the sum, difference, product or
+// negation e, wrapped to int64 as Go computes it, when the domains of e's
+// operands let it leave int64; otherwise v itself. The operands are int64
+// values, so a sum, difference or negation is off by at most one modulus
+// and needs one correction; a product needs a remainder.
+func (b *fb) wrap64(e model.Expr, s *scope, v *smt.Expr) *smt.Expr {
+	lo, hi := s.interval(e)
+	if lo.IsInt64() && hi.IsInt64() {
+		return v
+	}
+	half := b.z.Add(b.num(math.MaxInt64), b.one) // 2^63
+	mod := b.z.Add(half, half)                   // 2^64
+	if bin, ok := e.(model.Binary); ok && bin.Op == model.OpMul {
+		return b.z.Sub(b.z.Mod(b.z.Add(v, half), mod), half)
+	}
+	return b.ite(b.z.Gt(v, b.num(math.MaxInt64)), b.z.Sub(v, mod),
+		b.ite(b.z.Lt(v, b.num(math.MinInt64)), b.z.Add(v, mod), v))
+}
+
+// interval returns bounds of the exact value of e (before any wrap of its
+// own, its operands wrapped), from the domains of the variables and
+// registers it reads.
+func (s *scope) interval(e model.Expr) (lo, hi *big.Int) {
+	full := func() (*big.Int, *big.Int) { return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64) }
+	dom := func(d model.Domain) (*big.Int, *big.Int) {
+		if d.Unbounded {
+			return full()
+		}
+		return big.NewInt(d.Lo), big.NewInt(d.Hi)
+	}
+	clip := func(lo, hi *big.Int) (*big.Int, *big.Int) {
+		if lo.IsInt64() && hi.IsInt64() {
+			return lo, hi
+		}
+		return full()
+	}
+	switch e := e.(type) {
+	case model.Const:
+		return big.NewInt(e.Value), big.NewInt(e.Value)
+	case model.VarRef:
+		if s.prog != nil && e.Var >= 0 && e.Var < len(s.prog.Vars) {
+			return dom(s.prog.Vars[e.Var].Dom)
+		}
+	case model.RegRef:
+		q := s.q
+		if e.Proc >= 0 && s.prog != nil && e.Proc < len(s.prog.Procs) {
+			q = s.prog.Procs[e.Proc]
+		}
+		if q != nil && e.Reg >= 0 && e.Reg < len(q.Regs) {
+			return dom(q.Regs[e.Reg].Dom)
+		}
+	case model.Wrap:
+		if e.Bits >= 1 && e.Bits <= model.MaxWrapBits {
+			if e.Signed {
+				h := int64(1) << (e.Bits - 1)
+				return big.NewInt(-h), big.NewInt(h - 1)
+			}
+			return big.NewInt(0), big.NewInt(int64(1)<<e.Bits - 1)
+		}
+	case model.Unary:
+		switch e.Op {
+		case model.OpNeg:
+			l, h := clip(s.interval(e.X))
+			return new(big.Int).Neg(h), new(big.Int).Neg(l)
+		case model.OpNot:
+			return big.NewInt(0), big.NewInt(1)
+		}
+	case model.Binary:
+		switch e.Op {
+		case model.OpAdd, model.OpSub, model.OpMul:
+			xl, xh := clip(s.interval(e.X))
+			yl, yh := clip(s.interval(e.Y))
+			switch e.Op {
+			case model.OpAdd:
+				return new(big.Int).Add(xl, yl), new(big.Int).Add(xh, yh)
+			case model.OpSub:
+				return new(big.Int).Sub(xl, yh), new(big.Int).Sub(xh, yl)
+			}
+			ps := []*big.Int{new(big.Int).Mul(xl, yl), new(big.Int).Mul(xl, yh), new(big.Int).Mul(xh, yl), new(big.Int).Mul(xh, yh)}
+			lo, hi = ps[0], ps[0]
+			for _, p := range ps[1:] {
+				if p.Cmp(lo) < 0 {
+					lo = p
+				}
+				if p.Cmp(hi) > 0 {
+					hi = p
+				}
+			}
+			return lo, hi
+		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe, model.OpAnd, model.OpOr:
+			return big.NewInt(0), big.NewInt(1)
+		}
+	}
+	return full()
 }

@@ -2,7 +2,9 @@ package bmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
@@ -308,6 +310,17 @@ func (s *ia) ref(ctx context.Context, maxWork int64) (outcome, *model.Trace, str
 			return 0, nil, "", err
 		}
 		v, err := en.values(mdl)
+		var wide *wideReads
+		if errors.As(err, &wide) {
+			// A read no write links took a value beyond int64, which
+			// no write of the program stores: bound those reads and
+			// ask again.
+			for _, i := range wide.acc {
+				a := en.acc[i]
+				s.add(en.and(en.z.Ge(a.val, en.num(math.MinInt64)), en.z.Le(a.val, en.num(math.MaxInt64))))
+			}
+			continue
+		}
 		if err != nil {
 			return 0, nil, "", err
 		}
@@ -413,6 +426,30 @@ func (s *ia) redO(v *values, liars []int) bool {
 // values reads the accesses' terms in a model: whether each is enabled,
 // and for the enabled ones their values, times and links.
 func (en *encoding) values(m *smt.Model) (*values, error) {
+	wide := &wideReads{}
+	v, err := en.valuesOf(m, wide)
+	if err == nil && wide.any {
+		if len(wide.acc) == 0 {
+			return nil, fmt.Errorf("internal error: a model's write values lie beyond int64, and no read's does")
+		}
+		return nil, wide
+	}
+	return v, err
+}
+
+// wideReads is the error of a model in which reads (their accesses' indices)
+// took values beyond int64: reads that no write links, since every value
+// the program computes is an int64.
+type wideReads struct {
+	acc []int
+	any bool // some value, of a read or a write, was beyond int64
+}
+
+func (w *wideReads) Error() string {
+	return fmt.Sprintf("%d reads took values beyond int64", len(w.acc))
+}
+
+func (en *encoding) valuesOf(m *smt.Model, wide *wideReads) (*values, error) {
 	n := len(en.acc)
 	v := &values{en: make([]bool, n), val: make([]int64, n), at: make([]int64, n), mem: make([]int64, n), sel: make([]int, n)}
 	for i, a := range en.acc {
@@ -425,6 +462,15 @@ func (en *encoding) values(m *smt.Model) (*values, error) {
 			continue
 		}
 		if v.val[i], err = m.Int(a.val); err != nil {
+			if errors.Is(err, smt.ErrNotInt64) {
+				// A write's value is beyond int64 only when a read's
+				// is: the reads are what gets bounded.
+				wide.any = true
+				if !a.write {
+					wide.acc = append(wide.acc, i)
+				}
+				continue
+			}
 			return nil, err
 		}
 		if a.at != nil {

@@ -55,3 +55,51 @@ bad "b" : P@L3 && P.` + c.cond + `
 		}
 	}
 }
+
+// TestWraps64 checks that 64-bit sums, differences, products and negations
+// wrap as in Go and the model, where the operands' domains let them leave
+// int64: the engine's verdicts are the explicit engine's, and a
+// counterexample replays.
+func TestWraps64(t *testing.T) {
+	for _, c := range []struct {
+		name, op, cond string
+		want           engines.Status
+	}{
+		{"MaxInt64 + 1 is MinInt64", "$r + 1", "$s == -9223372036854775808", engines.Unsafe},
+		{"MaxInt64 + 1 is not positive", "$r + 1", "$s > 0", engines.Safe},
+		{"MinInt64 - 1 is MaxInt64", "0 - $r - 2", "$s == 9223372036854775807", engines.Unsafe},
+		{"MaxInt64 * 2 is -2", "$r * 2", "$s == -2", engines.Unsafe},
+		{"MaxInt64 * 2 is not 2^64-2", "$r * 2", "$s > 0", engines.Safe},
+		{"-MinInt64 is MinInt64", "-(0 - $r - 1)", "$s < 0", engines.Unsafe},
+	} {
+		src := `program "w"
+var x : [9223372036854775806:9223372036854775807] = 9223372036854775807
+process P {
+  reg $r : [9223372036854775806:9223372036854775807] = 9223372036854775806
+  reg $s : int = 0
+  locs L0 L1 L2
+  init L0
+  L0 -> L1 : read $r := x
+  L1 -> L2 : $s := ` + c.op + `
+}
+bad "b" : P@L2 && P.` + c.cond + `
+`
+		p, err := native.Parse("w.fm", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []model.Model{model.SC, model.TSO} {
+			want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := (&bmc.Engine{}).Check(context.Background(), p, m)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if want.Status != c.want || got.Status != c.want {
+				t.Errorf("%s under %v: bmc %v, explicit %v; want %v", c.name, m, got.Status, want.Status, c.want)
+			}
+		}
+	}
+}

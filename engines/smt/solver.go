@@ -389,8 +389,8 @@ func (m *Model) eval(e *Expr) (C.Z3_ast, error) {
 	return v, nil
 }
 
-// Int returns the value of the integer term e in the model. It fails if
-// the value does not fit in an int64.
+// Int returns the value of the integer term e in the model. It fails with
+// [ErrNotInt64] if the value does not fit in an int64.
 func (m *Model) Int(e *Expr) (int64, error) {
 	if err := m.ctx.operand("Int", 0, e); err != nil {
 		return 0, err
@@ -411,8 +411,8 @@ func (m *Model) Int(e *Expr) (int64, error) {
 			C.GoString(C.Z3_ast_to_string(z, v)), C.GoString(C.Z3_ast_to_string(z, e.ast)))
 	}
 	if !C.Z3_get_numeral_int64(z, v, &n) {
-		return 0, fmt.Errorf("smt: Int: value %s of %s does not fit in int64",
-			C.GoString(C.Z3_get_numeral_string(z, v)), C.GoString(C.Z3_ast_to_string(z, e.ast)))
+		return 0, fmt.Errorf("smt: Int: value %s of %s: %w",
+			C.GoString(C.Z3_get_numeral_string(z, v)), C.GoString(C.Z3_ast_to_string(z, e.ast)), ErrNotInt64)
 	}
 	return int64(n), nil
 }

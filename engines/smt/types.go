@@ -19,6 +19,9 @@ var ErrClosed = errors.New("smt: context is closed")
 // loaded.
 var ErrUnavailable = errors.New("Z3 is unavailable (fencecheck built with cgo disabled or tag fencecheck_noz3, or libz3 not installed); the predicate engine needs libz3")
 
+// ErrNotInt64 is the error of [Model.Int] for a value beyond int64.
+var ErrNotInt64 = errors.New("the value does not fit in int64")
+
 // Config configures a new Context.
 type Config struct {
 	// Timeout bounds every solver check (the check answers Unknown) and every
