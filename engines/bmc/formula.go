@@ -3,8 +3,8 @@ package bmc
 import (
 	"fmt"
 	"math"
-	"math/big"
 
+	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -397,8 +397,7 @@ func (b *fb) cond(e model.Expr, s *scope) (c, fail *smt.Expr, err error) {
 // values, so a sum, difference or negation is off by at most one modulus
 // and needs one correction; a product needs a remainder.
 func (b *fb) wrap64(e model.Expr, s *scope, v *smt.Expr) *smt.Expr {
-	lo, hi := s.interval(e)
-	if lo.IsInt64() && hi.IsInt64() {
+	if s.inInt64(e) {
 		return v
 	}
 	half := b.z.Add(b.num(math.MaxInt64), b.one) // 2^63
@@ -410,79 +409,23 @@ func (b *fb) wrap64(e model.Expr, s *scope, v *smt.Expr) *smt.Expr {
 		b.ite(b.z.Lt(v, b.num(math.MinInt64)), b.z.Add(v, mod), v))
 }
 
-// interval returns bounds of the exact value of e (before any wrap of its
-// own, its operands wrapped), from the domains of the variables and
-// registers it reads.
-func (s *scope) interval(e model.Expr) (lo, hi *big.Int) {
-	full := func() (*big.Int, *big.Int) { return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64) }
-	dom := func(d model.Domain) (*big.Int, *big.Int) {
-		if d.Unbounded {
-			return full()
-		}
-		return big.NewInt(d.Lo), big.NewInt(d.Hi)
+// inInt64 reports whether the exact value of e, its operands wrapped, lies
+// within int64, by the domains of what it reads.
+func (s *scope) inInt64(e model.Expr) bool {
+	if s.prog == nil {
+		return false
 	}
-	clip := func(lo, hi *big.Int) (*big.Int, *big.Int) {
-		if lo.IsInt64() && hi.IsInt64() {
-			return lo, hi
+	regDom := func(r int) model.Domain {
+		if s.q == nil || r < 0 || r >= len(s.q.Regs) {
+			return model.Unbounded
 		}
-		return full()
+		return s.q.Regs[r].Dom
 	}
-	switch e := e.(type) {
-	case model.Const:
-		return big.NewInt(e.Value), big.NewInt(e.Value)
-	case model.VarRef:
-		if s.prog != nil && e.Var >= 0 && e.Var < len(s.prog.Vars) {
-			return dom(s.prog.Vars[e.Var].Dom)
+	varDom := func(x int) model.Domain {
+		if x < 0 || x >= len(s.prog.Vars) {
+			return model.Unbounded
 		}
-	case model.RegRef:
-		q := s.q
-		if e.Proc >= 0 && s.prog != nil && e.Proc < len(s.prog.Procs) {
-			q = s.prog.Procs[e.Proc]
-		}
-		if q != nil && e.Reg >= 0 && e.Reg < len(q.Regs) {
-			return dom(q.Regs[e.Reg].Dom)
-		}
-	case model.Wrap:
-		if e.Bits >= 1 && e.Bits <= model.MaxWrapBits {
-			if e.Signed {
-				h := int64(1) << (e.Bits - 1)
-				return big.NewInt(-h), big.NewInt(h - 1)
-			}
-			return big.NewInt(0), big.NewInt(int64(1)<<e.Bits - 1)
-		}
-	case model.Unary:
-		switch e.Op {
-		case model.OpNeg:
-			l, h := clip(s.interval(e.X))
-			return new(big.Int).Neg(h), new(big.Int).Neg(l)
-		case model.OpNot:
-			return big.NewInt(0), big.NewInt(1)
-		}
-	case model.Binary:
-		switch e.Op {
-		case model.OpAdd, model.OpSub, model.OpMul:
-			xl, xh := clip(s.interval(e.X))
-			yl, yh := clip(s.interval(e.Y))
-			switch e.Op {
-			case model.OpAdd:
-				return new(big.Int).Add(xl, yl), new(big.Int).Add(xh, yh)
-			case model.OpSub:
-				return new(big.Int).Sub(xl, yh), new(big.Int).Sub(xh, yl)
-			}
-			ps := []*big.Int{new(big.Int).Mul(xl, yl), new(big.Int).Mul(xl, yh), new(big.Int).Mul(xh, yl), new(big.Int).Mul(xh, yh)}
-			lo, hi = ps[0], ps[0]
-			for _, p := range ps[1:] {
-				if p.Cmp(lo) < 0 {
-					lo = p
-				}
-				if p.Cmp(hi) > 0 {
-					hi = p
-				}
-			}
-			return lo, hi
-		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe, model.OpAnd, model.OpOr:
-			return big.NewInt(0), big.NewInt(1)
-		}
+		return s.prog.Vars[x].Dom
 	}
-	return full()
+	return coi.InInt64(e, regDom, varDom)
 }

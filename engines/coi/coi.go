@@ -511,6 +511,16 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 	return interval{top: true}, true
 }
 
+// InInt64 reports whether every value of e, evaluated by a process whose
+// registers have the domains regDom and with the variables' domains
+// varDom, lies within int64 before Go's arithmetic wraps it: false when
+// a sum, difference, product or negation in e may leave int64. A register
+// of a named process (in a bad-state condition) may hold any int64.
+func InInt64(e model.Expr, regDom, varDom func(int) model.Domain) bool {
+	iv, _ := eval(e, regDom, varDom)
+	return iv.fits()
+}
+
 // norm makes an interval beyond int64 top.
 func norm(iv interval) interval {
 	if iv.top || iv.lo.Cmp(minInt) < 0 || iv.hi.Cmp(maxInt) > 0 {
