@@ -44,6 +44,11 @@ type cons struct {
 	mayFlush uint64
 
 	dead bool // retired: subsumed by a more general constraint
+
+	// depth is the least depth of the forward abstraction's runs to the
+	// local state of c, when it prunes the search (else 0): the length of
+	// every run to c is at least depth (see worklist.estimate).
+	depth int32
 }
 
 func (m *msg) isKnown(x int) bool { return m.known&(1<<uint(x)) != 0 }

@@ -121,6 +121,7 @@ type absState struct {
 	suf   [][]block  // per process: the newest stores, oldest first
 	sum   []*summary // per process: the stores older than the suffix, or nil
 	fault bool
+	depth int32 // the length of the shortest abstract run to it
 }
 
 // forward is one run of the abstraction with suffix length k.
@@ -134,10 +135,13 @@ type forward struct {
 	key     []byte
 
 	// local records the reachable local states: by location tuple, the
-	// register valuations (flattened).
-	local map[string][][]int64
+	// register valuations (flattened) and the least depth of each.
+	local map[string]*localStates
 	// proj holds local projected to fewer processes (projected).
-	proj map[uint64]map[string][][]int64
+	proj map[uint64]map[string]*localStates
+	// next is the depth of the states added: one more than the state
+	// being expanded.
+	next int32
 
 	// dead lists the dead registers per process and location
 	// (explicit.Dead): states are kept with them reset to 0, and mayReach
@@ -156,7 +160,7 @@ var errAbsBudget = errors.New("abstract state budget exhausted")
 // abstract states. It explores everything it can, also past a bad state, so
 // that a complete run yields the reachable local states for pruning.
 func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
-	f := &forward{meter: engines.MeterOf(ctx), prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, dead: explicit.Dead(p)}
+	f := &forward{meter: engines.MeterOf(ctx), prog: p, k: k, visited: map[string]struct{}{}, local: map[string]*localStates{}, dead: explicit.Dead(p)}
 	return f, f.run(ctx, max)
 }
 
@@ -190,6 +194,7 @@ func (f *forward) run(ctx context.Context, max int64) error {
 		if s.fault {
 			continue
 		}
+		f.next = s.depth + 1
 		f.successors(&s)
 	}
 	f.complete = true
@@ -231,6 +236,7 @@ func (f *forward) add(s absState) {
 		return
 	}
 	f.visited[string(f.key)] = struct{}{}
+	s.depth = f.next
 	f.states++
 	f.meter.States(1)
 	f.queue = append(f.queue, s)
@@ -247,12 +253,24 @@ func (f *forward) recordLocal(s absState) {
 		flat = append(flat, rs...)
 	}
 	list := f.local[lk]
-	for _, r := range list {
+	if list == nil {
+		list = &localStates{}
+		f.local[lk] = list
+	}
+	for _, r := range list.regs {
 		if slices.Equal(r, flat) {
-			return
+			return // reached before, by a run no longer (breadth first)
 		}
 	}
-	f.local[lk] = append(list, flat)
+	list.regs = append(list.regs, flat)
+	list.depth = append(list.depth, s.depth)
+}
+
+// localStates are the register valuations reached at one location tuple,
+// each with the least depth of an abstract state that has it.
+type localStates struct {
+	regs  [][]int64
+	depth []int32
 }
 
 // concrete returns the model state with s's locations, registers and memory,
@@ -421,11 +439,11 @@ func (f *forward) sumHas(sum *summary, x int) bool {
 
 // projected returns the recorded local states by their locations with the
 // processes of mask made wild (built on first use).
-func (f *forward) projected(mask uint64) map[string][][]int64 {
+func (f *forward) projected(mask uint64) map[string]*localStates {
 	if m, ok := f.proj[mask]; ok {
 		return m
 	}
-	m := map[string][][]int64{}
+	m := map[string]*localStates{}
 	var locs []int
 	var key []byte
 	for lk, list := range f.local {
@@ -436,10 +454,16 @@ func (f *forward) projected(mask uint64) map[string][][]int64 {
 			b = b[n:]
 		}
 		key = appendLocKey(key[:0], locs, mask)
-		m[string(key)] = append(m[string(key)], list...)
+		to := m[string(key)]
+		if to == nil {
+			to = &localStates{}
+			m[string(key)] = to
+		}
+		to.regs = append(to.regs, list.regs...)
+		to.depth = append(to.depth, list.depth...)
 	}
 	if f.proj == nil {
-		f.proj = map[uint64]map[string][][]int64{}
+		f.proj = map[uint64]map[string]*localStates{}
 	}
 	f.proj[mask] = m
 	return m
@@ -449,15 +473,23 @@ func (f *forward) projected(mask uint64) map[string][][]int64 {
 // (where they are not wild) and agrees with the known registers of c
 // (rknown[p] bit r: regs[p][r] known) of the processes at a fixed location.
 func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
+	return f.leastDepth(locs, regs, rknown) >= 0
+}
+
+// leastDepth returns the least depth of a recorded local state that
+// mayReach accepts, or -1 when there is none. Every run of the program is
+// simulated by one of the abstraction as long, so it is a lower bound on
+// the length of every run to such a local state.
+func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 {
 	mask := wildMask(locs)
-	var list [][]int64
+	var list *localStates
 	if mask == 0 {
 		list = f.local[locKey(locs)]
 	} else {
 		list = f.projected(mask)[string(appendLocKey(nil, locs, mask))]
 	}
-	if len(list) == 0 {
-		return false
+	if list == nil || len(list.regs) == 0 {
+		return -1
 	}
 	var dead []uint64 // per process, the known registers that are dead
 	if f.dead != nil {
@@ -471,7 +503,11 @@ func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
 			}
 		}
 	}
-	for _, flat := range list {
+	least := int32(-1)
+	for i, flat := range list.regs {
+		if least >= 0 && list.depth[i] >= least {
+			continue
+		}
 		ok, off := true, 0
 		for p, rs := range regs {
 			known := rknown[p]
@@ -488,8 +524,8 @@ func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
 			off += len(rs)
 		}
 		if ok {
-			return true
+			least = list.depth[i]
 		}
 	}
-	return false
+	return least
 }

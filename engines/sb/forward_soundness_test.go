@@ -115,7 +115,7 @@ func localKey(locs []int, regs [][]int64, mem []int64, fault bool) string {
 func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs int64) (int, bool) {
 	t.Helper()
 	dead := explicit.Dead(p)
-	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string][][]int64{}, keep: true, dead: dead}
+	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string]*localStates{}, keep: true, dead: dead}
 	if err := f.run(context.Background(), maxAbs); errors.Is(err, errAbsBudget) {
 		return -1, false
 	} else if err != nil {
@@ -131,6 +131,7 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 		s      model.State
 		parent int
 		step   model.Step
+		depth  int32
 	}
 	var nodes []node
 	seen := map[string]bool{}
@@ -141,7 +142,11 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 			return
 		}
 		seen[string(key)] = true
-		nodes = append(nodes, node{s, parent, st})
+		depth := int32(0)
+		if parent >= 0 {
+			depth = nodes[parent].depth + 1
+		}
+		nodes = append(nodes, node{s, parent, st, depth})
 	}
 	if err := p.Initial(func(s model.State) { add(s, -1, model.Step{}) }); err != nil {
 		t.Fatal(err)
@@ -168,6 +173,12 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 			slices.Reverse(steps)
 			t.Fatalf("k=%d: no abstract state represents concrete state\n  locs %v regs %v mem %v bufs %v fault %v\nreached by\n  %s\nin\n%s",
 				k, c.Locs, c.Regs, c.Mem, c.Bufs, c.Fault != nil, strings.Join(steps, "\n  "), native.Format(p))
+		}
+		// Breadth first, a node's depth is the length of the shortest run
+		// to it: the abstraction's shortest run to its local state is no
+		// longer (the best-first estimate of the backward search).
+		if d := f.leastDepth(c.Locs, c.Regs, all); d > nodes[head].depth {
+			t.Fatalf("k=%d: the abstraction's least depth %d of the local state of %v exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
 		}
 		if p.IsBad(c) {
 			bad = true

@@ -170,7 +170,11 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			switch {
 			case err == nil:
 				s.prune = fw
-			case !errors.Is(err, errAbsBudget):
+			case errors.Is(err, errAbsBudget):
+				// Incomplete: no pruning, but the depths of the local
+				// states it reached still guide the best-first order.
+				s.hint = fw
+			default:
 				return finish(nil, err)
 			}
 		}
@@ -340,6 +344,10 @@ type search struct {
 	// local state it does not reach denotes no reachable configuration and
 	// is discarded. Locations from origLocs on (fault locations) are kept.
 	prune    *forward
+	// hint, when set, is a forward abstraction cut by its state budget:
+	// it prunes nothing, but bounds the length of the runs to the local
+	// states it reached, and of those to the others (see depthHint).
+	hint     *forward
 	origLocs []int
 }
 
@@ -540,9 +548,21 @@ func (s *search) push(c *cons) {
 		clear(s.seen) // a cache of duplicates: dropping it costs only time
 	}
 	s.seen[string(s.keyBuf)] = true
-	if s.prune != nil && !s.mayReach(c) {
-		s.pruned++
-		return
+	switch {
+	case s.prune != nil && s.queue.dist == nil:
+		if !s.mayReach(c) {
+			s.pruned++
+			return
+		}
+	case s.prune != nil:
+		if c.depth = s.reachDepth(c, s.prune); c.depth < 0 {
+			s.pruned++
+			return
+		}
+	case s.hint != nil && s.queue.dist != nil:
+		if c.depth = s.reachDepth(c, s.hint); c.depth < 0 {
+			c.depth = s.hint.next
+		}
 	}
 	mask := wildMask(c.locs)
 	f := features(c, s.all)
@@ -588,13 +608,27 @@ const maxSeen = 1 << 20
 // mayReach reports whether the forward abstraction reaches a local state of
 // c (of its processes at a fixed location); constraints at a fault location
 // are always kept.
-func (s *search) mayReach(c *cons) bool {
+func (s *search) mayReach(c *cons) bool { return s.reachDepth(c, s.prune) >= 0 }
+
+// reachDepth returns the least depth at which the forward abstraction fw
+// reaches a local state of c (of its processes at a fixed location), or -1
+// when it reaches none; constraints at a fault location are always kept,
+// at depth 0. For an abstraction cut by its budget, a local state it did
+// not reach lies no nearer than the depth it was expanding (fw.next), as
+// its search is breadth first.
+func (s *search) reachDepth(c *cons, fw *forward) int32 {
 	for p, l := range c.locs {
 		if l >= s.origLocs[p] {
-			return true // a fault location: kept
+			return 0 // a fault location: kept
 		}
 	}
-	return s.prune.mayReach(c.locs, c.regs, c.rknown)
+	if fw == s.prune && s.queue.dist == nil {
+		if fw.mayReach(c.locs, c.regs, c.rknown) {
+			return 0
+		}
+		return -1
+	}
+	return fw.leastDepth(c.locs, c.regs, c.rknown)
 }
 
 // isInitial reports whether c contains an initial SB configuration: one

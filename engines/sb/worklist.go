@@ -91,16 +91,17 @@ func (w *worklist) estimate(c *cons) int {
 			h++
 		}
 	}
+	control := 0
 	for p, l := range c.locs {
 		switch d := w.dist[p]; {
 		case l == wild:
 		case l < len(d):
-			h += d[l]
+			control += d[l]
 		default:
-			h += len(d)
+			control += len(d)
 		}
 	}
-	return h
+	return h + max(control, int(c.depth))
 }
 
 func (w *worklist) push(c *cons) {
