@@ -69,13 +69,15 @@ func newDistances(p *model.Program) [][]int {
 	return dist
 }
 
-// estimate is the best-first key of c: the control-graph distances of its
-// fixed locations from the initial ones, plus what each takes at least one
-// step to undo: the messages beyond the one an initial configuration has
-// (each weighing messageWeight), the known registers and the known
-// variables of the oldest message whose values differ from the initial
-// ones. Locations the search added beyond the program's (fault locations)
-// count as far.
+// estimate is the best-first key of c: the larger of the control-graph
+// distances of its fixed locations from the initial ones and the forward
+// abstraction's depth of its local state (c.depth, a lower bound on the
+// length of every run to it, which counts the other processes' steps the
+// run needs too), plus what each takes at least one step to undo: the
+// messages beyond the one an initial configuration has (each weighing
+// messageWeight), the known registers and the known variables of the
+// oldest message whose values differ from the initial ones. Locations the
+// search added beyond the program's (fault locations) count as far.
 func (w *worklist) estimate(c *cons) int {
 	h := (len(c.msgs) - 1) * messageWeight
 	for p, q := range w.prog.Procs {
