@@ -343,7 +343,7 @@ type search struct {
 	// prune, when set, is a complete forward abstraction: a constraint whose
 	// local state it does not reach denotes no reachable configuration and
 	// is discarded. Locations from origLocs on (fault locations) are kept.
-	prune    *forward
+	prune *forward
 	// hint, when set, is a forward abstraction cut by its state budget:
 	// it prunes nothing, but bounds the length of the runs to the local
 	// states it reached, and of those to the others (see depthHint).
