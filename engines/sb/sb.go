@@ -346,7 +346,7 @@ type search struct {
 	prune *forward
 	// hint, when set, is a forward abstraction cut by its state budget:
 	// it prunes nothing, but bounds the length of the runs to the local
-	// states it reached, and of those to the others (see depthHint).
+	// states it reached, and of those to the others (see reachDepth).
 	hint     *forward
 	origLocs []int
 }
