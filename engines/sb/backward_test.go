@@ -24,6 +24,7 @@ var (
 	backwardPrograms = flag.Int("backward-programs", 2000, "generated programs of BenchmarkBackwardOnly/differential (the first ones of TestDifferential's sequence)")
 	backwardNoPrune  = flag.Bool("backward-noprune", false, "BenchmarkBackwardOnly: also turn the pruning by the forward abstraction off")
 	backwardTimeout  = flag.Duration("backward-timeout", time.Minute, "BenchmarkBackwardOnly: the time budget per program")
+	backwardOnly     = flag.Int("backward-only", -1, "BenchmarkBackwardOnly/differential: run only the generated program of this index")
 )
 
 // backwardBudget is the constraint budget of the SB search alone in
@@ -128,7 +129,13 @@ func BenchmarkBackwardOnly(b *testing.B) {
 			decided, slow := 0, -1
 			for i := range *backwardPrograms {
 				p := progen.Simple(rng)
+				if *backwardOnly >= 0 && i != *backwardOnly {
+					continue
+				}
 				res, took := checkBackward(b, p)
+				if *backwardOnly >= 0 {
+					b.Logf("program %d: %v, %d constraints, %v", i, res.Status, lastSearch.count, took.Round(time.Millisecond))
+				}
 				total += lastSearch.count
 				most = max(most, lastSearch.count)
 				if took > slowest {
