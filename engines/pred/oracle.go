@@ -3,8 +3,11 @@ package pred
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -52,12 +55,46 @@ func newOracle(t *terms) (*oracle, error) {
 		return nil, err
 	}
 	sol, err := ctx.NewSolver()
+	if err == nil {
+		err = sol.SetResourceLimit(checkLimit)
+	}
 	if err != nil {
 		ctx.Close()
 		return nil, err
 	}
 	return &oracle{t: t, ctx: ctx, sol: sol, exprs: make(map[tid]*smt.Expr), vars: make(map[string]dvar), memo: make(map[string]bool), models: make(map[string]map[dvar]int64)}, nil
 }
+
+// checkLimit is the resource limit of each Z3 check (Z3's rlimit units,
+// counted the same on every machine). A question that needs more (a
+// product or a quotient of values known only at run time can take Z3 longer
+// than any budget) ends the analysis inconclusive (errCheckLimit), where it
+// used to run into the wall-clock budget. The questions of examples/ and
+// of Table 1 of the paper need far less.
+var checkLimit uint32 = 1 << 27
+
+// errCheckLimit is the error of a Z3 check that ran out of checkLimit; it
+// and errUnknown make the analysis inconclusive.
+var errCheckLimit = errors.New("a solver check exceeded its resource limit")
+
+// unknown returns the error of a check that answered unknown on what: the
+// interruption's, errCheckLimit, or Z3's reason.
+func (o *oracle) unknown(what string) error {
+	if err := o.stopped(); err != nil {
+		return err
+	}
+	// Z3 4.8 gives "canceled" for a check stopped by its resource limit
+	// (an interruption, also "canceled", was ruled out above).
+	reason, _ := o.sol.ReasonUnknown()
+	if reason == "canceled" || strings.Contains(reason, "resource") || strings.Contains(reason, "rlimit") {
+		return fmt.Errorf("%w of %d units on %s", errCheckLimit, checkLimit, what)
+	}
+	return fmt.Errorf("%w: Z3 answered unknown (%s) on %s", errUnknown, reason, what)
+}
+
+// errUnknown is the error of a Z3 check that answered unknown for a reason
+// of its own (an incomplete theory).
+var errUnknown = errors.New("a solver check answered unknown")
 
 // maxMemo bounds the remembered answers; the memory is cleared when full.
 const maxMemo = 1 << 22
@@ -119,10 +156,7 @@ func (o *oracle) sat(conj []tid) (bool, error) {
 		return false, err
 	}
 	if r == smt.Unknown {
-		if err := o.stopped(); err != nil {
-			return false, err
-		}
-		return false, fmt.Errorf("z3 answered unknown on %d conjuncts", len(conj))
+		return false, o.unknown(fmt.Sprintf("%d conjuncts", len(conj)))
 	}
 	o.memo[string(o.key)] = r == smt.Sat
 	// Reading a model costs a good part of a check, so only every
@@ -196,24 +230,46 @@ func (o *oracle) model(conj []tid, vars []dvar) (map[dvar]int64, bool, error) {
 	case smt.Unsat:
 		return nil, false, nil
 	case smt.Unknown:
-		if err := o.stopped(); err != nil {
+		return nil, false, o.unknown(fmt.Sprintf("a path formula of %d conjuncts", len(conj)))
+	}
+	out, err := o.values(vars)
+	if !errors.Is(err, smt.ErrNotInt64) {
+		return out, err == nil, err
+	}
+	// The model has values beyond int64, which no value of the program
+	// is: ask again for one within int64 (a conjunction that has none
+	// holds of no state of the program's runs).
+	for _, v := range vars {
+		x := o.expr(o.t.Var(v))
+		if err := o.sol.Assert(o.ctx.Le(o.ctx.IntVal(math.MinInt64), x), o.ctx.Le(x, o.ctx.IntVal(math.MaxInt64))); err != nil {
 			return nil, false, err
 		}
-		return nil, false, fmt.Errorf("z3 answered unknown on a path formula of %d conjuncts", len(conj))
 	}
+	if r, err = o.sol.Check(); err != nil || r != smt.Sat {
+		if err == nil && r == smt.Unknown {
+			err = o.unknown(fmt.Sprintf("a path formula of %d conjuncts with int64 bounds", len(conj)))
+		}
+		return nil, false, err
+	}
+	out, err = o.values(vars)
+	return out, err == nil, err
+}
+
+// values returns the values of vars in the solver's model.
+func (o *oracle) values(vars []dvar) (map[dvar]int64, error) {
 	m, err := o.sol.Model()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	out := make(map[dvar]int64, len(vars))
 	for _, v := range vars {
 		x, err := m.Int(o.expr(o.t.Var(v)))
 		if err != nil {
-			return nil, false, fmt.Errorf("model value of %s: %w", dvarName(v), err)
+			return nil, fmt.Errorf("model value of %s: %w", dvarName(v), err)
 		}
 		out[v] = x
 	}
-	return out, true, nil
+	return out, nil
 }
 
 func (o *oracle) expr(x tid) *smt.Expr {

@@ -335,9 +335,15 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		detach()
 		// After an interruption Z3 may fail the next operation too (a
 		// push is "canceled"): any error then is the interruption's.
-		if outErr != nil && interrupted.Load() {
+		switch {
+		case outErr != nil && interrupted.Load():
 			out = &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive,
 				Reason: "time budget exhausted (a solver check was interrupted)",
+				Stats:  engines.Stats{Duration: time.Since(start)}}}
+			outErr = nil
+		case errors.Is(outErr, errCheckLimit), errors.Is(outErr, errUnknown):
+			out = &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive,
+				Reason: errors.Unwrap(outErr).Error(),
 				Stats:  engines.Stats{Duration: time.Since(start)}}}
 			outErr = nil
 		}

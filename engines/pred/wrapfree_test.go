@@ -182,3 +182,40 @@ bad "x wrapped" : check@bad
 		}
 	}
 }
+
+// TestCheckLimit checks that a Z3 check that runs out of its resource limit
+// ends the analysis inconclusive, naming the limit, rather than in an error
+// or the wall-clock budget: with a limit of 100 units, the first question
+// outside difference logic (a product of two run-time values) exceeds it.
+func TestCheckLimit(t *testing.T) {
+	defer func(l uint32) { checkLimit = l }(checkLimit)
+	checkLimit = 100
+	src := `
+var x : int = 3
+process P0 {
+  reg $r : int = 0
+  reg $s : int = 0
+  L0 -> L1 : read $r := x
+  L1 -> L2 : read $s := x
+  L2 -> bad : assume $r * $s == 10
+  L2 -> L0 : assume $r * $s != 10
+}
+process P1 {
+  reg $t : int = 0
+  L0 -> L1 : read $t := x
+  L1 -> L0 : write x := $t + 1
+}
+bad "product 10" : P0@bad
+`
+	p, err := native.Parse("limit", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Engine{Fresh: true}).Check(context.Background(), p, model.SC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engines.Inconclusive || !strings.Contains(res.Reason, "resource limit") {
+		t.Errorf("with a limit of 100 units: %v (%s), want inconclusive at the resource limit", res.Status, res.Reason)
+	}
+}
