@@ -219,3 +219,37 @@ bad "product 10" : P0@bad
 		t.Errorf("with a limit of 100 units: %v (%s), want inconclusive at the resource limit", res.Status, res.Reason)
 	}
 }
+
+// TestModelsWithinInt64 is the model of a Go system that divides an
+// unbounded uint64 counter by 3 (lowered to signed operations on its bit
+// pattern): Z3's models of its questions gave values beyond int64, and the
+// analysis ended in an error. The models are now asked within int64.
+func TestModelsWithinInt64(t *testing.T) {
+	src := `
+var seq : int = 0
+process inc {
+  L0 -> L0 : locked { read seq; write seq := seq + 3 }
+}
+process check {
+  reg $t0 : int = 0
+  L0 -> L1 : atomic read $t0 := seq
+  L1 -> L2 : assume $t0 % 3 + ($t0 < 0) * 1 + 3 * ($t0 % 3 + ($t0 < 0) * 1 < 0) != 0
+  L1 -> L3 : assume $t0 % 3 + ($t0 < 0) * 1 + 3 * ($t0 % 3 + ($t0 < 0) * 1 < 0) == 0
+  L3 -> L4 : assume $t0 < $t0 / 3 + ($t0 < 0) * 6148914691236517205 - ($t0 % 3 + ($t0 < 0) * 1 < 0) != ($t0 < 0 != ($t0 / 3 + ($t0 < 0) * 6148914691236517205 - ($t0 % 3 + ($t0 < 0) * 1 < 0) < 0))
+  L3 -> L5 : assume $t0 < $t0 / 3 + ($t0 < 0) * 6148914691236517205 - ($t0 % 3 + ($t0 < 0) * 1 < 0) == ($t0 < 0 != ($t0 / 3 + ($t0 < 0) * 6148914691236517205 - ($t0 % 3 + ($t0 < 0) * 1 < 0) < 0))
+}
+bad "quotient" : check@L4
+bad "not a multiple" : check@L2
+`
+	p, err := native.Parse("div", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Engine{Fresh: true, MaxIterations: 4}).Check(context.Background(), p, model.SC)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if res.Status == engines.Unsafe {
+		t.Errorf("unsafe: %v", res.Trace)
+	}
+}
