@@ -79,6 +79,10 @@
 // remove the counterexample, the preconditions themselves, which always do.
 //
 // Every counterexample returned has been replayed by model.Program.Replay.
+// Every Z3 check runs under a resource limit (2^27 of Z3's units, counted
+// the same on every machine); a check that exceeds it, or that Z3 answers
+// unknown for a reason of its own, makes the answer Inconclusive. A model
+// Z3 gives with values beyond int64 is asked again within int64.
 // Integers are mathematical integers, which are the model's int64 values
 // only as long as no value crosses ±2^63. Before it calls a program safe,
 // the engine bounds, by the growth of the values along the program's data
