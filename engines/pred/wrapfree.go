@@ -57,6 +57,9 @@ type wrapBound struct {
 
 // reason says why a proof does not hold for the program's int64 values.
 func (w wrapBound) reason() string {
+	if w.ops == 0 {
+		return fmt.Sprintf("the predicate engine computes with unbounded integers, which are Go's 64-bit integers only until a value wraps around, and %s may wrap around at once, or grow past int64 in a few steps (it adds up unbounded values that grow with it)", w.where)
+	}
 	return fmt.Sprintf("the predicate engine computes with unbounded integers, which are Go's 64-bit integers only until a value wraps around, and %s may wrap around within the first %s of a run", w.where, opsText(w.ops))
 }
 

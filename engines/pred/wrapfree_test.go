@@ -253,3 +253,22 @@ bad "not a multiple" : check@L2
 		t.Errorf("unsafe: %v", res.Trace)
 	}
 }
+
+// TestWrapFreeReason checks the wording of the reason for a value that can
+// double at every step, where no number of operations is safe.
+func TestWrapFreeReason(t *testing.T) {
+	p, err := native.Parse("double", []byte(`
+var x : int = 1
+process P0 {
+  reg $r : int = 0
+  L0 -> L1 : read $r := x
+  L1 -> L0 : write x := $r + $r
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wrapFree(p).reason()
+	if !strings.Contains(got, "$r + $r (P0, double:6:3) may wrap around at once, or grow past int64 in a few steps") {
+		t.Errorf("reason = %q", got)
+	}
+}
