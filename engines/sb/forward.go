@@ -267,7 +267,8 @@ func (f *forward) recordLocal(s absState) {
 }
 
 // localStates are the register valuations reached at one location tuple,
-// each with the least depth of an abstract state that has it.
+// each with the least depth of an abstract state that has it, in the order
+// of depth (the search is breadth first; projected sorts its unions).
 type localStates struct {
 	regs  [][]int64
 	depth []int32
@@ -462,6 +463,9 @@ func (f *forward) projected(mask uint64) map[string]*localStates {
 		to.regs = append(to.regs, list.regs...)
 		to.depth = append(to.depth, list.depth...)
 	}
+	for _, to := range m {
+		to.sortByDepth()
+	}
 	if f.proj == nil {
 		f.proj = map[uint64]map[string]*localStates{}
 	}
@@ -503,11 +507,8 @@ func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 
 			}
 		}
 	}
-	least := int32(-1)
+	// The list is in the order of depth: the first match is the least.
 	for i, flat := range list.regs {
-		if least >= 0 && list.depth[i] >= least {
-			continue
-		}
 		ok, off := true, 0
 		for p, rs := range regs {
 			known := rknown[p]
@@ -524,8 +525,22 @@ func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 
 			off += len(rs)
 		}
 		if ok {
-			least = list.depth[i]
+			return list.depth[i]
 		}
 	}
-	return least
+	return -1
+}
+
+// sortByDepth orders l's valuations by depth, stably.
+func (l *localStates) sortByDepth() {
+	idx := make([]int, len(l.regs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(l.depth[a], l.depth[b]) })
+	regs, depth := make([][]int64, len(idx)), make([]int32, len(idx))
+	for i, j := range idx {
+		regs[i], depth[i] = l.regs[j], l.depth[j]
+	}
+	l.regs, l.depth = regs, depth
 }

@@ -180,6 +180,13 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 		if d := f.leastDepth(c.Locs, c.Regs, all); d > nodes[head].depth {
 			t.Fatalf("k=%d: the abstraction's least depth %d of the local state of %v exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
 		}
+		// So does a projection, with the first process's location wild
+		// (a union of lists, sorted by depth).
+		free := slices.Clone(c.Locs)
+		free[0] = wild
+		if d := f.leastDepth(free, c.Regs, all); d < 0 || d > nodes[head].depth {
+			t.Fatalf("k=%d: the abstraction's least depth %d of the local state of %v with P0 free exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
+		}
 		if p.IsBad(c) {
 			bad = true
 			if !f.bad {
