@@ -549,11 +549,6 @@ func (s *search) push(c *cons) {
 	}
 	s.seen[string(s.keyBuf)] = true
 	switch {
-	case s.prune != nil && s.queue.dist == nil:
-		if !s.mayReach(c) {
-			s.pruned++
-			return
-		}
 	case s.prune != nil:
 		if c.depth = s.reachDepth(c, s.prune); c.depth < 0 {
 			s.pruned++
@@ -605,11 +600,6 @@ func (s *search) push(c *cons) {
 // maxSeen bounds the cache of constraints generated before.
 const maxSeen = 1 << 20
 
-// mayReach reports whether the forward abstraction reaches a local state of
-// c (of its processes at a fixed location); constraints at a fault location
-// are always kept.
-func (s *search) mayReach(c *cons) bool { return s.reachDepth(c, s.prune) >= 0 }
-
 // reachDepth returns the least depth at which the forward abstraction fw
 // reaches a local state of c (of its processes at a fixed location), or -1
 // when it reaches none; constraints at a fault location are always kept,
@@ -621,12 +611,6 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 		if l >= s.origLocs[p] {
 			return 0 // a fault location: kept
 		}
-	}
-	if fw == s.prune && s.queue.dist == nil {
-		if fw.mayReach(c.locs, c.regs, c.rknown) {
-			return 0
-		}
-		return -1
 	}
 	return fw.leastDepth(c.locs, c.regs, c.rknown)
 }
