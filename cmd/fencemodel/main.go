@@ -68,12 +68,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/auto"
+	"github.com/fencecheck/fencecheck/engines/bdd"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
@@ -146,7 +148,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -177,6 +179,8 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &pred.Engine{MaxStates: f.maxStates}, nil
 	case "bmc":
 		return &bmc.Engine{MaxWork: f.maxStates}, nil
+	case "bdd":
+		return &bdd.Engine{MaxNodes: int(min(f.maxStates, math.MaxInt32))}, nil
 	}
 	// An exact engine with the bounded one run first: sb+bmc.
 	if exact, ok := strings.CutSuffix(f.engine, "+bmc"); ok && exact != "bmc" {
@@ -186,7 +190,7 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 			return portfolio.WithBMC(eng), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred or bmc, or one of explicit, sb, pred followed by +bmc)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred, bmc or bdd, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
 // fresh builds another engine like the one parse built (which succeeded
