@@ -612,7 +612,6 @@ func (e *encoding) state(s model.State) Node {
 	return e.cube(lits)
 }
 
-
 // nowLevels returns the levels of the bits of a state now.
 func (e *encoding) nowLevels() []int {
 	levels := make([]int, e.nbits)
