@@ -28,7 +28,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -189,9 +188,6 @@ func (s *search) run() (bool, error) {
 			}
 		}
 		frontier = round
-		if debug {
-			fmt.Fprintf(os.Stderr, "round: %d layers, frontier %d nodes, reach %d nodes, %d nodes held, %d steps\n", len(s.layers)-1, m.Size(frontier), m.Size(s.reach), m.Nodes(), m.Steps())
-		}
 		if err := m.Err(); err != nil {
 			return false, err
 		}
@@ -315,5 +311,3 @@ func sameState(a, b model.State) bool {
 	}
 	return true
 }
-
-var debug = os.Getenv("BDDDEBUG") != ""

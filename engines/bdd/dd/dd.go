@@ -508,8 +508,11 @@ func (m *Manager) Collect(roots ...*Node) {
 	for _, r := range roots {
 		*r = renum[*r]
 	}
-	size := 1 << 16
-	for 2*len(m.nodes) > size {
+	// Room for the nodes kept to grow fourfold before the next rehash,
+	// and never below half the table before: a search that collects
+	// often holds about as many nodes each time.
+	size := max(1<<16, len(m.table)/2)
+	for 8*len(m.nodes) > size {
 		size *= 2
 	}
 	m.rehash(size)
