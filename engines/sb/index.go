@@ -21,15 +21,21 @@ import (
 //     flushes may not precede it (b.mayFlush ⊆ a.mayFlush).
 //
 // Constraints are bucketed by the key, and each carries its features hashed
-// into one word: a candidate whose word is not contained in the other's is
-// rejected with one AND, before the embedding search of subsumes.
+// into 128 bits: a candidate whose bits are not contained in the other's
+// is rejected with two ANDs, before the embedding search of subsumes.
 
 // bucket holds the analysed constraints of one key, with their feature
 // words at the same indices.
 type bucket struct {
 	cons  []*cons
-	feats []uint64
+	feats []featWord
 }
+
+// featWord is a set of hashed features, 128 bits.
+type featWord [2]uint64
+
+// within reports whether every feature of f is one of g.
+func (f featWord) within(g featWord) bool { return f[0]&^g[0]|f[1]&^g[1] == 0 }
 
 // appendPtrKey appends the sequence of pointer groups of c: for every
 // message pointed at, in order, the set of processes pointing at it.
@@ -49,37 +55,64 @@ func appendPtrKey(b []byte, c *cons) []byte {
 }
 
 // featBit hashes one feature to a bit of the feature word.
-func featBit(kind, a, b uint64, v int64) uint64 {
+func featBit(kind, a, b uint64, v int64) featWord {
 	h := kind*0x9E3779B97F4A7C15 ^ a*0xC2B2AE3D27D4EB4F ^ b*0x165667B19E3779F9 ^ uint64(v)*0xD6E8FEB86659FD93
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
 	h ^= h >> 32
-	return 1 << (h & 63)
+	var w featWord
+	w[h>>6&1] = 1 << (h & 63)
+	return w
 }
 
+func (f *featWord) add(g featWord) { f[0] |= g[0]; f[1] |= g[1] }
+
 // features returns the feature word of c (see the comment at the top of the
-// file): if a ⊑ b then features(a) &^ features(b) == 0.
-func features(c *cons, all uint64) uint64 {
-	var f uint64
+// file): if a ⊑ b then features(a).within(features(b)).
+func features(c *cons, all uint64) featWord {
+	var f featWord
 	for p, rs := range c.regs {
 		for k := c.rknown[p]; k != 0; k &= k - 1 {
 			r := bits.TrailingZeros64(k)
-			f |= featBit(1, uint64(p), uint64(r), rs[r])
+			f.add(featBit(1, uint64(p), uint64(r), rs[r]))
 		}
 	}
 	for i := range c.msgs {
 		m := &c.msgs[i]
+		// Where the message's image is known (the active message maps to
+		// the active one, a message some processes point at to the one
+		// the same processes point at), its features are tagged with
+		// that place: tag 0 for the active message, else the pointer
+		// group plus one, 0 for none.
+		var tag uint64
+		if i > 0 {
+			for p, z := range c.ptr {
+				if z == i {
+					tag |= 1 << uint(p)
+				}
+			}
+			if tag != 0 {
+				tag++
+			}
+		}
+		placed := i == 0 || tag != 0
 		for k := m.known; k != 0; k &= k - 1 {
 			x := bits.TrailingZeros64(k)
-			f |= featBit(2, uint64(x), 0, m.mem[x])
+			f.add(featBit(2, uint64(x), 0, m.mem[x]))
+			if placed {
+				f.add(featBit(6, uint64(x), tag, m.mem[x]))
+			}
 		}
 		if m.writer >= 0 {
-			f |= featBit(3, uint64(m.writer), uint64(m.v), 0)
+			f.add(featBit(3, uint64(m.writer), uint64(m.v), 0))
+			if placed {
+				f.add(featBit(7, uint64(m.writer), uint64(m.v), int64(tag)))
+			}
 		}
-		f |= featBit(4, uint64(i), 0, 0)
+		f.add(featBit(4, uint64(i), 0, 0))
 	}
 	for k := all &^ c.mayFlush; k != 0; k &= k - 1 {
-		f |= featBit(5, uint64(bits.TrailingZeros64(k)), 0, 0)
+		f.add(featBit(5, uint64(bits.TrailingZeros64(k)), 0, 0))
 	}
 	return f
 }
@@ -87,7 +120,7 @@ func features(c *cons, all uint64) uint64 {
 // subsumedBy reports whether a constraint of bk subsumes c (whose feature
 // word is f), and charges the comparisons as work; s.stop is set when the
 // search must stop.
-func (s *search) subsumedBy(bk *bucket, c *cons, f uint64) bool {
+func (s *search) subsumedBy(bk *bucket, c *cons, f featWord) bool {
 	if bk == nil {
 		return false
 	}
@@ -95,7 +128,7 @@ func (s *search) subsumedBy(bk *bucket, c *cons, f uint64) bool {
 		return false
 	}
 	for i, v := range bk.cons {
-		if bk.feats[i]&^f != 0 || v.dead {
+		if !bk.feats[i].within(f) || v.dead {
 			continue
 		}
 		if !s.tick(1) {
@@ -109,17 +142,19 @@ func (s *search) subsumedBy(bk *bucket, c *cons, f uint64) bool {
 }
 
 // retire marks dead the constraints of bk that c (with feature word f)
-// subsumes, and drops them and the ones retired before from bk.
-func (s *search) retire(bk *bucket, c *cons, f uint64) {
+// subsumes, and drops them from bk.
+func (s *search) retire(bk *bucket, c *cons, f featWord) {
+	// A constraint lives in one bucket, and retire drops it there when it
+	// dies: every constraint of bk is alive, and the feature test comes
+	// first, so that most are not even loaded.
 	n := 0
 	for i, v := range bk.cons {
-		if !v.dead && f&^bk.feats[i] == 0 && subsumes(c, v, &s.embed) {
+		if f.within(bk.feats[i]) && subsumes(c, v, &s.embed) {
 			v.dead = true
+			continue
 		}
-		if !v.dead {
-			bk.cons[n], bk.feats[n] = v, bk.feats[i]
-			n++
-		}
+		bk.cons[n], bk.feats[n] = v, bk.feats[i]
+		n++
 	}
 	clear(bk.cons[n:])
 	bk.cons, bk.feats = bk.cons[:n], bk.feats[:n]
