@@ -102,6 +102,11 @@ func features(c *cons, all uint64) featWord {
 			if placed {
 				f.add(featBit(6, uint64(x), tag, m.mem[x]))
 			}
+			// Two values known in one message are known in its image.
+			for k2 := k & (k - 1); k2 != 0; k2 &= k2 - 1 {
+				y := bits.TrailingZeros64(k2)
+				f.add(featBit(8, uint64(x)<<32|uint64(y), uint64(m.mem[y]), m.mem[x]))
+			}
 		}
 		if m.writer >= 0 {
 			f.add(featBit(3, uint64(m.writer), uint64(m.v), 0))
@@ -110,6 +115,48 @@ func features(c *cons, all uint64) featWord {
 			}
 		}
 		f.add(featBit(4, uint64(i), 0, 0))
+	}
+	// The embedding is increasing and keeps headers: an ordered pair of
+	// headers, or a header occurring n times, in c occurs in every
+	// constraint c subsumes; so does a header after or before a message
+	// whose image is known.
+	for i := range c.msgs {
+		mi := &c.msgs[i]
+		if mi.writer < 0 {
+			continue
+		}
+		hi := uint64(mi.writer)<<32 | uint64(mi.v)
+		n := int64(1)
+		for j := range i {
+			if mj := &c.msgs[j]; mj.writer >= 0 {
+				hj := uint64(mj.writer)<<32 | uint64(mj.v)
+				f.add(featBit(9, hj, hi, 0))
+				if hj == hi {
+					n++
+				}
+			}
+		}
+		f.add(featBit(10, hi, 0, n))
+	}
+	for i := range c.msgs {
+		tag := uint64(0)
+		if i > 0 {
+			for p, z := range c.ptr {
+				if z == i {
+					tag |= 1 << uint(p)
+				}
+			}
+			if tag == 0 {
+				continue
+			}
+			tag++
+		}
+		for j := range c.msgs {
+			if mj := &c.msgs[j]; mj.writer >= 0 && j != i {
+				hj := uint64(mj.writer)<<32 | uint64(mj.v)
+				f.add(featBit(11, tag, hj, int64(min(max(j-i, -1), 1))))
+			}
+		}
 	}
 	for k := all &^ c.mayFlush; k != 0; k &= k - 1 {
 		f.add(featBit(5, uint64(bits.TrailingZeros64(k)), 0, 0))
