@@ -81,3 +81,46 @@ func TestDifferential(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDifferential decodes a seed for the program generators from its
+// input and checks that the bdd engine and the explicit engine agree, as
+// TestDifferential does for a fixed sequence.
+//
+//	go test ./engines/bdd -run '^$' -fuzz FuzzDifferential -fuzztime 10m
+func FuzzDifferential(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3, 42} {
+		f.Add(seed, uint8(0))
+	}
+	gens := []func(*rand.Rand) *model.Program{
+		progen.Simple,
+		progen.Symmetric,
+		func(rng *rand.Rand) *model.Program {
+			return progen.Race(rng, progen.RaceOptions{Loops: true, Bad: true})
+		},
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, kind uint8) {
+		rng := rand.New(rand.NewPCG(seed, uint64(kind)))
+		p := gens[int(kind)%len(gens)](rng)
+		m := model.SC
+		if kind&0x80 != 0 {
+			p.Index()
+			p = fence.Insert(p, fence.Candidates(p, fence.AfterWrites, nil))
+			m = model.TSO
+		}
+		want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
+		if err != nil {
+			t.Skipf("explicit: %v", err)
+		}
+		got, err := (&bdd.Engine{}).Check(context.Background(), p, m)
+		if err != nil {
+			var u *engines.Unsupported
+			if errors.As(err, &u) {
+				t.Skip(err)
+			}
+			t.Fatalf("bdd: %v", err)
+		}
+		if want.Status != engines.Inconclusive && got.Status != want.Status {
+			t.Fatalf("under %v: bdd %v, explicit %v", m, got, want)
+		}
+	})
+}
