@@ -108,14 +108,20 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	s := &search{enc: enc, m: mgr}
 	found, err := s.run()
-	res.Stats.States = s.states
-	if err == nil {
-		res.Stats.States = mgr.Count(s.reach, enc.nowLevels())
-	}
 	if err != nil {
 		return stopped(err)
 	}
+	res.Stats.States = mgr.Count(s.reach, enc.nowLevels())
 	if found {
+		// The same search again, recording its layers this time (the
+		// search is deterministic: it stops at the same set).
+		s = &search{enc: enc, m: mgr, record: true}
+		if found, err = s.run(); err != nil {
+			return stopped(err)
+		}
+		if !found {
+			return nil, errors.New("internal error: a search that found a bad state does not find it again")
+		}
 		t, err := s.trace()
 		if err != nil {
 			if mgr.Err() != nil {
@@ -139,28 +145,32 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	return res, nil
 }
 
-// search is one breadth-first symbolic search.
+// search is one symbolic search.
 type search struct {
 	enc *encoding
 	m   *dd.Manager
-	// layers[k] is the set of states first reached after k steps.
+	// record keeps the layers: layers[k] is the k-th set of states the
+	// search added, each state with a predecessor in an earlier layer.
+	// Only a search that rebuilds a counterexample records them.
+	record   bool
 	layers   []Node
+	last     Node // the last set added
 	reach    Node
-	states   int64 // states reached (saturating), for the statistics
-	lastLive int   // nodes kept by the last collection
+	lastLive int // nodes kept by the last collection
 }
 
 // run searches until a new set of states meets a bad state (true) or no
 // new state is reached (false); an error is the manager's stop. It chains
-// the processes' images (each process's steps are taken from the states
-// the previous processes just reached, in the same round), which reaches
-// deep states of asynchronous systems in far fewer rounds than
-// breadth-first search. Every state of a layer has a predecessor in an
-// earlier layer.
+// the processes' images, each process running to a fixpoint of its own
+// steps from the states the search has added since its last turn, which
+// reaches the deep states of asynchronous systems in far fewer rounds than
+// breadth-first search.
 func (s *search) run() (bool, error) {
 	m, enc := s.m, s.enc
-	s.reach = enc.init
-	s.layers = []Node{enc.init}
+	s.reach, s.last = enc.init, enc.init
+	if s.record {
+		s.layers = []Node{enc.init}
+	}
 	if m.And(enc.init, enc.bad) != dd.False {
 		return true, m.Err()
 	}
@@ -168,7 +178,6 @@ func (s *search) run() (bool, error) {
 	for frontier != dd.False {
 		round := dd.False // the states this round adds
 		for i := range enc.procs {
-			// The process runs to a fixpoint of its own steps.
 			from := m.Or(frontier, round)
 			for from != dd.False {
 				next := m.Diff(enc.image(from, i), s.reach)
@@ -180,36 +189,34 @@ func (s *search) run() (bool, error) {
 				}
 				s.reach = m.Or(s.reach, next)
 				round = m.Or(round, next)
-				s.layers = append(s.layers, next)
+				s.last = next
+				if s.record {
+					s.layers = append(s.layers, next)
+				}
 				if m.And(next, enc.bad) != dd.False {
 					return true, m.Err()
 				}
 				from = next
+				s.maybeCollect(&frontier, &round, &from)
 			}
 		}
 		frontier = round
 		if err := m.Err(); err != nil {
 			return false, err
 		}
-		if m.Nodes() > 1<<20 && m.Nodes() > 4*s.liveEstimate() {
-			s.collect(&frontier)
-		}
 	}
 	return false, nil
 }
 
-// liveEstimate is the number of nodes the last collection kept.
-func (s *search) liveEstimate() int {
-	if s.lastLive == 0 {
-		return 1 << 18
+// maybeCollect compacts the manager's nodes to those the search still
+// holds (extra besides its own) once it holds four times as many as the
+// last collection kept.
+func (s *search) maybeCollect(extra ...*Node) {
+	if live := max(s.lastLive, 1<<18); s.m.Nodes() < 4*live {
+		return
 	}
-	return s.lastLive
-}
-
-// collect compacts the manager's nodes to those the search still holds.
-func (s *search) collect(extra ...*Node) {
 	enc := s.enc
-	roots := []*Node{&s.reach, &enc.init, &enc.bad}
+	roots := []*Node{&s.reach, &s.last, &enc.init, &enc.bad}
 	for k := range s.layers {
 		roots = append(roots, &s.layers[k])
 	}
