@@ -19,9 +19,11 @@
 // engine computes exactly what the model's semantics does (64-bit
 // arithmetic, faults when a value leaves its domain) without encoding
 // arithmetic in bits; registers dead at a location are reset, as in the
-// explicit search. A counterexample is rebuilt from the frontiers of the
-// search (a bad state, then backwards a predecessor in each frontier) and
-// replayed concretely before it is returned.
+// explicit search. When a bad state is reached, the search runs again
+// recording the sets it adds (its layers) and rebuilds a counterexample
+// from them: backwards from a bad state, a predecessor in the earliest
+// layer that holds one, down to an initial state; the steps are found with
+// the model's semantics and the trace is replayed before it is returned.
 package bdd
 
 import (
