@@ -193,74 +193,56 @@ func (m *Manager) cofactors(a Node, level int32) (Node, Node) {
 }
 
 // And returns a ∧ b.
-func (m *Manager) And(a, b Node) Node {
-	switch {
-	case a == False || b == False:
-		return False
-	case a == True || a == b:
-		return b
-	case b == True:
-		return a
-	}
-	if a > b {
-		a, b = b, a
-	}
-	e, ok := m.lookup(opAnd, a, b, 0)
-	if ok {
-		return e.r
-	}
-	if !m.step() {
-		return False
-	}
-	top := min(m.nodes[a].level, m.nodes[b].level)
-	a0, a1 := m.cofactors(a, top)
-	b0, b1 := m.cofactors(b, top)
-	lo := m.And(a0, b0)
-	hi := m.And(a1, b1)
-	r := m.Mk(int(top), lo, hi)
-	m.store(e, opAnd, a, b, 0, r)
-	return r
-}
+func (m *Manager) And(a, b Node) Node { return m.apply(opAnd, a, b) }
 
 // Or returns a ∨ b.
-func (m *Manager) Or(a, b Node) Node {
-	switch {
-	case a == True || b == True:
-		return True
-	case a == False || a == b:
-		return b
-	case b == False:
-		return a
-	}
-	if a > b {
-		a, b = b, a
-	}
-	e, ok := m.lookup(opOr, a, b, 0)
-	if ok {
-		return e.r
-	}
-	if !m.step() {
-		return False
-	}
-	top := min(m.nodes[a].level, m.nodes[b].level)
-	a0, a1 := m.cofactors(a, top)
-	b0, b1 := m.cofactors(b, top)
-	lo := m.Or(a0, b0)
-	hi := m.Or(a1, b1)
-	r := m.Mk(int(top), lo, hi)
-	m.store(e, opOr, a, b, 0, r)
-	return r
-}
+func (m *Manager) Or(a, b Node) Node { return m.apply(opOr, a, b) }
 
 // Diff returns a ∧ ¬b.
-func (m *Manager) Diff(a, b Node) Node {
-	switch {
-	case a == False || b == True || a == b:
-		return False
-	case b == False:
-		return a
+func (m *Manager) Diff(a, b Node) Node { return m.apply(opDiff, a, b) }
+
+// terminal returns op(a, b) when a terminal case decides it.
+func terminal(op uint32, a, b Node) (Node, bool) {
+	switch op {
+	case opAnd:
+		switch {
+		case a == False || b == False:
+			return False, true
+		case a == True || a == b:
+			return b, true
+		case b == True:
+			return a, true
+		}
+	case opOr:
+		switch {
+		case a == True || b == True:
+			return True, true
+		case a == False || a == b:
+			return b, true
+		case b == False:
+			return a, true
+		}
+	case opDiff:
+		switch {
+		case a == False || b == True || a == b:
+			return False, true
+		case b == False:
+			return a, true
+		}
 	}
-	e, ok := m.lookup(opDiff, a, b, 0)
+	return 0, false
+}
+
+// apply computes a binary operation by Shannon expansion on the top
+// variable, with the terminal cases and the cache.
+func (m *Manager) apply(op uint32, a, b Node) Node {
+	if r, ok := terminal(op, a, b); ok {
+		return r
+	}
+	if op != opDiff && a > b {
+		a, b = b, a // commutative: one cache entry for both orders
+	}
+	e, ok := m.lookup(op, a, b, 0)
 	if ok {
 		return e.r
 	}
@@ -270,10 +252,10 @@ func (m *Manager) Diff(a, b Node) Node {
 	top := min(m.nodes[a].level, m.nodes[b].level)
 	a0, a1 := m.cofactors(a, top)
 	b0, b1 := m.cofactors(b, top)
-	lo := m.Diff(a0, b0)
-	hi := m.Diff(a1, b1)
+	lo := m.apply(op, a0, b0)
+	hi := m.apply(op, a1, b1)
 	r := m.Mk(int(top), lo, hi)
-	m.store(e, opDiff, a, b, 0, r)
+	m.store(e, op, a, b, 0, r)
 	return r
 }
 
