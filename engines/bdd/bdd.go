@@ -21,8 +21,8 @@
 // arithmetic in bits; registers dead at a location are reset, as in the
 // explicit search. When a bad state is reached, the search runs again
 // recording the sets it adds (its layers) and rebuilds a counterexample
-// from them: backwards from a bad state, a predecessor in the earliest
-// layer that holds one, down to an initial state; the steps are found with
+// from them: backwards from a bad state, a predecessor in the latest
+// earlier layer that holds one, down to an initial state; the steps are found with
 // the model's semantics and the trace is replayed before it is returned.
 package bdd
 
@@ -39,9 +39,11 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// DefaultMaxNodes bounds the nodes of the diagrams held at once (about
-// 24 bytes each with the tables), unless Engine.MaxNodes says otherwise.
-const DefaultMaxNodes = 1 << 25
+// DefaultMaxNodes bounds the nodes of the diagrams held at once (50–100
+// bytes each with the unique table and the cache, so about 1–1.5 GB),
+// unless Engine.MaxNodes says otherwise; a memory limit of the context
+// ends the search first when it is lower.
+const DefaultMaxNodes = 1 << 24
 
 // stepsPerUnit is the number of diagram operation steps charged to the
 // work meter as one unit (one explicit state): about as much time.
@@ -74,18 +76,29 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	meter := engines.MeterOf(ctx)
 	charged := int64(0)
 	errWork := errors.New("work")
+	var enc *encoding
+	// charge charges the work meter with the work not charged yet: the
+	// diagram steps, stepsPerUnit to a unit, and one unit per image.
+	charge := func() error {
+		if meter == nil {
+			return nil
+		}
+		units := (mgr.Steps() + stepsPerUnit - 1) / stepsPerUnit
+		if enc != nil {
+			units += enc.images
+		}
+		units -= charged
+		charged += units
+		if !meter.States(units) {
+			return errWork
+		}
+		return nil
+	}
 	mgr.Stop = func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if meter != nil {
-			units := mgr.Steps()/stepsPerUnit - charged
-			charged += units
-			if !meter.States(units) {
-				return errWork
-			}
-		}
-		return nil
+		return charge()
 	}
 	res := &engines.Result{Model: m}
 	stopped := func(err error) (*engines.Result, error) {
@@ -101,7 +114,8 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		res.Stats.Duration = time.Since(start)
 		return res, nil
 	}
-	enc, err := newEncoding(p, mgr)
+	var err error
+	enc, err = newEncoding(p, mgr)
 	if err != nil {
 		if mgr.Err() != nil {
 			return stopped(mgr.Err())
@@ -110,10 +124,16 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	s := &search{enc: enc, m: mgr}
 	found, err := s.run()
+	if s.reach != dd.False {
+		// Count reads the diagram only: it works after a stop too.
+		res.Stats.States = mgr.Count(s.reach, enc.nowLevels())
+	}
+	if err == nil {
+		err = charge()
+	}
 	if err != nil {
 		return stopped(err)
 	}
-	res.Stats.States = mgr.Count(s.reach, enc.nowLevels())
 	if found {
 		// The same search again, recording its layers this time (the
 		// search is deterministic: it stops at the same set).
@@ -140,6 +160,9 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	} else {
 		res.Status = engines.Safe
 	}
+	if err := charge(); err != nil {
+		return stopped(err)
+	}
 	res.Stats.Duration = time.Since(start)
 	if err := engines.Verify(p, res); err != nil {
 		return nil, err
@@ -154,11 +177,10 @@ type search struct {
 	// record keeps the layers: layers[k] is the k-th set of states the
 	// search added, each state with a predecessor in an earlier layer.
 	// Only a search that rebuilds a counterexample records them.
-	record   bool
-	layers   []Node
-	last     Node // the last set added
-	reach    Node
-	lastLive int // nodes kept by the last collection
+	record bool
+	layers []Node
+	last   Node // the last set added
+	reach  Node
 }
 
 // run searches until a new set of states meets a bad state (true) or no
@@ -182,21 +204,32 @@ func (s *search) run() (bool, error) {
 		for i := range enc.procs {
 			from := m.Or(frontier, round)
 			for from != dd.False {
-				next := m.Diff(enc.image(from, i), s.reach)
+				// One step of the fixpoint, computed into fresh diagrams
+				// first: when it runs into the node limit, the nodes the
+				// search holds are compacted and the step tried again.
+				var next, reach, added Node
+				bad := false
+				for retried := false; ; retried = true {
+					next = m.Diff(enc.image(from, i), s.reach)
+					reach, added = m.Or(s.reach, next), m.Or(round, next)
+					bad = m.And(next, enc.bad) != dd.False
+					if retried || !m.ClearNodeLimit() {
+						break
+					}
+					s.enc.collect(s.roots(&frontier, &round, &from)...)
+				}
 				if err := m.Err(); err != nil {
 					return false, err
 				}
 				if next == dd.False {
 					break
 				}
-				s.reach = m.Or(s.reach, next)
-				round = m.Or(round, next)
-				s.last = next
+				s.reach, round, s.last = reach, added, next
 				if s.record {
 					s.layers = append(s.layers, next)
 				}
-				if m.And(next, enc.bad) != dd.False {
-					return true, m.Err()
+				if bad {
+					return true, nil
 				}
 				from = next
 				s.maybeCollect(&frontier, &round, &from)
@@ -211,30 +244,24 @@ func (s *search) run() (bool, error) {
 }
 
 // maybeCollect compacts the manager's nodes to those the search still
-// holds (extra besides its own) once it holds four times as many as the
-// last collection kept.
+// holds (extra besides its own), when the encoding's threshold says so.
 func (s *search) maybeCollect(extra ...*Node) {
-	if live := max(s.lastLive, 1<<18); s.m.Nodes() < 4*live {
-		return
-	}
-	enc := s.enc
-	roots := []*Node{&s.reach, &s.last, &enc.init, &enc.bad}
+	s.enc.maybeCollect(s.roots(extra...)...)
+}
+
+// roots returns the diagrams the search holds, and extra.
+func (s *search) roots(extra ...*Node) []*Node {
+	roots := append([]*Node{&s.reach, &s.last}, extra...)
 	for k := range s.layers {
 		roots = append(roots, &s.layers[k])
 	}
-	for k := range enc.procs {
-		pr := &enc.procs[k]
-		roots = append(roots, &pr.rel, &pr.nowCube, &pr.afterCube, &pr.faults)
-	}
-	roots = append(roots, extra...)
-	s.m.Collect(roots...)
-	s.lastLive = s.m.Nodes()
+	return roots
 }
 
 // trace rebuilds an execution to a bad state. Backwards from a bad state
-// of the last layer, it picks a predecessor in the earliest layer that
-// holds one (every state of a layer has one in an earlier layer), down to
-// an initial state; then forwards, it finds each step with the model's
+// of the last layer, it picks a predecessor in the latest earlier layer
+// that holds one (every state of a layer has one in an earlier layer),
+// down to an initial state; then forwards, it finds each step with the model's
 // semantics.
 func (s *search) trace() (*model.Trace, error) {
 	m, enc, p := s.m, s.enc, s.enc.p
@@ -250,14 +277,16 @@ func (s *search) trace() (*model.Trace, error) {
 		for i := range enc.procs {
 			pre = m.Or(pre, enc.preimage(at, i))
 		}
-		j := 0
-		for j < k && m.And(pre, s.layers[j]) == dd.False {
-			j++
+		// The latest earlier layer with a predecessor: usually the one
+		// before, so that the rebuild takes time linear in the layers.
+		j := k - 1
+		for j >= 0 && m.And(pre, s.layers[j]) == dd.False {
+			j--
 		}
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
-		if j == k {
+		if j < 0 {
 			return nil, fmt.Errorf("internal error: a state of layer %d has no predecessor in an earlier layer", k)
 		}
 		set, _ := m.SatOne(m.And(pre, s.layers[j]))

@@ -57,6 +57,34 @@ type encoding struct {
 	// init, the initial states; bad, the bad states and the states from
 	// which a step faults.
 	init, bad Node
+
+	lastLive int   // nodes kept by the last collection
+	images   int64 // images computed, each charged as a unit of work
+}
+
+// maybeCollect compacts the manager's nodes to the encoding's diagrams and
+// extra, once it holds four times as many as the last collection kept, or
+// three quarters of its node limit and an eighth of it more than the last
+// collection kept: the limit bounds the nodes live, not the garbage.
+func (e *encoding) maybeCollect(extra ...*Node) {
+	n, limit := e.m.Nodes(), e.m.MaxNodes
+	nearLimit := limit > 0 && n > limit/4*3 && n-e.lastLive > limit/8
+	if live := max(e.lastLive, 1<<18); n < 4*live && !nearLimit {
+		return
+	}
+	e.collect(extra...)
+}
+
+// collect compacts the manager's nodes to the encoding's diagrams and
+// extra.
+func (e *encoding) collect(extra ...*Node) {
+	roots := append([]*Node{&e.init, &e.bad}, extra...)
+	for k := range e.procs {
+		pr := &e.procs[k]
+		roots = append(roots, &pr.rel, &pr.nowCube, &pr.afterCube, &pr.faults)
+	}
+	e.m.Collect(roots...)
+	e.lastLive = e.m.Nodes()
 }
 
 // Node is a diagram of the engine's manager.
@@ -332,31 +360,47 @@ func reads(i int, exprs []model.Expr, vars []int) []slotID {
 	return ids
 }
 
-// opReads returns what transition op of process i reads and what it
-// writes (besides the location).
+// opReads returns what transition op of process i reads from the state
+// and what it writes (besides the location). Inside a locked body, a
+// register or variable the body assigned before is not read from the
+// state.
 func opReads(i int, op *model.Op) (read, written []slotID) {
-	var exprs []model.Expr
-	var vars []int
-	addWrite := func(id slotID) {
+	add := func(ids *[]slotID, id slotID) {
+		if !slices.Contains(*ids, id) {
+			*ids = append(*ids, id)
+		}
+	}
+	use := func(id slotID) {
 		if !slices.Contains(written, id) {
-			written = append(written, id)
+			add(&read, id)
 		}
 	}
 	var visit func(o *model.Op)
 	visit = func(o *model.Op) {
 		if o.Expr != nil {
-			exprs = append(exprs, o.Expr)
+			model.WalkExpr(o.Expr, func(x model.Expr) {
+				switch x := x.(type) {
+				case model.RegRef:
+					proc := x.Proc
+					if proc < 0 {
+						proc = i
+					}
+					use(slotID{slotReg, proc, x.Reg})
+				case model.VarRef:
+					use(slotID{slotVar, 0, x.Var})
+				}
+			})
 		}
 		switch o.Kind {
 		case model.Assign:
-			addWrite(slotID{slotReg, i, o.Reg})
+			add(&written, slotID{slotReg, i, o.Reg})
 		case model.Read:
-			vars = append(vars, o.Var)
+			use(slotID{slotVar, 0, o.Var})
 			if o.Reg >= 0 {
-				addWrite(slotID{slotReg, i, o.Reg})
+				add(&written, slotID{slotReg, i, o.Reg})
 			}
 		case model.Write:
-			addWrite(slotID{slotVar, 0, o.Var})
+			add(&written, slotID{slotVar, 0, o.Var})
 		case model.Locked:
 			for k := range o.Body {
 				visit(&o.Body[k])
@@ -364,7 +408,7 @@ func opReads(i int, op *model.Op) (read, written []slotID) {
 		}
 	}
 	visit(op)
-	return reads(i, exprs, vars), written
+	return read, written
 }
 
 // combinations calls f with every assignment of values to the slots ids
@@ -433,11 +477,12 @@ func (e *encoding) badStates() (Node, error) {
 	p := e.p
 	bad := dd.False
 	for bi, b := range p.Bad {
-		var lits []literal
+		// One cube per location, conjoined: a bad state that names a
+		// process at two locations holds no state.
+		at := dd.True
 		for _, pl := range b.Locs {
-			lits = appendValue(lits, &e.locs[pl.Proc], int64(pl.Loc), false)
+			at = e.m.And(at, e.cube(appendValue(nil, &e.locs[pl.Proc], int64(pl.Loc), false)))
 		}
-		at := e.cube(lits)
 		if b.Cond == nil {
 			bad = e.m.Or(bad, at)
 			continue
@@ -535,6 +580,7 @@ func (e *encoding) procRelation(i int) (procRel, error) {
 			}
 		}
 		pr.rel = e.m.Or(pr.rel, step)
+		e.maybeCollect(&pr.rel, &pr.faults)
 	}
 	var now, after []int
 	toNow := make([]int, 2*e.nbits)
@@ -557,6 +603,7 @@ func (e *encoding) procRelation(i int) (procRel, error) {
 
 // image returns the states one step of process i leads to from set.
 func (e *encoding) image(set Node, i int) Node {
+	e.images++
 	pr := &e.procs[i]
 	return e.m.Rename(e.m.AndExists(set, pr.rel, pr.nowCube), pr.toNow)
 }

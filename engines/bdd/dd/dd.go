@@ -87,6 +87,17 @@ func New() *Manager {
 // Err reports why the manager stopped, or nil.
 func (m *Manager) Err() error { return m.err }
 
+// ClearNodeLimit clears an ErrNodes stop, so that the caller may collect
+// and try again, and reports whether there was one. The results of the
+// operations that stopped are invalid; the cache holds none of them.
+func (m *Manager) ClearNodeLimit() bool {
+	if m.err != ErrNodes {
+		return false
+	}
+	m.err = nil
+	return true
+}
+
 // Nodes returns the number of nodes held.
 func (m *Manager) Nodes() int { return len(m.nodes) }
 
