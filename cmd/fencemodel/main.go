@@ -83,6 +83,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/zone"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -181,6 +182,8 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &bmc.Engine{MaxWork: f.maxStates}, nil
 	case "bdd":
 		return &bdd.Engine{MaxNodes: int(min(f.maxStates, math.MaxInt32))}, nil
+	case "zone":
+		return &zone.Engine{MaxStates: int(min(f.maxStates, math.MaxInt32))}, nil
 	}
 	// An exact engine with the bounded one run first: sb+bmc.
 	if exact, ok := strings.CutSuffix(f.engine, "+bmc"); ok && exact != "bmc" {
