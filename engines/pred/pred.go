@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/zone"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -50,6 +52,9 @@ type Engine struct {
 	// that run the same code on different indices (see the package
 	// documentation).
 	NoFamilies bool
+	// NoZones turns off the zone abstraction tried before the refinement
+	// loop (see zoneProof).
+	NoZones bool
 
 	mu      sync.Mutex
 	learned map[string]*learned
@@ -191,6 +196,9 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	if why := extremeDomain(p); why != "" {
 		return &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive, Reason: why}}, nil
 	}
+	if rep := e.zoneProof(ctx, p, m); rep != nil {
+		return rep, nil
+	}
 	sig := signature(p)
 	lazyP, isLazy := lazyWraps(p)
 	if !isLazy {
@@ -225,6 +233,39 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return second.rep, nil
 	}
 	return first.rep, first.err
+}
+
+// ZoneWork is the work (control states expanded) the zone abstraction may
+// spend before the refinement loop starts: Lamport's bakery with three
+// goroutines and unbounded tickets, as Go code writes it, needs 1.3
+// million.
+const ZoneWork = 2_000_000
+
+// zoneProof tries to prove p safe with the zone abstraction (engines/zone)
+// before the refinement loop: under SC, or under TSO when no read can find
+// a store in its buffer, and when no 64-bit value can wrap around within
+// MinWrapFreeOps operations (zones compute with mathematical integers).
+// It returns the safe answer, or nil to go on; the work it spent is
+// charged to the meter of ctx either way, within ZoneWork.
+func (e *Engine) zoneProof(ctx context.Context, p *model.Program, m model.Model) *Report {
+	if e.NoZones || (m == model.TSO && !explicit.LoadsDrained(p)) || wrapFree(p).ops < MinWrapFreeOps {
+		return nil
+	}
+	start := time.Now()
+	meter := engines.MeterOf(ctx)
+	zm := engines.NewMeter(ZoneWork)
+	if meter != nil {
+		zm = meter.Fork()
+		zm.Cap(ZoneWork)
+	}
+	res, err := (&zone.Engine{}).Check(engines.WithMeter(ctx, zm), p, m)
+	meter.Join(zm)
+	if err != nil || res.Status != engines.Safe {
+		return nil
+	}
+	res.Model = m
+	res.Stats.Duration = time.Since(start)
+	return &Report{Result: res}
 }
 
 // analyzeBoth analyses the eager and the lazy form of p at once, as Analyze
