@@ -19,8 +19,8 @@ import (
 // they do not prove the ticket lock, whose proof needs the order of two
 // goroutines' registers, nor Dijkstra's and Lamport's fast locks (kept
 // apart by the order of every pair of values, rather than of the shared
-// variables only, the zones prove these two and the ticket lock, but no
-// longer finish the 3-goroutine bakery).
+// variables only, the zones prove the ticket lock, but no longer finish
+// the 3-goroutine bakery in a minute).
 func TestUnboundedLocks(t *testing.T) {
 	for _, tc := range []struct {
 		file string
