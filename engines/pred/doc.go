@@ -104,6 +104,16 @@
 // for a shift by such a count, the analysis is Inconclusive and names the
 // construct, as for a division by a divisor known only at run time.
 //
+// # Zones first
+//
+// Under SC, and under TSO when no read can find a store of its own process
+// pending, the engine first asks the zone abstraction of package zone,
+// within ZoneWork units: a safe answer from it (with the wrap-around bound
+// above) is the answer; anything else leaves the question to the
+// refinement loop, with the work it spent charged. Zones prove Lamport's
+// bakery with three goroutines and unbounded tickets, where the
+// refinement keeps adding predicates with new constants.
+//
 // # Builds without Z3
 //
 // In a build without Z3 (cgo disabled or build tag fencecheck_noz3; see
