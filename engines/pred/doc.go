@@ -117,7 +117,7 @@
 // # Builds without Z3
 //
 // In a build without Z3 (cgo disabled or build tag fencecheck_noz3; see
-// package smt) the engine still compiles, and every check ends Inconclusive
-// with a reason that says the predicate engine is unavailable in this build
+// package smt) the engine still compiles, and every check that the zones
+// do not prove ends Inconclusive with a reason that says the predicate engine is unavailable in this build
 // and how to enable it.
 package pred
