@@ -331,33 +331,21 @@ func (e *encoding) initial() Node {
 	return e.m.And(r, e.cube(lits))
 }
 
-// reads returns the registers (of any process; own for RegRef.Proc < 0)
-// and variables that ops of process i read, in a deterministic order.
-func reads(i int, exprs []model.Expr, vars []int) []slotID {
-	var ids []slotID
-	add := func(id slotID) {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	for _, x := range exprs {
-		model.WalkExpr(x, func(x model.Expr) {
-			switch x := x.(type) {
-			case model.RegRef:
-				proc := x.Proc
-				if proc < 0 {
-					proc = i
-				}
-				add(slotID{slotReg, proc, x.Reg})
-			case model.VarRef:
-				add(slotID{slotVar, 0, x.Var})
+// exprSlots calls f with the registers (of process i for RegRef.Proc < 0,
+// else of the named one) and variables that x reads.
+func exprSlots(i int, x model.Expr, f func(slotID)) {
+	model.WalkExpr(x, func(x model.Expr) {
+		switch x := x.(type) {
+		case model.RegRef:
+			proc := x.Proc
+			if proc < 0 {
+				proc = i
 			}
-		})
-	}
-	for _, x := range vars {
-		add(slotID{slotVar, 0, x})
-	}
-	return ids
+			f(slotID{slotReg, proc, x.Reg})
+		case model.VarRef:
+			f(slotID{slotVar, 0, x.Var})
+		}
+	})
 }
 
 // opReads returns what transition op of process i reads from the state
@@ -378,18 +366,7 @@ func opReads(i int, op *model.Op) (read, written []slotID) {
 	var visit func(o *model.Op)
 	visit = func(o *model.Op) {
 		if o.Expr != nil {
-			model.WalkExpr(o.Expr, func(x model.Expr) {
-				switch x := x.(type) {
-				case model.RegRef:
-					proc := x.Proc
-					if proc < 0 {
-						proc = i
-					}
-					use(slotID{slotReg, proc, x.Reg})
-				case model.VarRef:
-					use(slotID{slotVar, 0, x.Var})
-				}
-			})
+			exprSlots(i, o.Expr, use)
 		}
 		switch o.Kind {
 		case model.Assign:
@@ -487,7 +464,12 @@ func (e *encoding) badStates() (Node, error) {
 			bad = e.m.Or(bad, at)
 			continue
 		}
-		ids := reads(-1, []model.Expr{b.Cond}, nil)
+		var ids []slotID
+		exprSlots(-1, b.Cond, func(id slotID) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		})
 		cond := dd.False
 		s := e.blank()
 		err := e.combinations(ids, func() string { return "bad state " + p.BadName(bi) }, func(vals []int64) {
