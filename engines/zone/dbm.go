@@ -6,23 +6,24 @@ import (
 )
 
 // inf is the absent bound of a difference-bound matrix.
-const inf = math.MaxInt64
+const inf = math.MaxInt32
 
-// maxBound bounds the magnitude of a finite bound: sums beyond it are
-// taken as no bound (a weaker zone, so still sound).
-const maxBound = 1 << 60
+// maxBound bounds the magnitude of a finite bound: an upper bound beyond
+// it is taken as none, a lower one as −maxBound (weaker zones, so still
+// sound). Bounds are int32, which halves the memory of the zones.
+const maxBound = 1 << 28
 
 // dbm is a difference-bound matrix over n variables x_1..x_{n-1} and x_0 =
 // 0: m[i*n+j] is a bound c with x_i − x_j ≤ c, or inf (Dill; Miné, "A New
 // Numerical Abstract Domain Based on Difference-Bound Matrices", 2001).
 type dbm struct {
 	n int
-	m []int64
+	m []int32
 }
 
 // newDBM returns the zone of n−1 unconstrained variables.
 func newDBM(n int) dbm {
-	d := dbm{n: n, m: make([]int64, n*n)}
+	d := dbm{n: n, m: make([]int32, n*n)}
 	for i := range d.m {
 		d.m[i] = inf
 	}
@@ -33,21 +34,26 @@ func newDBM(n int) dbm {
 }
 
 // clone returns a copy of d.
-func (d dbm) clone() dbm { return dbm{n: d.n, m: append([]int64(nil), d.m...)} }
+func (d dbm) clone() dbm { return dbm{n: d.n, m: slices.Clone(d.m)} }
 
 // add adds two bounds, inf absorbing and sums beyond maxBound weakened.
-func add(a, b int64) int64 {
+func add(a, b int32) int32 {
 	if a == inf || b == inf {
 		return inf
 	}
-	s := a + b
-	if s > maxBound {
+	return clamp(int64(a) + int64(b))
+}
+
+// clamp returns the bound c as a bound of the matrix: inf beyond
+// maxBound, −maxBound below −maxBound.
+func clamp(c int64) int32 {
+	switch {
+	case c > maxBound:
 		return inf
-	}
-	if s < -maxBound {
+	case c < -maxBound:
 		return -maxBound
 	}
-	return s
+	return int32(c)
 }
 
 // close computes the shortest-path closure (Floyd–Warshall); it reports
@@ -77,8 +83,12 @@ func (d dbm) close() bool {
 
 // constrain adds x_i − x_j ≤ c to a closed zone and closes it again; it
 // reports false when the zone becomes empty.
-func (d dbm) constrain(i, j int, c int64) bool {
+func (d dbm) constrain(i, j int, c64 int64) bool {
 	n, m := d.n, d.m
+	c := clamp(c64)
+	if c == inf {
+		return true
+	}
 	if add(c, m[j*n+i]) < 0 {
 		return false
 	}
@@ -111,8 +121,14 @@ func (d dbm) forget(i int) {
 }
 
 // assign sets x_i := x_j + c (j = 0: the constant c) in a closed zone.
-func (d dbm) assign(i, j int, c int64) {
+func (d dbm) assign(i, j int, c64 int64) {
 	n := d.n
+	if c64 > maxBound/4 || c64 < -maxBound/4 {
+		// Beyond the bounds the matrix holds: no bound on x_i.
+		d.forget(i)
+		return
+	}
+	c := int32(c64)
 	if i == j {
 		for k := range n {
 			if k == i {
@@ -160,9 +176,9 @@ func (d dbm) widenInto(e dbm, thresholds []int64) bool {
 		if v <= d.m[k] || d.m[k] == inf {
 			continue
 		}
-		t, _ := slices.BinarySearch(thresholds, v)
+		t, _ := slices.BinarySearch(thresholds, int64(v))
 		if t < len(thresholds) {
-			d.m[k] = thresholds[t]
+			d.m[k] = clamp(thresholds[t])
 		} else {
 			d.m[k] = inf
 		}

@@ -9,7 +9,7 @@ import (
 func (d dbm) contains(pt []int64) bool {
 	for i := range d.n {
 		for j := range d.n {
-			if c := d.m[i*d.n+j]; c != inf && pt[i]-pt[j] > c {
+			if c := d.m[i*d.n+j]; c != inf && pt[i]-pt[j] > int64(c) {
 				return false
 			}
 		}
@@ -39,7 +39,7 @@ func randomZone(rng *rand.Rand, n int) (dbm, bool) {
 	for range 1 + rng.IntN(5) {
 		i, j := rng.IntN(n), rng.IntN(n)
 		if i != j {
-			d.m[i*n+j] = min(d.m[i*n+j], int64(rng.IntN(7)-3))
+			d.m[i*n+j] = min(d.m[i*n+j], int32(rng.IntN(7)-3))
 		}
 	}
 	return d, !d.close()

@@ -26,7 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
@@ -111,12 +111,13 @@ type analysis struct {
 	patVars    []int // the zone variables whose order partitions the zones
 }
 
-// absState is a control state with one zone.
+// absState is a control state with one zone, closed unless widened.
 type absState struct {
-	locs   []int
-	ctl    []int64
-	zone   dbm
-	queued bool
+	locs    []int
+	ctl     []int64
+	zone    dbm
+	queued  bool
+	widened bool // the zone is not closed
 }
 
 // group holds the zones of one control state, one per order of the
@@ -159,15 +160,17 @@ func newAnalysis(p *model.Program) *analysis {
 
 // key names a control state.
 func key(locs []int, ctl []int64) string {
-	var b strings.Builder
+	b := make([]byte, 0, 4*(len(locs)+len(ctl))+1)
 	for _, l := range locs {
-		fmt.Fprintf(&b, "%d,", l)
+		b = strconv.AppendInt(b, int64(l), 36)
+		b = append(b, ',')
 	}
-	b.WriteByte('|')
+	b = append(b, '|')
 	for _, v := range ctl {
-		fmt.Fprintf(&b, "%d,", v)
+		b = strconv.AppendInt(b, v, 36)
+		b = append(b, ',')
 	}
-	return b.String()
+	return string(b)
 }
 
 // run computes the fixpoint; it returns "" when no bad state is reached,
@@ -216,7 +219,7 @@ func (a *analysis) run() string {
 		s.queued = false
 		a.count++
 		cur := &absState{locs: s.locs, ctl: s.ctl, zone: s.zone.clone()}
-		if !cur.zone.close() {
+		if s.widened && !cur.zone.close() {
 			continue
 		}
 		for i, q := range p.Procs {
@@ -296,6 +299,7 @@ func (a *analysis) add(s *absState) string {
 	g.mergesBy[pat]++
 	if g.mergesBy[pat] > widenAfter {
 		w.zone.widenInto(s.zone, a.thresholds)
+		w.widened = true
 	} else {
 		w.zone.joinInto(s.zone)
 	}
