@@ -55,27 +55,40 @@ func (e env) numericIn(x model.Expr) bool {
 
 // eval evaluates x, which reads only control values.
 func (e env) eval(x model.Expr) (int64, error) {
-	p := e.a.p
-	regs := make([][]int64, len(p.Procs))
-	for i, q := range p.Procs {
-		regs[i] = make([]int64, len(q.Regs))
-		for r := range q.Regs {
-			if ref := e.a.regs[i][r]; !ref.numeric {
-				regs[i][r] = e.s.ctl[ref.idx]
-			}
-		}
-	}
-	mem := make([]int64, len(p.Vars))
-	for v := range p.Vars {
-		if ref := e.a.vars[v]; !ref.numeric {
-			mem[v] = e.s.ctl[ref.idx]
-		}
-	}
+	regs, mem := e.a.values(e.s.ctl)
 	var own []int64
 	if e.proc >= 0 {
 		own = regs[e.proc]
 	}
 	return model.Eval(x, &model.Env{Regs: own, AllRegs: regs, Mem: mem})
+}
+
+// values returns the registers and memory of the control values ctl
+// (numeric ones 0), built once per control vector: a vector is never
+// changed in place once built (a step that changes a value clones it), so
+// the last one is recognised by its identity.
+func (a *analysis) values(ctl []int64) ([][]int64, []int64) {
+	if len(ctl) > 0 && len(a.valCtl) == len(ctl) && &a.valCtl[0] == &ctl[0] && a.valRegs != nil {
+		return a.valRegs, a.valMem
+	}
+	p := a.p
+	regs := make([][]int64, len(p.Procs))
+	for i, q := range p.Procs {
+		regs[i] = make([]int64, len(q.Regs))
+		for r := range q.Regs {
+			if ref := a.regs[i][r]; !ref.numeric {
+				regs[i][r] = ctl[ref.idx]
+			}
+		}
+	}
+	mem := make([]int64, len(p.Vars))
+	for v := range p.Vars {
+		if ref := a.vars[v]; !ref.numeric {
+			mem[v] = ctl[ref.idx]
+		}
+	}
+	a.valCtl, a.valRegs, a.valMem = ctl, regs, mem
+	return regs, mem
 }
 
 // linear returns x as x_idx + c (idx 0: the constant c), or ok false.

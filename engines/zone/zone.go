@@ -109,6 +109,11 @@ type analysis struct {
 	work       []*absState
 	count      int
 	patVars    []int // the zone variables whose order partitions the zones
+
+	// The registers and memory of the control vector valCtl (values).
+	valCtl  []int64
+	valRegs [][]int64
+	valMem  []int64
 }
 
 // absState is a control state with one zone, closed unless widened.
