@@ -79,6 +79,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/modular"
 	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
@@ -149,7 +150,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), zone (zones for unbounded integers; proofs only), modular (thread-modular views of a few processes; proofs only), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
@@ -184,6 +185,8 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 		return &bdd.Engine{MaxNodes: int(min(f.maxStates, math.MaxInt32))}, nil
 	case "zone":
 		return &zone.Engine{MaxStates: int(min(f.maxStates, math.MaxInt32))}, nil
+	case "modular":
+		return &modular.Engine{MaxViews: int(min(f.maxStates, math.MaxInt32))}, nil
 	}
 	// An exact engine with the bounded one run first: sb+bmc.
 	if exact, ok := strings.CutSuffix(f.engine, "+bmc"); ok && exact != "bmc" {
@@ -193,7 +196,7 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 			return portfolio.WithBMC(eng), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred, bmc or bdd, or one of explicit, sb, pred followed by +bmc)", f.engine)
+	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred, bmc, bdd, zone or modular, or one of explicit, sb, pred followed by +bmc)", f.engine)
 }
 
 // fresh builds another engine like the one parse built (which succeeded
