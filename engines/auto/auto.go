@@ -6,7 +6,12 @@
 // programs. For programs of PortfolioGoroutines goroutines or more, the
 // bounded engine runs first as a bug finder (engines/portfolio): the exact
 // searches grow with the product of the goroutines' states, the bounded
-// encoding with the number of accesses.
+// encoding with the number of accesses. For finite programs of that many
+// goroutines, the thread-modular engine (engines/modular) first tries to
+// prove the program safe from views of a few goroutines at a time, within
+// modular.FirstWork views: the exact searches store every combination of
+// every goroutine's state, which the fenced 5-process bakery has more than
+// a hundred million of.
 package auto
 
 import (
@@ -15,6 +20,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/modular"
 	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/sb"
@@ -98,6 +104,9 @@ func (e *Engine) For(p *model.Program) engines.Engine {
 	}
 	if bounded {
 		eng = portfolio.WithBMC(eng)
+		if name != Pred {
+			eng = &modular.First{Exact: eng}
+		}
 	}
 	if e.made == nil {
 		e.made = map[string]engines.Engine{}

@@ -24,8 +24,8 @@ func TestChoice(t *testing.T) {
 	}{
 		{"rmm/sb.rmm", auto.Explicit, 2, "explicit", engines.Unsafe},
 		{"rmm/dekker_fenced.rmm", auto.SB, 2, "sb", engines.Safe},
-		{"scale/ring5.fcm", auto.SB, 5, "sb+bmc", engines.Safe},
-		{"scale/bakery4.fcm", auto.SB, 4, "sb+bmc", engines.Unsafe},
+		{"scale/ring5.fcm", auto.SB, 5, "modular+sb+bmc", engines.Safe},
+		{"scale/bakery4.fcm", auto.SB, 4, "modular+sb+bmc", engines.Unsafe},
 		{"kabs/bakery.rmm", auto.Pred, 2, "pred", engines.Unsafe},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
