@@ -15,7 +15,6 @@ import (
 	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/extract"
@@ -201,7 +200,7 @@ func (s *system) engine() (engines.Engine, string) {
 	}
 	eng, why := s.namedEngine(name, finite)
 	if eng != nil && s.portfolio() {
-		eng = portfolio.WithBMC(eng)
+		eng = auto.Portfolio(eng, finite)
 	}
 	return eng, why
 }

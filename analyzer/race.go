@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/auto"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
@@ -47,7 +48,7 @@ func (s *system) raceEngine() engines.Engine {
 	case s.cfg.Engine == EngineBMC:
 		return &bmc.Engine{}
 	case s.portfolio():
-		return portfolio.WithBMC(&explicit.Engine{})
+		return auto.Portfolio(&explicit.Engine{}, true)
 	default:
 		return &explicit.Engine{}
 	}

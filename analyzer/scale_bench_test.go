@@ -31,6 +31,7 @@ var scaleCases = []struct {
 	{"filterlock", false, []string{"x86-TSO"}},
 	{"filterlockatomic", true, nil},
 	{"bakery3", true, nil},
+	{"bakery5", true, nil},
 	{"barrier6", true, []string{"race"}},
 	{"barrier6", false, nil},
 	{"ring5", true, []string{"race"}},

@@ -50,6 +50,18 @@ func Exact(p *model.Program) string {
 	}
 }
 
+// Portfolio returns exact with the engines that run before it on
+// programs of PortfolioGoroutines goroutines or more: the bounded engine
+// as a bug finder and, for finite programs, before that the thread-modular
+// engine as a prover.
+func Portfolio(exact engines.Engine, finite bool) engines.Engine {
+	var eng engines.Engine = portfolio.WithBMC(exact)
+	if finite {
+		eng = &modular.First{Exact: eng}
+	}
+	return eng
+}
+
 // Goroutines returns the number of processes of p that take a step: a
 // model's main process, when it only spawns the others, has none.
 func Goroutines(p *model.Program) int {
@@ -103,10 +115,7 @@ func (e *Engine) For(p *model.Program) engines.Engine {
 		eng = &sb.Engine{MaxConstraints: e.MaxStates}
 	}
 	if bounded {
-		eng = portfolio.WithBMC(eng)
-		if name != Pred {
-			eng = &modular.First{Exact: eng}
-		}
+		eng = Portfolio(eng, name != Pred)
 	}
 	if e.made == nil {
 		e.made = map[string]engines.Engine{}

@@ -165,6 +165,9 @@ type search struct {
 	readsAt [][][]int
 	// badIn[g]: the bad states whose processes are all in group g.
 	badIn [][]int
+	// passable[i][l]: every transition from l is local (no memory access),
+	// no bad state names process i at l, and none names i's registers.
+	passable [][]bool
 
 	// Interned parts of states.
 	sharedIDs map[string]uint32
@@ -301,6 +304,7 @@ func newSearch(p *model.Program) (*search, error) {
 		s.size = max(s.size, len(ps))
 	}
 	s.size = min(s.size, n)
+	s.passable = passable(p)
 	if s.size > MaxGroup {
 		return nil, &engines.Unsupported{Engine: "the thread-modular engine", What: fmt.Sprintf("a bad state that names %d processes (its views hold at most %d)", s.size, MaxGroup), Pos: p.Bad[0].Pos}
 	}
@@ -325,6 +329,34 @@ func newSearch(p *model.Program) (*search, error) {
 		}
 	}
 	return s, nil
+}
+
+func passable(p *model.Program) [][]bool {
+	out := make([][]bool, len(p.Procs))
+	for i, q := range p.Procs {
+		out[i] = make([]bool, len(q.Locs))
+		for l := range q.Locs {
+			out[i][l] = len(q.Out(l)) > 0
+			for _, ti := range q.Out(l) {
+				switch q.Trans[ti].Op.Kind {
+				case model.Nop, model.Assign, model.Guard, model.Fence:
+				default:
+					out[i][l] = false
+				}
+			}
+		}
+	}
+	for _, b := range p.Bad {
+		for _, pl := range b.Locs {
+			out[pl.Proc][pl.Loc] = false
+		}
+		model.WalkExpr(b.Cond, func(e model.Expr) {
+			if r, ok := e.(model.RegRef); ok && r.Proc >= 0 {
+				clear(out[r.Proc])
+			}
+		})
+	}
+	return out
 }
 
 // walkOp calls f for o and, for a locked operation, every operation of its
@@ -646,6 +678,43 @@ func (s *search) withReads(st model.State, sh uint32, i, ti int, procs []int, f 
 	rec(0)
 }
 
+// maxSettle bounds the local steps settle takes in a row (a local loop
+// may not end).
+const maxSettle = 1 << 10
+
+// settle takes process i's local steps from ns in a row while its
+// location is passable and exactly one of them is enabled, and returns the
+// state reached (or a faulting one). Such a step reads and writes only
+// the process's registers, so it commutes with every other process's step
+// and no other process enables or disables it, and no bad state tells its
+// source location apart: a view need not stop there.
+func (s *search) settle(i int, ns model.State) model.State {
+	for range maxSettle {
+		l := ns.Locs[i]
+		if !s.passable[i][l] {
+			break
+		}
+		var next model.State
+		enabled := 0
+		for _, ti := range s.p.Procs[i].Out(l) {
+			if _, st, err := s.p.Exec(ns, i, ti, false, model.SC); err == nil {
+				if enabled++; enabled > 1 {
+					break
+				}
+				next = st
+			}
+		}
+		if enabled != 1 {
+			break
+		}
+		ns = next
+		if ns.Fault != nil {
+			break
+		}
+	}
+	return ns
+}
+
 // expand adds the local states of view vi to their environments and takes
 // every step of the view: its processes' own steps, and the steps of the
 // other processes' environments that write shared variables.
@@ -667,6 +736,11 @@ func (s *search) expand(vi int32) error {
 				if err != nil || s.found != "" {
 					return
 				}
+				if ns.Fault != nil {
+					s.found = fmt.Sprintf("a fault (%s: %s)", s.p.Procs[i].Name, ns.Fault.Msg)
+					return
+				}
+				ns = s.settle(i, ns)
 				if ns.Fault != nil {
 					s.found = fmt.Sprintf("a fault (%s: %s)", s.p.Procs[i].Name, ns.Fault.Msg)
 					return

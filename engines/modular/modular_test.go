@@ -160,7 +160,7 @@ func TestSound(t *testing.T) {
 // TestScale proves the fenced bakeries of testdata/scale, whose state
 // spaces the exact engines store state by state.
 func TestScale(t *testing.T) {
-	for _, name := range []string{"bakery4_fenced.rmm", "bakery4_fenced.fcm"} {
+	for _, name := range []string{"bakery4_fenced.rmm", "bakery4_fenced.fcm", "bakery5_fenced.rmm"} {
 		t.Run(name, func(t *testing.T) {
 			p, err := modelfile.Load(filepath.Join("..", "..", "testdata", "scale", name))
 			if err != nil {

@@ -1,0 +1,84 @@
+// Package bakery5 is Lamport's bakery lock for five goroutines on atomics,
+// with tickets bounded as in Memorax's bounded bakery: a goroutine that
+// would take a ticket above maxTicket starts its doorway again instead.
+// Every access is atomic, so the goroutines run under sequential
+// consistency on x86-TSO too, and the state space is the bakery's under
+// SC: more than a hundred million states for five goroutines.
+//
+// Expected, by hand: correct and race-free (the bakery algorithm excludes
+// two goroutines from the critical section; the bound only makes a
+// goroutine retry).
+package bakery5
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+const (
+	n         = 5
+	maxTicket = 6
+)
+
+// Bakery is the bakery lock on atomics.
+type Bakery struct {
+	choosing [n]atomic.Int32
+	number   [n]atomic.Int32 //fencecheck:range 0..6
+}
+
+// Lock enters the critical section as goroutine me: it takes a ticket one
+// above every ticket it sees (starting over while that would pass
+// maxTicket), then waits for each other goroutine that is choosing or
+// holds a ticket served first (ties go to the lower index).
+func (b *Bakery) Lock(me int) {
+	var ticket int32
+	for {
+		b.choosing[me].Store(1)
+		var highest int32
+		for k := range n {
+			if t := b.number[k].Load(); t > highest {
+				highest = t
+			}
+		}
+		if highest < maxTicket {
+			ticket = highest + 1
+			break
+		}
+	}
+	b.number[me].Store(ticket)
+	b.choosing[me].Store(0)
+	for k := range n {
+		if k == me {
+			continue
+		}
+		for b.choosing[k].Load() != 0 {
+			runtime.Gosched()
+		}
+		for {
+			t := b.number[k].Load()
+			if t == 0 || t > ticket || (t == ticket && k > me) {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+}
+
+// Unlock leaves the critical section as goroutine me.
+func (b *Bakery) Unlock(me int) {
+	b.number[me].Store(0)
+}
+
+//fencecheck:system
+func bakerySystem() {
+	var b Bakery
+	for i := range n {
+		go func(me int) {
+			for {
+				b.Lock(me)
+				//fencecheck:critical
+				b.Unlock(me)
+			}
+		}(i)
+	}
+}
