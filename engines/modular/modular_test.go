@@ -252,3 +252,62 @@ func TestBudgets(t *testing.T) {
 		})
 	}
 }
+
+// TestPassing: the views a process's local steps pass without storing
+// must not hide a bad state. A bad state that names a location stops the
+// steps there, and so does a location where no step is enabled.
+func TestPassing(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+	}{
+		{"bad location on a local path", `
+program "pass"
+var x : [0:1] = 0
+process P0 {
+  reg $r : [0:1] = 0
+  L0 -> L1 : write x := 1
+  L1 -> L2 : $r := 1
+  L2 -> L3 : $r := 0
+}
+process P1 {
+  L0 -> L1 : nop
+}
+process P2 {
+  L0 -> L1 : nop
+}
+bad "passing" : P0@L2
+`},
+		{"stuck at a guard", `
+program "stuck"
+var x : [0:1] = 0
+process P0 {
+  reg $r : [0:1] = 0
+  L0 -> L1 : write x := 1
+  L1 -> L2 : assume $r == 1
+}
+process P1 {
+  reg $s : [0:1] = 0
+  L0 -> L1 : read $s := x
+  L1 -> L2 : assume $s == 1
+}
+process P2 {
+  L0 -> L1 : nop
+}
+bad "seen" : P1@L2 & P2@L1
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := modelfile.Parse(tc.name+".fcm", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := (&modular.Engine{}).Check(context.Background(), p, model.SC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status == engines.Safe {
+				t.Fatalf("%v, but a bad state is reachable", res)
+			}
+		})
+	}
+}

@@ -7,7 +7,11 @@
 // shared variables (and 0): a join only merges zones that order the shared
 // variables alike, which keeps the disjunctions mutual exclusion needs
 // (my ticket is below yours, or above); after a few merges the widening
-// moves growing bounds to the next of the program's constants.
+// moves growing bounds to the next of the program's constants. A
+// process's local steps are taken in a row past the locations where one
+// of them is always enabled and that no bad state names, without storing
+// the states between (the 3-goroutine Go bakery: 12,665 control states
+// expanded instead of 1.3 million), which also joins fewer zones.
 //
 // It answers for programs under SC, and under x86-TSO for programs whose
 // reads never find a store of their own process pending
@@ -109,6 +113,9 @@ type analysis struct {
 	work       []*absState
 	count      int
 	patVars    []int // the zone variables whose order partitions the zones
+	// passable[i][l]: process i's states at l need not be stored (see
+	// passable).
+	passable [][]bool
 
 	// The registers and memory of the control vector valCtl (values).
 	valCtl  []int64
@@ -147,6 +154,7 @@ func newAnalysis(p *model.Program) *analysis {
 		a.vars = append(a.vars, ref(v.Dom))
 	}
 	a.thresholds = thresholds(p)
+	a.passable = passable(p)
 	a.patVars = []int{0}
 	for _, r := range a.vars {
 		if r.numeric {
@@ -227,22 +235,63 @@ func (a *analysis) run() string {
 		if s.widened && !cur.zone.close() {
 			continue
 		}
-		for i, q := range p.Procs {
-			for _, ti := range q.Out(cur.locs[i]) {
-				succs, err := a.step(cur, i, ti)
-				if err != nil {
-					return fmt.Sprintf("the zone abstraction cannot follow %s at %s", q.Trans[ti].Op.Format(p, q), q.Trans[ti].Pos)
-				}
-				for _, n := range succs {
-					if n == nil {
-						return fmt.Sprintf("the zone abstraction reaches a step that may fault (%s at %s)", q.Trans[ti].Op.Format(p, q), q.Trans[ti].Pos)
-					}
-					a.canon(n)
-					if r := a.add(n); r != "" {
-						return r
-					}
-				}
+		for i := range p.Procs {
+			if r := a.expand(cur, i); r != "" {
+				return r
 			}
+		}
+	}
+	return ""
+}
+
+// maxSettle bounds the local steps expand takes in a row past passable
+// locations (a local loop may not end).
+const maxSettle = 64
+
+// expand adds the successors of cur by process i's steps. Past a passable
+// location it goes on with the process's local steps, following every
+// one of them, without storing the states between: at such a location
+// some local step is enabled in every state, each reads and writes only
+// the process's registers, so it commutes with the other processes' steps,
+// and no bad state tells the location apart.
+func (a *analysis) expand(cur *absState, i int) string {
+	p := a.p
+	q := p.Procs[i]
+	type item struct {
+		s     *absState
+		depth int
+	}
+	var stack []item
+	push := func(s *absState, depth int) string {
+		for _, ti := range q.Out(s.locs[i]) {
+			succs, err := a.step(s, i, ti)
+			if err != nil {
+				return fmt.Sprintf("the zone abstraction cannot follow %s at %s", q.Trans[ti].Op.Format(p, q), q.Trans[ti].Pos)
+			}
+			for _, n := range succs {
+				if n == nil {
+					return fmt.Sprintf("the zone abstraction reaches a step that may fault (%s at %s)", q.Trans[ti].Op.Format(p, q), q.Trans[ti].Pos)
+				}
+				stack = append(stack, item{n, depth + 1})
+			}
+		}
+		return ""
+	}
+	if r := push(cur, 0); r != "" {
+		return r
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.passable[i][it.s.locs[i]] && it.depth < maxSettle {
+			if r := push(it.s, it.depth); r != "" {
+				return r
+			}
+			continue
+		}
+		a.canon(it.s)
+		if r := a.add(it.s); r != "" {
+			return r
 		}
 	}
 	return ""
