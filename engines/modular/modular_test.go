@@ -311,3 +311,49 @@ bad "seen" : P1@L2 & P2@L1
 		})
 	}
 }
+
+// FuzzSound decodes a seed for the program generators from its input and
+// checks, as TestSound does for a fixed sequence, that the engine proves
+// no program safe that the explicit engine finds a bad state or a fault
+// in.
+//
+//	go test ./engines/modular -run '^$' -fuzz FuzzSound -fuzztime 10m
+func FuzzSound(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3, 42} {
+		f.Add(seed, uint8(0))
+	}
+	gens := []func(*rand.Rand) *model.Program{
+		progen.Simple,
+		progen.Symmetric,
+		func(rng *rand.Rand) *model.Program { return owned(rng, progen.Simple(rng)) },
+		func(rng *rand.Rand) *model.Program { return owned(rng, progen.Symmetric(rng)) },
+		func(rng *rand.Rand) *model.Program {
+			return progen.Race(rng, progen.RaceOptions{Loops: true, Bad: true})
+		},
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, kind uint8) {
+		rng := rand.New(rand.NewPCG(seed, uint64(kind)))
+		p := gens[int(kind&0x7f)%len(gens)](rng)
+		m := model.SC
+		if kind&0x80 != 0 {
+			p.Index()
+			p = fence.Insert(p, fence.Candidates(p, fence.AfterWrites, nil))
+			m = model.TSO
+		}
+		want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
+		if err != nil {
+			t.Skipf("explicit: %v", err)
+		}
+		got, err := (&modular.Engine{}).Check(context.Background(), p, m)
+		if err != nil {
+			var u *engines.Unsupported
+			if errors.As(err, &u) {
+				t.Skip(err)
+			}
+			t.Fatalf("modular: %v", err)
+		}
+		if got.Status == engines.Unsafe || (got.Status == engines.Safe && want.Status == engines.Unsafe) {
+			t.Fatalf("under %v: modular %v, explicit %v\n%s", m, got, want, native.Format(p))
+		}
+	})
+}
