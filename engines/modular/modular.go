@@ -189,7 +189,7 @@ type search struct {
 	work  []int32 // views to expand
 	found string  // what a view reached: a bad state or a fault
 	key   []byte
-	steps int
+	steps int // transitions executed, for the context checks
 }
 
 func newSearch(p *model.Program) (*search, error) {
@@ -617,7 +617,9 @@ func (s *search) interfere(i int, sh, li uint32) error {
 		if !s.writesShared[i][ti] {
 			continue
 		}
-		s.steps++
+		if err := s.tick(); err != nil {
+			return err
+		}
 		s.withReads(st, sh, i, ti, nil, func(ns model.State) {
 			if err != nil || ns.Fault != nil {
 				// A fault is found by the process's own step, in the
@@ -678,6 +680,16 @@ func (s *search) withReads(st model.State, sh uint32, i, ti int, procs []int, f 
 	rec(0)
 }
 
+// tick counts a transition executed and checks the context every 2^14:
+// a search may execute many transitions that add no view.
+func (s *search) tick() error {
+	s.steps++
+	if s.steps&(1<<14-1) == 0 {
+		return s.ctx.Err()
+	}
+	return nil
+}
+
 // maxSettle bounds the local steps settle takes in a row (a local loop
 // may not end).
 const maxSettle = 1 << 10
@@ -730,7 +742,9 @@ func (s *search) expand(vi int32) error {
 	st := s.state(v.shared, g, ls)
 	for k, i := range g {
 		for _, ti := range s.p.Procs[i].Out(st.Locs[i]) {
-			s.steps++
+			if err := s.tick(); err != nil {
+				return err
+			}
 			var err error
 			s.withReads(st, v.shared, i, ti, g, func(ns model.State) {
 				if err != nil || s.found != "" {
