@@ -97,6 +97,12 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		s.maxViews = DefaultMaxViews
 	}
 	res := &engines.Result{Model: m}
+	if n := explicit.InitialStates(p); n > int64(s.maxViews) {
+		res.Status = engines.Inconclusive
+		res.Reason = explicit.TooManyInitial(n, int64(s.maxViews))
+		res.Stats.Duration = time.Since(start)
+		return res, nil
+	}
 	err = s.run()
 	res.Stats.States = int64(len(s.views))
 	res.Stats.Duration = time.Since(start)

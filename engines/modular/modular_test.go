@@ -357,3 +357,33 @@ func FuzzSound(f *testing.F) {
 		}
 	})
 }
+
+// TestWideInitial: initial values '*' of a wide domain end the search with
+// the bound they exceed, without enumerating them.
+func TestWideInitial(t *testing.T) {
+	p, err := modelfile.Parse("wide.fcm", []byte(`
+program "wide"
+var x : [0:4611686018427387904] = *
+process P0 {
+  reg $r : [0:1] = 0
+  L0 -> L1 : read $r := x
+}
+process P1 {
+  L0 -> L1 : nop
+}
+process P2 {
+  L0 -> L1 : nop
+}
+bad "seen" : P0@L1 & P1@L1 & P0.$r == 1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&modular.Engine{}).Check(context.Background(), p, model.SC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engines.Inconclusive || !strings.Contains(res.Reason, "initial states") {
+		t.Fatalf("got %v, want inconclusive about the initial states", res)
+	}
+}
