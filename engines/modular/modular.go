@@ -338,11 +338,12 @@ func newSearch(p *model.Program) (*search, error) {
 }
 
 func passable(p *model.Program) [][]bool {
+	watched := explicit.Watched(p)
 	out := make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		out[i] = make([]bool, len(q.Locs))
 		for l := range q.Locs {
-			out[i][l] = len(q.Out(l)) > 0
+			out[i][l] = len(q.Out(l)) > 0 && !watched[i][l]
 			for _, ti := range q.Out(l) {
 				switch q.Trans[ti].Op.Kind {
 				case model.Nop, model.Assign, model.Guard, model.Fence:
@@ -351,16 +352,6 @@ func passable(p *model.Program) [][]bool {
 				}
 			}
 		}
-	}
-	for _, b := range p.Bad {
-		for _, pl := range b.Locs {
-			out[pl.Proc][pl.Loc] = false
-		}
-		model.WalkExpr(b.Cond, func(e model.Expr) {
-			if r, ok := e.(model.RegRef); ok && r.Proc >= 0 {
-				clear(out[r.Proc])
-			}
-		})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package zone
 import (
 	"reflect"
 
+	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -16,22 +17,13 @@ const maxTotalValues = 1 << 12
 // under SC, a fence), in every state one of them is enabled (total), no
 // bad state names the process there, and none names its registers.
 func passable(p *model.Program) [][]bool {
+	watched := explicit.Watched(p)
 	out := make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		out[i] = make([]bool, len(q.Locs))
 		for l := range q.Locs {
-			out[i][l] = total(q, l)
+			out[i][l] = !watched[i][l] && total(q, l)
 		}
-	}
-	for _, b := range p.Bad {
-		for _, pl := range b.Locs {
-			out[pl.Proc][pl.Loc] = false
-		}
-		model.WalkExpr(b.Cond, func(e model.Expr) {
-			if r, ok := e.(model.RegRef); ok && r.Proc >= 0 {
-				clear(out[r.Proc])
-			}
-		})
 	}
 	return out
 }
