@@ -3,6 +3,7 @@ package explicit
 import (
 	"errors"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -153,6 +154,17 @@ func maxWrites(q *model.Process) (int, bool) {
 	}
 	n, err := visit(q.Init)
 	return n, err == nil
+}
+
+// RequireDrained returns the error of an engine (named as "the bdd
+// engine") that searches under SC, for a program under m it cannot take:
+// one under x86-TSO whose reads may find a store of their own process
+// pending, where TSO has behaviours SC lacks. It returns nil otherwise.
+func RequireDrained(engine string, p *model.Program, m model.Model) error {
+	if m == model.TSO && !LoadsDrained(p) {
+		return &engines.Unsupported{Engine: engine, What: "a program under x86-TSO whose reads may find a store of their own process pending (it searches under SC, which has the same behaviours only when a fence or locked operation lies between every write and the next read)"}
+	}
+	return nil
 }
 
 // LoadsDrained reports whether every process of p reads memory only with

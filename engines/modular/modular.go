@@ -83,8 +83,8 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
 	p.Index()
-	if m == model.TSO && !explicit.LoadsDrained(p) {
-		return nil, &engines.Unsupported{Engine: "the thread-modular engine", What: "a program under x86-TSO whose reads may find a store of their own process pending (it searches under SC, which has the same behaviours only when a fence or locked operation lies between every write and the next read)"}
+	if err := explicit.RequireDrained("the thread-modular engine", p, m); err != nil {
+		return nil, err
 	}
 	s, err := newSearch(p)
 	if err != nil {

@@ -69,8 +69,8 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	p.Index()
 	res := &engines.Result{Model: m}
-	if m == model.TSO && !explicit.LoadsDrained(p) {
-		return nil, &engines.Unsupported{Engine: "the zone engine", What: "a program under x86-TSO whose reads may find a store of their own process pending"}
+	if err := explicit.RequireDrained("the zone engine", p, m); err != nil {
+		return nil, err
 	}
 	a := newAnalysis(p)
 	a.maxStates = e.MaxStates
