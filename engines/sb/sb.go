@@ -226,7 +226,15 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			return finish(found, err)
 		}
 		capped = states >= min(max, roundCap)
-		ex, err := (&explicit.Engine{Bound: kx, MaxStates: states}).Check(ctx, p, model.TSO)
+		bounded := &explicit.Engine{Bound: kx, MaxStates: states}
+		if drained {
+			// Fences and locked operations bound the buffers: the
+			// explicit search with that bound is exact, and within the
+			// round's budget decides small programs (Memorax's Dekker
+			// lock with its barriers: 416 states) before any abstraction.
+			bounded.Bound = 0
+		}
+		ex, err := bounded.Check(ctx, p, model.TSO)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
 		}
