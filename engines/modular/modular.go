@@ -220,7 +220,8 @@ func newSearch(p *model.Program) (*search, error) {
 	for v := range s.owner {
 		s.owner[v] = -1
 	}
-	writers := make([]int, len(p.Vars)) // bit 0: one writer seen; -1: several
+	// writers[v]: a process that writes v, or -1; multi[v]: another does too.
+	writers := make([]int, len(p.Vars))
 	for v := range writers {
 		writers[v] = -1
 	}
@@ -246,18 +247,16 @@ func newSearch(p *model.Program) (*search, error) {
 						multi[o.Var] = true
 					}
 				}
-				for _, e := range []model.Expr{o.Expr} {
-					model.WalkExpr(e, func(e model.Expr) {
-						switch e := e.(type) {
-						case model.VarRef:
-							s.reads[i][ti] = appendNew(s.reads[i][ti], e.Var)
-						case model.RegRef:
-							if e.Proc >= 0 && e.Proc != i && err == nil {
-								err = &engines.Unsupported{Engine: "the thread-modular engine", What: "an operation that reads another process's register", Pos: t.Pos}
-							}
+				model.WalkExpr(o.Expr, func(e model.Expr) {
+					switch e := e.(type) {
+					case model.VarRef:
+						s.reads[i][ti] = appendNew(s.reads[i][ti], e.Var)
+					case model.RegRef:
+						if e.Proc >= 0 && e.Proc != i && err == nil {
+							err = &engines.Unsupported{Engine: "the thread-modular engine", What: "an operation that reads another process's register", Pos: t.Pos}
 						}
-					})
-				}
+					}
+				})
 			})
 			if err != nil {
 				return nil, err
@@ -337,6 +336,9 @@ func newSearch(p *model.Program) (*search, error) {
 	return s, nil
 }
 
+// passable returns, for every process and location, whether every
+// transition from the location is local (no memory access) and no bad
+// state watches it ([explicit.Watched]): settle may pass it.
 func passable(p *model.Program) [][]bool {
 	watched := explicit.Watched(p)
 	out := make([][]bool, len(p.Procs))
@@ -381,7 +383,8 @@ func subset(a, b []int) bool {
 	return true
 }
 
-// encode interns the int64s xs in ids and values.
+// encode returns a key for xs (valid until the next call's key is built:
+// the map lookups copy it).
 func (s *search) encode(xs []int64) string {
 	s.key = s.key[:0]
 	for _, x := range xs {
@@ -430,10 +433,10 @@ func (s *search) internLocal(i int, st model.State) uint32 {
 	return id
 }
 
-// state builds a full state for process i's local state li (and the group
-// g's locals ls, when g is not nil) with the shared part sh; the other
-// processes are at their initial locations with zero registers, and the
-// variables they own are 0 until the caller sets them.
+// state builds a full state from the shared part sh and the local states
+// ls of the processes procs; the other processes are at their initial
+// locations with zero registers, and the variables they own are 0 until
+// the caller sets them.
 func (s *search) state(sh uint32, procs []int, ls []uint32) model.State {
 	st := model.State{
 		Locs: make([]int, s.n),
