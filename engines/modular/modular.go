@@ -383,8 +383,7 @@ func subset(a, b []int) bool {
 	return true
 }
 
-// encode returns a key for xs (valid until the next call's key is built:
-// the map lookups copy it).
+// encode returns xs packed as a map key.
 func (s *search) encode(xs []int64) string {
 	s.key = s.key[:0]
 	for _, x := range xs {
