@@ -245,8 +245,14 @@ func (a *analysis) run() string {
 }
 
 // maxSettle bounds the local steps expand takes in a row past passable
-// locations (a local loop may not end).
-const maxSettle = 64
+// locations (a local loop may not end), and maxSettleStates the states
+// it passes in one expansion (branches that join again, one after the
+// other, would double them at every join): beyond either, the states are
+// stored where they are.
+const (
+	maxSettle       = 64
+	maxSettleStates = 1 << 10
+)
 
 // expand adds the successors of cur by process i's steps. Past a passable
 // location it goes on with the process's local steps, following every
@@ -280,10 +286,12 @@ func (a *analysis) expand(cur *absState, i int) string {
 	if r := push(cur, 0); r != "" {
 		return r
 	}
+	passed := 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if a.passable[i][it.s.locs[i]] && it.depth < maxSettle {
+		if a.passable[i][it.s.locs[i]] && it.depth < maxSettle && passed < maxSettleStates {
+			passed++
 			if r := push(it.s, it.depth); r != "" {
 				return r
 			}

@@ -2,9 +2,12 @@ package zone_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
@@ -152,5 +155,38 @@ bad "seen" : P1@L2
 				t.Fatalf("%v, but a bad state is reachable", res)
 			}
 		})
+	}
+}
+
+// TestSettleBounded: 40 register-only branches in a row, each joining
+// again, are passed in the local steps of one expansion (the states they
+// pass are bounded by maxSettleStates, beyond which they are stored and
+// joined) and the program, whose value read is unknown, is proven.
+func TestSettleBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("program \"diamonds\"\nvar x : int = 0\nprocess P0 {\n  reg $a : int = 0\n  reg $b : int = 0\n  L0 -> L1 : read $a := x\n")
+	const n = 40
+	for k := 1; k <= n; k++ {
+		fmt.Fprintf(&b, "  L%d -> T%d : assume $a > $b\n  L%d -> F%d : assume $a <= $b\n", k, k, k, k)
+		fmt.Fprintf(&b, "  T%d -> L%d : $b := $b + 1\n  F%d -> L%d : $b := $b - 1\n", k, k+1, k, k+1)
+	}
+	fmt.Fprintf(&b, "  L%d -> L%d : write x := $b\n}\n", n+1, n+2)
+	b.WriteString("process P1 {\n  reg $c : int = 0\n  L0 -> L1 : read $c := x\n}\n")
+	// P2 counts x up without end: the value P0 reads is unknown, and both
+	// branches of every diamond are open.
+	b.WriteString("process P2 {\n  reg $n : int = 0\n  L0 -> L1 : $n := $n + 1\n  L1 -> L0 : write x := $n\n}\n")
+	b.WriteString("bad \"far\" : P1@L1 & P1.$c < -1000\n")
+	p, err := modelfile.Parse("diamonds.fcm", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := (&zone.Engine{}).Check(ctx, p, model.SC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engines.Safe {
+		t.Fatalf("%v, want safe", res)
 	}
 }
