@@ -36,7 +36,11 @@
 //
 // The engine searches under sequential consistency, and takes x86-TSO for
 // programs whose reads never find a store of their own process pending
-// ([explicit.LoadsDrained]), where TSO has SC's behaviours.
+// ([explicit.LoadsDrained]), where TSO has SC's behaviours, by the same
+// search. Under x86-TSO otherwise, a process's store buffer is part of its
+// local state and the flush of a store to a variable several processes
+// write is a step that changes the shared variables; fences and locked
+// operations must bound the buffers ([explicit.DrainBound]).
 package modular
 
 import (
@@ -83,13 +87,22 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
 	p.Index()
-	if err := explicit.RequireDrained("the thread-modular engine", p, m); err != nil {
-		return nil, err
+	// Under x86-TSO the search runs under SC when every read finds its
+	// buffer empty; otherwise the buffers are part of the processes' local
+	// states, and fences and locked operations must bound them.
+	sem, bound := model.SC, 0
+	if m == model.TSO && !explicit.LoadsDrained(p) {
+		b, ok := explicit.DrainBound(p)
+		if !ok {
+			return nil, &engines.Unsupported{Engine: "the thread-modular engine", What: "a program under x86-TSO whose store buffers no fence or locked operation bounds"}
+		}
+		sem, bound = model.TSO, b
 	}
 	s, err := newSearch(p)
 	if err != nil {
 		return nil, err
 	}
+	s.sem, s.bound = sem, bound
 	s.ctx = ctx
 	s.meter = engines.MeterOf(ctx)
 	s.maxViews = e.MaxViews
@@ -112,7 +125,11 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return res, nil
 	case err == nil:
 		res.Status = engines.Inconclusive
-		res.Reason = fmt.Sprintf("the views of %d processes at a time reach %s, which the processes they forget may rule out", s.size, s.found)
+		procs := fmt.Sprintf("%d processes", s.size)
+		if s.size == 1 {
+			procs = "one process"
+		}
+		res.Reason = fmt.Sprintf("the views of %s at a time reach %s, which the processes they forget may rule out", procs, s.found)
 		return res, nil
 	}
 	res.Status = engines.Inconclusive
@@ -152,6 +169,8 @@ type valKey struct {
 
 type search struct {
 	p        *model.Program
+	sem      model.Model // the semantics searched: SC, or TSO with buffers
+	bound    int         // under TSO, the most entries a buffer holds
 	ctx      context.Context
 	meter    *engines.Meter
 	maxViews int
@@ -408,7 +427,8 @@ func (s *search) internShared(mem []int64) uint32 {
 }
 
 // internLocal interns process i's local state in st: its location, its
-// registers with the dead ones reset, and its own variables.
+// registers with the dead ones reset, its own variables and, under TSO,
+// its store buffer.
 func (s *search) internLocal(i int, st model.State) uint32 {
 	q := s.p.Procs[i]
 	vals := make([]int64, 0, 1+len(q.Regs)+len(s.owned[i]))
@@ -421,6 +441,9 @@ func (s *search) internLocal(i int, st model.State) uint32 {
 	}
 	for _, v := range s.owned[i] {
 		vals = append(vals, st.Mem[v])
+	}
+	for _, e := range st.Bufs[i] {
+		vals = append(vals, int64(e.Var), e.Val)
 	}
 	key := s.encode(vals)
 	if id, ok := s.localIDs[i][key]; ok {
@@ -456,6 +479,12 @@ func (s *search) state(sh uint32, procs []int, ls []uint32) model.State {
 		st.Regs[i] = vals[1 : 1+nr : 1+nr]
 		for j, v := range s.owned[i] {
 			st.Mem[v] = vals[1+nr+j]
+		}
+		if buf := vals[1+nr+len(s.owned[i]):]; len(buf) > 0 {
+			st.Bufs[i] = make([]model.BufEntry, len(buf)/2)
+			for e := range st.Bufs[i] {
+				st.Bufs[i][e] = model.BufEntry{Var: int(buf[2*e]), Val: buf[2*e+1]}
+			}
 		}
 	}
 	for i := range st.Regs {
@@ -608,12 +637,11 @@ func (s *search) newValue(v int, sh uint32) error {
 // state li make (steps that write a shared variable), and applies the new
 // ones to the views with shared part sh whose group lacks i.
 func (s *search) interfere(i int, sh, li uint32) error {
-	loc := int(s.localVal[i][li][0])
 	st := s.state(sh, []int{i}, []uint32{li})
 	ek := envKey{int32(i), sh}
 	var err error
-	for _, ti := range s.p.Procs[i].Out(loc) {
-		if !s.writesShared[i][ti] {
+	for _, ti := range s.moves(i, st) {
+		if ti >= 0 && !s.writesShared[i][ti] {
 			continue
 		}
 		if err := s.tick(); err != nil {
@@ -650,11 +678,19 @@ func (s *search) interfere(i int, sh, li uint32) error {
 	return err
 }
 
-// withReads executes transition ti of process i from st once for every
-// combination of the values its environment gives the variables it reads
-// that neither i nor a process of procs owns (with shared part sh), and
-// calls f with each successor.
+// withReads executes transition ti of process i from st (-1: the flush of
+// its oldest buffered store) once for every combination of the values its
+// environment gives the variables it reads that neither i nor a process
+// of procs owns (with shared part sh), and calls f with each successor.
+// Under TSO a write beyond the buffer bound, which the bound rules out, is
+// not taken.
 func (s *search) withReads(st model.State, sh uint32, i, ti int, procs []int, f func(model.State)) {
+	if ti < 0 {
+		if _, ns, err := s.p.Exec(st, i, 0, true, s.sem); err == nil {
+			f(ns)
+		}
+		return
+	}
 	var foreign []int
 	for _, v := range s.reads[i][ti] {
 		if o := s.owner[v]; o >= 0 && o != i && !slices.Contains(procs, o) {
@@ -664,8 +700,8 @@ func (s *search) withReads(st model.State, sh uint32, i, ti int, procs []int, f 
 	var rec func(k int)
 	rec = func(k int) {
 		if k == len(foreign) {
-			_, ns, err := s.p.Exec(st, i, ti, false, model.SC)
-			if err == nil {
+			_, ns, err := s.p.Exec(st, i, ti, false, s.sem)
+			if err == nil && len(ns.Bufs[i]) <= s.bound {
 				f(ns)
 			}
 			return
@@ -677,6 +713,16 @@ func (s *search) withReads(st model.State, sh uint32, i, ti int, procs []int, f 
 		}
 	}
 	rec(0)
+}
+
+// moves returns the transitions of process i from its location in st and,
+// under TSO with a store pending, -1 for the flush of the oldest.
+func (s *search) moves(i int, st model.State) []int {
+	out := s.p.Procs[i].Out(st.Locs[i])
+	if len(st.Bufs[i]) > 0 {
+		out = append(slices.Clip(out), -1)
+	}
+	return out
 }
 
 // tick counts a transition executed and checks the context every 2^14:
@@ -708,7 +754,7 @@ func (s *search) settle(i int, ns model.State) model.State {
 		var next model.State
 		enabled := 0
 		for _, ti := range s.p.Procs[i].Out(l) {
-			if _, st, err := s.p.Exec(ns, i, ti, false, model.SC); err == nil {
+			if _, st, err := s.p.Exec(ns, i, ti, false, s.sem); err == nil {
 				if enabled++; enabled > 1 {
 					break
 				}
@@ -740,7 +786,7 @@ func (s *search) expand(vi int32) error {
 	}
 	st := s.state(v.shared, g, ls)
 	for k, i := range g {
-		for _, ti := range s.p.Procs[i].Out(st.Locs[i]) {
+		for _, ti := range s.moves(i, st) {
 			if err := s.tick(); err != nil {
 				return err
 			}

@@ -88,8 +88,9 @@ func walk(o *model.Op, f func(*model.Op)) {
 }
 
 // TestSound compares the engine with the explicit engine on generated
-// programs, under SC as they are and under TSO with a fence after every
-// plain write: wherever the explicit engine reaches a bad state or a
+// programs, under SC as they are, under TSO with a fence after every plain
+// write, and under TSO as they are (with their buffers, where fences and
+// locked operations bound them): wherever the explicit engine reaches a bad state or a
 // fault, the views must not prove the program safe. The programs come
 // from the generators as they are (most variables have several writers)
 // and rewritten so that each variable has one writer. The test also
@@ -122,10 +123,13 @@ func TestSound(t *testing.T) {
 			for i := range n {
 				p := g.gen(rng)
 				m := model.SC
-				if i%2 == 1 {
+				switch i % 3 {
+				case 1:
 					p.Index()
 					p = fence.Insert(p, fence.Candidates(p, fence.AfterWrites, nil))
 					m = model.TSO
+				case 2:
+					m = model.TSO // with buffers, where fences bound them
 				}
 				want, err := (&explicit.Engine{}).Check(context.Background(), p, m)
 				if err != nil {
@@ -143,7 +147,13 @@ func TestSound(t *testing.T) {
 				if got.Status == engines.Unsafe || (got.Status == engines.Safe && want.Status != engines.Safe) {
 					t.Fatalf("program %d under %v: modular %v, explicit %v\n%s", i, m, got, want, native.Format(p))
 				}
+				if want.Bound != "" {
+					t.Fatalf("program %d under %v: the explicit search is not exact (%v), but the buffers are bounded", i, m, want)
+				}
 				key := fmt.Sprintf("%v/%v", want.Status, got.Status)
+				if m == model.TSO && !explicit.LoadsDrained(p) {
+					key += " tso"
+				}
 				if got.Status == engines.Safe && len(p.Procs) >= 3 {
 					key += " (3+ processes)"
 				}
