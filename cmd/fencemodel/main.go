@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=auto|explicit|sb|pred] [-reduce=false] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
 //	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
@@ -17,7 +17,10 @@
 // backward search alone, without the bounded and forward searches that
 // usually answer first) and pred (k-abstraction of the buffers with
 // predicate abstraction of the data, refined by counterexamples; it takes
-// unbounded integers).
+// unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, for
+// finite programs under SC or whose reads find their buffers empty), and
+// the proof-only zone (zones for unbounded integers) and modular (views of
+// a few processes at a time), which answer safe or inconclusive.
 //
 // fences prints the minimal sets of barriers that make each program correct
 // under TSO (Algorithm 2 of the single-buffer paper), each barrier by its
@@ -150,7 +153,7 @@ type engineFlags struct {
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), zone (zones for unbounded integers; proofs only), modular (thread-modular views of a few processes; proofs only), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines, and modular before it for finite programs), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), zone (zones for unbounded integers; proofs only), modular (thread-modular views of a few processes; proofs only), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
 	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
