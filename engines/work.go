@@ -157,6 +157,18 @@ func (m *Meter) Cap(units int64) {
 	}
 }
 
+// Sub returns a Meter for at most units of work that also counts against
+// m: a fork of m capped at units, or, when m is nil, a new Meter of units.
+// Charge m with it afterwards with m.Join.
+func (m *Meter) Sub(units int64) *Meter {
+	if m == nil {
+		return NewMeter(units)
+	}
+	f := m.Fork()
+	f.Cap(units)
+	return f
+}
+
 // Join charges m with the work of f, a Meter made by m.Fork.
 func (m *Meter) Join(f *Meter) {
 	if m == nil || f == nil {

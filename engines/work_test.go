@@ -60,3 +60,39 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestSub: a sub-meter allows the lower of its units and what its parent
+// has left, and its work reaches the parent through Join.
+func TestSub(t *testing.T) {
+	spent := engines.NewMeter(100)
+	spent.States(80)
+	for _, tc := range []struct {
+		name   string
+		parent *engines.Meter
+		units  int64
+		want   int64
+	}{
+		{"no parent", nil, 50, 50},
+		{"unbounded parent", engines.NewMeter(0), 50, 50},
+		{"parent with more left", engines.NewMeter(1000), 50, 50},
+		{"parent with less left", spent, 50, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sub := tc.parent.Sub(tc.units)
+			if got := sub.Remaining(); got != tc.want {
+				t.Fatalf("Remaining = %d, want %d", got, tc.want)
+			}
+			sub.States(5)
+			before := int64(0)
+			if tc.parent != nil {
+				before, _, _ = tc.parent.Used()
+			}
+			tc.parent.Join(sub)
+			if tc.parent != nil {
+				if after, _, _ := tc.parent.Used(); after != before+5 {
+					t.Fatalf("parent used %d after Join, want %d", after, before+5)
+				}
+			}
+		})
+	}
+}

@@ -60,11 +60,7 @@ func (f *First) prove(ctx context.Context, p *model.Program, m model.Model) *eng
 	}
 	start := time.Now()
 	meter := engines.MeterOf(ctx)
-	fm := engines.NewMeter(work)
-	if meter != nil {
-		fm = meter.Fork()
-		fm.Cap(work)
-	}
+	fm := meter.Sub(work)
 	res, err := (&Engine{MaxViews: int(work)}).Check(engines.WithMeter(ctx, fm), p, m)
 	meter.Join(fm)
 	if err != nil || res.Status != engines.Safe {

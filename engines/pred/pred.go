@@ -253,11 +253,7 @@ func (e *Engine) zoneProof(ctx context.Context, p *model.Program, m model.Model)
 	}
 	start := time.Now()
 	meter := engines.MeterOf(ctx)
-	zm := engines.NewMeter(ZoneWork)
-	if meter != nil {
-		zm = meter.Fork()
-		zm.Cap(ZoneWork)
-	}
+	zm := meter.Sub(ZoneWork)
 	res, err := (&zone.Engine{}).Check(engines.WithMeter(ctx, zm), p, m)
 	meter.Join(zm)
 	if err != nil || res.Status != engines.Safe {
