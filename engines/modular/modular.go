@@ -28,7 +28,7 @@
 // through the values they give their variables, which is what makes
 // Lamport's bakery, whose correctness argument is about two processes at a
 // time, cheap: the fenced 5-process bakery of testdata/scale is proven
-// from a few hundred thousand views, where its state space under SC has
+// from 59,484 views, where its state space under SC has
 // more than a hundred million states. A view that shows a bad state may be
 // an artefact of what the views forget (a process's local state seen with
 // other values of the variables of a third), so such an answer is
