@@ -1,6 +1,8 @@
 // Package bakery5 is Lamport's bakery lock for five goroutines on atomics,
 // with tickets bounded as in Memorax's bounded bakery: a goroutine that
-// would take a ticket above maxTicket starts its doorway again instead.
+// would take a ticket above maxTicket leaves the doorway (choosing back to
+// 0, so that the holder of the high ticket is not held up by it) and starts
+// again.
 // Every access is atomic, so the goroutines run under sequential
 // consistency on x86-TSO too, and the state space is the bakery's under
 // SC: more than a hundred million states for five goroutines.
@@ -44,6 +46,10 @@ func (b *Bakery) Lock(me int) {
 			ticket = highest + 1
 			break
 		}
+		// Leave the doorway while a ticket this high is held, so that its
+		// holder, which waits for choosing[me] to drop, gets through.
+		b.choosing[me].Store(0)
+		runtime.Gosched()
 	}
 	b.number[me].Store(ticket)
 	b.choosing[me].Store(0)
