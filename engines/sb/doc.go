@@ -118,24 +118,42 @@
 //     contain every reachable local state of the program.
 //  3. The backward SB search resumes where the previous round stopped, with
 //     a larger constraint budget, and discards every new constraint whose
-//     local state the last complete over-approximation does not reach.
+//     local state and newest memory the last complete over-approximation
+//     does not reach with every buffer empty.
 //
 // Exactness: an Unsafe answer is always a concrete TSO trace that
 // model.Replay accepts; a Safe answer comes from a sound over-approximation
-// or from the saturated SB search. Pruning keeps the SB search complete: by
-// Theorem 1 of the paper (with registers part of the local state), a local
-// state of an SB-reachable configuration is TSO-reachable, so a pruned
-// constraint denotes no reachable configuration, and the usual induction
-// (every configuration of a run to a bad state lies above some analysed
-// constraint) never needs one. Termination: the forward searches are
+// or from the saturated SB search. Pruning keeps the SB search complete. If
+// an SB configuration with local states L and newest message M is
+// reachable, so is the TSO configuration with L, memory M and every buffer
+// empty: number the messages 0..n; a process's events run in TSO in epochs,
+// an event in the epoch of the message its pointer is at when it runs (its
+// pointer only moves right, so the epochs of its events rise); in epoch i
+// memory holds message i and a process's buffer its stores of messages
+// after i, and the store of message i+1 is flushed between epochs i and
+// i+1. Each read then returns what it returned in SB, each fence and locked
+// operation finds its buffer empty, and after epoch n every store is
+// flushed. (This extends Theorem 1 of the paper, which relates local
+// states, to the newest memory.) A constraint denotes configurations whose
+// newest message is the image of its own newest message (the ordering keeps
+// every process's last writes, so a message after that image would be
+// a last write that the constraint does not have), so a constraint whose
+// fixed locations, known registers and newest message's known variables
+// match no drained state of the abstraction denotes no reachable
+// configuration, and the usual induction (every configuration of a run to
+// a bad state lies above some analysed constraint) never needs one. A
+// constraint that leaves a process free is pruned by its local state
+// alone. The depths of the matching states order the search (worklist.go). Termination: the forward searches are
 // finite; the SB search terminates by the well-quasi-ordering, and the
 // schedule gives it an ever larger budget, so some round answers unless
 // MaxConstraints or the context ends the search first (Inconclusive, never
 // a guess). The forward searches' budgets stop growing at MaxRoundStates
 // (or MaxConstraints); from then on the SB search alone goes on. Both
 // forward searches keep the registers that are dead at a process's location
-// reset (explicit.Dead), which merges states with the same future. Engine.Backward makes the SB search give every answer (the
-// over-approximation then only prunes); Engine.NoPrune turns pruning off.
+// reset (explicit.Dead), which merges states with the same future.
+// Engine.Backward makes the SB search give every answer (the
+// over-approximation then only prunes and guides it, with budgets that grow
+// in turns with the SB search's); Engine.NoPrune turns pruning off.
 //
 // Under SC the engine delegates to the explicit engine, which is complete for
 // finite programs.

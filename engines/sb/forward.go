@@ -257,13 +257,40 @@ func (f *forward) recordLocal(s absState) {
 		list = &localStates{}
 		f.local[lk] = list
 	}
-	for _, r := range list.regs {
+	idx := -1
+	for i, r := range list.regs {
 		if slices.Equal(r, flat) {
-			return // reached before, by a run no longer (breadth first)
+			idx = i // reached before, by a run no longer (breadth first)
+			break
 		}
 	}
-	list.regs = append(list.regs, flat)
-	list.depth = append(list.depth, s.depth)
+	if idx < 0 {
+		idx = len(list.regs)
+		list.regs = append(list.regs, flat)
+		list.depth = append(list.depth, s.depth)
+		list.mems = append(list.mems, nil)
+	}
+	// A drained state's key is its local state and memory: each is
+	// recorded once, breadth first at its least depth.
+	if !s.fault && drainedState(&s) {
+		list.mems[idx] = append(list.mems[idx], memDepth{mem: s.mem, depth: s.depth})
+	}
+}
+
+// memDepth is a memory reached with every buffer empty, at a depth.
+type memDepth struct {
+	mem   []int64
+	depth int32
+}
+
+// drainedState reports whether every buffer of s is empty.
+func drainedState(s *absState) bool {
+	for i := range s.suf {
+		if len(s.suf[i]) > 0 || s.sum[i] != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // localStates are the register valuations reached at one location tuple,
@@ -272,6 +299,7 @@ func (f *forward) recordLocal(s absState) {
 type localStates struct {
 	regs  [][]int64
 	depth []int32
+	mems  [][]memDepth
 }
 
 // concrete returns the model state with s's locations, registers and memory,
@@ -477,20 +505,24 @@ func (f *forward) projected(mask uint64) map[string]*localStates {
 // (where they are not wild) and agrees with the known registers of c
 // (rknown[p] bit r: regs[p][r] known) of the processes at a fixed location.
 func (f *forward) mayReach(locs []int, regs [][]int64, rknown []uint64) bool {
-	return f.leastDepth(locs, regs, rknown) >= 0
+	return f.leastDepth(locs, regs, rknown, nil) >= 0
 }
 
 // leastDepth returns the least depth of a recorded local state that
-// mayReach accepts, or -1 when there is none. Every run of the program is
-// simulated by one of the abstraction as long, so it is a lower bound on
-// the length of every run to such a local state.
-func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 {
+// agrees with locs (where not wild) and with the known registers of the
+// processes at a fixed location (rknown[p] bit r: regs[p][r] is known), or
+// -1 when there is none. With m, and every location fixed, it considers only
+// the states reached with every buffer empty and a memory that agrees with
+// m's known variables. Every run of the program is simulated by one of the
+// abstraction as long, so it is a lower bound on the length of every run to
+// such a local state.
+func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64, m *msg) int32 {
 	mask := wildMask(locs)
 	var list *localStates
 	if mask == 0 {
 		list = f.local[locKey(locs)]
 	} else {
-		list = f.projected(mask)[string(appendLocKey(nil, locs, mask))]
+		list, m = f.projected(mask)[string(appendLocKey(nil, locs, mask))], nil
 	}
 	if list == nil || len(list.regs) == 0 {
 		return -1
@@ -507,8 +539,13 @@ func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 
 			}
 		}
 	}
-	// The list is in the order of depth: the first match is the least.
+	best := int32(-1)
+	// The list is in the order of depth, and a drained state with a local
+	// state lies no nearer than the local state.
 	for i, flat := range list.regs {
+		if best >= 0 && list.depth[i] >= best {
+			break
+		}
 		ok, off := true, 0
 		for p, rs := range regs {
 			known := rknown[p]
@@ -524,11 +561,30 @@ func (f *forward) leastDepth(locs []int, regs [][]int64, rknown []uint64) int32 
 			}
 			off += len(rs)
 		}
-		if ok {
+		if !ok {
+			continue
+		}
+		if m == nil {
 			return list.depth[i]
 		}
+		for _, md := range list.mems[i] {
+			if (best < 0 || md.depth < best) && memAgrees(md.mem, m) {
+				best = md.depth
+			}
+		}
 	}
-	return -1
+	return best
+}
+
+// memAgrees reports whether memory mem agrees with m's known variables.
+func memAgrees(mem []int64, m *msg) bool {
+	for k := m.known; k != 0; k &= k - 1 {
+		x := bits.TrailingZeros64(k)
+		if mem[x] != m.mem[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // sortByDepth orders l's valuations by depth, stably.

@@ -177,15 +177,23 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 		// Breadth first, a node's depth is the length of the shortest run
 		// to it: the abstraction's shortest run to its local state is no
 		// longer (the best-first estimate of the backward search).
-		if d := f.leastDepth(c.Locs, c.Regs, all); d > nodes[head].depth {
+		if d := f.leastDepth(c.Locs, c.Regs, all, nil); d > nodes[head].depth {
 			t.Fatalf("k=%d: the abstraction's least depth %d of the local state of %v exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
 		}
 		// So does a projection, with the first process's location wild
 		// (a union of lists, sorted by depth).
 		free := slices.Clone(c.Locs)
 		free[0] = wild
-		if d := f.leastDepth(free, c.Regs, all); d < 0 || d > nodes[head].depth {
+		if d := f.leastDepth(free, c.Regs, all, nil); d < 0 || d > nodes[head].depth {
 			t.Fatalf("k=%d: the abstraction's least depth %d of the local state of %v with P0 free exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
+		}
+		// A state with every buffer empty is recorded with its memory
+		// (the backward search prunes by it), no deeper.
+		if drained(c) && c.Fault == nil {
+			full := &msg{mem: c.Mem, known: 1<<uint(len(c.Mem)) - 1}
+			if d := f.leastDepth(c.Locs, c.Regs, all, full); d < 0 || d > nodes[head].depth {
+				t.Fatalf("k=%d: the abstraction's least depth %d of the drained state %v exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
+			}
 		}
 		if p.IsBad(c) {
 			bad = true
@@ -812,4 +820,14 @@ func TestBackwardTiny(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs; the SB search alone concluded on %v (pruned, unpruned)", programs, concluded)
+}
+
+// drained reports whether every store buffer of s is empty.
+func drained(s model.State) bool {
+	for _, b := range s.Bufs {
+		if len(b) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -22,9 +22,9 @@ type Engine struct {
 	// DefaultMaxConstraints.
 	MaxConstraints int64
 	// Backward makes the backward SB search give every answer: the forward
-	// abstraction runs once (within DefaultPruneStates states), only to
-	// prune the SB search, and the bounded search does not run (for tests
-	// and measurements of the SB search; fencemodel's engine sb-backward).
+	// abstraction (within DefaultPruneStates states) only prunes and guides
+	// the SB search, and the bounded search does not run (for tests and
+	// measurements of the SB search; fencemodel's engine sb-backward).
 	Backward bool
 	// NoPrune turns the pruning of the SB search off.
 	NoPrune bool
@@ -84,10 +84,16 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 
 // The forward abstraction that prunes the SB search in Backward mode: its
 // suffix length for programs with loops (loop-free ones get their longest
-// run of writes, which makes the abstraction exact) and its state budget.
+// run of writes, which makes the abstraction exact) and its largest state
+// budget.
 const (
 	DefaultPruneSuffix = 2
-	DefaultPruneStates = 1 << 18
+	DefaultPruneStates = 1 << 22
+
+	// The first turn of Backward mode: the abstraction's states and the
+	// SB search's constraints.
+	firstPruneStates      = 1 << 14
+	firstPruneConstraints = 1 << 12
 )
 
 // MaxRoundStates caps the state budget of the bounded and abstract
@@ -158,18 +164,29 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		if !e.BreadthFirst {
 			s.queue.bestFirst(s.prog)
 		}
-		if !e.NoPrune {
-			k := DefaultPruneSuffix
-			if n, acyclic := explicit.MaxWritesOnPath(p); acyclic {
-				k = n
-			}
-			fw, err := runForward(ctx, p, k, DefaultPruneStates)
+		if e.NoPrune {
+			found, err := s.run(ctx, max)
+			searched(s.count, s.pruned)
+			return finish(found, err)
+		}
+		// The forward abstraction and the SB search take turns with
+		// budgets growing four times a turn, until the abstraction
+		// completes (then it prunes) or reaches DefaultPruneStates: a
+		// search that the abstraction's first states guide well ends
+		// before the abstraction grows large.
+		k := DefaultPruneSuffix
+		if n, acyclic := explicit.MaxWritesOnPath(p); acyclic {
+			k = n
+		}
+		states, cons := int64(firstPruneStates), int64(firstPruneConstraints)
+		for {
+			fw, err := runForward(ctx, p, k, states)
 			if fw != nil {
 				other += fw.states
 			}
 			switch {
 			case err == nil:
-				s.prune = fw
+				s.prune, s.hint = fw, nil
 			case errors.Is(err, errAbsBudget):
 				// Incomplete: no pruning, but the depths of the local
 				// states it reached still guide the best-first order.
@@ -177,10 +194,17 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			default:
 				return finish(nil, err)
 			}
+			limit := max
+			if s.prune == nil && states < DefaultPruneStates {
+				limit = min(max, s.count+cons)
+			}
+			found, err := s.run(ctx, limit)
+			if limit == max || !errors.Is(err, errBudget) {
+				searched(s.count, s.pruned)
+				return finish(found, err)
+			}
+			states, cons = min(4*states, DefaultPruneStates), 4*cons
 		}
-		found, err := s.run(ctx, max)
-		searched(s.count, s.pruned)
-		return finish(found, err)
 	}
 	// The forward searches' state budgets grow up to the engine's budget;
 	// once both have run out of it, the later rounds give all their time to
@@ -620,7 +644,7 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 			return 0 // a fault location: kept
 		}
 	}
-	return fw.leastDepth(c.locs, c.regs, c.rknown)
+	return fw.leastDepth(c.locs, c.regs, c.rknown, &c.msgs[c.last()])
 }
 
 // isInitial reports whether c contains an initial SB configuration: one
