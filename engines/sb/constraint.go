@@ -34,6 +34,13 @@ type cons struct {
 	// fault is the index of the bad state (or -1) the chain ends in.
 	bad int
 
+	// transit, when not -1, is a process whose pointer c holds at the
+	// newest message right after a transition into a free location
+	// (search.free) or its last step, in the middle of its catch-up: the
+	// predecessors of c are that process's flushes and those transitions
+	// only.
+	transit int
+
 	// mayFlush is the set of processes whose flushes may precede this
 	// constraint. A process's flushes only matter to that process's own
 	// reads, fences and locked operations, so every run can be reordered
@@ -75,6 +82,8 @@ func (c *cons) clone() *cons {
 		ptr:    slices.Clone(c.ptr),
 		bad:    c.bad,
 
+		transit: c.transit,
+
 		mayFlush: c.mayFlush,
 	}
 	for i := range c.regs {
@@ -99,9 +108,13 @@ func (c *cons) forgetReg(p, r int) {
 // last returns the index of the newest message.
 func (c *cons) last() int { return len(c.msgs) - 1 }
 
-// pinned is the pointer of a process that never reads, fences or locks: it
-// stays at the newest message (see search.pinned).
+// pinned is the pointer of a process whose pointer matters to nothing any
+// more: it stays at the newest message (see search.free).
 const pinned = -1
+
+// catchUp is the transition of the link from a constraint to its copy in
+// transit (cons.transit): no step.
+const catchUp = -3
 
 // lastWrite is the paper's LastWrite(c, p, x): the newest message at or after
 // p's pointer written by p to x, or p's pointer (for a pinned pointer, the
@@ -126,6 +139,7 @@ func (c *cons) pointedAt(i int) bool {
 // key returns an exact encoding of c's content, for deduplication.
 func (c *cons) key(b []byte) []byte {
 	b = binary.AppendUvarint(b, c.mayFlush)
+	b = binary.AppendUvarint(b, uint64(c.transit+1))
 	for _, l := range c.locs {
 		b = binary.AppendUvarint(b, uint64(l+1)) // wild is 0
 	}

@@ -58,14 +58,26 @@
 // constraint is subsumed by one that leaves free at least its free processes
 // and agrees with it elsewhere.
 //
-// A process that never reads, fences or locks has a pointer that matters to
-// nothing (a pointer serves its own process's reads, fences and locked
-// operations only). The search keeps such a pointer pinned at the newest
-// message, as if the process caught up after every step (those catch-up
-// flushes are SB steps, and every SB run is matched by one with them and
-// the same local states): its flushes are never explored, its messages obey
-// no last-write condition (so the newest message before a write may be
-// anyone's), and a constraint's newest message then maps to the newest.
+// A process at a location from which it can no more read, fence or lock (a
+// free location; every location of a process that never does) has a pointer
+// that matters to nothing (a pointer serves its own process's reads, fences
+// and locked operations only). The search keeps such a pointer pinned at
+// the newest message, as if the process caught up after every step (those
+// catch-up flushes are SB steps, and every SB run is matched by one with
+// them and the same local states): its flushes are never explored, its
+// messages obey no last-write condition (so the newest message before a
+// write may be anyone's), and a constraint's newest message then maps to
+// the newest. A process enters its free locations by a transition from
+// another location, after which it catches up at once. Backward, the
+// constraint with the process there is copied with its pointer unpinned
+// at the newest message, in transit: the only predecessors of that copy
+// are the process's flushes and its transitions into the location from
+// locations that are not free. Flushes are explored only when one of those
+// transitions is a read or a write: after a fence or a locked operation
+// the pointer is at the newest message already, and the catch-up after a
+// local step can take place before the step (which is then preceded by
+// the process's flushes). A constraint in transit is indexed apart from
+// the others, as it does not stand for all its predecessors.
 //
 // # Budgets
 //

@@ -24,11 +24,41 @@ import (
 // into 128 bits: a candidate whose bits are not contained in the other's
 // is rejected with two ANDs, before the embedding search of subsumes.
 
-// bucket holds the analysed constraints of one key, with their feature
-// words at the same indices.
+// bucket holds the analysed constraints of one key, split into parts by
+// the signature of their feature words (sig): a constraint can subsume
+// another only when its signature is contained in the other's, so a test
+// skips whole parts with one AND.
 type bucket struct {
+	sigs  []uint8
+	parts []part
+	n     int // constraints in all parts
+}
+
+// part holds the constraints of one signature, with their feature words at
+// the same indices.
+type part struct {
 	cons  []*cons
 	feats []featWord
+}
+
+// sig is the signature of a feature word: 8 of its 128 bits.
+func sig(f featWord) uint8 { return uint8(f[0]) }
+
+// add appends c, with feature word f, to bk.
+func (bk *bucket) add(c *cons, f featWord) {
+	g := sig(f)
+	i := 0
+	for i < len(bk.sigs) && bk.sigs[i] != g {
+		i++
+	}
+	if i == len(bk.sigs) {
+		bk.sigs = append(bk.sigs, g)
+		bk.parts = append(bk.parts, part{})
+	}
+	pt := &bk.parts[i]
+	pt.cons = append(pt.cons, c)
+	pt.feats = append(pt.feats, f)
+	bk.n++
 }
 
 // featWord is a set of hashed features, 128 bits.
@@ -171,18 +201,28 @@ func (s *search) subsumedBy(bk *bucket, c *cons, f featWord) bool {
 	if bk == nil {
 		return false
 	}
-	if !s.tick(int64(len(bk.cons)/8 + 1)) {
+	if !s.tick(int64(len(bk.sigs)/64 + 1)) {
 		return false
 	}
-	for i, v := range bk.cons {
-		if !bk.feats[i].within(f) || v.dead {
+	g := sig(f)
+	for j, h := range bk.sigs {
+		if h&^g != 0 {
 			continue
 		}
-		if !s.tick(1) {
+		pt := &bk.parts[j]
+		if !s.tick(int64(len(pt.cons) / 8)) {
 			return false
 		}
-		if subsumes(v, c, &s.embed) {
-			return true
+		for i, v := range pt.cons {
+			if !pt.feats[i].within(f) || v.dead {
+				continue
+			}
+			if !s.tick(1) {
+				return false
+			}
+			if subsumes(v, c, &s.embed) {
+				return true
+			}
 		}
 	}
 	return false
@@ -194,15 +234,23 @@ func (s *search) retire(bk *bucket, c *cons, f featWord) {
 	// A constraint lives in one bucket, and retire drops it there when it
 	// dies: every constraint of bk is alive, and the feature test comes
 	// first, so that most are not even loaded.
-	n := 0
-	for i, v := range bk.cons {
-		if f.within(bk.feats[i]) && subsumes(c, v, &s.embed) {
-			v.dead = true
+	g := sig(f)
+	for j, h := range bk.sigs {
+		if g&^h != 0 {
 			continue
 		}
-		bk.cons[n], bk.feats[n] = v, bk.feats[i]
-		n++
+		pt := &bk.parts[j]
+		n := 0
+		for i, v := range pt.cons {
+			if f.within(pt.feats[i]) && subsumes(c, v, &s.embed) {
+				v.dead = true
+				continue
+			}
+			pt.cons[n], pt.feats[n] = v, pt.feats[i]
+			n++
+		}
+		clear(pt.cons[n:])
+		bk.n -= len(pt.cons) - n
+		pt.cons, pt.feats = pt.cons[:n], pt.feats[:n]
 	}
-	clear(bk.cons[n:])
-	bk.cons, bk.feats = bk.cons[:n], bk.feats[:n]
 }

@@ -460,11 +460,11 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 		e.writer, e.v, e.notBy = p, x, 0
 		d.locs[p] = t.From
 		preRegs(d, p, info, vals)
-		if s.pinned != 0 {
+		if pm := pinnedMask(c); pm != 0 {
 			o := d.clone()
 			o.locs[p] = t.From
 			m := &o.msgs[k]
-			m.writer, m.v, m.notBy = -1, 0, s.all&^s.pinned
+			m.writer, m.v, m.notBy = -1, 0, s.all&^pm
 			emit(o)
 		}
 		if !pin {
@@ -612,7 +612,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 		for y := range e.mem {
 			e.mem[y] = 0
 		}
-		e.notBy = s.all &^ (1 << uint(p)) &^ s.pinned
+		e.notBy = s.all &^ (1 << uint(p)) &^ pinnedMask(c)
 		if fill(e) {
 			d.locs[p] = t.From
 			preRegs(d, p, info, vals[:nr])

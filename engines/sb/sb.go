@@ -361,16 +361,23 @@ type search struct {
 	ctx                      context.Context
 	stop                     error
 
-	// pinned is the set of processes that never read, fence or lock. Their
-	// pointers matter to nothing (a process's pointer serves its own
-	// reads, fences and locked operations only), so the search keeps them
-	// at the newest message, as if such a process caught up after every
-	// step: those catch-up flushes are SB steps, so every configuration of
-	// this variant is SB-reachable, and every SB run is matched by one that
-	// inserts them, with the same local states. Their flushes are never
-	// explored, and a constraint holds their pointers as pinned.
-	pinned uint64
-	all    uint64 // every process
+	// free[p][l] says that no read, fence or locked operation of process
+	// p is reachable from its location l (l included). From there on p's
+	// pointer matters to nothing (a process's pointer serves its own
+	// reads, fences and locked operations only), so the search keeps it
+	// at the newest message (pinned), as if p caught up after every step:
+	// those catch-up flushes are SB steps, so every configuration of this
+	// variant is SB-reachable, and every SB run is matched by one that
+	// inserts them, with the same local states. A process a constraint
+	// leaves free is pinned too: after its last step its flushes matter to
+	// nothing either. The flushes of a pinned process are never explored.
+	// A transition of p from a location that is not free into a free one
+	// (or the last step of a free process) is followed by p's catch-up:
+	// backward, the constraint with p's pointer at the newest message, in
+	// transit (cons.transit), whose only predecessors are p's flushes and
+	// such transitions.
+	free [][]bool
+	all  uint64 // every process
 
 	// prune, when set, is a complete forward abstraction: a constraint whose
 	// local state it does not reach denotes no reachable configuration and
@@ -407,13 +414,50 @@ func newSearch(p, orig *model.Program) *search {
 			s.writers |= 1 << uint(i)
 		}
 	}
+	s.free = make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
-		if !slices.ContainsFunc(q.Trans, usesPointer) {
-			s.pinned |= 1 << uint(i)
-		}
+		s.free[i] = freeLocations(q)
 	}
 	s.targets = s.newTargets()
 	return s
+}
+
+// freeLocations returns, per location of q, whether no read, fence or
+// locked operation is reachable from it.
+func freeLocations(q *model.Process) []bool {
+	free := make([]bool, len(q.Locs))
+	for l := range free {
+		free[l] = true
+	}
+	var stack []int
+	for _, t := range q.Trans {
+		if usesPointer(t) && free[t.From] {
+			free[t.From] = false
+			stack = append(stack, t.From)
+		}
+	}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range q.Trans {
+			if t.To == l && free[t.From] {
+				free[t.From] = false
+				stack = append(stack, t.From)
+			}
+		}
+	}
+	return free
+}
+
+// pinnedMask returns the processes whose pointers c pins.
+func pinnedMask(c *cons) uint64 {
+	var m uint64
+	for p, z := range c.ptr {
+		if z == pinned {
+			m |= 1 << uint(p)
+		}
+	}
+	return m
 }
 
 // wild is the location of a process that a constraint leaves free: the
@@ -507,10 +551,13 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			return func(d *cons) {
 				s.normalize(d, func(d *cons) {
 					d.next, d.proc, d.trans, d.bad = c, proc, trans, c.bad
+					d.transit = -1
 					switch {
+					case trans == catchUp:
+						d.mayFlush, d.transit = 1<<uint(proc), proc
 					case trans < 0:
-						d.mayFlush = c.mayFlush
-					case s.needsPointer(proc, trans):
+						d.mayFlush, d.transit = c.mayFlush, c.transit
+					case s.needsPointer(proc, trans) || c.transit == proc:
 						d.mayFlush = 1 << uint(proc)
 					default:
 						d.mayFlush = 0
@@ -519,12 +566,58 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 				})
 			}
 		}
+		if p := c.transit; p >= 0 {
+			// In transit: p's catch-up flushes, or the transition before
+			// them.
+			// After a fence or a locked operation p's pointer is at the
+			// newest message already; the catch-up after a local step
+			// can take place before it (the step is then preceded by p's
+			// flushes); only after a read or a write may p's pointer lag
+			// behind.
+			lagged := false
+			for _, ti := range s.in[p][c.locs[p]] {
+				if t := &s.prog.Procs[p].Trans[ti]; !s.free[p][t.From] {
+					s.pre(c, p, ti, emit(p, ti))
+					lagged = lagged || t.Op.Kind == model.Read || t.Op.Kind == model.Write
+				}
+			}
+			if lagged {
+				s.preFlush(c, p, emit(p, -1))
+			}
+			if s.stop != nil {
+				return nil, s.stop
+			}
+			continue
+		}
 		for p, q := range s.prog.Procs {
-			if l := c.locs[p]; l != wild {
+			switch l := c.locs[p]; {
+			case c.ptr[p] == pinned:
+				// From a free location, p stays pinned; from another, the
+				// transition is followed by p's catch-up (in transit).
+				var into []int
+				for ti, t := range q.Trans {
+					if l != wild && t.To != l {
+						continue
+					}
+					if s.free[p][t.From] {
+						at := *c
+						at.locs = slices.Clone(c.locs)
+						at.locs[p] = t.To
+						s.pre(&at, p, ti, emit(p, ti))
+					} else if !slices.Contains(into, t.To) {
+						into = append(into, t.To)
+					}
+				}
+				for _, to := range into {
+					d := c.clone()
+					d.locs[p], d.ptr[p] = to, d.last()
+					emit(p, catchUp)(d)
+				}
+			case l != wild:
 				for _, ti := range s.in[p][l] {
 					s.pre(c, p, ti, emit(p, ti))
 				}
-			} else {
+			default:
 				// Pre of the configurations with p anywhere by transition
 				// ti is Pre of those with p at ti's target: p becomes fixed.
 				at := *c
@@ -597,7 +690,7 @@ func (s *search) push(c *cons) {
 		if m&mask != mask || m == mask {
 			continue
 		}
-		s.lkBuf = appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, m), c)
+		s.lkBuf = append(appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, m), c), byte(c.transit+1))
 		if s.subsumedBy(s.visited[string(s.lkBuf)], c, f) {
 			return
 		}
@@ -605,7 +698,9 @@ func (s *search) push(c *cons) {
 			return
 		}
 	}
-	s.lkBuf = appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, 0), c)
+	// A constraint in transit explores only some of its predecessors: it
+	// neither subsumes nor is subsumed by one that is not.
+	s.lkBuf = append(appendPtrKey(appendLocKey(s.lkBuf[:0], c.locs, 0), c), byte(c.transit+1))
 	bk := s.visited[string(s.lkBuf)]
 	if s.subsumedBy(bk, c, f) || s.stop != nil {
 		return
@@ -614,7 +709,7 @@ func (s *search) push(c *cons) {
 		bk = &bucket{}
 		s.visited[string(s.lkBuf)] = bk
 	} else {
-		if !s.tick(int64(len(bk.cons)/8 + 1)) {
+		if !s.tick(int64(bk.n/8 + 1)) {
 			return
 		}
 		s.retire(bk, c, f)
@@ -622,8 +717,7 @@ func (s *search) push(c *cons) {
 	if !slices.Contains(s.masks, mask) {
 		s.masks = append(s.masks, mask)
 	}
-	bk.cons = append(bk.cons, c)
-	bk.feats = append(bk.feats, f)
+	bk.add(c, f)
 	s.queue.push(c)
 	s.count++
 	s.meter.States(1)
@@ -749,6 +843,7 @@ func (it *targetIter) start(s *search) bool {
 		}
 		base.locs[pl.Proc] = pl.Loc
 	}
+	s.pinFree(base)
 	it.base, it.cond, it.regs, it.vars = base, b.Cond, nil, nil
 	if b.Cond == nil {
 		it.odo = newOdometer(nil, nil, nil)
@@ -845,23 +940,32 @@ func (it *targetIter) build(s *search, vals []int64) *cons {
 func (s *search) emptyCons() *cons {
 	p := s.prog
 	c := &cons{
-		locs:   make([]int, len(p.Procs)),
-		regs:   make([][]int64, len(p.Procs)),
-		rknown: make([]uint64, len(p.Procs)),
-		msgs:   []msg{{mem: make([]int64, len(p.Vars)), writer: -1}},
-		ptr:    make([]int, len(p.Procs)),
-		trans:  -2,
+		locs:    make([]int, len(p.Procs)),
+		regs:    make([][]int64, len(p.Procs)),
+		rknown:  make([]uint64, len(p.Procs)),
+		msgs:    []msg{{mem: make([]int64, len(p.Vars)), writer: -1}},
+		ptr:     make([]int, len(p.Procs)),
+		trans:   -2,
+		transit: -1,
 
 		mayFlush: 1<<uint(len(p.Procs)) - 1,
 	}
 	for i, q := range p.Procs {
 		c.regs[i] = make([]int64, len(q.Regs))
-		if s.pinned&(1<<uint(i)) != 0 {
-			c.ptr[i] = pinned
+	}
+	return c
+}
+
+// pinFree pins the pointers of c's processes that are at a free location,
+// or are free and at a free location wherever they are (their flushes are
+// not explored).
+func (s *search) pinFree(c *cons) {
+	for p, l := range c.locs {
+		if l == wild && !slices.Contains(s.free[p], false) || l != wild && s.free[p][l] {
+			c.ptr[p] = pinned
+			c.mayFlush &^= 1 << uint(p)
 		}
 	}
-	c.mayFlush &^= s.pinned
-	return c
 }
 
 type regSlot struct{ proc, reg int }
