@@ -547,7 +547,11 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			return nil, errBudget
 		}
 		s.queue.pop()
-		emit := func(proc, trans int) func(*cons) {
+		// emit pushes the predecessors of c by proc's transition trans (a
+		// flush when -1, the link to a copy in transit when catchUp);
+		// caught says that trans is followed by proc's catch-up, whose
+		// flushes precede it.
+		emit := func(proc, trans int, caught bool) func(*cons) {
 			return func(d *cons) {
 				s.normalize(d, func(d *cons) {
 					d.next, d.proc, d.trans, d.bad = c, proc, trans, c.bad
@@ -557,7 +561,7 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 						d.mayFlush, d.transit = 1<<uint(proc), proc
 					case trans < 0:
 						d.mayFlush, d.transit = c.mayFlush, c.transit
-					case s.needsPointer(proc, trans) || c.transit == proc:
+					case caught || s.needsPointer(proc, trans):
 						d.mayFlush = 1 << uint(proc)
 					default:
 						d.mayFlush = 0
@@ -567,23 +571,13 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			}
 		}
 		if p := c.transit; p >= 0 {
-			// In transit: p's catch-up flushes, or the transition before
-			// them.
-			// After a fence or a locked operation p's pointer is at the
-			// newest message already; the catch-up after a local step
-			// can take place before it (the step is then preceded by p's
-			// flushes); only after a read or a write may p's pointer lag
-			// behind.
-			lagged := false
+			// In transit after a read: p's catch-up flushes, or the read.
 			for _, ti := range s.in[p][c.locs[p]] {
-				if t := &s.prog.Procs[p].Trans[ti]; !s.free[p][t.From] {
-					s.pre(c, p, ti, emit(p, ti))
-					lagged = lagged || t.Op.Kind == model.Read || t.Op.Kind == model.Write
+				if t := &s.prog.Procs[p].Trans[ti]; !s.free[p][t.From] && t.Op.Kind == model.Read {
+					s.pre(c, p, ti, emit(p, ti, false))
 				}
 			}
-			if lagged {
-				s.preFlush(c, p, emit(p, -1))
-			}
+			s.preFlush(c, p, emit(p, -1, false))
 			if s.stop != nil {
 				return nil, s.stop
 			}
@@ -593,29 +587,49 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			switch l := c.locs[p]; {
 			case c.ptr[p] == pinned:
 				// From a free location, p stays pinned; from another, the
-				// transition is followed by p's catch-up (in transit).
+				// transition is followed by p's catch-up. After a fence or
+				// a locked operation p's pointer is at the newest message
+				// already. The catch-up after a local step can take place
+				// before the step, and so can all but the last flush of
+				// the catch-up after a write (the one to p's own new
+				// message): the step is then preceded by p's flushes.
+				// After a read, p's pointer may lag: c is copied in
+				// transit.
 				var into []int
 				for ti, t := range q.Trans {
 					if l != wild && t.To != l {
 						continue
 					}
-					if s.free[p][t.From] {
+					switch {
+					case s.free[p][t.From]:
 						at := *c
 						at.locs = slices.Clone(c.locs)
 						at.locs[p] = t.To
-						s.pre(&at, p, ti, emit(p, ti))
-					} else if !slices.Contains(into, t.To) {
-						into = append(into, t.To)
+						s.pre(&at, p, ti, emit(p, ti, false))
+					case t.Op.Kind == model.Read:
+						if !slices.Contains(into, t.To) {
+							into = append(into, t.To)
+						}
+					default:
+						d := c.clone()
+						d.locs[p], d.ptr[p] = t.To, d.last()
+						if t.Op.Kind != model.Write {
+							s.pre(d, p, ti, emit(p, ti, true))
+							break
+						}
+						s.preFlush(d, p, func(e *cons) {
+							s.normalize(e, func(e *cons) { s.pre(e, p, ti, emit(p, ti, true)) })
+						})
 					}
 				}
 				for _, to := range into {
 					d := c.clone()
 					d.locs[p], d.ptr[p] = to, d.last()
-					emit(p, catchUp)(d)
+					emit(p, catchUp, false)(d)
 				}
 			case l != wild:
 				for _, ti := range s.in[p][l] {
-					s.pre(c, p, ti, emit(p, ti))
+					s.pre(c, p, ti, emit(p, ti, false))
 				}
 			default:
 				// Pre of the configurations with p anywhere by transition
@@ -624,11 +638,11 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 				at.locs = slices.Clone(c.locs)
 				for ti, t := range q.Trans {
 					at.locs[p] = t.To
-					s.pre(&at, p, ti, emit(p, ti))
+					s.pre(&at, p, ti, emit(p, ti, false))
 				}
 			}
 			if c.mayFlush&(1<<uint(p)) != 0 {
-				s.preFlush(c, p, emit(p, -1))
+				s.preFlush(c, p, emit(p, -1, false))
 			}
 			if s.stop != nil {
 				return nil, s.stop
@@ -961,7 +975,7 @@ func (s *search) emptyCons() *cons {
 // not explored).
 func (s *search) pinFree(c *cons) {
 	for p, l := range c.locs {
-		if l == wild && !slices.Contains(s.free[p], false) || l != wild && s.free[p][l] {
+		if l == wild || s.free[p][l] {
 			c.ptr[p] = pinned
 			c.mayFlush &^= 1 << uint(p)
 		}
