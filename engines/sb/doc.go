@@ -61,23 +61,28 @@
 // A process at a location from which it can no more read, fence or lock (a
 // free location; every location of a process that never does) has a pointer
 // that matters to nothing (a pointer serves its own process's reads, fences
-// and locked operations only). The search keeps such a pointer pinned at
-// the newest message, as if the process caught up after every step (those
-// catch-up flushes are SB steps, and every SB run is matched by one with
-// them and the same local states): its flushes are never explored, its
-// messages obey no last-write condition (so the newest message before a
-// write may be anyone's), and a constraint's newest message then maps to
-// the newest. A process enters its free locations by a transition from
-// another location, after which it catches up at once. Backward, the
-// constraint with the process there is copied with its pointer unpinned
-// at the newest message, in transit: the only predecessors of that copy
-// are the process's flushes and its transitions into the location from
-// locations that are not free. Flushes are explored only when one of those
-// transitions is a read or a write: after a fence or a locked operation
-// the pointer is at the newest message already, and the catch-up after a
-// local step can take place before the step (which is then preceded by
-// the process's flushes). A constraint in transit is indexed apart from
-// the others, as it does not stand for all its predecessors.
+// and locked operations only), and so has a process after its last step.
+// The search keeps such a pointer pinned at the newest message, as if the
+// process caught up after every step (those catch-up flushes are SB steps,
+// and every SB run is matched by one with them and the same local states):
+// its flushes are never explored, its messages obey no last-write condition
+// (so the newest message before a write may be anyone's), and a
+// constraint's newest message then maps to the newest. The bad states'
+// constraints pin every process they leave free or name at a free location.
+// Backward, Pre of a pinned process by a transition from a location that
+// is not free (into a free location, or its last step when the constraint
+// leaves it free) undoes the catch-up that follows the transition:
+//   - after a fence or a locked operation the pointer is at the newest
+//     message already;
+//   - the catch-up after a local step can take place before the step, and
+//     so can all but the last flush of the catch-up after a write (the one
+//     to the process's own new message, which Pre takes back first): the
+//     step is then preceded by the process's flushes;
+//   - after a read the pointer may lag behind: the constraint is copied
+//     with the pointer unpinned at the newest message, in transit, and the
+//     only predecessors of that copy are the process's flushes and its
+//     reads into the location. A constraint in transit is indexed apart
+//     from the others, as it does not stand for all its predecessors.
 //
 // # Budgets
 //

@@ -362,20 +362,8 @@ type search struct {
 	stop                     error
 
 	// free[p][l] says that no read, fence or locked operation of process
-	// p is reachable from its location l (l included). From there on p's
-	// pointer matters to nothing (a process's pointer serves its own
-	// reads, fences and locked operations only), so the search keeps it
-	// at the newest message (pinned), as if p caught up after every step:
-	// those catch-up flushes are SB steps, so every configuration of this
-	// variant is SB-reachable, and every SB run is matched by one that
-	// inserts them, with the same local states. A process a constraint
-	// leaves free is pinned too: after its last step its flushes matter to
-	// nothing either. The flushes of a pinned process are never explored.
-	// A transition of p from a location that is not free into a free one
-	// (or the last step of a free process) is followed by p's catch-up:
-	// backward, the constraint with p's pointer at the newest message, in
-	// transit (cons.transit), whose only predecessors are p's flushes and
-	// such transitions.
+	// p is reachable from its location l (l included): from there on, and
+	// after p's last step, p's pointer is pinned (see the package doc).
 	free [][]bool
 	all  uint64 // every process
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,4 +191,94 @@ func FuzzDifferential(f *testing.F) {
 		p := progen.Simple(rand.New(rand.NewPCG(a, b)))
 		differential(t, &sb.Engine{}, p, 5*time.Second)
 	})
+}
+
+// TestFreeLocations checks the SB search alone on programs whose
+// processes enter their free locations (from which they never read, fence
+// or lock again) by each kind of transition, in a loop that otherwise goes
+// back to a read: the catch-up of a pinned pointer after a read (in
+// transit), after a write (its last flush after the write), after a local
+// step and after a fence or a locked operation. Each program has a bug
+// variant and a safe one; the explicit engine, exact for these programs
+// (their stores are bounded), gives the truth.
+func TestFreeLocations(t *testing.T) {
+	const proc1 = `
+process P1 {
+  reg $s : [0:1] = 0
+  locs A B C D
+  init A
+  A -> B : write y := 1
+  B -> D : fence
+  D -> C : read $s := x
+}
+`
+	for _, tc := range []struct {
+		name, p0, bad string
+	}{
+		// P0 writes x := $r after reading y, or reads again.
+		{"write", `
+  L0 -> L1 : read $r := y
+  L1 -> L0 : assume $r == 0
+  L1 -> L2 : write x := $r`, "P1@C & P1.$s == 1"},
+		{"write, no bug", `
+  L0 -> L1 : read $r := y
+  L1 -> L0 : assume $r == 0
+  L1 -> L2 : write x := 0`, "P1@C & P1.$s == 1"},
+		// P0 writes x := 1 first, then leaves its loop by a read.
+		{"read", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : read $r := y
+  L1 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0"},
+		{"read, no bug", `
+  L0 -> L1 : write x := 1
+  L1 -> L3 : fence
+  L3 -> L0 : read $r := y
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0"},
+		// P0 writes x := 1, then leaves its loop by a local step.
+		{"local", `
+  L0 -> L1 : write x := 1
+  L1 -> L3 : read $r := y
+  L3 -> L0 : assume $r == 1
+  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0"},
+		{"local, no bug", `
+  L0 -> L1 : write x := 1
+  L1 -> L4 : fence
+  L4 -> L3 : read $r := y
+  L3 -> L0 : assume $r == 1
+  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0"},
+		// P0 leaves its loop by a fence or a locked operation.
+		{"fence", `
+  L0 -> L1 : write x := 1
+  L1 -> L3 : read $r := y
+  L3 -> L0 : assume $r == 1
+  L3 -> L4 : assume $r == 0
+  L4 -> L2 : fence`, "P0@L2 & P1@C & P1.$s == 0"},
+		{"locked", `
+  L0 -> L1 : read $r := y
+  L1 -> L0 : assume $r == 0
+  L1 -> L2 : locked { read $r := x; write x := 1 }`, "P1@C & P1.$s == 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "program \"free\"\n\nvar x : [0:1] = 0\nvar y : [0:1] = 0\n\nprocess P0 {\n  reg $r : [0:1] = 0\n  locs L0 L1 L2 L3 L4\n  init L0" +
+				tc.p0 + "\n}\n" + proc1 + "\nbad \"bad\" : " + tc.bad + "\n"
+			p, err := native.Parse("free.fm", []byte(src))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			truth, err := (&explicit.Engine{Bound: 4}).Check(context.Background(), p, model.TSO)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := (&sb.Engine{Backward: true, MaxConstraints: 100_000}).Check(context.Background(), p, model.TSO)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != truth.Status {
+				t.Fatalf("SB search alone: %v; explicit: %v\n%s", got, truth, src)
+			}
+			if bug := !strings.HasSuffix(tc.name, "no bug"); (truth.Status == engines.Unsafe) != bug {
+				t.Fatalf("explicit: %v, want bug=%v\n%s", truth, bug, src)
+			}
+		})
+	}
 }
