@@ -35,10 +35,10 @@ type cons struct {
 	bad int
 
 	// transit, when not -1, is a process whose pointer c holds at the
-	// newest message right after a transition into a free location
-	// (search.free) or its last step, in the middle of its catch-up: the
-	// predecessors of c are that process's flushes and those transitions
-	// only.
+	// newest message right after a read into a free location
+	// (search.free) or a read that was its last step, in the middle of its
+	// catch-up: the predecessors of c are that process's flushes and those
+	// reads only.
 	transit int
 
 	// mayFlush is the set of processes whose flushes may precede this
