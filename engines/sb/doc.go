@@ -132,11 +132,16 @@
 //     bad state the program is safe under TSO (a proof, with no bound on
 //     the buffers). When it is complete but reaches a bad state (possibly
 //     spuriously), its reachable local states (locations and registers)
-//     contain every reachable local state of the program.
+//     contain every reachable local state of the program. While no
+//     abstraction has completed and k exceeds DefaultPruneSuffix, the
+//     abstraction with that suffix runs too with the same budget: it
+//     completes sooner, to prune (or prove the program safe).
 //  3. The backward SB search resumes where the previous round stopped, with
 //     a larger constraint budget, and discards every new constraint whose
 //     local state and newest memory the last complete over-approximation
-//     does not reach with every buffer empty.
+//     does not reach with every buffer empty; before one completes, the
+//     depths of the states the last one reached order its search (best
+//     first, worklist.go).
 //
 // Exactness: an Unsafe answer is always a concrete TSO trace that
 // model.Replay accepts; a Safe answer comes from a sound over-approximation

@@ -28,9 +28,8 @@ type Engine struct {
 	Backward bool
 	// NoPrune turns the pruning of the SB search off.
 	NoPrune bool
-	// BreadthFirst makes the SB search of Backward mode analyse its
-	// constraints in the order they were generated instead of best first
-	// (worklist.go); the other modes always search breadth first.
+	// BreadthFirst makes the SB search analyse its constraints in the
+	// order they were generated instead of best first (worklist.go).
 	BreadthFirst bool
 }
 
@@ -160,10 +159,10 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		return res, nil
 	}
+	if !e.BreadthFirst {
+		s.queue.bestFirst(s.prog)
+	}
 	if e.Backward {
-		if !e.BreadthFirst {
-			s.queue.bestFirst(s.prog)
-		}
 		if e.NoPrune {
 			found, err := s.run(ctx, max)
 			searched(s.count, s.pruned)
@@ -293,9 +292,32 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			decidedBy("forward")
 			return res, nil
 		case err == nil && !e.NoPrune:
-			s.prune = fw
+			s.prune, s.hint = fw, nil
+		case err != nil && errors.Is(err, errAbsBudget):
+			if s.prune == nil && !e.NoPrune {
+				s.hint = fw // it guides the best-first order
+			}
 		case !errors.Is(err, errAbsBudget):
 			return finish(nil, err)
+		}
+		if s.prune == nil && !e.NoPrune && k > DefaultPruneSuffix {
+			// The coarser abstraction of Backward mode completes sooner:
+			// a complete one prunes the SB search by the memories it
+			// reaches, or proves the program safe.
+			fw, err := runForward(ctx, p, DefaultPruneSuffix, states)
+			if fw != nil {
+				other += fw.states
+			}
+			switch {
+			case err == nil && !fw.bad:
+				res.Status, res.Stats.States = engines.Safe, s.count+other
+				decidedBy("forward")
+				return res, nil
+			case err == nil:
+				s.prune, s.hint = fw, nil
+			case !errors.Is(err, errAbsBudget):
+				return finish(nil, err)
+			}
 		}
 		found, err := s.run(ctx, min(max, s.count+cons))
 		if err == nil || !errors.Is(err, errBudget) || s.count >= max {
