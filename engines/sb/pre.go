@@ -466,6 +466,15 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 			m := &o.msgs[k]
 			m.writer, m.v, m.notBy = -1, 0, s.all&^pm
 			emit(o)
+			if !pin {
+				// As in W3, an earlier write of p to x that c does not
+				// show becomes p's last write to x: in a gap after p's
+				// last write to x that o shows (or p's pointer) and
+				// before the newest message.
+				for i := o.lastWrite(p, x); i < k; i++ {
+					emit(insertMsg(o, i+1, msg{mem: make([]int64, len(mk.mem)), writer: p, v: x}))
+				}
+			}
 		}
 		if !pin {
 			emit(d)

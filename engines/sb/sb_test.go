@@ -282,3 +282,50 @@ process P1 {
 		})
 	}
 }
+
+// TestHiddenWriteBehindPinned is a regression test: P0's write v1 := 1 is
+// hidden by its write v1 := 0, and the message just before the latter is
+// written by P1, whose pointer the search pins once it is at its last
+// location. Pre of P0's second write must then also consider the hidden
+// write in every gap before that message (it once did not, and the SB
+// search alone called the program safe).
+func TestHiddenWriteBehindPinned(t *testing.T) {
+	const src = `program "tiny"
+
+var v0 : [0:1] = 0
+var v1 : [0:1] = 0
+
+process P0 {
+  reg $r : [0:1] = 0
+  locs L0 L1 L2 L3
+  init L0
+  L0 -> L1 : write v1 := 1
+  L1 -> L2 : write v1 := 0
+  L2 -> L3 : fence
+}
+
+process P1 {
+  reg $r : [0:1] = 0
+  locs L0 L1 L2 L3
+  init L0
+  L0 -> L1 : locked { read $r := v0; write v0 := 1 }
+  L1 -> L2 : write v0 := 1
+  L2 -> L3 : locked { read $r := v1; write v1 := 0 }
+}
+
+bad "bad" : P0@L3 & P1@L3 & P0.$r == 0 && P1.$r == 1
+`
+	p, err := native.Parse("tiny.fm", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []*sb.Engine{{Backward: true, MaxConstraints: 5000}, {Backward: true, NoPrune: true, MaxConstraints: 5000}} {
+		res, err := e.Check(context.Background(), p, model.TSO)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engines.Unsafe {
+			t.Errorf("SB search alone (noprune=%v): %v, want unsafe", e.NoPrune, res)
+		}
+	}
+}
