@@ -165,7 +165,13 @@
 // configuration, and the usual induction (every configuration of a run to
 // a bad state lies above some analysed constraint) never needs one. A
 // constraint that leaves a process free is pruned by its local state
-// alone. The depths of the matching states order the search (worklist.go). Termination: the forward searches are
+// alone. The same epochs give one more condition per process p whose
+// pointer is not at the newest message and that has no message after its
+// pointer: after epoch i, where i is p's pointer, p is at its current
+// location with its current registers and an empty buffer, and memory
+// holds message i; a constraint is pruned when the complete abstraction
+// has no state with p's buffer empty, p's location and known registers,
+// and a memory that agrees with the message at p's pointer. The depths of the matching states order the search (worklist.go). Termination: the forward searches are
 // finite; the SB search terminates by the well-quasi-ordering, and the
 // schedule gives it an ever larger budget, so some round answers unless
 // MaxConstraints or the context ends the search first (Inconclusive, never

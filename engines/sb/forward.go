@@ -143,6 +143,12 @@ type forward struct {
 	// being expanded.
 	next int32
 
+	// views[p][l] records, for process p at location l, the registers and
+	// the memories of the states where p's buffer is empty (recordViews);
+	// viewSeen deduplicates them.
+	views    []map[int]*localStates
+	viewSeen map[string]struct{}
+
 	// dead lists the dead registers per process and location
 	// (explicit.Dead): states are kept with them reset to 0, and mayReach
 	// ignores them.
@@ -241,6 +247,7 @@ func (f *forward) add(s absState) {
 	f.meter.States(1)
 	f.queue = append(f.queue, s)
 	f.recordLocal(s)
+	f.recordViews(s)
 	if f.isBad(&s) {
 		f.bad = true
 	}
@@ -275,6 +282,87 @@ func (f *forward) recordLocal(s absState) {
 	if !s.fault && drainedState(&s) {
 		list.mems[idx] = append(list.mems[idx], memDepth{mem: s.mem, depth: s.depth})
 	}
+}
+
+// recordViews records, for every process whose buffer is empty in s, its
+// location, registers and the memory (what it reads), once each.
+func (f *forward) recordViews(s absState) {
+	if s.fault {
+		return
+	}
+	if f.views == nil {
+		f.views = make([]map[int]*localStates, len(s.locs))
+		f.viewSeen = map[string]struct{}{}
+	}
+	for p, l := range s.locs {
+		if len(s.suf[p]) > 0 || s.sum[p] != nil {
+			continue
+		}
+		f.key = binary.AppendUvarint(f.key[:0], uint64(p))
+		f.key = binary.AppendUvarint(f.key, uint64(l))
+		for _, r := range s.regs[p] {
+			f.key = binary.AppendVarint(f.key, r)
+		}
+		for _, v := range s.mem {
+			f.key = binary.AppendVarint(f.key, v)
+		}
+		if _, ok := f.viewSeen[string(f.key)]; ok {
+			continue
+		}
+		f.viewSeen[string(f.key)] = struct{}{}
+		if f.views[p] == nil {
+			f.views[p] = map[int]*localStates{}
+		}
+		list := f.views[p][l]
+		if list == nil {
+			list = &localStates{}
+			f.views[p][l] = list
+		}
+		i := slices.IndexFunc(list.regs, func(r []int64) bool { return slices.Equal(r, s.regs[p]) })
+		if i < 0 {
+			i = len(list.regs)
+			list.regs = append(list.regs, s.regs[p])
+			list.depth = append(list.depth, s.depth)
+			list.mems = append(list.mems, nil)
+		}
+		list.mems[i] = append(list.mems[i], memDepth{mem: s.mem, depth: s.depth})
+	}
+}
+
+// viewReached reports whether process p, at location l with the known
+// registers of regs (rknown bit r: regs[r] known), reads a memory that
+// agrees with m's known variables in some state of the abstraction where
+// its buffer is empty.
+func (f *forward) viewReached(p, l int, regs []int64, rknown uint64, m *msg) bool {
+	if f.views == nil || f.views[p] == nil {
+		return false
+	}
+	list := f.views[p][l]
+	if list == nil {
+		return false
+	}
+	known := rknown
+	if f.dead != nil {
+		for _, r := range f.dead[p][l] {
+			known &^= 1 << uint(r)
+		}
+	}
+	for i, flat := range list.regs {
+		ok := true
+		for k := known; k != 0 && ok; k &= k - 1 {
+			r := bits.TrailingZeros64(k)
+			ok = flat[r] == regs[r]
+		}
+		if !ok {
+			continue
+		}
+		for _, md := range list.mems[i] {
+			if memAgrees(md.mem, m) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // memDepth is a memory reached with every buffer empty, at a depth.

@@ -202,6 +202,15 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 				t.Fatalf("k=%d: the abstraction's least depth %d of the drained state %v exceeds its concrete depth %d\n%s", k, d, c, nodes[head].depth, native.Format(p))
 			}
 		}
+		// So is every process's view with its buffer empty.
+		if c.Fault == nil {
+			full := &msg{mem: c.Mem, known: 1<<uint(len(c.Mem)) - 1}
+			for q, b := range c.Bufs {
+				if len(b) == 0 && !f.viewReached(q, c.Locs[q], c.Regs[q], all[q], full) {
+					t.Fatalf("k=%d: the abstraction does not record the view of P%d in %v\n%s", k, q, c, native.Format(p))
+				}
+			}
+		}
 		if p.IsBad(c) {
 			bad = true
 			if !f.bad {

@@ -764,7 +764,28 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 			return 0 // a fault location: kept
 		}
 	}
-	return fw.leastDepth(c.locs, c.regs, c.rknown, &c.msgs[c.last()])
+	d := fw.leastDepth(c.locs, c.regs, c.rknown, &c.msgs[c.last()])
+	if d < 0 || !fw.complete {
+		return d
+	}
+	// A process p with no message after its pointer reads the message
+	// there: at the end of the epoch of that message (see the package
+	// doc), p is where c has it, with an empty buffer, and memory holds
+	// that message.
+	for p, l := range c.locs {
+		z := c.ptr[p]
+		if l == wild || z == pinned || z == c.last() {
+			continue
+		}
+		pending := false
+		for i := z + 1; i < len(c.msgs) && !pending; i++ {
+			pending = c.msgs[i].writer == p
+		}
+		if !pending && !fw.viewReached(p, l, c.regs[p], c.rknown[p], &c.msgs[z]) {
+			return -1
+		}
+	}
+	return d
 }
 
 // isInitial reports whether c contains an initial SB configuration: one
