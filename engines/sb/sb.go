@@ -212,7 +212,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	// decides such programs (a barrier of 6 goroutines: 2.8 million
 	// states) where the SB search does not.
 	_, drained := explicit.DrainBound(p)
-	bounded0 := drained
+	fenceBounded := drained
 	roundCap := int64(MaxRoundStates)
 	if drained {
 		// The exact search that ends the rounds explores the states of
@@ -301,7 +301,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		case !errors.Is(err, errAbsBudget):
 			return finish(nil, err)
 		}
-		if s.prune == nil && !e.NoPrune && k > DefaultPruneSuffix && !bounded0 {
+		if s.prune == nil && !e.NoPrune && k > DefaultPruneSuffix && !fenceBounded {
 			// The coarser abstraction of Backward mode completes sooner:
 			// a complete one prunes the SB search by the memories it
 			// reaches, or proves the program safe. (Where fences bound
