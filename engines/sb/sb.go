@@ -228,6 +228,28 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	// few buffered stores (a filter lock's fence inference: 23 checks and
 	// 1.5 million states instead of 45 checks and 8.2 million).
 	kx := 1
+	// abstract runs the forward abstraction with suffix k and the given
+	// state budget: true when it proves the program safe; a complete one
+	// prunes the SB search, an incomplete one guides it until one does.
+	abstract := func(k int, states int64) (bool, error) {
+		fw, err := runForward(ctx, p, k, states)
+		if fw != nil {
+			other += fw.states
+		}
+		switch {
+		case err == nil && !fw.bad:
+			return true, nil
+		case err == nil && !e.NoPrune:
+			s.prune, s.hint = fw, nil
+		case errors.Is(err, errAbsBudget):
+			if s.prune == nil && !e.NoPrune {
+				s.hint = fw
+			}
+		case err != nil:
+			return false, err
+		}
+		return false, nil
+	}
 	for k := 1; ; k *= 2 {
 		if capped && drained {
 			ex, err := (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, model.TSO)
@@ -283,43 +305,21 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		if engines.MeterOf(ctx).Out() {
 			return finish(nil, engines.ErrWork)
 		}
-		fw, err := runForward(ctx, p, k, states)
-		if fw != nil {
-			other += fw.states
-		}
-		switch {
-		case err == nil && !fw.bad:
-			res.Status, res.Stats.States = engines.Safe, s.count+other
-			decidedBy("forward")
-			return res, nil
-		case err == nil && !e.NoPrune:
-			s.prune, s.hint = fw, nil
-		case err != nil && errors.Is(err, errAbsBudget):
-			if s.prune == nil && !e.NoPrune {
-				s.hint = fw // it guides the best-first order
-			}
-		case !errors.Is(err, errAbsBudget):
-			return finish(nil, err)
-		}
-		if s.prune == nil && !e.NoPrune && k > DefaultPruneSuffix && !fenceBounded {
+		safe, err := abstract(k, states)
+		if err == nil && !safe && s.prune == nil && !e.NoPrune && k > DefaultPruneSuffix && !fenceBounded {
 			// The coarser abstraction of Backward mode completes sooner:
 			// a complete one prunes the SB search by the memories it
 			// reaches, or proves the program safe. (Where fences bound
 			// the buffers, the exact explicit search ends the rounds.)
-			fw, err := runForward(ctx, p, DefaultPruneSuffix, states)
-			if fw != nil {
-				other += fw.states
-			}
-			switch {
-			case err == nil && !fw.bad:
-				res.Status, res.Stats.States = engines.Safe, s.count+other
-				decidedBy("forward")
-				return res, nil
-			case err == nil:
-				s.prune, s.hint = fw, nil
-			case !errors.Is(err, errAbsBudget):
-				return finish(nil, err)
-			}
+			safe, err = abstract(DefaultPruneSuffix, states)
+		}
+		switch {
+		case err != nil:
+			return finish(nil, err)
+		case safe:
+			res.Status, res.Stats.States = engines.Safe, s.count+other
+			decidedBy("forward")
+			return res, nil
 		}
 		found, err := s.run(ctx, min(max, s.count+cons))
 		if err == nil || !errors.Is(err, errBudget) || s.count >= max {
