@@ -295,7 +295,7 @@ func (f *forward) recordViews(s absState) {
 		f.viewSeen = map[string]struct{}{}
 	}
 	for p, l := range s.locs {
-		if len(s.suf[p]) > 0 || s.sum[p] != nil {
+		if !s.bufEmpty(p) {
 			continue
 		}
 		f.key = binary.AppendUvarint(f.key[:0], uint64(p))
@@ -371,10 +371,13 @@ type memDepth struct {
 	depth int32
 }
 
+// bufEmpty reports whether the buffer of process p is empty in s.
+func (s *absState) bufEmpty(p int) bool { return len(s.suf[p]) == 0 && s.sum[p] == nil }
+
 // drainedState reports whether every buffer of s is empty.
 func drainedState(s *absState) bool {
-	for i := range s.suf {
-		if len(s.suf[i]) > 0 || s.sum[i] != nil {
+	for p := range s.suf {
+		if !s.bufEmpty(p) {
 			return false
 		}
 	}
