@@ -747,6 +747,16 @@ func TestHiddenWrite(t *testing.T) {
 		{"x1 y1 x2", single([2]int64{0, 1}, [2]int64{1, 1}, [2]int64{0, 2}), 10_000},
 		{"x1 x2 y1", single([2]int64{0, 1}, [2]int64{0, 2}, [2]int64{1, 1}), 10_000},
 	}
+	// P0's write v1 := 1 is hidden by its write v1 := 0, and the message
+	// just before the latter is written by P1, whose pointer the search
+	// pins once it is at its last location: Pre of P0's second write must
+	// also place the hidden write in every gap before that message (it
+	// once did not, and the SB search alone called the program safe).
+	behindPinned, err := native.Parse("behind-pinned.fm", []byte(hiddenBehindPinned))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, tc{"behind a pinned process's write", behindPinned, 5000})
 	for _, p := range targeted() {
 		if p.Name == "xyxy-mem-x2-y1" || (*longSound && (p.Name == "xyxy-y2-x1" || p.Name == "xyxy-y2-x2")) {
 			cases = append(cases, tc{p.Name, p, 400_000})
@@ -847,3 +857,31 @@ func drained(s model.State) bool {
 	}
 	return true
 }
+
+// hiddenBehindPinned is the program of TestHiddenWrite's case "behind a
+// pinned process's write".
+const hiddenBehindPinned = `program "tiny"
+
+var v0 : [0:1] = 0
+var v1 : [0:1] = 0
+
+process P0 {
+  reg $r : [0:1] = 0
+  locs L0 L1 L2 L3
+  init L0
+  L0 -> L1 : write v1 := 1
+  L1 -> L2 : write v1 := 0
+  L2 -> L3 : fence
+}
+
+process P1 {
+  reg $r : [0:1] = 0
+  locs L0 L1 L2 L3
+  init L0
+  L0 -> L1 : locked { read $r := v0; write v0 := 1 }
+  L1 -> L2 : write v0 := 1
+  L2 -> L3 : locked { read $r := v1; write v1 := 0 }
+}
+
+bad "bad" : P0@L3 & P1@L3 & P0.$r == 0 && P1.$r == 1
+`
