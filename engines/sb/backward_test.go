@@ -223,3 +223,76 @@ func TestBackwardDifferential(t *testing.T) {
 	}
 	t.Logf("%d programs; inconclusive (best first, unpruned, breadth first): %v", programs, inconclusive)
 }
+
+// TestBackwardFaultBesideBadState: the program's own bad state (P2@L3 and
+// P1@L7) is unreachable, and its backward closure is large (P1 stores in a
+// loop with no barrier), while P0's locked increment of v2 overflows after
+// ten steps. The SB search alone queues the constraints of every bad state
+// (the faults too) at once, so that the best-first order reaches the fault
+// first; when the faults' constraints were queued only after the program's
+// own bad state was saturated, it needed more than 200,000 constraints.
+// (Generated program 574 of BenchmarkBackwardOnly.)
+func TestBackwardFaultBesideBadState(t *testing.T) {
+	p, err := native.Parse("fault-beside.fm", []byte(faultBesideBadState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&sb.Engine{Backward: true, MaxConstraints: 50_000}).Check(context.Background(), p, model.TSO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engines.Unsafe {
+		t.Fatalf("SB search alone: %v, want unsafe (P0's increment of v2 overflows)", res)
+	}
+}
+
+const faultBesideBadState = `program "gen"
+
+var v0 : [0:1] = 0
+var v1 : [0:1] = 0
+var v2 : [0:1] = 0
+
+process P0 {
+  reg $r : [0:1] = 0
+  reg $s : [0:1] = 0
+  locs L0 L1 L2 L3 L4 L5 L6 L7 L8
+  init L0
+  L0 -> L1 : write v1 := 0
+  L1 -> L2 : fence
+  L2 -> L3 : locked { read $r := v0; write v0 := 0 }
+  L3 -> L4 : write v0 := 1
+  L4 -> L0 : assume $s == 1
+  L4 -> L5 : fence
+  L5 -> L6 : locked { read $s := v2; write v2 := v2 + 1 }
+  L6 -> L7 : locked { read $r := v2; write v2 := 0 }
+  L7 -> L8 : write v0 := 0
+}
+
+process P1 {
+  reg $r : [0:1] = 0
+  reg $s : [0:1] = 0
+  locs L0 L1 L2 L3 L4 L5 L6 L7
+  init L0
+  L0 -> L1 : write v2 := 1
+  L1 -> L2 : read $r := v2
+  L2 -> L3 : $r := 1 - $r
+  L3 -> L4 : read $s := v0
+  L4 -> L5 : write v1 := 0
+  L5 -> L1 : assume $s == 0
+  L5 -> L6 : write v0 := 0
+  L6 -> L7 : $s := 1 - $s
+}
+
+process P2 {
+  reg $r : [0:1] = 0
+  reg $s : [0:1] = 0
+  locs L0 L1 L2 L3 L4
+  init L0
+  L0 -> L1 : read $r := v1
+  L1 -> L2 : write v0 := 1
+  L2 -> L3 : read $r := v0
+  L3 -> L4 : locked { read $s := v2; write v2 := 0 }
+}
+
+bad "bad" : P2@L3 & P1@L7 & P2.$r == 1 && P1.$r == 1
+`

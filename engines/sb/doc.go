@@ -52,7 +52,10 @@
 // denotes configurations with that process at any location. The bad states'
 // constraints leave free every process they do not name, instead of
 // materialising the product of those processes' locations, and they are
-// generated lazily, one at a time, when the work list runs dry. Pre of a
+// generated lazily, a few thousand at a time, when the work list runs dry:
+// the best-first order then chooses among the bad states (a fault a few
+// steps from the initial configurations comes before the saturation of an
+// unreachable bad state). Pre of a
 // free process by one of its transitions is Pre of the constraint with the
 // process at the transition's target: the process becomes fixed. A
 // constraint is subsumed by one that leaves free at least its free processes
@@ -165,7 +168,8 @@
 // configuration, and the usual induction (every configuration of a run to
 // a bad state lies above some analysed constraint) never needs one. A
 // constraint that leaves a process free is pruned by its local state
-// alone. The same epochs give one more condition per process p whose
+// alone; one with a process at a fault location by the local state one
+// step earlier, with that process at the faulting step's source. The same epochs give one more condition per process p whose
 // pointer is not at the newest message and that has no message after its
 // pointer: after epoch i, where i is p's pointer, p is at its current
 // location with its current registers and an empty buffer, and memory

@@ -393,7 +393,7 @@ type search struct {
 
 	// prune, when set, is a complete forward abstraction: a constraint whose
 	// local state it does not reach denotes no reachable configuration and
-	// is discarded. Locations from origLocs on (fault locations) are kept.
+	// is discarded. Locations from origLocs on are fault locations.
 	prune *forward
 	// hint, when set, is a forward abstraction cut by its state budget:
 	// it prunes nothing, but bounds the length of the runs to the local
@@ -537,7 +537,7 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		}
 		c := s.queue.peek()
 		if c == nil {
-			if !s.targets.pull(s) {
+			if !s.targets.pull(s, targetBatch) {
 				if s.stop != nil {
 					return nil, s.stop
 				}
@@ -754,14 +754,14 @@ const maxSeen = 1 << 20
 
 // reachDepth returns the least depth at which the forward abstraction fw
 // reaches a local state of c (of its processes at a fixed location), or -1
-// when it reaches none; constraints at a fault location are always kept,
-// at depth 0. For an abstraction cut by its budget, a local state it did
+// when it reaches none (for a process at a fault location, see
+// faultDepth). For an abstraction cut by its budget, a local state it did
 // not reach lies no nearer than the depth it was expanding (fw.next), as
 // its search is breadth first.
 func (s *search) reachDepth(c *cons, fw *forward) int32 {
 	for p, l := range c.locs {
 		if l >= s.origLocs[p] {
-			return 0 // a fault location: kept
+			return s.faultDepth(c, p, fw)
 		}
 	}
 	d := fw.leastDepth(c.locs, c.regs, c.rknown, &c.msgs[c.last()])
@@ -786,6 +786,38 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 		}
 	}
 	return d
+}
+
+// faultDepth is reachDepth of c, whose process p is at its fault location:
+// one step earlier the abstraction reached the others with c's registers
+// and p at the step's source with c's values of the registers the step
+// does not assign (a locked body may assign some before it faults). A
+// constraint with a second process at a fault location leaves both wild.
+func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
+	locs := slices.Clone(c.locs)
+	for q, l := range locs {
+		if q != p && l >= s.origLocs[q] {
+			for q, l := range locs {
+				if l >= s.origLocs[q] {
+					locs[q] = wild
+				}
+			}
+			return fw.leastDepth(locs, c.regs, c.rknown, nil)
+		}
+	}
+	best := int32(-1)
+	known := slices.Clone(c.rknown)
+	for _, ti := range s.in[p][c.locs[p]] {
+		locs[p] = s.prog.Procs[p].Trans[ti].From
+		known[p] = c.rknown[p]
+		for _, r := range s.info[p][ti].defRegs {
+			known[p] &^= 1 << uint(r)
+		}
+		if d := fw.leastDepth(locs, c.regs, known, nil); d >= 0 && (best < 0 || d+1 < best) {
+			best = d + 1
+		}
+	}
+	return best
 }
 
 // isInitial reports whether c contains an initial SB configuration: one
@@ -840,18 +872,26 @@ func (s *search) newTargets() *targetIter {
 	return it
 }
 
-// pull queues the bad states' constraints until one is queued (true) or none
-// is left or the search must stop (false).
-func (it *targetIter) pull(s *search) bool {
-	for {
+// targetBatch is how many of the bad states' constraints are queued at a
+// time. Queuing more than one lets the best-first order choose among the
+// bad states: a program's own bad state may need its whole backward closure
+// saturated (it is unreachable) while a fault is a few steps from the
+// initial configurations.
+const targetBatch = 1 << 12
+
+// pull queues up to n of the bad states' constraints; it reports whether it
+// queued one (false: none is left or the search must stop).
+func (it *targetIter) pull(s *search, n int) bool {
+	queued := 0
+	for queued < n {
 		if it.odo == nil {
 			if it.bi >= len(s.prog.Bad) {
-				return false
+				return queued > 0
 			}
 			if !it.start(s) {
 				it.bi++
 				if s.stop != nil {
-					return false
+					return queued > 0
 				}
 				continue
 			}
@@ -863,16 +903,17 @@ func (it *targetIter) pull(s *search) bool {
 			continue
 		}
 		if !s.tick(1) {
-			return false
+			return queued > 0
 		}
 		if d := it.build(s, vals); d != nil {
-			n := s.queue.pushed()
+			before := s.queue.pushed()
 			s.push(d)
-			if s.queue.pushed() > n {
-				return true
+			if s.queue.pushed() > before {
+				queued++
 			}
 		}
 	}
+	return true
 }
 
 // start prepares the enumeration of bad state it.bi; false when it has no
