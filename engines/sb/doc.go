@@ -168,8 +168,9 @@
 // configuration, and the usual induction (every configuration of a run to
 // a bad state lies above some analysed constraint) never needs one. A
 // constraint that leaves a process free is pruned by its local state
-// alone; one with a process at a fault location by the local state one
-// step earlier, with that process at the faulting step's source. The same epochs give one more condition per process p whose
+// alone; one with a process at a fault location by the transitions into
+// it whose fault the abstraction reaches (it records each) and the local
+// state one step earlier, with that process at the faulting step's source. The same epochs give one more condition per process p whose
 // pointer is not at the newest message and that has no message after its
 // pointer: after epoch i, where i is p's pointer, p is at its current
 // location with its current registers and an empty buffer, and memory

@@ -154,6 +154,10 @@ type forward struct {
 	// ignores them.
 	dead [][][]int
 
+	// faulted[p] holds the transitions of process p whose step faulted
+	// in some abstract state (by index in the program searched).
+	faulted []map[int]bool
+
 	keep     bool  // keep explored states in queue (for tests)
 	bad      bool  // an abstract bad state is reachable
 	complete bool  // every abstract state was explored
@@ -251,6 +255,23 @@ func (f *forward) add(s absState) {
 	if f.isBad(&s) {
 		f.bad = true
 	}
+}
+
+// recordFault records the transition whose step faulted.
+func (f *forward) recordFault(ft *model.Fault) {
+	if f.faulted == nil {
+		f.faulted = make([]map[int]bool, len(f.prog.Procs))
+	}
+	if f.faulted[ft.Proc] == nil {
+		f.faulted[ft.Proc] = map[int]bool{}
+	}
+	f.faulted[ft.Proc][ft.Trans] = true
+}
+
+// mayFault reports whether transition ti of process p may fault: for a
+// complete abstraction, whether it faulted in some abstract state.
+func (f *forward) mayFault(p, ti int) bool {
+	return !f.complete || f.faulted != nil && f.faulted[p][ti]
 }
 
 func (f *forward) recordLocal(s absState) {
@@ -455,6 +476,9 @@ func (f *forward) successors(s *absState) {
 // of process i; wrote says that the step appended to i's buffer.
 func (f *forward) step(s *absState, ns model.State, i int, wrote bool) {
 	n := absState{locs: ns.Locs, regs: ns.Regs, mem: ns.Mem, suf: s.suf, sum: s.sum, fault: ns.Fault != nil}
+	if ns.Fault != nil {
+		f.recordFault(ns.Fault)
+	}
 	if wrote && ns.Fault == nil {
 		e := ns.Bufs[i][len(ns.Bufs[i])-1]
 		suf := slices.Clone(s.suf[i])

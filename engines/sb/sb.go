@@ -125,7 +125,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		res.Status, res.Reason = engines.Inconclusive, err.Error()
 		return res, nil
 	}
-	s := newSearch(fp.prog, p)
+	s := newSearch(fp, p)
 	s.maxWork = satMul(max, WorkPerConstraint)
 	var other int64 // states of the forward searches
 	finish := func(found *cons, err error) (*engines.Result, error) {
@@ -400,12 +400,17 @@ type search struct {
 	// states it reached, and of those to the others (see reachDepth).
 	hint     *forward
 	origLocs []int
+	// origTrans[p][t] is the transition of the program checked that
+	// transition t of process p stands for (a fault transition's twin).
+	origTrans [][]int
 }
 
-// newSearch prepares the search of p, the fault-augmented copy of orig.
-func newSearch(p, orig *model.Program) *search {
+// newSearch prepares the search of fp's program, the fault-augmented copy
+// of orig.
+func newSearch(fp *faultProgram, orig *model.Program) *search {
+	p := fp.prog
 	p.Index()
-	s := &search{prog: p, nvars: len(p.Vars), visited: map[string]*bucket{}, seen: map[string]bool{}, ctx: context.Background()}
+	s := &search{prog: p, nvars: len(p.Vars), visited: map[string]*bucket{}, seen: map[string]bool{}, ctx: context.Background(), origTrans: fp.orig}
 	for _, q := range orig.Procs {
 		s.origLocs = append(s.origLocs, len(q.Locs))
 	}
@@ -789,10 +794,12 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 }
 
 // faultDepth is reachDepth of c, whose process p is at its fault location:
-// one step earlier the abstraction reached the others with c's registers
-// and p at the step's source with c's values of the registers the step
-// does not assign (a locked body may assign some before it faults). A
-// constraint with a second process at a fault location leaves both wild.
+// the least over the transitions into it whose fault the abstraction
+// reached (a complete one reaches every fault) of one more than the depth
+// of the state before the step: the others with c's registers and p at the
+// step's source with c's values of the registers the step does not assign
+// (a locked body may assign some before it faults). A constraint with a
+// second process at a fault location leaves both wild.
 func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
 	locs := slices.Clone(c.locs)
 	for q, l := range locs {
@@ -808,6 +815,9 @@ func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
 	best := int32(-1)
 	known := slices.Clone(c.rknown)
 	for _, ti := range s.in[p][c.locs[p]] {
+		if !fw.mayFault(p, s.origTrans[p][ti]) {
+			continue
+		}
 		locs[p] = s.prog.Procs[p].Trans[ti].From
 		known[p] = c.rknown[p]
 		for _, r := range s.info[p][ti].defRegs {
