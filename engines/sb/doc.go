@@ -61,17 +61,25 @@
 // constraint is subsumed by one that leaves free at least its free processes
 // and agrees with it elsewhere.
 //
-// A process at a location from which it can no more read, fence or lock (a
-// free location; every location of a process that never does) has a pointer
-// that matters to nothing (a pointer serves its own process's reads, fences
-// and locked operations only), and so has a process after its last step.
-// The search keeps such a pointer pinned at the newest message, as if the
-// process caught up after every step (those catch-up flushes are SB steps,
-// and every SB run is matched by one with them and the same local states):
-// its flushes are never explored, its messages obey no last-write condition
-// (so the newest message before a write may be anyone's), and a
+// A process at a location from which it can read again only through a
+// fence or a locked operation (a free location; every location of a
+// process that never reads) has a pointer that matters to nothing until
+// that operation, which needs it at the newest message (a pointer serves
+// its own process's reads, fences and locked operations only), and so has
+// a process after its last step. The search keeps such a pointer pinned at
+// the newest message, as if the process caught up after every step (those
+// catch-up flushes are SB steps, and every SB run is matched by one with
+// them and the same local states): its flushes are never explored, its
+// messages obey no last-write condition (so the newest message before a
+// write may be anyone's; after the fence or locked operation they all lie
+// at or before its pointer, where only their values matter), and a
 // constraint's newest message then maps to the newest. The bad states'
 // constraints pin every process they leave free or name at a free location.
+// A process leaves a free location only by a fence or a locked operation,
+// and Pre by one pins its pointer again. (A process that stores in a loop
+// and fences before it reads, as a lock's acquire path does, is pinned all
+// along the loop, and the layouts of its pointer among its pending stores
+// are never explored.)
 // Backward, Pre of a pinned process by a transition from a location that
 // is not free (into a free location, or its last step when the constraint
 // leaves it free) undoes the catch-up that follows the transition:

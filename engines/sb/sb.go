@@ -385,9 +385,10 @@ type search struct {
 	ctx                      context.Context
 	stop                     error
 
-	// free[p][l] says that no read, fence or locked operation of process
-	// p is reachable from its location l (l included): from there on, and
-	// after p's last step, p's pointer is pinned (see the package doc).
+	// free[p][l] says that no read of process p is reachable from its
+	// location l but through a fence or a locked operation: there, up to
+	// that operation, and after p's last step, p's pointer is pinned (see
+	// the package doc).
 	free [][]bool
 	all  uint64 // every process
 
@@ -439,8 +440,8 @@ func newSearch(fp *faultProgram, orig *model.Program) *search {
 	return s
 }
 
-// freeLocations returns, per location of q, whether no read, fence or
-// locked operation is reachable from it.
+// freeLocations returns, per location of q, whether no read of q is
+// reachable from it but through a fence or a locked operation.
 func freeLocations(q *model.Process) []bool {
 	free := make([]bool, len(q.Locs))
 	for l := range free {
@@ -448,7 +449,7 @@ func freeLocations(q *model.Process) []bool {
 	}
 	var stack []int
 	for _, t := range q.Trans {
-		if usesPointer(t) && free[t.From] {
+		if t.Op.Kind == model.Read && free[t.From] {
 			free[t.From] = false
 			stack = append(stack, t.From)
 		}
@@ -457,7 +458,7 @@ func freeLocations(q *model.Process) []bool {
 		l := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, t := range q.Trans {
-			if t.To == l && free[t.From] {
+			if t.To == l && free[t.From] && !usesPointer(t) {
 				free[t.From] = false
 				stack = append(stack, t.From)
 			}
@@ -570,6 +571,14 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		// flushes precede it.
 		emit := func(proc, trans int, caught bool) func(*cons) {
 			return func(d *cons) {
+				// The predecessor by a fence or a locked operation from
+				// a free location (the only steps that leave one): the
+				// pointer, at the newest message, is pinned there. Out
+				// of transit, a process at a free location is pinned.
+				repin := trans >= 0 && c.transit < 0 && d.locs[proc] >= 0 && s.free[proc][d.locs[proc]] && d.ptr[proc] != pinned
+				if repin {
+					d.ptr[proc] = pinned
+				}
 				s.normalize(d, func(d *cons) {
 					d.next, d.proc, d.trans, d.bad = c, proc, trans, c.bad
 					d.transit = -1
@@ -582,6 +591,9 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 						d.mayFlush = 1 << uint(proc)
 					default:
 						d.mayFlush = 0
+					}
+					if repin {
+						d.mayFlush &^= 1 << uint(proc)
 					}
 					s.push(d)
 				})
@@ -618,6 +630,12 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 						continue
 					}
 					switch {
+					case s.free[p][t.From] && usesPointer(t):
+						// A fence or a locked operation: p's pointer is at
+						// the newest message.
+						d := c.clone()
+						d.locs[p], d.ptr[p] = t.To, d.last()
+						s.pre(d, p, ti, emit(p, ti, false))
 					case s.free[p][t.From]:
 						at := *c
 						at.locs = slices.Clone(c.locs)

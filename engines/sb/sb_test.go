@@ -194,13 +194,15 @@ func FuzzDifferential(f *testing.F) {
 }
 
 // TestFreeLocations checks the SB search alone on programs whose
-// processes enter their free locations (from which they never read, fence
-// or lock again) by each kind of transition, in a loop that otherwise goes
-// back to a read: the catch-up of a pinned pointer after a read (in
-// transit), after a write (its last flush after the write), after a local
-// step and after a fence or a locked operation. Each program has a bug
-// variant and a safe one; the explicit engine, exact for these programs
-// (their stores are bounded), gives the truth.
+// processes enter their free locations (from which they never read again
+// but through a fence or a locked operation) by each kind of transition, in
+// a loop that otherwise goes back to a read: the catch-up of a pinned
+// pointer after a read (in transit), after a write (its last flush after the
+// write), after a local step and after a fence or a locked operation; and
+// on programs that store in a loop before a fence or a locked operation
+// and read after it, where the pointer is pinned up to that operation. Each
+// program has a bug variant and a safe one; the explicit engine, exact for
+// these programs (their stores are bounded), gives the truth.
 func TestFreeLocations(t *testing.T) {
 	const proc1 = `
 process P1 {
@@ -212,55 +214,97 @@ process P1 {
   D -> C : read $s := x
 }
 `
+	// P1 without its fence.
+	const proc1Unfenced = `
+process P1 {
+  reg $s : [0:1] = 0
+  locs A B C D
+  init A
+  A -> B : write y := 1
+  B -> C : read $s := x
+}
+`
 	for _, tc := range []struct {
-		name, p0, bad string
+		name, p0, bad, p1 string
 	}{
 		// P0 writes x := $r after reading y, or reads again.
 		{"write", `
   L0 -> L1 : read $r := y
   L1 -> L0 : assume $r == 0
-  L1 -> L2 : write x := $r`, "P1@C & P1.$s == 1"},
+  L1 -> L2 : write x := $r`, "P1@C & P1.$s == 1", ""},
 		{"write, no bug", `
   L0 -> L1 : read $r := y
   L1 -> L0 : assume $r == 0
-  L1 -> L2 : write x := 0`, "P1@C & P1.$s == 1"},
+  L1 -> L2 : write x := 0`, "P1@C & P1.$s == 1", ""},
 		// P0 writes x := 1 first, then leaves its loop by a read.
 		{"read", `
   L0 -> L1 : write x := 1
   L1 -> L0 : read $r := y
-  L1 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0"},
+  L1 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", ""},
 		{"read, no bug", `
   L0 -> L1 : write x := 1
   L1 -> L3 : fence
   L3 -> L0 : read $r := y
-  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0"},
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", ""},
 		// P0 writes x := 1, then leaves its loop by a local step.
 		{"local", `
   L0 -> L1 : write x := 1
   L1 -> L3 : read $r := y
   L3 -> L0 : assume $r == 1
-  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0"},
+  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0", ""},
 		{"local, no bug", `
   L0 -> L1 : write x := 1
   L1 -> L4 : fence
   L4 -> L3 : read $r := y
   L3 -> L0 : assume $r == 1
-  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0"},
+  L3 -> L2 : assume $r == 0`, "P0@L2 & P1@C & P1.$s == 0", ""},
 		// P0 leaves its loop by a fence or a locked operation.
 		{"fence", `
   L0 -> L1 : write x := 1
   L1 -> L3 : read $r := y
   L3 -> L0 : assume $r == 1
   L3 -> L4 : assume $r == 0
-  L4 -> L2 : fence`, "P0@L2 & P1@C & P1.$s == 0"},
+  L4 -> L2 : fence`, "P0@L2 & P1@C & P1.$s == 0", ""},
 		{"locked", `
   L0 -> L1 : read $r := y
   L1 -> L0 : assume $r == 0
-  L1 -> L2 : locked { read $r := x; write x := 1 }`, "P1@C & P1.$s == 1"},
+  L1 -> L2 : locked { read $r := x; write x := 1 }`, "P1@C & P1.$s == 1", ""},
+		// P0 stores x := 1 and x := 0 in a loop, its last store x := 1,
+		// and leaves it by a fence, a locked operation or a local step
+		// before it reads y: store buffering, with P1 fenced or not.
+		{"stores before a fence, no bug", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : write x := 0
+  L1 -> L3 : fence
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", ""},
+		{"stores before a fence, P1 unfenced", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : write x := 0
+  L1 -> L3 : fence
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", proc1Unfenced},
+		{"stores before a locked operation, no bug", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : write x := 0
+  L1 -> L3 : locked { read $r := x; write x := 1 }
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", ""},
+		{"stores before a locked operation, P1 unfenced", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : write x := 0
+  L1 -> L3 : locked { read $r := x; write x := 1 }
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", proc1Unfenced},
+		{"stores before a local step", `
+  L0 -> L1 : write x := 1
+  L1 -> L0 : write x := 0
+  L1 -> L3 : assume $r == 0
+  L3 -> L2 : read $r := y`, "P0@L2 & P1@C & P0.$r == 0 && P1.$s == 0", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			p1 := proc1
+			if tc.p1 != "" {
+				p1 = tc.p1
+			}
 			src := "program \"free\"\n\nvar x : [0:1] = 0\nvar y : [0:1] = 0\n\nprocess P0 {\n  reg $r : [0:1] = 0\n  locs L0 L1 L2 L3 L4\n  init L0" +
-				tc.p0 + "\n}\n" + proc1 + "\nbad \"bad\" : " + tc.bad + "\n"
+				tc.p0 + "\n}\n" + p1 + "\nbad \"bad\" : " + tc.bad + "\n"
 			p, err := native.Parse("free.fm", []byte(src))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
