@@ -268,10 +268,11 @@ func (f *forward) recordFault(ft *model.Fault) {
 	f.faulted[ft.Proc][ft.Trans] = true
 }
 
-// mayFault reports whether transition ti of process p may fault: for a
-// complete abstraction, whether it faulted in some abstract state.
-func (f *forward) mayFault(p, ti int) bool {
-	return !f.complete || f.faulted != nil && f.faulted[p][ti]
+// hasFaulted reports whether transition ti of process p faulted in some
+// abstract state (a complete abstraction records every fault of the
+// program).
+func (f *forward) hasFaulted(p, ti int) bool {
+	return f.faulted != nil && f.faulted[p][ti]
 }
 
 func (f *forward) recordLocal(s absState) {

@@ -213,7 +213,7 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 		}
 		// A fault is recorded with its process and transition (the
 		// backward search prunes the twins of the others).
-		if ft := c.Fault; ft != nil && f.complete && !f.mayFault(ft.Proc, ft.Trans) {
+		if ft := c.Fault; ft != nil && f.complete && !f.hasFaulted(ft.Proc, ft.Trans) {
 			t.Fatalf("k=%d: the abstraction does not record the fault of %v\n%s", k, c, native.Format(p))
 		}
 		if p.IsBad(c) {

@@ -812,12 +812,15 @@ func (s *search) reachDepth(c *cons, fw *forward) int32 {
 }
 
 // faultDepth is reachDepth of c, whose process p is at its fault location:
-// the least over the transitions into it whose fault the abstraction
-// reached (a complete one reaches every fault) of one more than the depth
-// of the state before the step: the others with c's registers and p at the
-// step's source with c's values of the registers the step does not assign
-// (a locked body may assign some before it faults). A constraint with a
-// second process at a fault location leaves both wild.
+// the least, over the transitions into it, of one more than the depth of
+// the state before the step (the others with c's registers and p at the
+// step's source with c's values of the registers the step does not assign;
+// a locked body may assign some before it faults). A complete abstraction
+// records every fault of the program, so only the transitions whose fault
+// it reached count; one cut by its budget, breadth first, bounds the
+// depth of the faults and states it did not reach by the depth it was
+// expanding. A constraint with a second process at a fault location leaves
+// both wild.
 func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
 	locs := slices.Clone(c.locs)
 	for q, l := range locs {
@@ -833,7 +836,8 @@ func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
 	best := int32(-1)
 	known := slices.Clone(c.rknown)
 	for _, ti := range s.in[p][c.locs[p]] {
-		if !fw.mayFault(p, s.origTrans[p][ti]) {
+		faulted := fw.hasFaulted(p, s.origTrans[p][ti])
+		if fw.complete && !faulted {
 			continue
 		}
 		locs[p] = s.prog.Procs[p].Trans[ti].From
@@ -841,8 +845,21 @@ func (s *search) faultDepth(c *cons, p int, fw *forward) int32 {
 		for _, r := range s.info[p][ti].defRegs {
 			known[p] &^= 1 << uint(r)
 		}
-		if d := fw.leastDepth(locs, c.regs, known, nil); d >= 0 && (best < 0 || d+1 < best) {
-			best = d + 1
+		d := fw.leastDepth(locs, c.regs, known, nil)
+		if d < 0 {
+			if fw.complete {
+				continue
+			}
+			// Not reached by an abstraction cut by its budget, breadth
+			// first: no nearer than the depth it was expanding.
+			d = fw.next - 1
+		}
+		d++
+		if !faulted {
+			d = max(d, fw.next) // likewise for the fault
+		}
+		if best < 0 || d < best {
+			best = d
 		}
 	}
 	return best
