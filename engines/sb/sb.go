@@ -615,7 +615,9 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 		for p, q := range s.prog.Procs {
 			switch l := c.locs[p]; {
 			case c.ptr[p] == pinned:
-				// From a free location, p stays pinned; from another, the
+				// From a free location, p stays pinned (a fence or a
+				// locked operation from one needs p's pointer at the
+				// newest message); from another, the
 				// transition is followed by p's catch-up. After a fence or
 				// a locked operation p's pointer is at the newest message
 				// already. The catch-up after a local step can take place
@@ -892,7 +894,7 @@ func (s *search) isInitial(c *cons) bool {
 }
 
 // targetIter generates the minimal constraints of the bad states lazily,
-// one at a time: a bad state's named locations are fixed and every other
+// a batch at a time: a bad state's named locations are fixed and every other
 // process is left wild (no product over their locations is built), and, for
 // a condition, every valuation of the registers and variables it names that
 // satisfies it (with all store buffers empty when it names memory) gives
