@@ -326,7 +326,9 @@ func (s *search) run(ctx context.Context) (string, error) {
 		}
 		end := min(len(s.nodes), head+s.batch)
 		if cap(s.plans) < end-head {
-			s.plans = make([]expansion, s.batch)
+			// Grown to the batch size as the frontier grows: most
+			// searches of a fence inference have a few states.
+			s.plans = make([]expansion, min(s.batch, max(end-head, 2*cap(s.plans))))
 		}
 		plans := s.plans[:end-head]
 		if s.sym != nil {

@@ -26,12 +26,13 @@ type stateSet struct {
 }
 
 // The parts of a ref: chunk index, start in the chunk, length. A chunk
-// holds chunkSize bytes, or one key that is longer.
+// holds up to chunkSize bytes, or one key that is longer.
 const (
-	chunkSize = 1 << 20
-	refBits   = 22 // start and length; keys are shorter than 1<<refBits
-	refMask   = 1<<refBits - 1
-	maxChunks = 1 << (64 - 2*refBits)
+	chunkSize      = 1 << 20
+	firstChunkSize = 1 << 12
+	refBits        = 22 // start and length; keys are shorter than 1<<refBits
+	refMask        = 1<<refBits - 1
+	maxChunks      = 1 << (64 - 2*refBits)
 )
 
 var (
@@ -92,7 +93,13 @@ func (s *stateSet) insertHash(key []byte, h uint64) (int, error) {
 		if len(s.chunks) >= maxChunks {
 			return 0, errSetFull
 		}
-		s.chunks = append(s.chunks, make([]byte, 0, max(chunkSize, len(key))))
+		// The chunks grow from firstChunkSize to chunkSize: a small
+		// search (a fence inference makes hundreds) clears no megabyte.
+		size := firstChunkSize
+		if last >= 0 {
+			size = min(chunkSize, 2*cap(s.chunks[last]))
+		}
+		s.chunks = append(s.chunks, make([]byte, 0, max(size, len(key))))
 		last++
 	}
 	if 4*(len(s.refs)+1) > 3*len(s.table) {
