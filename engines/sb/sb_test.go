@@ -214,16 +214,8 @@ process P1 {
   D -> C : read $s := x
 }
 `
-	// P1 without its fence.
-	const proc1Unfenced = `
-process P1 {
-  reg $s : [0:1] = 0
-  locs A B C D
-  init A
-  A -> B : write y := 1
-  B -> C : read $s := x
-}
-`
+	// P1 without its fence: it reads x right after its store.
+	proc1Unfenced := strings.Replace(proc1, "B -> D : fence\n  D -> C", "B -> C", 1)
 	for _, tc := range []struct {
 		name, p0, bad, p1 string
 	}{
