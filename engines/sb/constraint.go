@@ -8,13 +8,31 @@ import (
 
 // msg is one message of a constraint's buffer: a partial memory snapshot and
 // its writer. writer < 0 means unknown; the writer is then known not to be any
-// process in notBy. When the writer is known, v is the variable written.
+// process in notBy. When the writer is known, v is the variable written, and
+// more holds the other variables that a locked operation wrote with it (one
+// message for the whole operation: its stores reach memory at once).
 type msg struct {
 	mem    []int64
 	known  uint64 // bit x: mem[x] is known
 	writer int
 	v      int
+	more   uint64
 	notBy  uint64
+}
+
+// setWriter makes w the writer of m, of variable v and the variables of more.
+func (m *msg) setWriter(w, v int, more uint64) {
+	m.writer, m.v, m.more, m.notBy = w, v, more, 0
+}
+
+// setUnknown makes m's writer unknown, known not to be any process in notBy.
+func (m *msg) setUnknown(notBy uint64) {
+	m.writer, m.v, m.more, m.notBy = -1, 0, 0, notBy
+}
+
+// wrote reports whether m, whose writer is known, wrote variable x.
+func (m *msg) wrote(x int) bool {
+	return m.v == x || m.more&(1<<uint(x)) != 0
 }
 
 // cons is a minimal constraint: it denotes the upward closure of its
@@ -124,7 +142,7 @@ func (c *cons) lastWrite(p, x int) int {
 		return c.last()
 	}
 	for i := len(c.msgs) - 1; i > c.ptr[p]; i-- {
-		if m := &c.msgs[i]; m.writer == p && m.v == x {
+		if m := &c.msgs[i]; m.writer == p && m.wrote(x) {
 			return i
 		}
 	}
@@ -159,6 +177,7 @@ func (c *cons) key(b []byte) []byte {
 		b = binary.AppendVarint(b, int64(m.writer))
 		if m.writer >= 0 {
 			b = binary.AppendUvarint(b, uint64(m.v))
+			b = binary.AppendUvarint(b, m.more)
 		} else {
 			b = binary.AppendUvarint(b, m.notBy)
 		}
@@ -210,7 +229,7 @@ func (s *search) normalize(c *cons, emit func(*cons)) {
 			// Split on q.
 			for vs := s.pend.mayPend(q, c.locs[q]); vs != 0; vs &= vs - 1 {
 				d := c.clone()
-				d.msgs[i].writer, d.msgs[i].v, d.msgs[i].notBy = q, bits.TrailingZeros64(vs), 0
+				d.msgs[i].setWriter(q, bits.TrailingZeros64(vs), 0)
 				s.normalize(d, emit)
 			}
 			m.notBy |= 1 << uint(q)
@@ -321,7 +340,7 @@ func msgCovers(ma, mb *msg) bool {
 	}
 	switch {
 	case ma.writer >= 0:
-		return mb.writer == ma.writer && mb.v == ma.v
+		return mb.writer == ma.writer && mb.v == ma.v && mb.more == ma.more
 	case mb.writer >= 0:
 		return ma.notBy&(1<<uint(mb.writer)) == 0
 	default:

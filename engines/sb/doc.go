@@ -10,7 +10,9 @@
 // An SB configuration has the processes' locations and registers, one buffer
 // of messages shared by all processes, and one pointer per process into it.
 // A message is a memory snapshot tagged with the process that wrote it and
-// the variable written. A write appends a message; a flush of process p moves
+// the variable written (a locked operation appends one message for all its
+// stores, tagged with each variable it wrote, and leaves its process's
+// pointer there). A write appends a message; a flush of process p moves
 // p's pointer one message to the right; a read by p of x returns x in the
 // newest message written by p to x at or after p's pointer, or else in the
 // message at p's pointer; a fence and a locked operation need p's pointer at

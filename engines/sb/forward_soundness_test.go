@@ -783,8 +783,9 @@ func TestHiddenWrite(t *testing.T) {
 }
 
 // genTiny builds a random loop-free program small enough for the SB search
-// alone: two processes of up to maxOps stores, reads, fences and exchanges
-// over two variables in [0:1]; the bad state is both processes at their
+// alone: two processes of up to maxOps stores, reads, fences, exchanges and
+// locked operations that store to both variables, over two variables in
+// [0:1]; the bad state is both processes at their
 // end with a condition on their registers or, one time in three, on memory.
 func genTiny(rng *rand.Rand, maxOps int) *model.Program {
 	p := &model.Program{Name: "tiny", Vars: vars(2, 1)}
@@ -800,8 +801,11 @@ func genTiny(rng *rand.Rand, maxOps int) *model.Program {
 				b.r(x, 0)
 			case c < 9:
 				b.op(model.FenceOp())
-			default:
+			case rng.IntN(2) == 0:
 				b.op(model.Exchange(x, 0, model.C(rng.Int64N(2))))
+			default:
+				// One message for two stores.
+				b.op(model.LockedOp(model.WriteOp(x, model.C(rng.Int64N(2))), model.WriteOp(1-x, model.C(rng.Int64N(2)))))
 			}
 		}
 		bs = append(bs, b)

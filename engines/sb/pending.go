@@ -245,7 +245,16 @@ func (pd *pending) mayWrite(c *cons, i, w, x int) bool {
 // agrees on.
 func (pd *pending) consistent(c *cons) bool {
 	for i := 1; i < len(c.msgs); i++ {
-		if m := &c.msgs[i]; m.writer >= 0 && !pd.mayWrite(c, i, m.writer, m.v) {
+		m := &c.msgs[i]
+		switch {
+		case m.writer < 0:
+		case m.more != 0:
+			// A locked operation's: its writer's pointer was at it
+			// after the operation.
+			if z := c.ptr[m.writer]; z != pinned && z < i {
+				return false
+			}
+		case !pd.mayWrite(c, i, m.writer, m.v):
 			return false
 		}
 	}

@@ -15,6 +15,9 @@ type opInfo struct {
 	defRegs  []int // registers it assigns
 	readVars []int // (locked) shared variables whose memory values it reads
 	wrVars   []int // (locked) shared variables it writes, in order
+	// wrMore is the set of wrVars but the first: the header of the
+	// operation's message is its writer, wrVars[0] and wrMore.
+	wrMore uint64
 }
 
 func regsOf(e model.Expr, add func(int)) {
@@ -79,6 +82,9 @@ func analyse(op model.Op) opInfo {
 		}
 	}
 	walk(op, false)
+	for _, x := range info.wrVars[min(1, len(info.wrVars)):] {
+		info.wrMore |= 1 << uint(x)
+	}
 	return info
 }
 
@@ -384,10 +390,10 @@ func (s *search) preRead(c *cons, p int, t *model.Transition, info opInfo, emit 
 
 // lastIsOwnWrite checks that c's newest message may be a write by p to x,
 // and returns c with that identity fixed.
-func lastIsOwnWrite(c *cons, p, x int) bool {
+func lastIsOwnWrite(c *cons, p, x int, more uint64) bool {
 	m := &c.msgs[c.last()]
 	if m.writer >= 0 {
-		return m.writer == p && m.v == x
+		return m.writer == p && m.v == x && m.more == more
 	}
 	return m.notBy&(1<<uint(p)) == 0
 }
@@ -397,7 +403,7 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 	k := c.last()
 	x := t.Op.Var
 	pin := c.ptr[p] == pinned
-	if c.pointedAt(k) || !lastIsOwnWrite(c, p, x) {
+	if c.pointedAt(k) || !lastIsOwnWrite(c, p, x, 0) {
 		return
 	}
 	if k == 0 {
@@ -457,14 +463,14 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 		e := &d.msgs[k]
 		e.known &^= 1 << uint(x)
 		e.mem[x] = 0
-		e.writer, e.v, e.notBy = p, x, 0
+		e.setWriter(p, x, 0)
 		d.locs[p] = t.From
 		preRegs(d, p, info, vals)
 		if pm := pinnedMask(c); pm != 0 {
 			o := d.clone()
 			o.locs[p] = t.From
 			m := &o.msgs[k]
-			m.writer, m.v, m.notBy = -1, 0, s.all&^pm
+			m.setUnknown(s.all &^ pm)
 			emit(o)
 			if !pin {
 				// As in W3, an earlier write of p to x that c does not
@@ -503,7 +509,7 @@ func (s *search) preWriteActive(c *cons, p int, t *model.Transition, info opInfo
 		e := &d.msgs[0]
 		e.known &^= 1 << uint(x)
 		e.mem[x] = 0
-		e.writer, e.v, e.notBy = -1, 0, 0
+		e.setUnknown(0)
 		d.locs[p] = t.From
 		preRegs(d, p, info, vals)
 		emit(d)
@@ -533,7 +539,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 	if writes {
 		// With k == 0, every other pointer is pinned (the others must not
 		// point at k): only W2 below applies.
-		if !lastIsOwnWrite(c, p, info.wrVars[0]) {
+		if !lastIsOwnWrite(c, p, info.wrVars[0], info.wrMore) {
 			return
 		}
 		for r, z := range c.ptr {
@@ -617,7 +623,8 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 		// can be written only by p.
 		d := c.clone()
 		e := &d.msgs[k]
-		e.known, e.writer, e.v = 0, -1, 0
+		e.known = 0
+		e.setUnknown(0)
 		for y := range e.mem {
 			e.mem[y] = 0
 		}
@@ -677,9 +684,11 @@ func runBody(p *model.Program, q *model.Process, body []model.Op, regs, mem []in
 
 // preFlush computes the predecessors of c by a flush of p: p's pointer was
 // at the message just before message j = c.ptr[p]. That message's snapshot
-// equals message j's except for the variable j wrote, so the writer of
+// equals message j's except for the variables j wrote, so the writer of
 // message j is first made known (one case per possible writer and variable:
-// a process that may have written it, see pending).
+// a process that may have written it, see pending; and one per locked
+// operation of another process that writes several variables, whose
+// pointer is at or after message j: it was there after the operation).
 func (s *search) preFlush(c *cons, p int, emit func(*cons)) {
 	j := c.ptr[p]
 	mj := &c.msgs[j]
@@ -696,10 +705,46 @@ func (s *search) preFlush(c *cons, p int, emit func(*cons)) {
 				continue
 			}
 			d := c.clone()
-			d.msgs[j].writer, d.msgs[j].v, d.msgs[j].notBy = w, x, 0
+			d.msgs[j].setWriter(w, x, 0)
+			s.preFlushKnown(d, p, emit)
+		}
+		if z := c.ptr[w]; w == p || z != pinned && z < j {
+			continue
+		}
+		for _, h := range s.lockedHeads[w] {
+			d := c.clone()
+			d.msgs[j].setWriter(w, h.v, h.more)
 			s.preFlushKnown(d, p, emit)
 		}
 	}
+}
+
+// lockedHead is the header of the message of a locked operation that
+// writes several variables: its first variable and the others.
+type lockedHead struct {
+	v    int
+	more uint64
+}
+
+// lockedHeads returns, per process of p, the distinct headers of its
+// locked operations that write several variables.
+func lockedHeads(p *model.Program) [][]lockedHead {
+	out := make([][]lockedHead, len(p.Procs))
+	for i, q := range p.Procs {
+		for _, t := range q.Trans {
+			if t.Op.Kind != model.Locked {
+				continue
+			}
+			info := analyse(t.Op)
+			if info.wrMore == 0 {
+				continue
+			}
+			if h := (lockedHead{info.wrVars[0], info.wrMore}); !slices.Contains(out[i], h) {
+				out[i] = append(out[i], h)
+			}
+		}
+	}
+	return out
 }
 
 func (s *search) preFlushKnown(c *cons, p int, emit func(*cons)) {
@@ -709,7 +754,7 @@ func (s *search) preFlushKnown(c *cons, p int, emit func(*cons)) {
 	// the variable j wrote, refining m; false on a conflict.
 	before := func(m *msg) bool {
 		for y := range mj.mem {
-			if y == mj.v || !mj.isKnown(y) {
+			if mj.wrote(y) || !mj.isKnown(y) {
 				continue
 			}
 			if m.isKnown(y) && m.mem[y] != mj.mem[y] {
@@ -738,7 +783,7 @@ func (s *search) preFlushKnown(c *cons, p int, emit func(*cons)) {
 			for x := range s.prog.Vars {
 				if lw := c.lastWrite(r, x); lw >= j && c.msgs[lw].writer == r {
 					a := e.clone()
-					a.writer, a.v, a.notBy = r, x, 0
+					a.setWriter(r, x, 0)
 					alts = append(alts, a)
 				}
 			}

@@ -404,6 +404,9 @@ type search struct {
 	// origTrans[p][t] is the transition of the program checked that
 	// transition t of process p stands for (a fault transition's twin).
 	origTrans [][]int
+	// lockedHeads[p] lists the headers of p's locked operations that write
+	// several variables (see preFlush).
+	lockedHeads [][]lockedHead
 }
 
 // newSearch prepares the search of fp's program, the fault-augmented copy
@@ -432,6 +435,7 @@ func newSearch(fp *faultProgram, orig *model.Program) *search {
 			s.writers |= 1 << uint(i)
 		}
 	}
+	s.lockedHeads = lockedHeads(p)
 	s.free = make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		s.free[i] = freeLocations(q)

@@ -318,3 +318,59 @@ process P1 {
 		})
 	}
 }
+
+// TestLockedStores checks the SB search alone on locked operations that
+// store to several variables: their stores reach memory at once, as one
+// message that differs from the one before it in every variable stored. A
+// flush over it once changed one variable only, and the search called the
+// first two programs safe.
+func TestLockedStores(t *testing.T) {
+	const writer = `
+process P1 {
+  locs A B
+  init A
+  A -> B : locked { write y := 1; write x := 1 }
+}
+`
+	for _, tc := range []struct {
+		name, p0, bad string
+		want          engines.Status
+	}{
+		{"the second store seen", `
+  L0 -> L1 : read $r := x`, "P0@L1 & P0.$r == 1", engines.Unsafe},
+		{"both seen", `
+  L0 -> L1 : read $r := x
+  L1 -> L2 : read $s := y`, "P0@L2 & P0.$r == 1 && P0.$s == 1", engines.Unsafe},
+		{"one without the other", `
+  L0 -> L1 : read $r := x
+  L1 -> L2 : read $s := y`, "P0@L2 & P0.$r == 1 && P0.$s == 0", engines.Safe},
+		{"the other without the one", `
+  L0 -> L1 : read $s := y
+  L1 -> L2 : read $r := x`, "P0@L2 & P0.$r == 0 && P0.$s == 1", engines.Safe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "program \"locked\"\n\nvar x : [0:1] = 0\nvar y : [0:1] = 0\n\nprocess P0 {\n  reg $r : [0:1] = 0\n  reg $s : [0:1] = 0\n  locs L0 L1 L2\n  init L0" +
+				tc.p0 + "\n}\n" + writer + "\nbad \"bad\" : " + tc.bad + "\n"
+			p, err := native.Parse("locked.fm", []byte(src))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			truth, err := (&explicit.Engine{}).Check(context.Background(), p, model.TSO)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if truth.Status != tc.want {
+				t.Fatalf("explicit: %v, want %v\n%s", truth, tc.want, src)
+			}
+			for _, e := range []*sb.Engine{{Backward: true}, {Backward: true, NoPrune: true}} {
+				got, err := e.Check(context.Background(), p, model.TSO)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Status != tc.want {
+					t.Errorf("SB search alone (noprune=%v): %v, want %v\n%s", e.NoPrune, got, tc.want, src)
+				}
+			}
+		})
+	}
+}
