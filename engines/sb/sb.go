@@ -151,6 +151,13 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			res.Status = engines.Safe
 		default:
 			tr, err := concretize(ctx, p, fp, found)
+			if err != nil && ctx.Err() != nil {
+				// The budget ended while the counterexample was turned
+				// into a TSO trace: no verdict without the trace.
+				res.Status = engines.Inconclusive
+				res.Reason = fmt.Sprintf("%s while concretizing a counterexample, after %d constraints", explicit.StopReason(ctx), s.count)
+				return res, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("sb engine: %w", err)
 			}
