@@ -180,9 +180,9 @@
 // constraint that leaves a process free is pruned by its local state
 // alone; one with a process at a fault location by the transitions into
 // it whose fault the abstraction reaches (it records each) and the local
-// state one step earlier, with that process at the faulting step's source. The same epochs give one more condition per process p whose
-// pointer is not at the newest message and that has no message after its
-// pointer: after epoch i, where i is p's pointer, p is at its current
+// state one step earlier, with that process at the faulting step's source.
+// The same epochs give one more condition per process p whose pointer is
+// not at the newest message and that has no message after its pointer: after epoch i, where i is p's pointer, p is at its current
 // location with its current registers and an empty buffer, and memory
 // holds message i; a constraint is pruned when the complete abstraction
 // has no state with p's buffer empty, p's location and known registers,
