@@ -182,11 +182,13 @@
 // it whose fault the abstraction reaches (it records each) and the local
 // state one step earlier, with that process at the faulting step's source.
 // The same epochs give one more condition per process p whose pointer is
-// not at the newest message and that has no message after its pointer: after epoch i, where i is p's pointer, p is at its current
-// location with its current registers and an empty buffer, and memory
-// holds message i; a constraint is pruned when the complete abstraction
-// has no state with p's buffer empty, p's location and known registers,
-// and a memory that agrees with the message at p's pointer. The depths of the matching states order the search (worklist.go). Termination: the forward searches are
+// not at the newest message and that has no message after its pointer:
+// after epoch i, where i is p's pointer, p is at its current location with
+// its current registers and an empty buffer, and memory holds message i; a
+// constraint is pruned when the complete abstraction has no state with p's
+// buffer empty, p's location and known registers, and a memory that agrees
+// with the message at p's pointer. The depths of the matching states order
+// the search (worklist.go). Termination: the forward searches are
 // finite; the SB search terminates by the well-quasi-ordering, and the
 // schedule gives it an ever larger budget, so some round answers unless
 // MaxConstraints or the context ends the search first (Inconclusive, never
