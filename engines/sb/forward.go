@@ -286,19 +286,7 @@ func (f *forward) recordLocal(s absState) {
 		list = &localStates{}
 		f.local[lk] = list
 	}
-	idx := -1
-	for i, r := range list.regs {
-		if slices.Equal(r, flat) {
-			idx = i // reached before, by a run no longer (breadth first)
-			break
-		}
-	}
-	if idx < 0 {
-		idx = len(list.regs)
-		list.regs = append(list.regs, flat)
-		list.depth = append(list.depth, s.depth)
-		list.mems = append(list.mems, nil)
-	}
+	idx := list.index(flat, s.depth)
 	// A drained state's key is its local state and memory: each is
 	// recorded once, breadth first at its least depth.
 	if !s.fault && drainedState(&s) {
@@ -340,13 +328,7 @@ func (f *forward) recordViews(s absState) {
 			list = &localStates{}
 			f.views[p][l] = list
 		}
-		i := slices.IndexFunc(list.regs, func(r []int64) bool { return slices.Equal(r, s.regs[p]) })
-		if i < 0 {
-			i = len(list.regs)
-			list.regs = append(list.regs, s.regs[p])
-			list.depth = append(list.depth, s.depth)
-			list.mems = append(list.mems, nil)
-		}
+		i := list.index(s.regs[p], s.depth)
 		list.mems[i] = append(list.mems[i], memDepth{mem: s.mem, depth: s.depth})
 	}
 }
@@ -413,6 +395,21 @@ type localStates struct {
 	regs  [][]int64
 	depth []int32
 	mems  [][]memDepth
+}
+
+// index returns the index of the valuation regs in l, adding it at depth
+// when it is new (a valuation reached before was reached by a run no
+// longer: the abstraction is breadth first).
+func (l *localStates) index(regs []int64, depth int32) int {
+	for i, r := range l.regs {
+		if slices.Equal(r, regs) {
+			return i
+		}
+	}
+	l.regs = append(l.regs, regs)
+	l.depth = append(l.depth, depth)
+	l.mems = append(l.mems, nil)
+	return len(l.regs) - 1
 }
 
 // concrete returns the model state with s's locations, registers and memory,

@@ -726,20 +726,17 @@ type lockedHead struct {
 	more uint64
 }
 
-// lockedHeads returns, per process of p, the distinct headers of its
-// locked operations that write several variables.
-func lockedHeads(p *model.Program) [][]lockedHead {
-	out := make([][]lockedHead, len(p.Procs))
-	for i, q := range p.Procs {
-		for _, t := range q.Trans {
-			if t.Op.Kind != model.Locked {
+// lockedHeads returns, per process, the distinct headers of its locked
+// operations that write several variables, from the analyses of its
+// transitions.
+func lockedHeads(info [][]opInfo) [][]lockedHead {
+	out := make([][]lockedHead, len(info))
+	for i, ops := range info {
+		for _, op := range ops {
+			if op.wrMore == 0 {
 				continue
 			}
-			info := analyse(t.Op)
-			if info.wrMore == 0 {
-				continue
-			}
-			if h := (lockedHead{info.wrVars[0], info.wrMore}); !slices.Contains(out[i], h) {
+			if h := (lockedHead{op.wrVars[0], op.wrMore}); !slices.Contains(out[i], h) {
 				out[i] = append(out[i], h)
 			}
 		}

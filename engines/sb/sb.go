@@ -442,7 +442,7 @@ func newSearch(fp *faultProgram, orig *model.Program) *search {
 			s.writers |= 1 << uint(i)
 		}
 	}
-	s.lockedHeads = lockedHeads(p)
+	s.lockedHeads = lockedHeads(s.info)
 	s.free = make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		s.free[i] = freeLocations(q)
