@@ -23,6 +23,17 @@ func TestAnalyzer(t *testing.T) {
 	}
 }
 
+// TestBlocking checks the deadlocks, leaks, run-time panics and races of
+// the packages of blocking operations (mutexes, wait groups, channels and
+// select), under the default configuration: the race question first.
+func TestBlocking(t *testing.T) {
+	for _, pkg := range []string{"blocking", "channels"} {
+		t.Run(pkg, func(t *testing.T) {
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
+		})
+	}
+}
+
 // TestSuggestedFixes checks the diagnostics and the fixes, against the
 // .golden files, of the packages whose barriers can be made atomic stores.
 func TestSuggestedFixes(t *testing.T) {

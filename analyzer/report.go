@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -180,6 +181,14 @@ func (s *system) badText(bi int) (text, here string, pos token.Pos) {
 		}
 		return fmt.Sprintf("goroutines %s are %s in the critical section at %s", joinAnd(gs), both, where),
 			fmt.Sprintf("goroutines %s are %s in the critical section here", joinAnd(gs), both), pos
+	case b.Name == extract.DeadlockName:
+		return fmt.Sprintf("every goroutine waits forever (a deadlock; one waits at %s)", where),
+			"then every goroutine waits forever, one of them here", pos
+	case b.Name == extract.LeakName:
+		return fmt.Sprintf("a goroutine is left waiting forever at %s after the system returns", where),
+			"then a goroutine waits here forever after the system returns", pos
+	case strings.HasPrefix(b.Name, "panic: "):
+		return fmt.Sprintf("the run-time panic %q at %s is reached", b.Name, where), fmt.Sprintf("the run-time panic %q is reached here", b.Name), pos
 	case strings.Contains(name, "panic"):
 		return fmt.Sprintf("the panic at %s is reached", where), "the panic is reached here", pos
 	default:
@@ -420,7 +429,16 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 
 // reportSC reports a system that is wrong already under SC.
 func (s *system) reportSC(res *fence.Result) {
-	t := res.SCTrace
+	if kind, last := s.blockingKind(res.SCTrace); kind != "" {
+		s.reportBlocking(kind, res.SCTrace, last)
+		return
+	}
+	s.reportSCText(res.SCTrace)
+}
+
+// reportSCText reports the SC trace t of a system wrong under SC by the bad
+// state it reaches.
+func (s *system) reportSCText(t *model.Trace) {
 	what, _, pos := s.outcome(t)
 	if !pos.IsValid() {
 		pos = s.sys.Decl.Name.Pos()

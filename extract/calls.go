@@ -246,6 +246,7 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callExit, callFatal:
 		p.checkArgs(in, fn)
 		if c, isConst := args[0].constant(); k == callExit && isConst && c == 0 {
+			p.exits[cur] = true
 			return -1, true // the program ends: nothing of this process follows
 		}
 		name := s.callName(fr, in, fn)
@@ -657,6 +658,7 @@ func (s *system) lowerNested() {
 		}
 		p := s.newProc(s.procNames([]spawn{n.sw})[0])
 		p.q.Init = p.newLoc(n.sw.fn.Pos())
+		p.spawnWait = true
 		start := p.emit(p.q.Init, model.Op{Kind: model.Read, Var: n.flag, Reg: -1, Expr: model.C(1), Atomic: true}, n.sw.pos, Origin{})
 		child := s.bindCall(n.sw.fn, n.sw.env, n.sw.args, nil)
 		p.lowerBody(child, n.sw.fn.Blocks[0], 0, -1, start)

@@ -46,7 +46,7 @@ func TestDiagnostics(t *testing.T) {
 			{"atomic.StoreInt32(&fine, 1) //fencecheck:nofence", "unused //fencecheck:nofence: the statement it marks makes no plain store to shared memory"},
 		}, []string{"good"}},
 		{"unsupported", []want{
-			{"c := make(chan int)", "unsupported in a fencecheck system: channels"},
+			{"c := make(chan int, 1)", "unsupported in a fencecheck system: a channel made by a goroutine"},
 			{"m := map[int]int{}", "unsupported in a fencecheck system: maps"},
 			{"defer atomic.StoreInt32", "unsupported in a fencecheck system: defer in a loop"},
 			{"_ = recover()", "unsupported in a fencecheck system: recover"},
@@ -56,7 +56,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func() {}()", "unsupported in a fencecheck system: a go statement in a loop inside a goroutine"},
 			{"go func() { x = n }()", "unsupported in a fencecheck system: a go statement inside a goroutine that shares the parent goroutine's local variable n"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
-			{"select {", "unsupported in a fencecheck system: select"},
+			{"case v := <-c:", "unsupported in a fencecheck system: a select with two cases on the unbuffered channel c"},
 			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},
 			{`err := errors.New("again")`, "unsupported in a fencecheck system: the error returned by errors.New(\"again\") where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},

@@ -249,6 +249,14 @@ type System struct {
 	// domains come from.
 	Vars []Entity
 	Regs [][]Entity
+	// BlockingUnchecked is set when the program has too many places where
+	// its goroutines can wait for its deadlocks and leaks to be looked for:
+	// then no bad state of DeadlockName or LeakName describes them.
+	BlockingUnchecked bool
+	// Unstarted lists the initial locations of the processes that a
+	// goroutine spawns: there a process waits for its go statement, which
+	// is not a wait of the program's.
+	Unstarted []model.ProcLoc
 }
 
 // Origin ties a model transition to the Go source it was lowered from.

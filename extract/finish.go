@@ -58,6 +58,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	main.lowerSplit(fr, sp, main.q.Init)
 	s.spawns = append(s.spawns, s.decl.Pos())
 	s.lowerNested()
+	s.lowerChannels()
 
 	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns}
 	type crit struct {
@@ -65,6 +66,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		pos token.Pos
 	}
 	crits := make([][]crit, len(s.procs))
+	stops := make([]map[int]bool, len(s.procs)) // per process: locations where it stops for good without ending normally
 	for i, p := range s.procs {
 		keep := map[int]bool{}
 		for l := range p.critical {
@@ -76,7 +78,17 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		for l := range p.nofence {
 			keep[l] = true
 		}
+		for l := range p.exits {
+			keep[l] = true
+		}
 		remap := p.collapse(keep)
+		stops[i] = map[int]bool{}
+		for l := range p.exits {
+			stops[i][remap[l]] = true
+		}
+		for _, ps := range p.panics {
+			stops[i][remap[ps.loc]] = true
+		}
 		sys.Origins = append(sys.Origins, p.origins)
 		for _, ps := range p.panics {
 			s.prog.Bad = append(s.prog.Bad, model.BadState{
@@ -113,9 +125,11 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 			}
 		}
 	}
+	s.addBlockedStates(stops)
 	s.inferDomains()
 	s.boundRWMutexes()
 	sys.Vars, sys.Regs = s.entities()
+	sys.BlockingUnchecked, sys.Unstarted = s.blockingUnchecked, s.unstarted
 	if resetDead {
 		resetDeadRegs(s.prog)
 	}

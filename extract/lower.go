@@ -23,11 +23,16 @@ type proc struct {
 	critical map[int]token.Pos // locations at a //fencecheck:critical point
 	nofence  map[int]bool
 	panics   []panicSite
-	private  map[string]int       // cells of private objects -> registers
-	ranged   map[int]model.Domain // registers of variables with a //fencecheck:range
-	limits   map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
-	ptrCells map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
-	sources  map[int]source       // what registers hold, in the source (entities.go)
+	exits    map[int]bool // locations where os.Exit(0) ends the program
+	// spawnWait: the process starts by waiting for the go statement of the
+	// goroutine that spawns it (lowerNested); at its initial location it has
+	// not started, rather than waits.
+	spawnWait bool
+	private   map[string]int       // cells of private objects -> registers
+	ranged    map[int]model.Domain // registers of variables with a //fencecheck:range
+	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
+	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
+	sources   map[int]source       // what registers hold, in the source (entities.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -47,7 +52,7 @@ func (s *system) newProc(name string) *proc {
 	q := &model.Process{Name: name}
 	s.prog.Procs = append(s.prog.Procs, q)
 	p := &proc{s: s, idx: len(s.procs), q: q, regNames: map[string]int{}, critical: map[int]token.Pos{},
-		nofence: map[int]bool{}, private: map[string]int{}}
+		nofence: map[int]bool{}, private: map[string]int{}, exits: map[int]bool{}}
 	s.procs = append(s.procs, p)
 	return p
 }
@@ -454,10 +459,19 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.Store:
 		return p.store(fr, in, cur)
 	case *ssa.UnOp:
+		if in.Op == token.ARROW {
+			return p.recv(fr, in, cur)
+		}
 		if in.Op != token.MUL {
 			s.unsupportedInstr(in)
 		}
 		return p.load(fr, in, cur)
+	case *ssa.Send:
+		return p.send(fr, in, cur)
+	case *ssa.Select:
+		return p.selectStmt(fr, in, cur)
+	case *ssa.MakeChan:
+		s.unsupported(in.Pos(), "a channel made by a goroutine (make channels in the system function, before its go statements)")
 	case *ssa.Call:
 		return p.call(fr, in, cur)
 	case *ssa.If:
@@ -771,6 +785,12 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
 			return cur
 		}
+		if _, isChan := t.Underlying().(*types.Chan); isChan {
+			// Goroutines do not store channels in shared memory (store
+			// refuses it): the cell holds what the setup left.
+			fr.vals[in] = p.scalarFromSetup(ptr, "a channel")
+			return cur
+		}
 		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
 			// Goroutines do not store function values in shared memory
 			// (store refuses it): the cell holds what the setup left.
@@ -806,6 +826,14 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		if b.Name() == "append" {
 			return p.appendProc(fr, in, cur)
+		}
+		if len(c.Args) == 1 && s.isChan(c.Args[0]) {
+			switch b.Name() {
+			case "close":
+				return p.closeChan(fr, in, cur)
+			case "len", "cap":
+				return p.chanLen(fr, in, b.Name(), cur)
+			}
 		}
 		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
 			fr.vals[in] = v

@@ -129,9 +129,14 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				s.unsupported(in.Pos(), "a store to %s between go statements (move it before the first go statement)", ptr.name())
 			}
 			s.setupStore(ptr, s.get(fr, in.Val), in.Val, in.Pos())
+		case *ssa.MakeChan:
+			fr.vals[in] = s.makeChan(fr, in)
+		case *ssa.Send:
+			s.setupSend(fr, in)
 		case *ssa.UnOp:
 			if in.Op == token.ARROW {
-				s.unsupported(in.Pos(), "a channel receive")
+				s.setupRecv(fr, in)
+				break
 			}
 			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
 		case *ssa.Call:
@@ -190,6 +195,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 		return
 	}
 	v := s.get(fr, dr.X)
+	nameChan(v, id.Name)
 	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}
@@ -250,6 +256,10 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
 		return
+	case vChan:
+		nameChan(v, p.name())
+		s.mem[key] = v
+		return
 	case vSlice:
 		nameBacking(v, p)
 		s.mem[key] = v
@@ -280,7 +290,7 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 	switch t.Underlying().(type) {
 	case *types.Basic:
 		return constVal(0)
-	case *types.Pointer, *types.Signature, *types.Slice:
+	case *types.Pointer, *types.Signature, *types.Slice, *types.Chan:
 		return value{kind: vNil}
 	case *types.Struct, *types.Array:
 		return s.setupLoadAgg(p, t)
@@ -524,6 +534,15 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 			s.setupStore(q, vals[i], srcs[i], pos)
 		}
 		return dst
+	case "close":
+		if len(args) == 1 && s.isChan(args[0]) {
+			ch := s.chanOf(s.get(fr, args[0]), pos)
+			if ch.initClosed {
+				s.fail(pos, "the setup of system %s panics: close of closed channel", s.name)
+			}
+			ch.initClosed = true
+			return value{}
+		}
 	case "copy":
 		s.unsupported(pos, "the built-in %s (a slice's length and contents are fixed by the set-up; assign its elements instead)", b.Name())
 	}

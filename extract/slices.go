@@ -164,6 +164,11 @@ func (s *system) lenCap(name string, x value, t types.Type, pos token.Pos) value
 		s.unsupported(pos, "len of a string known only at run time (strings are opaque values)")
 	}
 	switch x.kind {
+	case vChan:
+		if name == "cap" {
+			return constVal(int64(x.ch.cap))
+		}
+		return constVal(int64(len(x.ch.initBuf)))
 	case vSlice:
 		if name == "cap" {
 			return constVal(x.sl.cap)

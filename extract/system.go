@@ -215,6 +215,18 @@ type system struct {
 	name   string
 	decl   *ast.FuncDecl
 	curPos token.Pos
+	// blockingUnchecked: the system has too many places to block for its
+	// blocking bugs to be bad states (addBlockedStates).
+	blockingUnchecked bool
+	unstarted         []model.ProcLoc // see System.Unstarted
+
+	// Channels (chans.go): those the setup made, and the operations of
+	// the processes on them, lowered once every process is known.
+	chans      []*channel
+	chanSites  []*chanSite
+	chanCloses []*chanClose
+	chanLens   []chanLen
+	forever    int // 1 + the variable of a wait that never ends, or 0
 
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
@@ -475,6 +487,8 @@ func kindName(k valKind) string {
 		return "an interface value"
 	case vFuncRef:
 		return "a function value chosen at run time"
+	case vChan:
+		return "a channel"
 	}
 	return "a value"
 }

@@ -26,6 +26,7 @@ const (
 	vRef                    // a pointer known at run time: heap id e among objs (pointers.go)
 	vIface                  // an interface value: dynamic type typ holding env[0] (interfaces.go)
 	vFuncRef                // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
+	vChan                   // a channel the setup made: ch (chans.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -54,6 +55,8 @@ type value struct {
 	typ  types.Type
 	// alts are, for a vFuncRef, the functions it may be.
 	alts []value
+	// ch is, for a vChan, the channel.
+	ch *channel
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -102,6 +105,8 @@ func same(a, b value) bool {
 		return sameAgg(a.agg, b.agg)
 	case vRef:
 		return a.e == b.e
+	case vChan:
+		return a.ch == b.ch
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}

@@ -54,6 +54,11 @@ type Op struct {
 	// part in a data race with another atomic one (the Go memory model).
 	// Every access inside a Locked body is atomic.
 	Atomic bool
+	// NoSync marks a step of a Locked body whose reads order nothing: the
+	// run time's own bookkeeping (a channel's indices, the test of whether
+	// any case of a select is ready), which the Go memory model gives no
+	// happens-before edge. Its writes still carry the process's knowledge.
+	NoSync bool
 }
 
 // NopOp returns a nop.

@@ -167,6 +167,9 @@ func observes(op model.Op) []int {
 		}
 	}
 	for _, b := range op.Body {
+		if b.NoSync {
+			continue
+		}
 		if b.Kind == model.Read && (b.Reg >= 0 || b.Expr != nil) {
 			add(b.Var)
 		}

@@ -11,8 +11,10 @@ var x int32
 
 //fencecheck:system
 func channels() {
-	c := make(chan int)
-	go func() { c <- 1 }()
+	go func() {
+		c := make(chan int, 1)
+		c <- 1
+	}()
 }
 
 //fencecheck:system
@@ -94,10 +96,12 @@ const x0 = 2
 
 //fencecheck:system
 func selects() {
-	var c chan int
+	c := make(chan int)
 	go func() {
 		select {
 		case <-c:
+		case v := <-c:
+			_ = v
 		default:
 		}
 	}()

@@ -1,0 +1,195 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencecheck/fencecheck/extract"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// A blocked goroutine of a deadlock or a leak: where it waits, and what
+// memory holds there that keeps it waiting.
+type blocked struct {
+	proc int
+	pos  token.Pos
+	what string // the statement it waits in, as the source spells it
+	why  string // "l.mu = 1": the memory its wait depends on
+}
+
+// blockingKind returns extract.DeadlockName or extract.LeakName when the
+// last state of the SC trace t is a blocking bug, and that state; else "".
+func (s *system) blockingKind(t *model.Trace) (string, model.State) {
+	if t == nil {
+		return "", model.State{}
+	}
+	states, err := s.p.Replay(t)
+	if err != nil || len(states) == 0 {
+		return "", model.State{}
+	}
+	last := states[len(states)-1]
+	if last.Fault != nil {
+		return "", last
+	}
+	bi := s.p.MatchBad(last)
+	if bi < 0 {
+		return "", last
+	}
+	switch name := s.p.Bad[bi].Name; name {
+	case extract.DeadlockName, extract.LeakName:
+		return name, last
+	}
+	return "", last
+}
+
+// blockedIn lists the goroutines that wait forever in state st, a state of
+// a blocking bug.
+func (s *system) blockedIn(st model.State) []blocked {
+	var out []blocked
+	for q := range s.p.Procs {
+		l := st.Locs[q]
+		cond, ok := s.p.Blocked(q, l)
+		if !ok || slices.Contains(s.sys.Unstarted, model.ProcLoc{Proc: q, Loc: l}) {
+			continue
+		}
+		b := blocked{proc: q, what: "a wait"}
+		var node ast.Node
+		if out := s.p.Procs[q].Out(l); len(out) > 0 {
+			t := out[0]
+			b.pos = s.transPos(q, t)
+			if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
+				if node = s.sys.Origins[q][t].Node; node != nil {
+					b.what = s.nodeText(node)
+				}
+			}
+		}
+		if why := chanWhy(node); why != "" {
+			b.why = why
+			out = append(out, b)
+			continue
+		}
+		var vars []int
+		model.WalkExpr(cond, func(e model.Expr) {
+			if v, ok := e.(model.VarRef); ok && !slices.Contains(vars, v.Var) {
+				vars = append(vars, v.Var)
+			}
+		})
+		var vals []string
+		for _, x := range vars {
+			vals = append(vals, fmt.Sprintf("%s = %s", s.p.Vars[x].Name, s.varValue(x, st.Mem[x])))
+		}
+		if len(vals) > 0 {
+			b.why = "while " + strings.Join(vals, ", ")
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// nodeText is the source of an expression or statement, as Go spells it
+// (types.ExprString; a statement by its expression).
+func (s *system) nodeText(n ast.Node) string {
+	switch n := n.(type) {
+	case ast.Expr:
+		return types.ExprString(n)
+	case *ast.ExprStmt:
+		return types.ExprString(n.X)
+	case *ast.SendStmt:
+		return types.ExprString(n.Chan) + " <- " + types.ExprString(n.Value)
+	case *ast.SelectStmt:
+		return "select"
+	case *ast.RangeStmt:
+		return "range " + types.ExprString(n.X)
+	case *ast.AssignStmt:
+		if len(n.Rhs) == 1 {
+			return types.ExprString(n.Rhs[0])
+		}
+	}
+	return "the statement"
+}
+
+// chanWhy says why a goroutine waits forever at a channel operation, the
+// statement or expression node; "" for other waits.
+func chanWhy(node ast.Node) string {
+	switch n := node.(type) {
+	case *ast.SendStmt:
+		return "to send: nothing receives from " + types.ExprString(n.Chan) + " any more"
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW {
+			return "to receive: nothing sends on " + types.ExprString(n.X) + " or closes it any more"
+		}
+	case *ast.RangeStmt:
+		return "to receive: nothing sends on " + types.ExprString(n.X) + " or closes it any more"
+	case *ast.SelectStmt:
+		return "in a select none of whose cases can proceed any more"
+	}
+	return ""
+}
+
+// reportBlocking reports a deadlock or a leak found under SC, with the
+// trace t that reaches state last: one short headline, then each blocked
+// goroutine and each step of the interleaving at its own position.
+func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
+	bs := s.blockedIn(last)
+	if len(bs) == 0 {
+		s.reportSCText(t)
+		return
+	}
+	var names, whats []string
+	for _, b := range bs {
+		names = append(names, s.p.Procs[b.proc].Name)
+		if !slices.Contains(whats, b.what) {
+			whats = append(whats, b.what)
+		}
+	}
+	var msg string
+	pos := bs[0].pos
+	if kind == extract.DeadlockName {
+		msg = fmt.Sprintf("deadlock: %s %s forever in %s (system %s)", joinAnd(names), plural(len(names), "blocks", "block"), joinAnd(whats), s.sys.Name)
+	} else {
+		msg = fmt.Sprintf("leak: %s %s forever in %s after system %s returns", joinAnd(names), plural(len(names), "blocks", "block"), joinAnd(whats), s.sys.Name)
+	}
+	var related []analysis.RelatedInformation
+	for _, b := range bs {
+		why := ""
+		if b.why != "" {
+			why = " " + b.why
+		}
+		related = append(related, analysis.RelatedInformation{Pos: b.pos,
+			Message: fmt.Sprintf("%s waits here forever%s", s.p.Procs[b.proc].Name, why)})
+	}
+	related = append(related, s.stepsRelated(t)...)
+	if s.cfg.Witness {
+		msg += "\n" + s.reachabilityTable(t)
+	}
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, Related: related})
+}
+
+// stepsRelated is the interleaving of t, one related position per step
+// that touches memory.
+func (s *system) stepsRelated(t *model.Trace) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, st := range t.Steps {
+		txt := s.stepText(st)
+		if txt == "" || st.Flush {
+			continue
+		}
+		out = append(out, analysis.RelatedInformation{Pos: s.stmtPos(st.Proc, st.Trans),
+			Message: fmt.Sprintf("step %d: %s %s", len(out)+1, s.p.Procs[st.Proc].Name, txt)})
+	}
+	return out
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

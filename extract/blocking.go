@@ -1,0 +1,130 @@
+package extract
+
+import (
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Blocking bugs as bad states.
+//
+// A goroutine blocks in the model at a transition that is not enabled (a
+// Lock of a held mutex, a WaitGroup's Wait, a Once's Do while another runs
+// the function): model.Program.Blocked gives, for each location, the
+// condition under which none of its transitions is enabled. A deadlock is a
+// state, with every store buffer empty, in which each process has either
+// ended or waits at such a location, and at least one waits. addBlockedStates
+// describes every such state as bad states, one per choice of where each
+// process stands: named DeadlockName when the system function's own process
+// (main) waits too, since then nothing can ever move (Go's "all goroutines
+// are asleep"), and LeakName when main has returned and left goroutines
+// waiting forever (what goleak reports).
+
+// DeadlockName and LeakName name the bad states of blocking bugs.
+const (
+	DeadlockName = "deadlock"
+	LeakName     = "leak"
+)
+
+// maxBlockedStates bounds the bad states of blocking bugs of one system:
+// their number is the product, over the processes, of the places each may
+// stand.
+const maxBlockedStates = 4096
+
+// addBlockedStates adds the bad states of blocking bugs to the program.
+// stops[q] holds the locations of process q where it stops for good without
+// ending normally (a panic, already a bad state; os.Exit, which ends the
+// program). It returns false when there are too many to add.
+func (s *system) addBlockedStates(stops []map[int]bool) bool {
+	prog := s.prog
+	type place struct {
+		loc   int
+		cond  model.Expr // when the process stays there; nil: always (it has ended)
+		waits bool       // the process waits there (rather than has ended or not started)
+	}
+	places := make([][]place, len(prog.Procs))
+	total, waits := 1, false
+	for q, pr := range prog.Procs {
+		for l := range pr.Locs {
+			if c, ok := prog.Blocked(q, l); ok {
+				// A goroutine whose go statement has not run has not
+				// started: it stays, without waiting for anything of the
+				// program's.
+				unstarted := l == pr.Init && s.procs[q].spawnWait
+				if unstarted {
+					s.unstarted = append(s.unstarted, model.ProcLoc{Proc: q, Loc: l})
+				}
+				places[q] = append(places[q], place{loc: l, cond: model.Qualify(c, q), waits: !unstarted})
+				waits = waits || !unstarted
+			} else if len(pr.Out(l)) == 0 && !stops[q][l] {
+				places[q] = append(places[q], place{loc: l})
+			}
+		}
+		if len(places[q]) == 0 {
+			return true // q never stops: no state is a deadlock
+		}
+		total *= len(places[q])
+		if total > maxBlockedStates {
+			s.blockingUnchecked = true
+			return false
+		}
+	}
+	if !waits {
+		return true
+	}
+	main := len(prog.Procs) - 1
+	for q, pr := range prog.Procs {
+		if pr.Name == "main" && q < len(s.procs) && s.procs[q].q == pr {
+			main = q
+		}
+	}
+	choice := make([]int, len(prog.Procs))
+	for {
+		var cond model.Expr
+		locs := make([]model.ProcLoc, len(prog.Procs))
+		var pos model.Pos
+		someWait := false
+		for q, k := range choice {
+			pl := places[q][k]
+			locs[q] = model.ProcLoc{Proc: q, Loc: pl.loc}
+			if pl.waits && !someWait {
+				someWait, pos = true, s.blockPos(q, pl.loc)
+			}
+			if pl.cond == nil {
+				continue
+			}
+			if cond == nil {
+				cond = pl.cond
+			} else {
+				cond = model.Bin(model.OpAnd, cond, pl.cond)
+			}
+		}
+		if someWait {
+			name := LeakName
+			if places[main][choice[main]].waits {
+				name = DeadlockName
+				pos = s.blockPos(main, places[main][choice[main]].loc)
+			}
+			prog.Bad = append(prog.Bad, model.BadState{Name: name, Locs: locs, Cond: cond, Pos: pos})
+		}
+		q := 0
+		for ; q < len(choice); q++ {
+			choice[q]++
+			if choice[q] < len(places[q]) {
+				break
+			}
+			choice[q] = 0
+		}
+		if q == len(choice) {
+			return true
+		}
+	}
+}
+
+// blockPos is the position of the statement process q waits at, at
+// location l: that of the first transition leaving it.
+func (s *system) blockPos(q, l int) model.Pos {
+	pr := s.prog.Procs[q]
+	if out := pr.Out(l); len(out) > 0 {
+		return pr.Trans[out[0]].Pos
+	}
+	return pr.Locs[l].Pos
+}
