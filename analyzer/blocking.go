@@ -80,16 +80,34 @@ func (s *system) blockedIn(st model.State) []blocked {
 				vars = append(vars, v.Var)
 			}
 		})
-		var vals []string
-		for _, x := range vars {
-			vals = append(vals, fmt.Sprintf("%s = %s", s.p.Vars[x].Name, s.varValue(x, st.Mem[x])))
-		}
-		if len(vals) > 0 {
-			b.why = "while " + strings.Join(vals, ", ")
-		}
+		b.why = s.waitWhy(vars, st)
 		out = append(out, b)
 	}
 	return out
+}
+
+// waitWhy says what keeps a goroutine waiting on the variables vars of
+// state st: a wait group's counter, a Cond that nobody signals, or else the
+// values of the variables.
+func (s *system) waitWhy(vars []int, st model.State) string {
+	var vals []string
+	for _, x := range vars {
+		name := s.p.Vars[x].Name
+		switch {
+		case x < len(s.sys.Vars) && s.sys.Vars[x].WaitGroup:
+			return fmt.Sprintf("for the counter of %s to reach 0; it stays %s", name, s.varValue(x, st.Mem[x]))
+		case strings.Contains(name, ".waiting["):
+			if st.Mem[x] == 0 {
+				continue // woken: it waits for the mutex
+			}
+			return fmt.Sprintf("to be signalled: nothing calls %s.Signal or %s.Broadcast any more", name[:strings.Index(name, ".waiting[")], name[:strings.Index(name, ".waiting[")])
+		}
+		vals = append(vals, fmt.Sprintf("%s = %s", name, s.varValue(x, st.Mem[x])))
+	}
+	if len(vals) == 0 {
+		return ""
+	}
+	return "while " + strings.Join(vals, ", ")
 }
 
 // nodeText is the source of an expression or statement, as Go spells it

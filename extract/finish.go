@@ -59,6 +59,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.spawns = append(s.spawns, s.decl.Pos())
 	s.lowerNested()
 	s.lowerChannels()
+	s.lowerConds()
 
 	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns}
 	type crit struct {

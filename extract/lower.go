@@ -757,6 +757,10 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 
 func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	s := p.s
+	if x := s.get(fr, in.X); x.kind == vCondL {
+		fr.vals[in] = x.cond.locker
+		return cur
+	}
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
 	pos := in.Pos()
@@ -941,6 +945,9 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) int {
 	s := p.s
 	pos := in.Pos()
+	if op, ok := isCondMethod(fn); ok {
+		return p.condCall(fr, in, op, args[0], cur)
+	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next
 	}

@@ -138,6 +138,10 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				s.setupRecv(fr, in)
 				break
 			}
+			if x := s.get(fr, in.X); x.kind == vCondL {
+				fr.vals[in] = x.cond.locker
+				break
+			}
 			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
 		case *ssa.Call:
 			if sp, ok := s.execCall(fr, top, b, idx, in, spawns); ok {
@@ -196,6 +200,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 	}
 	v := s.get(fr, dr.X)
 	nameChan(v, id.Name)
+	nameCond(v, id.Name)
 	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}
@@ -256,8 +261,9 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
 		return
-	case vChan:
+	case vChan, vCond:
 		nameChan(v, p.name())
+		nameCond(v, p.name())
 		s.mem[key] = v
 		return
 	case vSlice:
@@ -415,6 +421,12 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		}
 		res, _ := s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
 		return res
+	}
+	if isNewCond(f.fn) {
+		return s.newCond(args[0], pos)
+	}
+	if op, ok := isCondMethod(f.fn); ok && (op == "Signal" || op == "Broadcast") && args[0].kind == vCond {
+		return value{} // no goroutine waits yet
 	}
 	if v, ok := s.setupExternCall(fr, c, f.fn, args, pos, spawns); ok {
 		return v
@@ -608,6 +620,8 @@ func classifyExtern(fn *ssa.Function) (extKind, types.Type) {
 				}
 			}
 		}
+	case recv == nil:
+		return extNone, nil // sync.NewCond, sync.OnceFunc, atomic functions of no table
 	case path == "sync/atomic" && isNamed(deref(recv.Type()), "sync/atomic", "Pointer"):
 		if k, ok := atomicOps[fn.Name()]; ok {
 			return k, types.NewPointer(ptrElem(deref(recv.Type())))

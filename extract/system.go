@@ -227,6 +227,7 @@ type system struct {
 	chanCloses []*chanClose
 	chanLens   []chanLen
 	forever    int // 1 + the variable of a wait that never ends, or 0
+	condSites  []*condSite
 
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
@@ -489,6 +490,10 @@ func kindName(k valKind) string {
 		return "a function value chosen at run time"
 	case vChan:
 		return "a channel"
+	case vCond:
+		return "a sync.Cond"
+	case vCondL:
+		return "the address of a sync.Cond's L"
 	}
 	return "a value"
 }
@@ -697,6 +702,13 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 	case *ssa.TypeAssert:
 		fr.vals[in] = s.typeAssert(fr, in)
 	case *ssa.FieldAddr:
+		if c := s.get(fr, in.X); c.kind == vCond {
+			if in.Field != condLField(in.X.Type()) {
+				s.unsupported(in.Pos(), "a field of a sync.Cond other than L")
+			}
+			fr.vals[in] = value{kind: vCondL, cond: c.cond}
+			return true
+		}
 		p := s.deref(s.get(fr, in.X), in.Pos())
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "a field of %s", describe(p))

@@ -27,6 +27,8 @@ const (
 	vIface                  // an interface value: dynamic type typ holding env[0] (interfaces.go)
 	vFuncRef                // a function value chosen at run time: alts[e-1], nil when e is 0 (funcvals.go)
 	vChan                   // a channel the setup made: ch (chans.go)
+	vCond                   // a sync.Cond the setup made: cond (cond.go)
+	vCondL                  // the address of a Cond's field L: cond
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -57,6 +59,8 @@ type value struct {
 	alts []value
 	// ch is, for a vChan, the channel.
 	ch *channel
+	// cond is, for a vCond and a vCondL, the condition variable.
+	cond *condVar
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -107,6 +111,8 @@ func same(a, b value) bool {
 		return a.e == b.e
 	case vChan:
 		return a.ch == b.ch
+	case vCond, vCondL:
+		return a.cond == b.cond
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}

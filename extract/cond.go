@@ -1,0 +1,175 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Condition variables.
+//
+// A sync.Cond is made by the setup with sync.NewCond(l), l a *sync.Mutex,
+// and flows like a channel (a value that fields, variables and closures
+// hold; goroutines do not store it). c.L is l. Each goroutine G that may
+// call c.Wait has a variable c.waiting[G]: Wait unlocks l and sets it in
+// one locked step, then waits until it is clear and l is free, and takes
+// l in the same step (Go's Wait re-locks l once woken; a woken goroutine
+// that cannot have l yet waits in Wait). Signal clears the variable of one
+// waiting goroutine, any of them (Go wakes the one that waited longest; the
+// model lets any go, which only adds behaviours), or does nothing when none
+// waits; Broadcast clears them all. There are no spurious wake-ups. The
+// Go memory model orders nothing by a Cond (the mutex orders the goroutines
+// that use it), so the waiting variables are read without synchronising.
+
+// A condVar is one sync.Cond the setup made.
+type condVar struct {
+	name    string
+	anon    bool
+	locker  value // what NewCond was given
+	mu      pointer
+	pos     token.Pos
+	waiting map[int]int // by process: the variable, made by lowerConds
+}
+
+// A condSite is a Wait, Signal or Broadcast of a process.
+type condSite struct {
+	p        *proc
+	from, to int
+	c        *condVar
+	op       string // "Wait", "Signal", "Broadcast"
+	pos      token.Pos
+	origin   Origin
+}
+
+// isCondMethod reports whether fn is a method of *sync.Cond, and which.
+func isCondMethod(fn *ssa.Function) (string, bool) {
+	recv := fn.Signature.Recv()
+	if recv == nil || !isNamed(deref(recv.Type()), "sync", "Cond") {
+		return "", false
+	}
+	return fn.Name(), true
+}
+
+// isNewCond reports whether fn is sync.NewCond.
+func isNewCond(fn *ssa.Function) bool {
+	obj, _ := fn.Object().(*types.Func)
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync" && fn.Name() == "NewCond" && fn.Signature.Recv() == nil
+}
+
+// newCond makes the Cond of a sync.NewCond(l) of the setup.
+func (s *system) newCond(l value, pos token.Pos) value {
+	mu := l
+	if mu.kind == vIface && len(mu.env) > 0 {
+		mu = mu.env[0]
+	}
+	if mu.kind == vPtr && !mu.ptr.dynamic() {
+		if t, _ := mu.ptr.target(); classify(t) == leafMutex {
+			c := &condVar{name: "cond", anon: true, locker: l, mu: mu.ptr, pos: pos, waiting: map[int]int{}}
+			return value{kind: vCond, cond: c}
+		}
+	}
+	{
+		s.unsupported(pos, "a sync.Cond whose Locker is not a *sync.Mutex the setup fixes (%s)", describe(l))
+	}
+	return value{}
+}
+
+// nameCond names an anonymous Cond after the variable or cell it is first
+// bound to.
+func nameCond(v value, name string) {
+	if v.kind == vCond && v.cond.anon {
+		v.cond.name, v.cond.anon = name, false
+	}
+}
+
+// condCall lowers c.Wait(), c.Signal() and c.Broadcast() of a process.
+func (p *proc) condCall(fr *frame, in *ssa.Call, op string, recv value, cur int) int {
+	s := p.s
+	if recv.kind != vCond {
+		s.unsupported(in.Pos(), "a sync.Cond the setup did not make with sync.NewCond (%s)", describe(recv))
+	}
+	switch op {
+	case "Wait", "Signal", "Broadcast":
+	default:
+		s.unsupported(in.Pos(), "(*sync.Cond).%s", op)
+	}
+	site := &condSite{p: p, from: cur, to: p.newLoc(in.Pos()), c: recv.cond, op: op, pos: in.Pos(),
+		origin: Origin{Node: s.chanNode(fr, in, in.Pos())}}
+	s.condSites = append(s.condSites, site)
+	return site.to
+}
+
+// lowerConds makes the waiting variables and the transitions of every
+// Wait, Signal and Broadcast, now that every process that may wait is
+// known.
+func (s *system) lowerConds() {
+	for _, site := range s.condSites {
+		if site.op == "Wait" {
+			if _, ok := site.c.waiting[site.p.idx]; !ok {
+				site.c.waiting[site.p.idx] = s.newChanVar(fmt.Sprintf("%s.waiting[%s]", site.c.name, s.prog.Procs[site.p.idx].Name),
+					types.Typ[types.Bool], 0, site.c.pos)
+			}
+		}
+	}
+	for _, site := range s.condSites {
+		p, c := site.p, site.c
+		emit := func(from int, body []model.Op, to int) {
+			p.emitTo(from, model.LockedOp(body...), to, site.pos, site.origin)
+		}
+		switch site.op {
+		case "Wait":
+			mu, w := s.varFor(c.mu), c.waiting[p.idx]
+			wait := p.newLoc(site.pos)
+			emit(site.from, []model.Op{model.WriteOp(mu, model.C(0)), model.WriteOp(w, model.C(1))}, wait)
+			emit(wait, []model.Op{{Kind: model.Read, Var: w, Reg: -1, Expr: model.C(0), NoSync: true},
+				model.ReadEqOp(mu, model.C(0)), model.WriteOp(mu, model.C(1))}, site.to)
+		case "Signal":
+			var none model.Expr
+			for _, w := range sortedWaiters(c.waiting) {
+				emit(site.from, []model.Op{{Kind: model.Read, Var: w, Reg: -1, Expr: model.C(1), NoSync: true},
+					model.WriteOp(w, model.C(0))}, site.to)
+				none = andAll(none, eq(model.V(w), 0))
+			}
+			if none == nil {
+				none = model.C(1)
+			}
+			emit(site.from, noSync(guard(none)), site.to)
+		case "Broadcast":
+			body := []model.Op{}
+			for _, w := range sortedWaiters(c.waiting) {
+				body = append(body, model.WriteOp(w, model.C(0)))
+			}
+			emit(site.from, body, site.to)
+		}
+	}
+}
+
+// sortedWaiters returns the waiting variables of a Cond in process order.
+func sortedWaiters(m map[int]int) []int {
+	var out []int
+	for q := 0; len(out) < len(m); q++ {
+		if w, ok := m[q]; ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// condLField is the index of the field L of sync.Cond, the type pointed to
+// by t.
+func condLField(t types.Type) int {
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return -1
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == "L" {
+			return i
+		}
+	}
+	return -1
+}
