@@ -616,7 +616,7 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 				for _, e := range v.env {
 					walk(e)
 				}
-			case vNil:
+			case vNil, vChan, vCond, vCtx, vCancel, vTimer, vTicker:
 			default:
 				s.unsupported(in.Pos(), "a go statement inside a goroutine with %s", describe(v))
 			}

@@ -181,7 +181,8 @@ func (s *system) chanOf(v value, pos token.Pos) *channel {
 
 // A chanCase is one case of a channel site.
 type chanCase struct {
-	ch     *channel // nil: a nil channel, never ready
+	ch     *channel // nil: a nil channel, never ready (unless always)
+	always bool     // a timer's channel: always ready
 	send   bool
 	val    model.Expr // send: the value
 	valReg int        // receive: the register of the value, or -1
@@ -202,11 +203,12 @@ type chanSite struct {
 	panicAt int // location of a send on a closed channel, or -1
 }
 
-// A chanClose is a close of a process.
+// A chanClose is a close of a process, or the cancellation of a context.
 type chanClose struct {
 	p        *proc
 	from, to int
 	ch       *channel
+	cancel   *ctxNode // set for a cancellation: ch is nil
 	pos      token.Pos
 	origin   Origin
 }
@@ -224,6 +226,13 @@ func (p *proc) chanSiteAt(cur int, pos token.Pos, node ast.Node) *chanSite {
 // needs of the value and ok.
 func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name string, pos token.Pos) chanCase {
 	c := chanCase{valReg: -1, okReg: -1}
+	if v.kind == vTimer {
+		c.always = true
+		if wantOk {
+			c.okReg = p.newReg(name+"_ok", types.Typ[types.Bool])
+		}
+		return c
+	}
 	if v.kind != vNil {
 		c.ch = p.s.chanOf(v, pos)
 	}
@@ -284,6 +293,9 @@ func (p *proc) recv(fr *frame, in *ssa.UnOp, cur int) int {
 		val = intVal(model.R(c.valReg))
 		p.holds(c.valReg, fr, in)
 	}
+	if c.always {
+		val = opaque("the time a timer fired")
+	}
 	if in.CommaOk {
 		ok := constVal(0)
 		if c.okReg >= 0 {
@@ -322,6 +334,9 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 			val := constVal(0)
 			if c.valReg >= 0 {
 				val = intVal(model.R(c.valReg))
+			}
+			if c.always {
+				val = opaque("the time a timer fired")
 			}
 			tup = append(tup, val)
 		}
@@ -406,6 +421,7 @@ type procChan struct {
 // channel site, now that every process that may wait on a channel is
 // known.
 func (s *system) lowerChannels() {
+	s.addDeadlineProcs()
 	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 {
 		return
 	}
@@ -472,6 +488,10 @@ func (s *system) lowerChannels() {
 	}
 	for _, c := range s.chanCloses {
 		p := c.p
+		if c.cancel != nil {
+			p.emitTo(c.from, model.LockedOp(cancelOps(c.cancel)...), c.to, c.pos, c.origin)
+			continue
+		}
 		x := c.ch.closed
 		p.emitTo(c.from, model.LockedOp(model.ReadEqOp(x, model.C(0)), model.WriteOp(x, model.C(1))), c.to, c.pos, c.origin)
 		panicLoc := p.newLoc(c.pos)
@@ -521,6 +541,9 @@ func orAll(a, b model.Expr) model.Expr {
 // can proceed at once.
 func (s *system) ready(c chanCase, q int) model.Expr {
 	ch := c.ch
+	if c.always {
+		return model.C(1)
+	}
 	if ch == nil {
 		return model.C(0)
 	}
@@ -583,10 +606,15 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 	// once; extra is prepended to each body (the waiter's own checks).
 	immediate := func(loc, k int, c chanCase, extra []model.Op) {
 		ch := c.ch
+		pre := func(ops ...model.Op) []model.Op { return append(append([]model.Op(nil), extra...), ops...) }
+		if c.always {
+			// The timer fires now: a channel operation, so a locked step.
+			emit(loc, append(pre(result(c, model.C(0), model.C(1))...), setIdx(k)...), site.join)
+			return
+		}
 		if ch == nil {
 			return
 		}
-		pre := func(ops ...model.Op) []model.Op { return append(append([]model.Op(nil), extra...), ops...) }
 		closed := model.V(ch.closed)
 		if c.send {
 			emit(loc, pre(model.ReadEqOp(ch.closed, model.C(1))), panicLoc())
@@ -699,6 +727,10 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 	}
 	emit(site.from, publish, wait)
 	for k, c := range site.cases {
+		if c.always {
+			immediate(wait, k, c, withdraw(q))
+			continue
+		}
 		if c.ch == nil {
 			continue
 		}

@@ -760,6 +760,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	if x := s.get(fr, in.X); x.kind == vCondL {
 		fr.vals[in] = x.cond.locker
 		return cur
+	} else if x.kind == vTickerC {
+		fr.vals[in] = value{kind: vTimer}
+		return cur
 	}
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
@@ -847,9 +850,15 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if c.IsInvoke() {
 		if recv := s.get(fr, c.Value); recv.kind == vRef {
 			return p.invokeRef(fr, in, recv, cur)
+		} else if recv.kind == vCtx {
+			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), pos)
+			return cur
 		}
 	}
 	f, args := s.callee(fr, c, pos)
+	if f.kind == vCancel {
+		return p.cancelProc(f.ctx, pos, cur)
+	}
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
 	}
@@ -947,6 +956,16 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	pos := in.Pos()
 	if op, ok := isCondMethod(fn); ok {
 		return p.condCall(fr, in, op, args[0], cur)
+	}
+	if v, ok := s.contextCall(fn, args, in.Pos()); ok {
+		if v.kind != vTimer && v.kind != vTicker {
+			s.unsupported(in.Pos(), "a context made by a goroutine (make contexts in the system function, before its go statements)")
+		}
+		fr.vals[in] = v
+		return cur
+	}
+	if len(args) > 0 && args[0].kind == vTicker {
+		return cur // (*time.Ticker).Stop, Reset
 	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next

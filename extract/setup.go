@@ -141,6 +141,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			if x := s.get(fr, in.X); x.kind == vCondL {
 				fr.vals[in] = x.cond.locker
 				break
+			} else if x.kind == vTickerC {
+				fr.vals[in] = value{kind: vTimer}
+				break
 			}
 			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
 		case *ssa.Call:
@@ -201,6 +204,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 	v := s.get(fr, dr.X)
 	nameChan(v, id.Name)
 	nameCond(v, id.Name)
+	nameCtx(v, id.Name)
 	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}
@@ -259,6 +263,10 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	key := p.key()
 	switch v.kind {
 	case vInt, vPtr, vNil, vFunc, vIface:
+		s.mem[key] = v
+		return
+	case vCtx, vCancel, vTimer, vTicker:
+		nameCtx(v, p.name())
 		s.mem[key] = v
 		return
 	case vChan, vCond:
@@ -411,9 +419,24 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		return s.builtin(fr, b, c.Args, pos)
 	}
+	if c.IsInvoke() {
+		if recv := s.get(fr, c.Value); recv.kind == vCtx {
+			return s.ctxMethod(recv, c.Method.Name(), pos)
+		}
+	}
 	f, args := s.callee(fr, c, pos)
+	if f.kind == vCancel {
+		s.setupCancel(f.ctx)
+		return value{}
+	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
+	}
+	if v, ok := s.contextCall(f.fn, args, pos); ok {
+		return v
+	}
+	if len(args) > 0 && args[0].kind == vTicker {
+		return value{} // (*time.Ticker).Stop, Reset
 	}
 	if s.x.local(f.fn) {
 		if fr.onStack(f.fn) {

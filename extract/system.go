@@ -228,6 +228,7 @@ type system struct {
 	chanLens   []chanLen
 	forever    int // 1 + the variable of a wait that never ends, or 0
 	condSites  []*condSite
+	deadlines  []*ctxNode // contexts with a deadline, each a process that cancels it
 
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
@@ -494,6 +495,14 @@ func kindName(k valKind) string {
 		return "a sync.Cond"
 	case vCondL:
 		return "the address of a sync.Cond's L"
+	case vCtx:
+		return "a context"
+	case vCancel:
+		return "a context's cancel function"
+	case vTimer:
+		return "a timer's channel"
+	case vTicker, vTickerC:
+		return "a time.Ticker"
 	}
 	return "a value"
 }
@@ -702,6 +711,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 	case *ssa.TypeAssert:
 		fr.vals[in] = s.typeAssert(fr, in)
 	case *ssa.FieldAddr:
+		if c := s.get(fr, in.X); c.kind == vTicker {
+			fr.vals[in] = value{kind: vTickerC}
+			return true
+		}
 		if c := s.get(fr, in.X); c.kind == vCond {
 			if in.Field != condLField(in.X.Type()) {
 				s.unsupported(in.Pos(), "a field of a sync.Cond other than L")

@@ -29,6 +29,11 @@ const (
 	vChan                   // a channel the setup made: ch (chans.go)
 	vCond                   // a sync.Cond the setup made: cond (cond.go)
 	vCondL                  // the address of a Cond's field L: cond
+	vCtx                    // a context the setup made: ctx (context.go)
+	vCancel                 // the cancel function of ctx
+	vTimer                  // a timer's channel: a receive is always ready (context.go)
+	vTicker                 // a *time.Ticker
+	vTickerC                // the address of a Ticker's field C
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -61,6 +66,8 @@ type value struct {
 	ch *channel
 	// cond is, for a vCond and a vCondL, the condition variable.
 	cond *condVar
+	// ctx is, for a vCtx and a vCancel, the context.
+	ctx *ctxNode
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -113,6 +120,10 @@ func same(a, b value) bool {
 		return a.ch == b.ch
 	case vCond, vCondL:
 		return a.cond == b.cond
+	case vCtx, vCancel:
+		return a.ctx == b.ctx
+	case vTimer, vTicker, vTickerC:
+		return false
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}
