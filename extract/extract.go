@@ -122,8 +122,12 @@
 // constants, pointers into the shared state or functions, and a go
 // statement that a process may execute more than once is reported.
 //
-// Every other construct the model cannot express is reported: channels,
-// select, maps, interface values holding run-time integers or structs,
+// Channels, select, sync.Cond, contexts and timers are modelled by
+// chans.go, cond.go and context.go; the goroutines that can block forever
+// become bad states by blocking.go.
+//
+// Every other construct the model cannot express is reported: channels a
+// goroutine makes, maps, interface values holding run-time integers or structs,
 // append beyond a slice's capacity, copy, slices of run-time length,
 // string concatenation, calls into other
 // packages. Each such diagnostic
