@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -182,12 +183,67 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 		related = append(related, analysis.RelatedInformation{Pos: b.pos,
 			Message: fmt.Sprintf("%s waits here forever%s", s.p.Procs[b.proc].Name, why)})
 	}
-	related = append(related, s.stepsRelated(t)...)
+	steps := s.stepsRelated(t)
+	if len(steps) > maxSteps && !s.cfg.Witness {
+		first := steps[0]
+		related = append(related, analysis.RelatedInformation{Pos: first.Pos,
+			Message: fmt.Sprintf("%s (steps 2 to %d are left out; -witness shows them all)", first.Message, len(steps)-maxSteps+1)})
+		steps = steps[len(steps)-maxSteps+1:]
+	}
+	related = append(related, steps...)
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
 	s.r.add(analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, Related: related})
 }
+
+// syncStepText describes a step of a channel operation or of a
+// sync.Cond's method by its source (results <- 1, <-done, select,
+// close(done), c.Wait()) and what it did: start waiting, or complete with a
+// waiting goroutine. It returns "" for other steps.
+func (s *system) syncStepText(q, t int) string {
+	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
+		return ""
+	}
+	node := s.sys.Origins[q][t].Node
+	switch n := node.(type) {
+	case *ast.SendStmt, *ast.SelectStmt, *ast.RangeStmt:
+	case *ast.UnaryExpr:
+		if n.Op != token.ARROW {
+			return ""
+		}
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+		if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !(isID && id.Name == "close") &&
+			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) {
+			return ""
+		}
+	default:
+		return ""
+	}
+	txt := s.nodeText(node)
+	if _, isRange := node.(*ast.RangeStmt); isRange {
+		txt = "receive in " + txt
+	}
+	me := s.p.Procs[q].Name
+	for _, op := range s.p.Procs[q].Trans[t].Op.Body {
+		if op.Kind != model.Write {
+			continue
+		}
+		name := s.p.Vars[op.Var].Name
+		switch {
+		case strings.HasSuffix(name, "q["+me+"]"), strings.HasSuffix(name, ".waiting["+me+"]") && op.Expr == model.C(1):
+			return txt + " starts waiting"
+		case strings.HasSuffix(name, ".chansel") && !strings.HasPrefix(name, me+"."):
+			return txt + " meets " + strings.TrimSuffix(name, ".chansel")
+		}
+	}
+	return txt
+}
+
+// maxSteps bounds the steps of an interleaving a finding lists without
+// -witness: the first, and the last ones before the bad state.
+const maxSteps = 8
 
 // stepsRelated is the interleaving of t, one related position per step
 // that touches memory.
@@ -198,11 +254,16 @@ func (s *system) stepsRelated(t *model.Trace) []analysis.RelatedInformation {
 		if txt == "" || st.Flush {
 			continue
 		}
+		txt = lineSuffix.ReplaceAllString(txt, "")
 		out = append(out, analysis.RelatedInformation{Pos: s.stmtPos(st.Proc, st.Trans),
 			Message: fmt.Sprintf("step %d: %s %s", len(out)+1, s.p.Procs[st.Proc].Name, txt)})
 	}
 	return out
 }
+
+// lineSuffix is the " (line N)" a step's text ends with, which a related
+// position says already.
+var lineSuffix = regexp.MustCompile(` \(line \d+\)$`)
 
 // plural returns one when n is 1, else many.
 func plural(n int, one, many string) string {

@@ -499,6 +499,9 @@ func (s *system) stepText(st model.Step) string {
 		}
 		return fmt.Sprintf("load %s: %s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
 	case model.Locked:
+		if txt := s.syncStepText(st.Proc, st.Trans); txt != "" {
+			return txt + line
+		}
 		if st.Var >= 0 {
 			return fmt.Sprintf("atomic %s: %s%s", s.p.Vars[st.Var].Name, s.varValue(st.Var, st.Val), line)
 		}
