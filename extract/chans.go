@@ -106,8 +106,8 @@ func (s *system) makeChan(fr *frame, in *ssa.MakeChan) value {
 		s.unsupported(in.Pos(), "a channel of capacity %d (at most %d are modelled)", size, maxChanCap)
 	}
 	elem := in.Type().Underlying().(*types.Chan).Elem()
-	if !isZeroSize(elem) && classify(elem) != leafInt {
-		s.unsupported(in.Pos(), "a channel of %s (channels of integers, booleans, strings and struct{} are modelled)", elem)
+	if k := classify(elem); !isZeroSize(elem) && k != leafInt && k != leafPointer {
+		s.unsupported(in.Pos(), "a channel of %s (channels of integers, booleans, strings, pointers, interface values and struct{} are modelled)", elem)
 	}
 	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, pos: in.Pos(), closed: -1}
 	s.chans = append(s.chans, ch)
@@ -143,7 +143,11 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 	}
 	val := int64(0)
 	if ch.hasCell() {
-		c, ok := s.get(fr, in.X).constant()
+		x := s.get(fr, in.X)
+		if isPtrCell(ch.elem) {
+			x = intVal(s.refExpr(x, in.Pos()))
+		}
+		c, ok := x.constant()
 		if !ok {
 			s.unsupported(in.Pos(), "a send in the setup of a value it cannot compute")
 		}
@@ -163,10 +167,14 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 	case !ch.initClosed:
 		s.unsupported(in.Pos(), "a receive in the setup that blocks (move it after the go statements)")
 	}
+	v := constVal(val)
+	if isPtrCell(ch.elem) {
+		v = s.refVal(model.C(val), ch.elem)
+	}
 	if in.CommaOk {
-		fr.vals[in] = value{kind: vTuple, tup: []value{constVal(val), constVal(ok)}}
+		fr.vals[in] = value{kind: vTuple, tup: []value{v, constVal(ok)}}
 	} else {
-		fr.vals[in] = constVal(val)
+		fr.vals[in] = v
 	}
 }
 
@@ -251,10 +259,27 @@ func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 	if v.kind != vNil {
 		c.ch = p.s.chanOf(v, pos)
 	}
-	if !isZeroSize(elem) {
+	switch {
+	case isZeroSize(elem):
+	case isPtrCell(elem):
+		c.val = p.s.refExpr(x, pos)
+	default:
 		c.val = p.s.asInt(x, pos)
 	}
 	return c
+}
+
+// recvValue is the value a receive case leaves in its register.
+func (p *proc) recvValue(c chanCase, elem types.Type) value {
+	switch {
+	case c.always:
+		return opaque("the time a timer fired")
+	case c.valReg < 0:
+		return constVal(0)
+	case isPtrCell(elem):
+		return p.s.refVal(model.R(c.valReg), elem)
+	}
+	return intVal(model.R(c.valReg))
 }
 
 // chanNode is the source of the channel operation at pos: the statement
@@ -288,13 +313,9 @@ func (p *proc) recv(fr *frame, in *ssa.UnOp, cur int) int {
 	site := p.chanSiteAt(cur, in.Pos(), node)
 	c := p.recvCase(s.get(fr, in.X), elem, used(in), in.CommaOk, p.regName(fr, in), in.Pos())
 	site.cases = []chanCase{c}
-	val := constVal(0)
+	val := p.recvValue(c, elem)
 	if c.valReg >= 0 {
-		val = intVal(model.R(c.valReg))
 		p.holds(c.valReg, fr, in)
-	}
-	if c.always {
-		val = opaque("the time a timer fired")
 	}
 	if in.CommaOk {
 		ok := constVal(0)
@@ -331,14 +352,7 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 			}
 			c = p.recvCase(v, elem, true, false, "recv", st.Pos)
 			c.okReg = okReg
-			val := constVal(0)
-			if c.valReg >= 0 {
-				val = intVal(model.R(c.valReg))
-			}
-			if c.always {
-				val = opaque("the time a timer fired")
-			}
-			tup = append(tup, val)
+			tup = append(tup, p.recvValue(c, elem))
 		}
 		if c.ch != nil && c.ch.cap == 0 {
 			key := c.ch
