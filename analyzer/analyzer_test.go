@@ -25,12 +25,17 @@ func TestAnalyzer(t *testing.T) {
 
 // TestBlocking checks the deadlocks, leaks, run-time panics and races of
 // the packages of blocking operations (mutexes, wait groups, channels and
-// select), under the default configuration: the race question first.
+// select), under the default configuration (the race question first) and
+// with each engine that decides unbounded loops: they must agree.
 func TestBlocking(t *testing.T) {
-	for _, pkg := range []string{"blocking", "channels"} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
-		})
+	for _, engine := range []string{analyzer.EngineAuto, "explicit", "sb", "pred"} {
+		for _, pkg := range []string{"blocking", "channels"} {
+			t.Run(engine+"/"+pkg, func(t *testing.T) {
+				cfg := analyzer.DefaultConfig()
+				cfg.Engine = engine
+				analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), pkg)
+			})
+		}
 	}
 }
 

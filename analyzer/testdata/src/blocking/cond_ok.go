@@ -5,7 +5,7 @@ import "sync"
 type queue struct {
 	mu    sync.Mutex
 	cond  *sync.Cond
-	items int
+	items int //fencecheck:range 0..1
 }
 
 // condQueue waits, under the lock, in a loop on the condition, for a

@@ -12,7 +12,7 @@ func errc() {
 	errc := make(chan error, 2)
 	go func() { errc <- nil }()
 	go func() { errc <- errBad }()
-	var n int
+	var n int //fencecheck:range 0..2
 	for range 2 {
 		if err := <-errc; err != nil {
 			n++
