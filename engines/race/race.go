@@ -620,7 +620,13 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	if res.Status == engines.Inconclusive {
 		return res, nil
 	}
-	if len(res.Races) == 0 {
+	// Boehm and Adve's theorem makes the first phase a proof of
+	// race-freedom only when every way a process learns what another did
+	// orders them; a read with NoSync (a channel's length, a select's test
+	// that no case is ready) learns without ordering, so the second phase
+	// must decide.
+	unsynced := observesUnordered(p)
+	if len(res.Races) == 0 && !unsynced {
 		return res.finish(), nil
 	}
 	hbEng := opt.Enumerate
@@ -634,7 +640,12 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	res.Checks += hb.Checks
 	res.States += hb.States
 	if hb.Status == engines.Inconclusive {
+		if len(res.Races) == 0 && len(hb.Races) == 0 {
+			res.Status, res.Reason = engines.Inconclusive, hb.Reason
+			return res, nil
+		}
 		res.Incomplete = hb.Reason
+		res.Races = append(res.Races, hb.Races...)
 		return res.finish(), nil
 	}
 	seen := map[[2]string]bool{}
@@ -655,6 +666,25 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	}
 	res.Races = hb.Races
 	return res.finish(), nil
+}
+
+// observesUnordered reports whether a locked operation of p reads memory
+// in a step marked [model.Op.NoSync]: it learns what another process did
+// without being ordered after it.
+func observesUnordered(p *model.Program) bool {
+	for _, q := range p.Procs {
+		for _, t := range q.Trans {
+			for _, b := range t.Op.Body {
+				if !b.NoSync {
+					continue
+				}
+				if b.Kind == model.Read && (b.Reg >= 0 || b.Expr != nil) || model.NamesMemory(b.Expr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // varKey names the pair's variable for deduplication.
