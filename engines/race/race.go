@@ -645,7 +645,9 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 			return res, nil
 		}
 		res.Incomplete = hb.Reason
-		res.Races = append(res.Races, hb.Races...)
+		if len(res.Races) == 0 {
+			res.Races = hb.Races
+		}
 		return res.finish(), nil
 	}
 	seen := map[[2]string]bool{}
