@@ -60,6 +60,9 @@ type channel struct {
 	cap  int
 	elem types.Type
 	pos  token.Pos
+	// timer marks the channel of a time.After of the setup: what it
+	// delivers is a time, a value only pure calls may use.
+	timer bool
 
 	// What the setup left in it.
 	initBuf    []int64
@@ -190,7 +193,8 @@ func (s *system) chanOf(v value, pos token.Pos) *channel {
 // A chanCase is one case of a channel site.
 type chanCase struct {
 	ch     *channel // nil: a nil channel, never ready (unless always)
-	always bool     // a timer's channel: always ready
+	always bool     // a timer's channel: ready at a moment that may be any
+	tick   *ticker  // with always: the ticker, ready until stopped
 	send   bool
 	val    model.Expr // send: the value
 	valReg int        // receive: the register of the value, or -1
@@ -235,7 +239,7 @@ func (p *proc) chanSiteAt(cur int, pos token.Pos, node ast.Node) *chanSite {
 func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name string, pos token.Pos) chanCase {
 	c := chanCase{valReg: -1, okReg: -1}
 	if v.kind == vTimer {
-		c.always = true
+		c.always, c.tick = true, v.tick
 		if wantOk {
 			c.okReg = p.newReg(name+"_ok", types.Typ[types.Bool])
 		}
@@ -272,7 +276,7 @@ func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 // recvValue is the value a receive case leaves in its register.
 func (p *proc) recvValue(c chanCase, elem types.Type) value {
 	switch {
-	case c.always:
+	case c.always, c.ch != nil && c.ch.timer:
 		return opaque("the time a timer fired")
 	case c.valReg < 0:
 		return constVal(0)
@@ -436,6 +440,16 @@ type procChan struct {
 // known.
 func (s *system) lowerChannels() {
 	s.addDeadlineProcs()
+	for _, t := range s.tickers {
+		t.stopped = s.newChanVar(t.name+".stopped", types.Typ[types.Bool], b2i(t.initStopped), t.pos)
+	}
+	for _, ts := range s.tickStops {
+		v := int64(0)
+		if ts.stop {
+			v = 1
+		}
+		ts.p.emitTo(ts.from, model.LockedOp(model.WriteOp(ts.tick.stopped, model.C(v))), ts.to, ts.pos, Origin{})
+	}
 	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 {
 		return
 	}
@@ -553,10 +567,13 @@ func orAll(a, b model.Expr) model.Expr {
 
 // ready is the condition, over memory, under which case c of process q
 // can proceed at once.
+//
+// A timer may not have fired yet, so its case never counts as ready here:
+// a select with a timer case may still take its default, or wait.
 func (s *system) ready(c chanCase, q int) model.Expr {
 	ch := c.ch
 	if c.always {
-		return model.C(1)
+		return model.C(0)
 	}
 	if ch == nil {
 		return model.C(0)
@@ -623,7 +640,11 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		pre := func(ops ...model.Op) []model.Op { return append(append([]model.Op(nil), extra...), ops...) }
 		if c.always {
 			// The timer fires now: a channel operation, so a locked step.
-			emit(loc, append(pre(result(c, model.C(0), model.C(1))...), setIdx(k)...), site.join)
+			body := pre()
+			if c.tick != nil {
+				body = append(body, model.Op{Kind: model.Read, Var: c.tick.stopped, Reg: -1, Expr: model.C(0), NoSync: true})
+			}
+			emit(loc, append(append(body, result(c, model.C(0), model.C(1))...), setIdx(k)...), site.join)
 			return
 		}
 		if ch == nil {
@@ -785,7 +806,7 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 // allNil reports whether every case is on a nil channel.
 func allNil(cases []chanCase) bool {
 	for _, c := range cases {
-		if c.ch != nil {
+		if c.ch != nil || c.always {
 			return false
 		}
 	}

@@ -78,10 +78,18 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 			s.deadlines = append(s.deadlines, n)
 		}
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
-	case "time.After", "time.Tick":
-		return value{kind: vTimer}, true
-	case "time.NewTicker":
-		return value{kind: vTicker}, true
+	case "time.After":
+		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
+		s.chans = append(s.chans, ch)
+		s.timers = append(s.timers, ch)
+		return value{kind: vChan, ch: ch}, true
+	case "time.Tick", "time.NewTicker":
+		t := &ticker{name: "ticker", stopped: -1, pos: pos}
+		s.tickers = append(s.tickers, t)
+		if fn.Name() == "Tick" {
+			return value{kind: vTimer, tick: t}, true
+		}
+		return value{kind: vTicker, tick: t}, true
 	}
 	return value{}, false
 }
@@ -115,9 +123,51 @@ func (p *proc) cancelProc(n *ctxNode, pos token.Pos, cur int) int {
 	return c.to
 }
 
+// A ticker is a time.Ticker (or time.Tick) of the setup: its channel is
+// ready at every moment until it is stopped.
+type ticker struct {
+	name        string
+	stopped     int // the variable, made by lowerChannels (-1 before)
+	initStopped bool
+	pos         token.Pos
+}
+
+// A tickStop is a Stop or Reset of a ticker by a process.
+type tickStop struct {
+	p        *proc
+	from, to int
+	tick     *ticker
+	stop     bool
+	pos      token.Pos
+}
+
+// isTimeFunc reports whether fn is the function time.name.
+func isTimeFunc(fn *ssa.Function, name string) bool {
+	return isErrorsFunc(fn, "time", name)
+}
+
+// tickerCall lowers t.Stop() and t.Reset(d) of a process.
+func (p *proc) tickerCall(name string, t *ticker, pos token.Pos, cur int) int {
+	if name != "Stop" && name != "Reset" {
+		p.s.unsupported(pos, "(*time.Ticker).%s", name)
+	}
+	ts := tickStop{p: p, from: cur, to: p.newLoc(pos), tick: t, stop: name == "Stop", pos: pos}
+	p.s.tickStops = append(p.s.tickStops, ts)
+	return ts.to
+}
+
 // addDeadlineProcs adds, for every context with a deadline, the process
-// that may cancel it at any moment.
+// that may cancel it at any moment, and for every time.After of the setup
+// the process that sends on its channel once, at any moment.
 func (s *system) addDeadlineProcs() {
+	for _, ch := range s.timers {
+		line := s.x.fset.Position(ch.pos).Line
+		p := s.newProc(fmt.Sprintf("timer@%d", line))
+		p.q.Init = p.newLoc(ch.pos)
+		site := p.chanSiteAt(p.q.Init, ch.pos, nil)
+		site.cases = []chanCase{{ch: ch, send: true, val: model.C(0), valReg: -1, okReg: -1}}
+		s.spawns = append(s.spawns, ch.pos)
+	}
 	for _, n := range s.deadlines {
 		line := s.x.fset.Position(n.pos).Line
 		p := s.newProc(fmt.Sprintf("timeout@%d", line))
@@ -141,6 +191,9 @@ func cancelOps(n *ctxNode) []model.Op {
 // nameCtx names the channel of a context after the variable it is first
 // bound to.
 func nameCtx(v value, name string) {
+	if v.kind == vTicker && v.tick.name == "ticker" {
+		v.tick.name = name
+	}
 	if v.kind == vCtx && v.ctx.ch != nil && v.ctx.ch.anon {
 		v.ctx.ch.name, v.ctx.ch.anon = name, false
 	}

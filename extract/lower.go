@@ -761,7 +761,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = x.cond.locker
 		return cur
 	} else if x.kind == vTickerC {
-		fr.vals[in] = value{kind: vTimer}
+		fr.vals[in] = value{kind: vTimer, tick: x.tick}
 		return cur
 	}
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
@@ -957,15 +957,17 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if op, ok := isCondMethod(fn); ok {
 		return p.condCall(fr, in, op, args[0], cur)
 	}
-	if v, ok := s.contextCall(fn, args, in.Pos()); ok {
-		if v.kind != vTimer && v.kind != vTicker {
-			s.unsupported(in.Pos(), "a context made by a goroutine (make contexts in the system function, before its go statements)")
-		}
-		fr.vals[in] = v
+	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
+		// A fresh timer for each call: a channel a receive from is ready at
+		// a moment that may be any.
+		fr.vals[in] = value{kind: vTimer}
 		return cur
 	}
+	if _, ok := s.contextCall(fn, args, in.Pos()); ok {
+		s.unsupported(in.Pos(), "a %s made by a goroutine (make it in the system function, before its go statements)", fn.Name())
+	}
 	if len(args) > 0 && args[0].kind == vTicker {
-		return cur // (*time.Ticker).Stop, Reset
+		return p.tickerCall(fn.Name(), args[0].tick, in.Pos(), cur)
 	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next

@@ -142,7 +142,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				fr.vals[in] = x.cond.locker
 				break
 			} else if x.kind == vTickerC {
-				fr.vals[in] = value{kind: vTimer}
+				fr.vals[in] = value{kind: vTimer, tick: x.tick}
 				break
 			}
 			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
@@ -436,7 +436,13 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return v
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
-		return value{} // (*time.Ticker).Stop, Reset
+		switch f.fn.Name() {
+		case "Stop":
+			args[0].tick.initStopped = true
+		case "Reset":
+			args[0].tick.initStopped = false
+		}
+		return value{}
 	}
 	if s.x.local(f.fn) {
 		if fr.onStack(f.fn) {

@@ -229,6 +229,9 @@ type system struct {
 	forever    int // 1 + the variable of a wait that never ends, or 0
 	condSites  []*condSite
 	deadlines  []*ctxNode // contexts with a deadline, each a process that cancels it
+	timers     []*channel // channels of time.After calls of the setup, each a process that sends once
+	tickers    []*ticker
+	tickStops  []tickStop
 
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
@@ -712,7 +715,7 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		fr.vals[in] = s.typeAssert(fr, in)
 	case *ssa.FieldAddr:
 		if c := s.get(fr, in.X); c.kind == vTicker {
-			fr.vals[in] = value{kind: vTickerC}
+			fr.vals[in] = value{kind: vTickerC, tick: c.tick}
 			return true
 		}
 		if c := s.get(fr, in.X); c.kind == vCond {

@@ -68,6 +68,9 @@ type value struct {
 	cond *condVar
 	// ctx is, for a vCtx and a vCancel, the context.
 	ctx *ctxNode
+	// tick is, for a vTicker, a vTickerC and a ticker's vTimer, the
+	// ticker (nil for a timer's channel).
+	tick *ticker
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -123,7 +126,7 @@ func same(a, b value) bool {
 	case vCtx, vCancel:
 		return a.ctx == b.ctx
 	case vTimer, vTicker, vTickerC:
-		return false
+		return a.tick != nil && a.tick == b.tick
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
 	}
