@@ -101,6 +101,11 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	meter := engines.NewMeter(cfg.work())
 	ctx = engines.WithMeter(ctx, meter)
 	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx, meter: meter}
+	if sys.BlockingUnchecked {
+		s.report(sys.Decl.Name.Pos(), fmt.Sprintf(
+			"inconclusive: system %s: deadlocks and leaks are not looked for, since its goroutines can wait at too many combinations of places (more than %d); the other findings stand",
+			sys.Name, extract.MaxBlockedStates))
+	}
 	s.check()
 }
 

@@ -24,10 +24,10 @@ const (
 	LeakName     = "leak"
 )
 
-// maxBlockedStates bounds the bad states of blocking bugs of one system:
+// MaxBlockedStates bounds the bad states of blocking bugs of one system:
 // their number is the product, over the processes, of the places each may
-// stand.
-const maxBlockedStates = 4096
+// stand. Past it, System.BlockingUnchecked is set.
+const MaxBlockedStates = 4096
 
 // addBlockedStates adds the bad states of blocking bugs to the program.
 // stops[q] holds the locations of process q where it stops for good without
@@ -62,7 +62,7 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 			return true // q never stops: no state is a deadlock
 		}
 		total *= len(places[q])
-		if total > maxBlockedStates {
+		if total > MaxBlockedStates {
 			s.blockingUnchecked = true
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -35,12 +36,16 @@ type symmetry struct {
 // their names, whose exchange maps the set of bad states onto itself.
 func Classes(p *model.Program) [][]int {
 	var classes [][]int
+	var bads map[string]bool
 	for _, class := range p.GroupProcs(sameCode) {
+		if bads == nil {
+			bads = badKeys(p)
+		}
 		// The exchanges of the first member with each other one generate
 		// every permutation of the class.
 		ok := true
 		for _, j := range class[1:] {
-			if !badInvariant(p, class[0], j) {
+			if !badInvariant(p, class[0], j, bads) {
 				ok = false
 				break
 			}
@@ -61,7 +66,10 @@ func sameCode(a, b *model.Process) bool {
 // state of p to a bad state of p (as written: conditions are compared
 // syntactically, so a symmetric condition written asymmetrically makes the
 // class be left out, which is safe).
-func badInvariant(p *model.Program, i, j int) bool {
+//
+// bads holds the keys of p's bad states (badKeys): the test is linear in
+// the number of bad states (a system's deadlock states can be thousands).
+func badInvariant(p *model.Program, i, j int, bads map[string]bool) bool {
 	swap := func(k int) int {
 		switch k {
 		case i:
@@ -71,36 +79,44 @@ func badInvariant(p *model.Program, i, j int) bool {
 		}
 		return k
 	}
-	norm := func(b model.BadState, f func(int) int) (locs []model.ProcLoc, cond model.Expr, ok bool) {
-		for _, pl := range b.Locs {
-			locs = append(locs, model.ProcLoc{Proc: f(pl.Proc), Loc: pl.Loc})
-		}
-		slices.SortFunc(locs, func(x, y model.ProcLoc) int {
-			return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Loc, y.Loc))
-		})
-		locs = slices.Compact(locs)
-		cond, ok = renameProcs(b.Cond, f)
-		return locs, cond, ok
-	}
-	id := func(k int) int { return k }
 	for _, b := range p.Bad {
-		locs, cond, ok := norm(b, swap)
-		if !ok {
-			return false
-		}
-		found := false
-		for _, c := range p.Bad {
-			clocs, ccond, ok := norm(c, id)
-			if ok && slices.Equal(locs, clocs) && reflect.DeepEqual(cond, ccond) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		key, ok := badKey(b, swap)
+		if !ok || !bads[key] {
 			return false
 		}
 	}
 	return true
+}
+
+// badKeys returns the keys of the bad states of p, as written.
+func badKeys(p *model.Program) map[string]bool {
+	keys := make(map[string]bool, len(p.Bad))
+	id := func(k int) int { return k }
+	for _, b := range p.Bad {
+		if key, ok := badKey(b, id); ok {
+			keys[key] = true
+		}
+	}
+	return keys
+}
+
+// badKey names bad state b with its processes renamed by f: its locations,
+// sorted, and its condition, so that two bad states with equal keys are
+// the same set of states.
+func badKey(b model.BadState, f func(int) int) (string, bool) {
+	var locs []model.ProcLoc
+	for _, pl := range b.Locs {
+		locs = append(locs, model.ProcLoc{Proc: f(pl.Proc), Loc: pl.Loc})
+	}
+	slices.SortFunc(locs, func(x, y model.ProcLoc) int {
+		return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Loc, y.Loc))
+	})
+	locs = slices.Compact(locs)
+	cond, ok := renameProcs(b.Cond, f)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%v|%#v", locs, cond), true
 }
 
 // renameProcs returns e with the process of every qualified register

@@ -125,3 +125,20 @@ func leakOnError() {
 	}
 	mu.Unlock()
 }
+
+func takeSix(ch chan int) { <-ch; <-ch; <-ch; <-ch; <-ch; <-ch }
+
+// tooManyWaits has more combinations of places to wait than deadlocks and
+// leaks are looked for in: the answer says so, rather than nothing.
+//
+//fencecheck:system
+func tooManyWaits() { // want `^inconclusive: system tooManyWaits: deadlocks and leaks are not looked for`
+	ch := make(chan int, 4)
+	go takeSix(ch)
+	go takeSix(ch)
+	go takeSix(ch)
+	go takeSix(ch)
+	for i := 0; i < 23; i++ {
+		ch <- i
+	}
+}
