@@ -126,7 +126,14 @@ func leakOnError() {
 	mu.Unlock()
 }
 
-func takeSix(ch chan int) { <-ch; <-ch; <-ch; <-ch; <-ch; <-ch }
+func takeSix(ch chan int) {
+	<-ch
+	<-ch
+	<-ch
+	<-ch
+	<-ch
+	<-ch
+}
 
 // tooManyWaits has more combinations of places to wait than deadlocks and
 // leaks are looked for in: the answer says so, rather than nothing.
