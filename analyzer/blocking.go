@@ -70,17 +70,22 @@ func (s *system) blockedIn(st model.State) []blocked {
 				}
 			}
 		}
-		if why := chanWhy(node); why != "" {
-			b.why = why
-			out = append(out, b)
-			continue
-		}
 		var vars []int
 		model.WalkExpr(cond, func(e model.Expr) {
 			if v, ok := e.(model.VarRef); ok && !slices.Contains(vars, v.Var) {
 				vars = append(vars, v.Var)
 			}
 		})
+		if len(vars) == 1 && s.p.Vars[vars[0]].Name == extract.NilChanName {
+			b.why = "on a nil channel, which blocks forever"
+			out = append(out, b)
+			continue
+		}
+		if why := chanWhy(node); why != "" {
+			b.why = why
+			out = append(out, b)
+			continue
+		}
 		b.why = s.waitWhy(vars, st)
 		out = append(out, b)
 	}

@@ -813,11 +813,15 @@ func allNil(cases []chanCase) bool {
 	return true
 }
 
+// NilChanName names the variable that a wait that never ends (select {},
+// an operation on a nil channel) waits on.
+const NilChanName = "nilchan"
+
 // foreverVar is a variable no process writes: waiting for it to be 1 is
 // waiting forever (select {}, an operation on a nil channel).
 func (s *system) foreverVar() int {
 	if s.forever == 0 {
-		s.forever = 1 + s.newChanVar("nilchan", types.Typ[types.Bool], 0, s.decl.Pos())
+		s.forever = 1 + s.newChanVar(NilChanName, types.Typ[types.Bool], 0, s.decl.Pos())
 	}
 	return s.forever - 1
 }

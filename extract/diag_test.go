@@ -46,7 +46,7 @@ func TestDiagnostics(t *testing.T) {
 			{"atomic.StoreInt32(&fine, 1) //fencecheck:nofence", "unused //fencecheck:nofence: the statement it marks makes no plain store to shared memory"},
 		}, []string{"good"}},
 		{"unsupported", []want{
-			{"c := make(chan int, 1)", "unsupported in a fencecheck system: a channel made by a goroutine"},
+			{"c := make(chan int, 1)", "unsupported in a fencecheck system: a channel made in a loop of a goroutine"},
 			{"m := map[int]int{}", "unsupported in a fencecheck system: maps"},
 			{"defer atomic.StoreInt32", "unsupported in a fencecheck system: defer in a loop"},
 			{"_ = recover()", "unsupported in a fencecheck system: recover"},

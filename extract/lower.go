@@ -471,7 +471,12 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.Select:
 		return p.selectStmt(fr, in, cur)
 	case *ssa.MakeChan:
-		s.unsupported(in.Pos(), "a channel made by a goroutine (make channels in the system function, before its go statements)")
+		if inLoop(fr, b) {
+			s.unsupported(in.Pos(), "a channel made in a loop of a goroutine (each iteration would make a new one)")
+		}
+		// Made once: a channel like the setup's, empty at the start.
+		fr.vals[in] = s.makeChan(fr, in)
+		return cur
 	case *ssa.Call:
 		return p.call(fr, in, cur)
 	case *ssa.If:

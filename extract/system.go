@@ -642,6 +642,11 @@ var modelOps = map[token.Token]model.BinOp{
 func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 	switch in := in.(type) {
 	case *ssa.DebugRef:
+		if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && !in.IsAddr {
+			if v, ok := fr.vals[in.X]; ok {
+				nameChan(v, id.Name)
+			}
+		}
 		return true
 	case *ssa.BinOp:
 		fr.vals[in] = s.binop(fr, in)

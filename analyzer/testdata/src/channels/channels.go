@@ -227,3 +227,20 @@ func closedReceive() {
 		}
 	}()
 }
+
+// noGoroutine receives in a system that starts no goroutine: the channel
+// is made by the system function's own body, and nothing ever sends.
+//
+//fencecheck:system
+func noGoroutine() {
+	ch := make(chan int)
+	<-ch // want `^deadlock: main blocks forever in <-ch \(system noGoroutine\)$`
+}
+
+// nilChannel sends on a channel that was never made.
+//
+//fencecheck:system
+func nilChannel() {
+	var ch chan int
+	go func() { ch <- 1 }() // want `^leak: go@\d+ blocks forever in ch <- 1 after system nilChannel returns$`
+}

@@ -12,8 +12,10 @@ var x int32
 //fencecheck:system
 func channels() {
 	go func() {
-		c := make(chan int, 1)
-		c <- 1
+		for range 2 {
+			c := make(chan int, 1)
+			c <- 1
+		}
 	}()
 }
 
