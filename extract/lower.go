@@ -962,6 +962,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if op, ok := isCondMethod(fn); ok {
 		return p.condCall(fr, in, op, args[0], cur)
 	}
+	if randBounded(fn) {
+		return p.randCall(fr, in, args, cur)
+	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
 		// A fresh timer for each call: a channel a receive from is ready at
 		// a moment that may be any.
