@@ -456,9 +456,9 @@ func (g *generator) stmt(inGo, last bool) string {
 			return "close(" + g.pick().name + ")"
 		case k < 71:
 			return g.selectStmt()
-		case k < 78:
+		case k < 77:
 			return g.rangeStmt(g.pick())
-		case k < 84:
+		case k < 82:
 			c := g.pick()
 			inner := g.send(c)
 			if g.r.IntN(2) == 0 {
@@ -467,6 +467,10 @@ func (g *generator) stmt(inGo, last bool) string {
 			return fmt.Sprintf("for range %d {\n%s\n}", 2+g.r.IntN(2), inner)
 		case k < 86:
 			c := g.pick()
+			if c.cap > 0 && g.r.IntN(2) == 0 {
+				n := 1 + g.r.IntN(c.cap)
+				return fmt.Sprintf("if len(%s) == %d {\npanic(%s)\n}", c.name, n, g.panicMsg(fmt.Sprintf("len %d", n)))
+			}
 			return fmt.Sprintf("if len(%s) > cap(%s) {\npanic(%s)\n}", c.name, c.name, g.panicMsg("len beyond cap"))
 		case k < 88:
 			if inGo && last {
