@@ -540,9 +540,9 @@ func (g *generator) rangeStmt(c chanSpec) string {
 }
 
 // selectStmt is a select of two cases, or of one case and a default when
-// the two cases would both be on one unbuffered channel: fencecheck
-// reports such a select as unsupported ("a select with two cases on the
-// unbuffered channel c", extract/chans.go, extract/diag_test.go).
+// the two cases would both be on one unbuffered channel: the README lists
+// such a select as not modelled yet, and fencecheck reports it as
+// unsupported ("a select with two cases on the unbuffered channel c").
 func (g *generator) selectStmt() string {
 	type selCase struct {
 		c    chanSpec

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fencecheck/fencecheck/integration/internal/itest"
 )
 
 // sampleReport is a race report of go test -race on the ticket system:
@@ -99,8 +101,8 @@ func TestSplitPos(t *testing.T) {
 		{"/a/b/c.go:12", "/a/b/c.go", 12},
 		{`C:\a\c.go:7:1`, `C:\a\c.go`, 7},
 	} {
-		if file, line := splitPos(tt.in); file != tt.file || line != tt.line {
-			t.Errorf("splitPos(%q) = %q, %d, want %q, %d", tt.in, file, line, tt.file, tt.line)
+		if file, line := itest.SplitPos(tt.in); file != tt.file || line != tt.line {
+			t.Errorf("SplitPos(%q) = %q, %d, want %q, %d", tt.in, file, line, tt.file, tt.line)
 		}
 	}
 	if got := relPos("/r/pkg/f.go:9:2", "/r"); got != "pkg/f.go:9" {
@@ -151,7 +153,7 @@ func system() {
 // TestStressHarness checks that the stress harness keeps the race reports
 // of processes that crash or hang, and retries them.
 func TestStressHarness(t *testing.T) {
-	requireIntegration(t)
+	itest.RequireIntegration(t)
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod":         "module harness\n\ngo 1.26\n",
@@ -173,7 +175,7 @@ func TestStressHarness(t *testing.T) {
 		}
 	}
 	bin := filepath.Join(dir, "bin")
-	if out, err := command(dir, "go", "test", "-race", "-c", "-o", bin+string(filepath.Separator), "./...").CombinedOutput(); err != nil {
+	if out, err := itest.Command(dir, "go", "test", "-race", "-c", "-o", bin+string(filepath.Separator), "./...").CombinedOutput(); err != nil {
 		t.Fatalf("go test -race -c: %v\n%s", err, out)
 	}
 	cfg := stressConfig{iterations: 5, hang: time.Second, attempts: 2, timeout: time.Minute}

@@ -38,10 +38,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// envIntegration is the variable that turns the integration tests on.
-const envIntegration = "FENCECHECK_INTEGRATION"
+	"github.com/fencecheck/fencecheck/integration/internal/itest"
+)
 
 // envTable names the file to write the markdown table to.
 const envTable = "FENCECHECK_RACE_TABLE"
@@ -54,38 +53,10 @@ const minSystems = 40
 // system while they crash or hang.
 var stress = stressConfig{iterations: 200, hang: 5 * time.Second, attempts: 3, timeout: 2 * time.Minute}
 
-// goEnv is added to the environment of the go commands and fencecheck run
-// on the corpus.
-var goEnv = []string{"GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS="}
-
-// requireIntegration skips t unless the integration tests are turned on.
-func requireIntegration(t *testing.T) {
-	t.Helper()
-	if os.Getenv(envIntegration) != "1" {
-		t.Skipf("integration test: set %s=1 to run it", envIntegration)
-	}
-	if !raceSupported() {
-		t.Skipf("the race detector does not support %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Fatalf("%s=1 but go is not installed: %v", envIntegration, err)
-	}
-}
-
-// raceSupported reports whether go test -race works on this platform.
-func raceSupported() bool {
-	switch runtime.GOOS + "/" + runtime.GOARCH {
-	case "linux/amd64", "linux/arm64", "linux/ppc64le", "linux/s390x", "linux/loong64",
-		"darwin/amd64", "darwin/arm64", "freebsd/amd64", "netbsd/amd64", "windows/amd64":
-		return true
-	}
-	return false
-}
-
 // TestRaceDetectorAgreement checks fencecheck's race: findings on the corpus
 // against the race detector's reports, and prints the table of results.
 func TestRaceDetectorAgreement(t *testing.T) {
-	requireIntegration(t)
+	itest.RequireIntegration(t)
 	start := time.Now()
 	systems, err := loadCorpus("testdata")
 	if err != nil {
@@ -112,7 +83,7 @@ func TestRaceDetectorAgreement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fencecheck := buildFencecheck(t, filepath.Join(tmp, "bin"))
+	fencecheck := itest.BuildFencecheck(t, filepath.Join(tmp, "bin"))
 
 	// fencecheck on one copy, the race-enabled test binaries of the other.
 	var wg sync.WaitGroup
@@ -123,13 +94,13 @@ func TestRaceDetectorAgreement(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		t0 := time.Now()
-		fcOut, fcErr = command(fcRoot, fencecheck, "-json", "./...").Output()
+		fcOut, fcErr = itest.Command(fcRoot, fencecheck, "-json", "./...").Output()
 		fcTime = time.Since(t0)
 	}()
 	go func() {
 		defer wg.Done()
 		t0 := time.Now()
-		buildOut, buildErr = command(stressRoot, "go", "test", "-race", "-c", "-o", binDir+string(filepath.Separator), "./...").CombinedOutput()
+		buildOut, buildErr = itest.Command(stressRoot, "go", "test", "-race", "-c", "-o", binDir+string(filepath.Separator), "./...").CombinedOutput()
 		buildTime = time.Since(t0)
 	}()
 	wg.Wait()
@@ -207,7 +178,7 @@ func checkRows(t *testing.T, rows []*row) {
 			t.Errorf("%s: declared race-free, but the race detector reports races %s", s.pkg, r.raceLines())
 		}
 		if r.run.completed == 0 && len(r.run.reports) == 0 {
-			t.Logf("%s: no stress process completed and none reported a race:\n%s", s.pkg, tail(r.run.output, 40))
+			t.Logf("%s: no stress process completed and none reported a race:\n%s", s.pkg, itest.Tail(r.run.output, 40))
 		}
 	}
 }
@@ -269,42 +240,6 @@ func describeRaces(ds []diagnostic) string {
 		parts = append(parts, fmt.Sprintf("%s at %s (related %s)", d.cell(), d.pos, strings.Join(d.related, ", ")))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-// command returns a command that runs name in dir with goEnv.
-func command(dir, name string, args ...string) *exec.Cmd {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), goEnv...)
-	return cmd
-}
-
-// buildFencecheck builds cmd/fencecheck into dir and returns its path.
-func buildFencecheck(t *testing.T, dir string) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("repository root %s has no go.mod: %v", root, err)
-	}
-	bin := filepath.Join(dir, "fencecheck")
-	t0 := time.Now()
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/fencecheck")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building cmd/fencecheck: %v\n%s", err, out)
-	}
-	t.Logf("go build ./cmd/fencecheck: %v", time.Since(t0).Round(time.Millisecond))
-	return bin
 }
 
 // copyCorpus copies the module under src (its go.mod and Go files) to dst.

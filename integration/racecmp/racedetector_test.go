@@ -1,17 +1,17 @@
 package racecmp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fencecheck/fencecheck/integration/internal/itest"
 )
 
 // harnessFile is the name of the stress test generated into each package.
@@ -118,23 +118,11 @@ func runStress(ctx context.Context, bin string, cfg stressConfig) *stressRun {
 
 // runTestBinary runs the stress test of bin once and returns its output.
 func runTestBinary(ctx context.Context, bin string, cfg stressConfig) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-test.run=^TestRaceStress$", "-test.count=1", "-test.timeout="+cfg.timeout.String())
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(os.Environ(),
-		"GORACE=halt_on_error=0 atexit_sleep_ms=0",
-		"RACECMP_ITERATIONS="+strconv.Itoa(cfg.iterations),
-		"RACECMP_HANG="+cfg.hang.String(),
-	)
-	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		err = ctx.Err()
+	env := []string{
+		"RACECMP_ITERATIONS=" + strconv.Itoa(cfg.iterations),
+		"RACECMP_HANG=" + cfg.hang.String(),
 	}
-	return buf.String(), err
+	return itest.RunRace(ctx, cfg.timeout, filepath.Dir(bin), env, bin, "-test.run=^TestRaceStress$", "-test.count=1", "-test.timeout="+cfg.timeout.String())
 }
 
 // A raceReport is one "WARNING: DATA RACE" report of the race detector:
@@ -161,7 +149,6 @@ type frame struct {
 var (
 	accessRE  = regexp.MustCompile(`^((?:Previous )?(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite)) at 0x[0-9a-f]+ by (main goroutine|goroutine \d+):$`)
 	createdRE = regexp.MustCompile(`^Goroutine (\d+) \([a-z ]+\) created at:$`)
-	fileRE    = regexp.MustCompile(`^\s+(\S.*):(\d+)(?: \+0x[0-9a-f]+)?$`)
 )
 
 // parseRaceReports extracts the race reports from the output of a test
@@ -215,9 +202,8 @@ func parseStack(lines []string) []frame {
 	var frames []frame
 	fn := ""
 	for _, line := range lines {
-		if m := fileRE.FindStringSubmatch(line); m != nil && fn != "" {
-			n, _ := strconv.Atoi(m[2])
-			frames = append(frames, frame{fn: fn, file: m[1], line: n})
+		if file, n, ok := itest.ParseFrameFile(line); ok && fn != "" {
+			frames = append(frames, frame{fn: fn, file: file, line: n})
 			fn = ""
 		} else {
 			fn = strings.TrimSpace(line)
