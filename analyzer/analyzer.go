@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -56,6 +57,7 @@ func New(c Config) *analysis.Analyzer {
 	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "wall-clock time per system, a safety net behind -maxwork (0 means "+DefaultBudget.String()+")")
 	a.Flags.Int64Var(&cfg.Work, "maxwork", cfg.Work, "work per system, in states and constraints (an abstract state of the predicate engine counts "+fmt.Sprint(engines.AbstractStateWork)+", a solver call "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
 	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
+	a.Flags.BoolVar(&cfg.Blocking, "blocking", cfg.Blocking, "report goroutines that can block forever (deadlock: and leak: findings)")
 	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	a.Flags.Int64Var(&cfg.MemoryLimit, "memory", cfg.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
 	a.Flags.BoolVar(&cfg.Unfixed, "unfixed", cfg.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
@@ -101,7 +103,11 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	meter := engines.NewMeter(cfg.work())
 	ctx = engines.WithMeter(ctx, meter)
 	s := &system{r: r, cfg: cfg, sys: sys, p: sys.Program, ctx: ctx, meter: meter}
-	if sys.BlockingUnchecked {
+	if !cfg.Blocking {
+		sys.Program.Bad = slices.DeleteFunc(sys.Program.Bad, func(b model.BadState) bool {
+			return b.Name == extract.DeadlockName || b.Name == extract.LeakName
+		})
+	} else if sys.BlockingUnchecked {
 		s.report(sys.Decl.Name.Pos(), fmt.Sprintf(
 			"inconclusive: system %s: deadlocks and leaks are not looked for, since its goroutines can wait at too many combinations of places (more than %d); the other findings stand",
 			sys.Name, extract.MaxBlockedStates))

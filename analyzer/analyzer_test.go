@@ -74,7 +74,7 @@ func TestConfigurations(t *testing.T) {
 func TestFlags(t *testing.T) {
 	a := analyzer.New(analyzer.DefaultConfig())
 	for _, f := range []struct{ name, value string }{
-		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"}, {"memory", "512"}, {"maxwork", "1000"}, {"unfixed", "true"},
+		{"engine", "sb"}, {"fences", "all"}, {"placement", "anywhere"}, {"budget", "2s"}, {"witness", "true"}, {"races", "false"}, {"blocking", "false"}, {"memory", "512"}, {"maxwork", "1000"}, {"unfixed", "true"},
 	} {
 		if err := a.Flags.Set(f.name, f.value); err != nil {
 			t.Errorf("setting -%s=%s: %v", f.name, f.value, err)

@@ -66,6 +66,10 @@ type Config struct {
 	// in program order: only x86-TSO and SC findings are reported. That is a
 	// promise gc does not keep for racy code (DESIGN §2a).
 	Races bool
+	// Blocking reports the goroutines that can block forever (the default):
+	// deadlock: and leak: findings. With it off, waiting forever is no bad
+	// state, and systems with many places to wait are checked faster.
+	Blocking bool
 	// MemoryLimit is the heap, in MiB, that the analysis may use; 0 means
 	// DefaultMemoryLimit. Beyond it the system's answer is inconclusive.
 	MemoryLimit int64
@@ -82,6 +86,7 @@ func DefaultConfig() Config {
 		Fences:    FencesCheapest,
 		Placement: PlacementAfterWrites,
 		Races:     true,
+		Blocking:  true,
 	}
 }
 

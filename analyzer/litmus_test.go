@@ -72,6 +72,7 @@ func TestLitmusGo(t *testing.T) {
 	// per system: its fence search checks dozens of barrier sets.
 	cfg := tsoOnly()
 	cfg.Budget = 3 * time.Minute
+	cfg.Blocking = false // litmus tests ask about memory, not waiting
 	diags := analyze(t, dir, analyzer.New(cfg))
 
 	bySystem := diagsBySystem(t, systems, diags)
@@ -134,6 +135,7 @@ func TestLitmusGoRaces(t *testing.T) {
 			systems := writeLitmusModule(t, dir, tests)
 			cfg := analyzer.DefaultConfig()
 			cfg.Budget = 3 * time.Minute
+			cfg.Blocking = false
 			diags := analyze(t, dir, analyzer.New(cfg))
 			bySystem := diagsBySystem(t, systems, diags)
 			agree := 0

@@ -71,6 +71,9 @@ type Settings struct {
 	// Races reports data races under the Go memory model; nil means the
 	// analyzer's default (on).
 	Races *bool `json:"races"`
+	// Blocking reports goroutines that can block forever (deadlock: and
+	// leak:); nil means the analyzer's default (on).
+	Blocking *bool `json:"blocking"`
 	// Memory is the heap, in MiB, that the analysis may use; 0 means the
 	// analyzer's default.
 	Memory int64 `json:"memory"`
@@ -94,6 +97,7 @@ var settingKinds = map[string]setting{
 	"budget":    {"string", `a Go duration such as "30s" or "2m"`},
 	"witness":   {"bool", "true or false"},
 	"races":     {"bool", "true or false"},
+	"blocking":  {"bool", "true or false"},
 	"memory":    {"int", "MiB, such as 2048"},
 	"maxwork":   {"int", "work units, such as 6000000"},
 }
@@ -150,6 +154,9 @@ func Decode(settings any) (analyzer.Config, error) {
 	cfg.Witness = s.Witness
 	if s.Races != nil {
 		cfg.Races = *s.Races
+	}
+	if s.Blocking != nil {
+		cfg.Blocking = *s.Blocking
 	}
 	cfg.MemoryLimit = s.Memory
 	cfg.Work = s.MaxWork

@@ -50,6 +50,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				"budget":    "2m30s",
 				"witness":   true,
 				"races":     false,
+				"blocking":  false,
 				"memory":    512,
 				"maxwork":   1000,
 			},
@@ -60,6 +61,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				Budget:      150 * time.Second,
 				Witness:     true,
 				Races:       false,
+				Blocking:    false,
 				MemoryLimit: 512,
 				Work:        1000,
 			},
@@ -72,6 +74,7 @@ func TestNewDecodesSettings(t *testing.T) {
 				Fences:    def.Fences,
 				Placement: def.Placement,
 				Races:     def.Races,
+				Blocking:  def.Blocking,
 			},
 		},
 	}
@@ -107,7 +110,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 	}{
 		{"not a map", "engine=sb", []string{"want a map of settings", "string"}},
 		{"list", []any{"engine"}, []string{"want a map of settings"}},
-		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: budget, engine, fences, maxwork, memory, placement, races, witness"}},
+		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: blocking, budget, engine, fences, maxwork, memory, placement, races, witness"}},
 		{"unknown key among good ones", map[string]any{"engine": "sb", "max-depth": 3}, []string{`unknown setting "max-depth"`}},
 		{"engine not a string", map[string]any{"engine": 3}, []string{`setting "engine" must be a string`, "int"}},
 		{"fences not a string", map[string]any{"fences": []any{"all"}}, []string{`setting "fences" must be a string`}},
