@@ -129,9 +129,9 @@ func nameChan(v value, name string) {
 	}
 }
 
-// setupChanOp executes a channel operation of the setup: a send to a
-// buffered channel with room, a receive from one holding an element, a
-// close. Anything that would block the setup is reported.
+// setupSend executes a send of the setup, to a buffered channel with room;
+// a send that would block the setup is reported (as setupRecv reports a
+// receive from an empty channel, and the builtin close closes).
 func (s *system) setupSend(fr *frame, in *ssa.Send) {
 	v := s.get(fr, in.Chan)
 	if v.kind == vNil {
@@ -142,7 +142,7 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 		s.fail(in.Pos(), "the setup of system %s panics: send on closed channel", s.name)
 	}
 	if len(ch.initBuf) >= ch.cap {
-		s.unsupported(in.Pos(), "a send in the setup that blocks (the channel is full or unbuffered: move it after the go statements)")
+		s.unsupported(in.Pos(), "a send that would block before the last go statement, where the system function runs alone as the set-up (the channel is full or unbuffered)")
 	}
 	val := int64(0)
 	if ch.hasCell() {
@@ -168,7 +168,7 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 		val, ok = ch.initBuf[0], 1
 		ch.initBuf = ch.initBuf[1:]
 	case !ch.initClosed:
-		s.unsupported(in.Pos(), "a receive in the setup that blocks (move it after the go statements)")
+		s.unsupported(in.Pos(), "a receive that would block before the last go statement, where the system function runs alone as the set-up")
 	}
 	v := constVal(val)
 	if isPtrCell(ch.elem) {
