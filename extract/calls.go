@@ -581,63 +581,51 @@ func (p *proc) lowerSplit(fr *frame, sp split, loc int) {
 	p.lowerBody(fr, sp.b, sp.idx+1, -1, join)
 }
 
-// nestedSpawn is a go statement executed by a process.
+// nestedSpawn is a go statement executed by a process (fanout.go).
 type nestedSpawn struct {
 	sw     spawn
 	parent *proc
-	flag   int // the variable the parent sets when it executes the statement
-	trans  int // the parent's transition that sets it
+	// passed lists the values known only at run time the goroutine gets.
+	passed []passed
+	// slots are the goroutines the statement may start: one, or one per
+	// iteration of the counted loop it lies in (loop).
+	slots []slot
+	loop  bool
+	trans int // for a statement outside a loop, the parent's transition that starts the goroutine
 }
 
 // goInProc lowers a go statement of a process: the goroutine becomes a
 // process of its own that starts by waiting for a variable that the parent
 // sets, atomically, when it executes the statement (a go statement
-// happens before the goroutine starts). Its arguments must be known
-// without running the parent: constants, pointers and functions.
+// happens before the goroutine starts). In a loop, the statement starts
+// one such process per iteration, which needs the number of iterations
+// (goInLoop).
 func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	s := p.s
 	sw := s.goStmt(fr, in)
-	check := func(v value) {
-		var walk func(v value)
-		walk = func(v value) {
-			switch v.kind {
-			case vInt:
-				if _, ok := v.constant(); !ok {
-					s.unsupported(in.Pos(), "a go statement inside a goroutine with an argument or captured value known only at run time")
-				}
-			case vPtr:
-				if v.ptr.dynamic() {
-					s.unsupported(in.Pos(), "a go statement inside a goroutine with a pointer chosen at run time")
-				}
-				if v.ptr.obj.owner >= 0 {
-					s.unsupported(in.Pos(), "a go statement inside a goroutine that shares the parent goroutine's local variable %s", v.ptr.name())
-				}
-			case vFunc:
-				for _, e := range v.env {
-					walk(e)
-				}
-			case vNil, vChan, vCond, vCtx, vCancel, vTimer, vTicker:
-			default:
-				s.unsupported(in.Pos(), "a go statement inside a goroutine with %s", describe(v))
-			}
-		}
-		walk(v)
-	}
-	for _, a := range sw.args {
-		check(a)
-	}
-	for _, e := range sw.env {
-		check(e)
-	}
-	line := s.x.fset.Position(in.Pos()).Line
-	o := s.newObject(fmt.Sprintf("spawned@%d", line), types.Typ[types.Bool], nil, -1)
-	x := s.varFor(pointer{obj: o})
+	var ps []passed
+	s.spawnValues(in.Pos(), sw, func(v passed) value {
+		ps = append(ps, v)
+		return value{}
+	})
 	var node ast.Node
 	if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
 		node = st
 	}
-	next := p.emit(cur, model.LockedOp(model.WriteOp(x, model.C(1))), in.Pos(), Origin{Node: node})
-	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, flag: x, trans: len(p.q.Trans) - 1})
+	line := s.x.fset.Position(in.Pos()).Line
+	if inLoop(fr, in.Block()) {
+		f, ok := s.countLoop(fr, in)
+		switch {
+		case ok && f.n > maxFanOut:
+			s.unsupported(in.Pos(), "a go statement in a loop inside a goroutine that runs it %d times (fencecheck models at most %d goroutines started by one go statement in a loop)", f.n, maxFanOut)
+		case !ok:
+			s.unsupported(in.Pos(), "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
+		}
+		return p.goInLoop(in, sw, f, ps, Origin{Node: node}, cur)
+	}
+	sl := s.newSlot(s.procNames([]spawn{sw})[0], line, "", ps)
+	next := p.emit(cur, startOp(sl, ps), in.Pos(), Origin{Node: node})
+	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, passed: ps, slots: []slot{sl}, trans: len(p.q.Trans) - 1})
 	return next
 }
 
@@ -653,16 +641,14 @@ func (s *system) lowerNested() {
 		if i >= maxNested {
 			s.unsupported(n.sw.pos, "more than %d go statements executed by goroutines (a goroutine that spawns itself?)", maxNested)
 		}
-		if cyclic, _ := n.parent.q.Cycles(); cyclic[n.parent.q.Trans[n.trans].From] {
-			s.unsupported(n.sw.pos, "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
+		if !n.loop {
+			if cyclic, _ := n.parent.q.Cycles(); cyclic[n.parent.q.Trans[n.trans].From] {
+				s.unsupported(n.sw.pos, "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
+			}
 		}
-		p := s.newProc(s.procNames([]spawn{n.sw})[0])
-		p.q.Init = p.newLoc(n.sw.fn.Pos())
-		p.spawnWait = true
-		start := p.emit(p.q.Init, model.Op{Kind: model.Read, Var: n.flag, Reg: -1, Expr: model.C(1), Atomic: true}, n.sw.pos, Origin{})
-		child := s.bindCall(n.sw.fn, n.sw.env, n.sw.args, nil)
-		p.lowerBody(child, n.sw.fn.Blocks[0], 0, -1, start)
-		s.spawns = append(s.spawns, n.sw.pos)
+		for _, sl := range n.slots {
+			s.startChild(n, sl)
+		}
 	}
 }
 

@@ -54,7 +54,7 @@ func TestDiagnostics(t *testing.T) {
 			{"fmt.Println(&x)", "unsupported in a fencecheck system: passing a value of type *int32 (it may point into the system's memory) to fmt.Println"},
 			{"v.Store(atomic.LoadInt32(&x))", "unsupported in a fencecheck system: an interface value holding a int32 known only at run time, stored in memory, merged or compared (only constants and pointers are boxed)"},
 			{"go func() {}()", "unsupported in a fencecheck system: a go statement in a loop inside a goroutine"},
-			{"go func() { x = n }()", "unsupported in a fencecheck system: a go statement inside a goroutine that shares the parent goroutine's local variable n"},
+			{"go func(p *int32) { *p = 1 }(&spawnPair[n])", "unsupported in a fencecheck system: a go statement inside a goroutine with a pointer chosen at run time"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"case v := <-c:", "unsupported in a fencecheck system: a select with two cases on the unbuffered channel c"},
 			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},

@@ -74,11 +74,13 @@ func spawnInLoop() {
 	}()
 }
 
+var spawnPair [2]int32
+
 //fencecheck:system
 func spawnRunTime() {
 	go func() {
-		n := atomic.LoadInt32(&x)
-		go func() { x = n }()
+		n := atomic.LoadInt32(&x) & 1
+		go func(p *int32) { *p = 1 }(&spawnPair[n])
 	}()
 }
 

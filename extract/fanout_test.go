@@ -1,0 +1,76 @@
+package extract_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/extract"
+)
+
+// TestFanOut checks the verdicts of goroutines that start goroutines in
+// counted loops and pass them values known only at run time (each system's
+// comment in testdata/src/fanout gives the reasoning).
+func TestFanOut(t *testing.T) {
+	testVerdicts(t, "fanout", []verdictCase{
+		{"fanOutSum", S, S},
+		{"fanOutEarly", U, U},
+		{"fanOutDown", S, S},
+		{"runTimeCapture", S, S},
+	})
+}
+
+// TestFanOutProcs checks that a go statement in a counted loop starts one
+// process per iteration, named after the loop variable.
+func TestFanOutProcs(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		procs []string
+	}{
+		{"fanOutSum", []string{"add(i=0)", "add(i=1)", "add(i=2)"}},
+		{"fanOutEarly", []string{"add(i=0)", "add(i=1)", "add(i=2)"}},
+		{"fanOutDown", []string{"add(i=6)", "add(i=4)", "add(i=2)"}},
+	} {
+		s := system(t, "fanout", tt.name)
+		var got []string
+		for _, q := range s.Program.Procs {
+			if strings.HasPrefix(q.Name, "add") {
+				got = append(got, q.Name)
+			}
+		}
+		if !slices.Equal(got, tt.procs) {
+			t.Errorf("%s: processes %q, want %q", tt.name, got, tt.procs)
+		}
+	}
+}
+
+// TestFanOutDiagnostics checks the go statements in loops of goroutines
+// that are refused: too many iterations, a loop inside another, a loop
+// without a constant bound, a pointer chosen at run time.
+func TestFanOutDiagnostics(t *testing.T) {
+	l := load(t, "fanoutdiag")
+	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	if len(systems) != 0 {
+		t.Errorf("%d systems lowered, want none", len(systems))
+	}
+	file := filepath.Join("testdata", "src", "fanoutdiag", "fanoutdiag.go")
+	want := map[int]string{
+		lineOf(t, file, "// tooMany"):     "a go statement in a loop inside a goroutine that runs it 9 times (fencecheck models at most 8",
+		lineOf(t, file, "// nestedLoops"): "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "// untilSet"):    "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "go set(&pair"):   "a go statement inside a goroutine with a pointer chosen at run time",
+	}
+	got := map[int]string{}
+	for _, d := range diags {
+		got[l.fset.Position(d.Pos).Line] = d.Message
+	}
+	for line, msg := range want {
+		if !strings.Contains(got[line], msg) {
+			t.Errorf("line %d: got %q, want a message containing %q", line, got[line], msg)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got diagnostics %v, want %d", got, len(want))
+	}
+}

@@ -1,0 +1,44 @@
+package fanoutdiag
+
+import "sync/atomic"
+
+var x int32
+var pair [2]int32
+
+func set(p *int32) { atomic.StoreInt32(p, 1) }
+
+//fencecheck:system
+func tooMany() {
+	go func() {
+		for i := 0; i < 9; i++ {
+			go set(&x) // tooMany
+		}
+	}()
+}
+
+//fencecheck:system
+func nestedLoops() {
+	go func() {
+		for j := 0; j < 2; j++ {
+			for i := 0; i < 2; i++ {
+				go set(&x) // nestedLoops
+			}
+		}
+	}()
+}
+
+//fencecheck:system
+func untilSet() {
+	go func() {
+		for atomic.LoadInt32(&x) == 0 {
+			go set(&x) // untilSet
+		}
+	}()
+}
+
+//fencecheck:system
+func runTimePointer() {
+	go func() {
+		go set(&pair[atomic.LoadInt32(&x)&1])
+	}()
+}
