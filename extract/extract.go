@@ -65,7 +65,13 @@
 // (slices.go). Its elements are the array's cells (r.buf[0], named after
 // the variable or field that first holds the slice); an index is checked
 // against the window's length, and only the setup may store a slice;
-// append to a slice with room stores into its backing array. A
+// append to a slice with room stores into its backing array. Append to a
+// nil slice or beyond the capacity moves the elements to a new array: in
+// the setup one of the shared state, in a goroutine one of its own of
+// growBound cells whose length may be a register (appending past it is
+// inconclusive, or reported when the length is known). Whether append
+// copies is the runtime's choice, so a slice used after an append to it,
+// the capacity of a grown slice, and slicing or storing one, are reported. A
 // struct or array value is copied cell by cell: a store of a whole struct
 // is one plain store per field in order, a load one plain load per field,
 // so torn reads are modelled (aggregates.go). Conversions between a named
@@ -128,7 +134,8 @@
 //
 // Every other construct the model cannot express is reported: channels a
 // goroutine makes, maps, interface values holding run-time integers or structs,
-// append beyond a slice's capacity, copy, slices of run-time length,
+// append beyond the capacity of a slice of the shared state in a goroutine,
+// copy, slices of run-time length,
 // string concatenation, calls into other
 // packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one

@@ -33,6 +33,7 @@ type proc struct {
 	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
+	grow      *growState           // the slices the process grows by append (slices.go)
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -239,6 +240,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
 		case !back && allFuncs(known):
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
+		case p.growPhi(fr, phi, st, known):
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -287,6 +289,12 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		var x model.Expr
 		if fv := fr.vals[phi]; fv.kind == vFuncRef {
 			x = p.s.funcIndex(fv, v, phi.Pos())
+		} else if fv.kind == vSlice {
+			var copies [][2]int
+			x, copies = p.growEdge(fr, b, phi, fv, v)
+			for _, c := range copies {
+				ms = append(ms, move{c[0], model.R(c[1])})
+			}
 		} else if isPtrCell(phi.Type()) {
 			x = p.s.refExpr(v, phi.Pos())
 		} else {
@@ -721,6 +729,9 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 // into the cell ptr.
 func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o Origin, cur int) int {
 	s := p.s
+	if p.grownPrivate(val) {
+		s.unsupported(pos, "storing a slice grown by append in memory (append may or may not move its elements: keep it in a local variable)")
+	}
 	t, _ := ptr.target()
 	if isAggregate(t) {
 		return p.storeAgg(ptr, val, t, cur, pos, o)

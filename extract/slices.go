@@ -1,9 +1,13 @@
 package extract
 
 import (
+	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -16,11 +20,26 @@ import (
 // array's cells, one model variable each, exactly like the elements of an
 // array; an index known only at run time is the case split of arrays,
 // bounded by the window, and an index outside the window panics, as in Go.
+//
+// Append grows slices too (appendCells in the set-up, appendProc in a
+// goroutine): a grown slice's array is one the model chose, and in a
+// goroutine its length may be known only at run time. Go's append may or
+// may not copy, so an old slice used after an append to it is refused.
 
 // sliceHdr is what a slice value holds besides the pointer to its backing
 // array: where the window starts in the array, its length and its capacity.
+//
+// A slice that append made (from nil, or beyond the capacity of its old
+// array) is grown: its array is one the model chose, and cap is the number
+// of cells the model keeps, not Go's capacity, which is the runtime's
+// choice. In a goroutine such a slice lives in an array private to it (see
+// growBound) and its length may be known only at run time: dlen is then
+// the length, an expression over the goroutine's registers, and len is
+// meaningless.
 type sliceHdr struct {
 	off, len, cap int64
+	dlen          model.Expr
+	grown         bool
 }
 
 // maxSliceCap bounds the capacity of a slice the model keeps.
@@ -79,6 +98,17 @@ func (s *system) sliceIndex(fr *frame, in *ssa.IndexAddr) (v value, ok bool) {
 	}
 	idx := s.get(fr, in.Index)
 	e := s.asInt(idx, in.Pos())
+	if hdr.dlen != nil {
+		// A grown slice of run-time length: every index is checked against
+		// the length too.
+		if c, isConst := idx.constant(); isConst {
+			if c < 0 || c >= hdr.cap {
+				return value{}, false
+			}
+			return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, lo: int(c), n: int(c + 1), hi: hdr.dlen})}, true
+		}
+		return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, n: int(hdr.cap), hi: hdr.dlen})}, true
+	}
 	if c, isConst := idx.constant(); isConst {
 		if c < 0 || c >= hdr.len {
 			return value{}, false
@@ -144,6 +174,9 @@ func (s *system) slice(fr *frame, in *ssa.Slice) (v value, ok bool) {
 		}
 		return c
 	}
+	if base.sl.grown {
+		s.unsupported(in.Pos(), "slicing a slice grown by append (whether a later append shares its array is the runtime's choice)")
+	}
 	lo, hi, max := bound(in.Low, 0), bound(in.High, base.sl.len), bound(in.Max, base.sl.cap)
 	if lo < 0 || hi < lo || max < hi || max > base.sl.cap {
 		return value{}, false
@@ -171,7 +204,13 @@ func (s *system) lenCap(name string, x value, t types.Type, pos token.Pos) value
 		return constVal(int64(len(x.ch.initBuf)))
 	case vSlice:
 		if name == "cap" {
+			if x.sl.grown {
+				s.unsupported(pos, "cap of a slice grown by append (its capacity is the runtime's choice)")
+			}
 			return constVal(x.sl.cap)
+		}
+		if x.sl.dlen != nil {
+			return intVal(x.sl.dlen)
 		}
 		return constVal(x.sl.len)
 	case vNil:
@@ -208,12 +247,12 @@ func outOfRange(in ssa.Instruction) string {
 	return "index out of range"
 }
 
-// appendCells evaluates append(x, a, b, ...) on a slice x with room for the
-// values: the result, and the cells of x's backing array the values go to,
-// with the values and the SSA values they come from. Appending beyond the
-// capacity (which moves the slice to a new array whose capacity is the
-// runtime's choice), to a nil slice, or the elements of another slice, is
-// refused.
+// appendCells evaluates append(x, a, b, ...) in the set-up: the result,
+// and the cells of its backing array the values go to, with the values and
+// the SSA values they come from. Appending to a slice with room stores into
+// its array, as Go does; to a nil slice or beyond the capacity, append
+// moves the elements to a new array (growSetup). The elements of another
+// slice are refused.
 func (s *system) appendCells(fr *frame, args []ssa.Value, pos token.Pos) (value, []pointer, []value, []ssa.Value) {
 	x := s.get(fr, args[0])
 	srcs, ok := appendArgs(args[1])
@@ -227,12 +266,14 @@ func (s *system) appendCells(fr *frame, args []ssa.Value, pos token.Pos) (value,
 		if n == 0 {
 			return x, nil, nil, nil
 		}
-		s.unsupported(pos, "append to a nil slice (it has no room: append allocates an array whose capacity is the runtime's choice; make the slice with room in the set-up)")
 	default:
 		s.unsupported(pos, "append to %s", describe(x))
 	}
-	if x.sl.len+n > x.sl.cap {
-		s.unsupported(pos, "append beyond the capacity of the slice (length %d + %d > capacity %d: append moves it to an array whose capacity is the runtime's choice)", x.sl.len, n, x.sl.cap)
+	if x.kind == vSlice && x.sl.grown {
+		s.checkSetupGrown(fr, args, x, pos)
+	}
+	if x.kind == vNil || x.sl.len+n > x.sl.cap {
+		x = s.growSetup(fr, x, args[1].Type(), n, pos)
 	}
 	var cells []pointer
 	var vals []value
@@ -240,7 +281,131 @@ func (s *system) appendCells(fr *frame, args []ssa.Value, pos token.Pos) (value,
 		cells = append(cells, x.ptr.with(step{field: -1, index: int(x.sl.off + x.sl.len + int64(i))}))
 		vals = append(vals, s.get(fr, src))
 	}
-	return sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap), cells, vals, srcs
+	return sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap).grownAs(x), cells, vals, srcs
+}
+
+// grownAs returns v, a slice, marked grown when w is.
+func (v value) grownAs(w value) value {
+	v.sl.grown = w.sl.grown
+	return v
+}
+
+// growSetup moves the elements of x (a slice, or nil) to a new array of
+// the shared state with room for n more, as append does when x has no
+// room: it returns the slice of the new array holding x's elements. The
+// new capacity is twice the old one, or the length needed: Go's is the
+// runtime's choice, so the result is grown (cap refuses it, and appends
+// to it check that the old slice is not used after them).
+func (s *system) growSetup(fr *frame, x value, t types.Type, n int64, pos token.Pos) value {
+	elem := s.sliceElem(t, pos)
+	var old, off int64
+	if x.kind == vSlice {
+		old, off = x.sl.len, x.sl.off
+	}
+	c := max(old+n, 2*old)
+	if x.kind == vSlice {
+		c = max(c, 2*x.sl.cap)
+	}
+	if old+n > maxSliceCap {
+		s.unsupported(pos, "a slice of %d elements (at most %d are modelled)", old+n, maxSliceCap)
+	}
+	c = min(c, maxSliceCap)
+	o := s.newObject("", types.NewArray(elem, c), nil, -1)
+	dst := pointer{obj: o}
+	type kv struct {
+		k string
+		v value
+	}
+	for i := int64(0); i < old; i++ {
+		from := x.ptr.with(step{field: -1, index: int(off + i)}).key()
+		to := dst.with(step{field: -1, index: int(i)}).key()
+		var moved []kv
+		for k, v := range s.mem {
+			if below(k, from) {
+				moved = append(moved, kv{to + k[len(from):], v})
+			}
+		}
+		for _, m := range moved {
+			s.mem[m.k] = m.v
+		}
+	}
+	v := sliceVal(dst, 0, old, c)
+	v.sl.grown = true
+	return v
+}
+
+// checkSetupGrown refuses an append in the set-up to x, a grown slice,
+// whose old value may be used after it: whether append moves the elements
+// to a new array is the runtime's choice, and decides what the old slice
+// sees. The old value is the operand, any other value of the frame on the
+// same array, or another cell of memory holding it.
+func (s *system) checkSetupGrown(fr *frame, args []ssa.Value, x value, pos token.Pos) {
+	call := appendCall(args)
+	if call == nil {
+		return
+	}
+	b := call.Block()
+	i := instrIndex(b, call) + 1
+	skip := func(r ssa.Instruction) bool { return r == call || isLenCap(r) }
+	var old ssa.Value // the first in the code, for a stable message
+	for v, w := range fr.vals {
+		if w.kind != vSlice || w.ptr.obj != x.ptr.obj || v == call {
+			continue
+		}
+		if usedAfter(v, b, i, skip) && (old == nil || v.Pos() < old.Pos() || v.Pos() == old.Pos() && v.Name() < old.Name()) {
+			old = v
+		}
+	}
+	if old != nil {
+		s.unsupported(pos, "%s", aliasMsg(s, fr, old))
+	}
+	var from string
+	if ld, ok := args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if p := s.get(fr, ld.X); p.kind == vPtr && !p.ptr.dynamic() {
+			from = p.ptr.key()
+		}
+	}
+	for k, w := range s.mem {
+		if w.kind == vSlice && w.ptr.obj == x.ptr.obj && k != from {
+			s.unsupported(pos, "append to a slice grown by append whose array another variable holds too (append may or may not move the elements to a new array)")
+		}
+	}
+}
+
+// aliasMsg is the diagnostic of a slice v used after an append to it or
+// to a slice sharing its array.
+func aliasMsg(s *system, fr *frame, v ssa.Value) string {
+	name := sliceName(s, fr, v)
+	var also []string
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if dr, ok := r.(*ssa.DebugRef); ok && !dr.IsAddr {
+				if id, ok := ast.Unparen(dr.Expr).(*ast.Ident); ok && id.Name != name && !slices.Contains(also, id.Name) {
+					also = append(also, id.Name)
+				}
+			}
+		}
+	}
+	if len(also) > 0 {
+		name += " (also named " + strings.Join(also, ", ") + ")"
+	}
+	return fmt.Sprintf("%s used after an append that may move its elements (append may or may not copy them to a new array: use only the slice append returns)", name)
+}
+
+// appendCall returns the call of append whose arguments are args.
+func appendCall(args []ssa.Value) *ssa.Call {
+	for _, a := range args {
+		refs := a.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if c, ok := r.(*ssa.Call); ok && len(c.Call.Args) == len(args) && &c.Call.Args[0] == &args[0] {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // appendArgs returns the values append's variadic argument v holds, in
@@ -290,15 +455,493 @@ func appendArgs(v ssa.Value) ([]ssa.Value, bool) {
 	return out, true
 }
 
-// appendProc lowers append in a process: the stores of the values into the
-// slice's backing array, in order.
+// growBound is the number of elements the model keeps for a slice that a
+// goroutine grows by append: its array is that many cells, each a register
+// of the goroutine, and its length a register in [0, growBound]. Code that
+// collects results appends a handful of values (one per worker, per
+// error, per round of a loop with a small constant bound); every cell
+// multiplies the states a goroutine can be in, so eight keeps the model
+// small while covering those loops. A goroutine that appends more leaves
+// the length's domain: the answer is inconclusive, naming the length,
+// never a verdict; when the length is known statically, the append is
+// reported as unsupported instead.
+const growBound = 8
+
+// growState is what a process keeps about the slices it grows by append.
+type growState struct {
+	webs map[*ssa.Function]*sliceWebs
+	arrs map[growKey]*object
+}
+
+// growKey names the array of the slices of one web in one frame.
+type growKey struct {
+	fr   *frame
+	root ssa.Value
+}
+
+// sliceWebs partitions the slice values of a function into webs: values
+// linked by append (its operand and its result) and by phis (the phi and
+// its edges). The slices of a web that append grows share one array per
+// frame: at most one of them is live at each append that writes it
+// (checkWeb), so the array holds that one's elements.
+type sliceWebs struct {
+	parent  map[ssa.Value]ssa.Value
+	order   []ssa.Value               // the values, in the order of the code
+	members map[ssa.Value][]ssa.Value // by root
+	appends map[ssa.Value]bool        // roots of webs with an append
+}
+
+func (w *sliceWebs) find(v ssa.Value) ssa.Value {
+	for {
+		p, ok := w.parent[v]
+		if !ok || p == v {
+			return v
+		}
+		v = p
+	}
+}
+
+func (w *sliceWebs) union(a, b ssa.Value) {
+	for _, v := range []ssa.Value{a, b} {
+		if _, ok := w.parent[v]; !ok {
+			w.parent[v] = v
+			w.order = append(w.order, v)
+		}
+	}
+	ra, rb := w.find(a), w.find(b)
+	if ra != rb {
+		w.parent[rb] = ra
+	}
+}
+
+// websOf returns the slice webs of fn.
+func (p *proc) websOf(fn *ssa.Function) *sliceWebs {
+	if p.grow == nil {
+		p.grow = &growState{webs: map[*ssa.Function]*sliceWebs{}, arrs: map[growKey]*object{}}
+	}
+	if w, ok := p.grow.webs[fn]; ok {
+		return w
+	}
+	w := &sliceWebs{parent: map[ssa.Value]ssa.Value{}, members: map[ssa.Value][]ssa.Value{}, appends: map[ssa.Value]bool{}}
+	var appends []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.Phi:
+				if _, ok := in.Type().Underlying().(*types.Slice); !ok {
+					continue
+				}
+				w.union(in, in)
+				for _, e := range in.Edges {
+					if _, isConst := e.(*ssa.Const); !isConst {
+						w.union(in, e)
+					}
+				}
+			case *ssa.Call:
+				if isAppend(in) {
+					appends = append(appends, in)
+					w.union(in, in)
+					if _, isConst := in.Call.Args[0].(*ssa.Const); !isConst {
+						w.union(in, in.Call.Args[0])
+					}
+				}
+			}
+		}
+	}
+	for _, v := range w.order {
+		r := w.find(v)
+		w.members[r] = append(w.members[r], v)
+	}
+	for _, a := range appends {
+		w.appends[w.find(a)] = true
+	}
+	p.grow.webs[fn] = w
+	return w
+}
+
+// isAppend reports whether in is a call of the built-in append.
+func isAppend(in ssa.Instruction) bool {
+	c, ok := in.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "append"
+}
+
+// isLenCap reports whether in is a call of len or cap: a use of a slice
+// that reads its header only, which an append does not change.
+func isLenCap(in ssa.Instruction) bool {
+	c, ok := in.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && (b.Name() == "len" || b.Name() == "cap")
+}
+
+// instrIndex returns the index of in in b.
+func instrIndex(b *ssa.BasicBlock, in ssa.Instruction) int {
+	for i, x := range b.Instrs {
+		if x == in {
+			return i
+		}
+	}
+	return -1
+}
+
+// usedAfter reports whether a use of v that skip does not excuse can run
+// after the point before instruction i of b, before v is defined again.
+// A phi uses its edge's value at the end of the predecessor.
+func usedAfter(v ssa.Value, b *ssa.BasicBlock, i int, skip func(ssa.Instruction) bool) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	uses := map[*ssa.BasicBlock][]int{}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.DebugRef); ok || skip(r) {
+			continue
+		}
+		if phi, ok := r.(*ssa.Phi); ok {
+			for k, e := range phi.Edges {
+				if e == v {
+					pb := phi.Block().Preds[k]
+					uses[pb] = append(uses[pb], len(pb.Instrs))
+				}
+			}
+			continue
+		}
+		rb := r.Block()
+		uses[rb] = append(uses[rb], instrIndex(rb, r))
+	}
+	var defB *ssa.BasicBlock
+	defI := -1
+	if in, ok := v.(ssa.Instruction); ok {
+		defB = in.Block()
+		defI = instrIndex(defB, in)
+	}
+	// scan looks at x from instruction from on: hit when a use comes
+	// before a new definition, stop at the definition.
+	scan := func(x *ssa.BasicBlock, from int) (hit, stop bool) {
+		end := len(x.Instrs)
+		if x == defB && defI >= from {
+			end, stop = defI-1, true
+		}
+		for _, u := range uses[x] {
+			if u >= from && u <= end {
+				return true, true
+			}
+		}
+		return false, stop
+	}
+	if hit, stop := scan(b, i); hit || stop {
+		return hit
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		hit, stop := scan(x, 0)
+		if hit {
+			return true
+		}
+		if !stop {
+			work = append(work, x.Succs...)
+		}
+	}
+	return false
+}
+
+// sliceName names the slice v holds for a message: its Go variable, or
+// "the slice".
+func sliceName(s *system, fr *frame, v ssa.Value) string {
+	d := s.x.debugOf(fr.fn)
+	if id := d.ident[v]; id != nil {
+		return id.Name
+	}
+	if phi, ok := v.(*ssa.Phi); ok {
+		if dv := s.x.defs[phi.Pos()]; dv != nil && dv.Name() == phi.Comment {
+			return dv.Name()
+		}
+	}
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if dr, ok := r.(*ssa.DebugRef); ok && !dr.IsAddr {
+				if id, ok := ast.Unparen(dr.Expr).(*ast.Ident); ok {
+					return id.Name
+				}
+			}
+		}
+	}
+	if e, ok := d.expr[v]; ok {
+		return types.ExprString(e)
+	}
+	return "the slice"
+}
+
+// checkWeb refuses an append or a merge that writes the array of v's web
+// while another slice of the web may still be used: from the point before
+// instruction i of b on, no member other than result may be used, except
+// by at and by len and cap. The members may have different arrays in Go
+// (append may or may not copy), but share one in the model.
+//
+// With g set (an append into g), a member already bound to a slice of
+// another array that append did not grow is excused: the append leaves that
+// array alone, in Go as in the model.
+func (p *proc) checkWeb(fr *frame, v ssa.Value, b *ssa.BasicBlock, i int, at ssa.Instruction, result ssa.Value, g *object, pos token.Pos) {
+	w := p.websOf(fr.fn)
+	skip := func(r ssa.Instruction) bool { return r == at || isLenCap(r) }
+	for _, u := range w.members[w.find(v)] {
+		if u == result {
+			continue
+		}
+		if x, ok := fr.vals[u]; ok && g != nil && x.kind == vSlice && !x.sl.grown && x.ptr.obj != g {
+			continue
+		}
+		if usedAfter(u, b, i, skip) {
+			p.s.unsupported(pos, "%s", aliasMsg(p.s, fr, u))
+		}
+	}
+}
+
+// growArray returns the array of the web of v in fr, private to the
+// process, of growBound cells of element type elem.
+func (p *proc) growArray(fr *frame, v ssa.Value, elem types.Type) *object {
+	w := p.websOf(fr.fn)
+	k := growKey{fr, w.find(v)}
+	if o, ok := p.grow.arrs[k]; ok {
+		return o
+	}
+	name := sliceName(p.s, fr, v)
+	if name == "the slice" {
+		name = ""
+	}
+	o := p.s.newObject(name, types.NewArray(elem, growBound), nil, p.idx)
+	p.grow.arrs[k] = o
+	return o
+}
+
+// grownPrivate reports whether x is a slice the process grew by append.
+func (p *proc) grownPrivate(x value) bool {
+	return x.kind == vSlice && x.sl.grown && x.ptr.obj.owner == p.idx
+}
+
+// lenReg returns a new register for the length of the grown slice v (in
+// [0, growBound]: one more leaves its domain), named after name.
+func (p *proc) lenReg(name string, pos token.Pos) int {
+	r := p.newReg(name+".len", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, growBound}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[r] = source{fmt.Sprintf("the length of %s, which goroutine %s grows by append (fencecheck keeps %d elements of a slice grown by append)", name, p.q.Name, growBound), pos}
+	return r
+}
+
+// appendProc lowers append in a process. Into a slice with room it stores
+// the values into the backing array, as Go does. A nil slice, or one
+// without room whose array is private to the process, grows: its elements
+// move to the array of its web (growArray), of growBound cells. A grown
+// slice's length may be known only at run time; appending to it beyond
+// growBound leaves the length's domain (inconclusive), or is reported when
+// the length is a constant.
 func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 	s := p.s
 	pos := in.Pos()
-	dst, cells, vals, srcs := s.appendCells(fr, in.Call.Args, pos)
-	for i, q := range cells {
-		cur = p.storeTo(q, vals[i], srcs[i], pos, Origin{Instr: in}, cur)
+	args := in.Call.Args
+	x := s.get(fr, args[0])
+	srcs, ok := appendArgs(args[1])
+	if !ok {
+		s.unsupported(pos, "append of the elements of another slice (only appending values one by one is modelled)")
+	}
+	n := int64(len(srcs))
+	if x.kind != vSlice && x.kind != vNil {
+		s.unsupported(pos, "append to %s", describe(x))
+	}
+	o := Origin{Instr: in}
+	if n == 0 {
+		fr.vals[in] = x
+		return cur
+	}
+	if x.kind == vSlice && !x.sl.grown && x.sl.len+n <= x.sl.cap {
+		// Room in the array: append stores into it, as Go does.
+		for i, src := range srcs {
+			q := x.ptr.with(step{field: -1, index: int(x.sl.off + x.sl.len + int64(i))})
+			cur = p.storeTo(q, s.get(fr, src), src, pos, o, cur)
+		}
+		fr.vals[in] = sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap)
+		return cur
+	}
+	if x.kind == vSlice && x.ptr.obj.owner != p.idx {
+		if x.sl.grown {
+			s.unsupported(pos, "append in a goroutine to a slice the set-up grew by append (whether it has room is the runtime's choice)")
+		}
+		s.unsupported(pos, "append beyond the capacity of the slice (length %d + %d > capacity %d: append moves it to an array whose capacity is the runtime's choice; only a goroutine's own slices grow)", x.sl.len, n, x.sl.cap)
+	}
+	name := sliceName(s, fr, in)
+	if name == "the slice" {
+		name = sliceName(s, fr, args[0])
+	}
+	b := in.Block()
+	var dst value
+	if p.grownPrivate(x) {
+		switch args[0].(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			s.unsupported(pos, "append to %s, a slice grown by append that the function received (the caller's slice may be used after it; append where the slice is grown)", name)
+		}
+		p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, x.ptr.obj, pos)
+		dst = x
+	} else {
+		// A nil slice, or a private one without room: Go moves the
+		// elements to a new array.
+		g := p.growArray(fr, in, s.sliceElem(args[0].Type(), pos))
+		p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, g, pos)
+		if x.kind == vSlice {
+			if x.sl.len+n > growBound {
+				s.unsupported(pos, "append beyond the %d elements fencecheck keeps for a slice grown by append (length %d + %d)", growBound, x.sl.len, n)
+			}
+			cur = p.copyElems(g, x, pos, cur)
+		}
+		dst = sliceVal(pointer{obj: g}, 0, 0, growBound)
+		dst.sl.grown = true
+		if x.kind == vSlice {
+			dst.sl.len = x.sl.len
+		}
+	}
+	var idx model.Expr
+	if dst.sl.dlen == nil {
+		if dst.sl.len+n > growBound {
+			s.unsupported(pos, "append beyond the %d elements fencecheck keeps for a slice grown by append (length %d + %d)", growBound, dst.sl.len, n)
+		}
+		idx = model.C(dst.sl.len)
+		dst.sl.len += n
+	} else {
+		r := p.lenReg(name, pos)
+		cur = p.emit(cur, model.AssignOp(r, model.Bin(model.OpAdd, dst.sl.dlen, model.C(n))), pos, Origin{})
+		idx = model.Bin(model.OpSub, model.R(r), model.C(n))
+		dst.sl.dlen = model.R(r)
+	}
+	for i, src := range srcs {
+		cur = p.storeElem(dst.ptr, idx, int64(i), n, s.get(fr, src), src, pos, o, cur)
 	}
 	fr.vals[in] = dst
 	return cur
+}
+
+// storeElem stores val into element base+i of the grown array g, where
+// base is the length before an append of n values: a constant, or an
+// expression that is at most growBound-n (the length's domain).
+func (p *proc) storeElem(g pointer, base model.Expr, i, n int64, val value, src ssa.Value, pos token.Pos, o Origin, cur int) int {
+	if c, ok := base.(model.Const); ok {
+		return p.storeTo(g.with(step{field: -1, index: int(c.Value + i)}), val, src, pos, o, cur)
+	}
+	join := p.newLoc(pos)
+	for k := int64(0); k+n <= growBound; k++ {
+		at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, base, model.C(k))), pos, Origin{})
+		at = p.storeTo(g.with(step{field: -1, index: int(k + i)}), val, src, pos, o, at)
+		p.emitTo(at, model.NopOp(), join, pos, Origin{})
+	}
+	return join
+}
+
+// copyElems copies the elements of x, a slice of an array private to the
+// process with a constant length, into the grown array g, from cur.
+func (p *proc) copyElems(g *object, x value, pos token.Pos, cur int) int {
+	for _, m := range p.copyMoves(g, x, pos) {
+		cur = p.emit(cur, model.AssignOp(m[0], model.R(m[1])), pos, Origin{})
+	}
+	return cur
+}
+
+// copyMoves returns the register moves (to, from) that copy the elements
+// of x, a private slice of constant length, into g.
+func (p *proc) copyMoves(g *object, x value, pos token.Pos) [][2]int {
+	var out [][2]int
+	elem := g.typ.(*types.Array).Elem()
+	for i := int64(0); i < x.sl.len; i++ {
+		from := leaves(x.ptr.with(step{field: -1, index: int(x.sl.off + i)}), elem, 32)
+		to := leaves(pointer{obj: g}.with(step{field: -1, index: int(i)}), elem, 32)
+		if len(from) != len(to) || len(from) > 32 {
+			p.s.unsupported(pos, "append moving elements of type %s to a new array", elem)
+		}
+		for k := range from {
+			if t, _ := from[k].target(); classify(t) != leafInt {
+				p.s.unsupported(pos, "append moving elements of type %s to a new array (only integers, booleans and strings are copied)", elem)
+			}
+			out = append(out, [2]int{p.privateReg(to[k]), p.privateReg(from[k])})
+		}
+	}
+	return out
+}
+
+// growPhi decides whether phi, a slice that a web with an append merges,
+// is a grown slice: its array is the web's (or that of the grown slices
+// that reach it) and its length a register. known are the values of the
+// edges lowered so far. It sets fr.vals[phi] and the phi's register.
+func (p *proc) growPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) bool {
+	if _, ok := phi.Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	w := p.websOf(fr.fn)
+	if !w.appends[w.find(phi)] {
+		return false
+	}
+	var g *object
+	for _, v := range known {
+		switch {
+		case v.kind == vNil:
+		case p.grownPrivate(v):
+			if g != nil && g != v.ptr.obj {
+				p.s.unsupported(phi.Pos(), "merging slices that different functions grew by append")
+			}
+			g = v.ptr.obj
+		case v.kind == vSlice && !v.sl.grown && v.ptr.obj.owner == p.idx && v.sl.dlen == nil:
+		default:
+			return false
+		}
+	}
+	if g == nil {
+		g = p.growArray(fr, phi, p.s.sliceElem(phi.Type(), phi.Pos()))
+	}
+	r := p.lenReg(sliceName(p.s, fr, phi), phi.Pos())
+	st.phiReg[phi] = r
+	v := sliceVal(pointer{obj: g}, 0, 0, growBound)
+	v.sl.grown, v.sl.dlen = true, model.R(r)
+	fr.vals[phi] = v
+	return true
+}
+
+// growEdge returns the length that the grown phi (of value fv) gets on the
+// edge e into b carrying v, and the register moves that copy v's elements
+// into the phi's array when v is a private slice of another array.
+func (p *proc) growEdge(fr *frame, b *ssa.BasicBlock, phi *ssa.Phi, fv, v value) (model.Expr, [][2]int) {
+	s := p.s
+	switch {
+	case v.kind == vNil:
+		return model.C(0), nil
+	case v.kind == vSlice && v.sl.grown && v.ptr.obj == fv.ptr.obj:
+		if v.sl.dlen != nil {
+			return v.sl.dlen, nil
+		}
+		return model.C(v.sl.len), nil
+	case v.kind == vSlice && !v.sl.grown && v.ptr.obj.owner == p.idx && v.sl.dlen == nil:
+		if v.sl.len > growBound {
+			s.unsupported(phi.Pos(), "a slice of %d elements merged with one grown by append (fencecheck keeps %d elements of a slice grown by append)", v.sl.len, growBound)
+		}
+		// The elements move to the phi's array: no other slice of the web
+		// may see the old one any more.
+		p.checkWeb(fr, phi, b, 0, nil, phi, nil, phi.Pos())
+		return model.C(v.sl.len), p.copyMoves(fv.ptr.obj, v, phi.Pos())
+	}
+	s.unsupported(phi.Pos(), "%s, a slice grown by append, merged with %s", sliceName(s, fr, phi), describe(v))
+	return nil, nil
 }

@@ -163,6 +163,7 @@ type step struct {
 	index int        // field < 0 and dyn == nil: a constant array index
 	dyn   model.Expr // a run-time index
 	lo, n int        // the valid indexes for dyn
+	hi    model.Expr // if set, dyn is valid only below it too (a length known at run time)
 }
 
 // A pointer points to a part of an object. With ref set, the object is
@@ -267,6 +268,9 @@ func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRang
 			continue
 		}
 		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(int64(s.lo))), model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))))
+		if s.hi != nil {
+			oor = model.Bin(model.OpOr, oor, model.Bin(model.OpGe, s.dyn, s.hi))
+		}
 		if outOfRange == nil {
 			outOfRange = oor
 		} else {
