@@ -22,6 +22,8 @@ type blocked struct {
 	pos  token.Pos
 	what string // the statement it waits in, as the source spells it
 	why  string // "l.mu = 1": the memory its wait depends on
+	// spins: it runs a loop that nothing can end, rather than waits
+	spins bool
 }
 
 // blockingKind returns extract.DeadlockName or extract.LeakName when the
@@ -60,6 +62,7 @@ func (s *system) blockedIn(st model.State) []blocked {
 			continue
 		}
 		b := blocked{proc: q, what: "a wait"}
+		_, waits := s.p.Waits(q, l)
 		var node ast.Node
 		if out := s.p.Procs[q].Out(l); len(out) > 0 {
 			t := out[0]
@@ -69,6 +72,16 @@ func (s *system) blockedIn(st model.State) []blocked {
 					b.what = s.nodeText(node)
 				}
 			}
+		}
+		if !waits {
+			_, reads, _ := s.p.Spins(q, l)
+			b.spins = true
+			b.why = s.waitWhy(reads, st)
+			if b.why == "" {
+				b.why = "in a loop that never ends"
+			}
+			out = append(out, b)
+			continue
 		}
 		var vars []int
 		model.WalkExpr(cond, func(e model.Expr) {
@@ -185,8 +198,12 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 		if b.why != "" {
 			why = " " + b.why
 		}
+		verb := "waits"
+		if b.spins {
+			verb = "spins"
+		}
 		related = append(related, analysis.RelatedInformation{Pos: b.pos,
-			Message: fmt.Sprintf("%s waits here forever%s", s.p.Procs[b.proc].Name, why)})
+			Message: fmt.Sprintf("%s %s here forever%s", s.p.Procs[b.proc].Name, verb, why)})
 	}
 	steps := s.stepsRelated(t)
 	if len(steps) > maxSteps && !s.cfg.Witness {
@@ -211,6 +228,12 @@ func (s *system) syncStepText(q, t int) string {
 		return ""
 	}
 	node := s.sys.Origins[q][t].Node
+	if node == nil {
+		if op := s.p.Procs[q].Trans[t].Op; op.Kind == model.Locked && len(op.Body) == 2 && op.Body[1].Kind == model.Write &&
+			strings.HasSuffix(s.p.Vars[op.Body[1].Var].Name, ".stopped") {
+			return "time.AfterFunc's timer fires and starts " + s.p.Procs[q].Name
+		}
+	}
 	switch n := node.(type) {
 	case *ast.SendStmt, *ast.SelectStmt, *ast.RangeStmt:
 	case *ast.UnaryExpr:
@@ -220,7 +243,8 @@ func (s *system) syncStepText(q, t int) string {
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
 		if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !(isID && id.Name == "close") &&
-			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) {
+			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) &&
+			!(ok && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset")) {
 			return ""
 		}
 	default:

@@ -109,8 +109,8 @@ func (s *system) makeChan(fr *frame, in *ssa.MakeChan) value {
 		s.unsupported(in.Pos(), "a channel of capacity %d (at most %d are modelled)", size, maxChanCap)
 	}
 	elem := in.Type().Underlying().(*types.Chan).Elem()
-	if k := classify(elem); !isZeroSize(elem) && k != leafInt && k != leafPointer {
-		s.unsupported(in.Pos(), "a channel of %s (channels of integers, booleans, strings, pointers, interface values and struct{} are modelled)", elem)
+	if k := classify(elem); !isZeroSize(elem) && k != leafInt && k != leafPointer && !isFuncCell(elem) {
+		s.unsupported(in.Pos(), "a channel of %s (channels of integers, booleans, strings, pointers, interface values, functions and struct{} are modelled)", elem)
 	}
 	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, pos: in.Pos(), closed: -1}
 	s.chans = append(s.chans, ch)
@@ -150,6 +150,9 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 		if isPtrCell(ch.elem) {
 			x = intVal(s.refExpr(x, in.Pos()))
 		}
+		if isFuncCell(ch.elem) {
+			x = intVal(s.funcID(ch.elem, x, in.Pos()))
+		}
 		c, ok := x.constant()
 		if !ok {
 			s.unsupported(in.Pos(), "a send in the setup of a value it cannot compute")
@@ -173,6 +176,13 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 	v := constVal(val)
 	if isPtrCell(ch.elem) {
 		v = s.refVal(model.C(val), ch.elem)
+	}
+	if isFuncCell(ch.elem) {
+		if val == 0 {
+			v = value{kind: vNil}
+		} else {
+			v = s.funcTableOf(ch.elem).funcs[val-1]
+		}
 	}
 	if in.CommaOk {
 		fr.vals[in] = value{kind: vTuple, tup: []value{v, constVal(ok)}}
@@ -221,6 +231,7 @@ type chanClose struct {
 	from, to int
 	ch       *channel
 	cancel   *ctxNode // set for a cancellation: ch is nil
+	expire   bool     // the cancellation is a deadline's
 	pos      token.Pos
 	origin   Origin
 }
@@ -267,6 +278,8 @@ func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 	case isZeroSize(elem):
 	case isPtrCell(elem):
 		c.val = p.s.refExpr(x, pos)
+	case isFuncCell(elem):
+		c.val = p.s.funcID(elem, x, pos)
 	default:
 		c.val = p.s.asInt(x, pos)
 	}
@@ -282,6 +295,8 @@ func (p *proc) recvValue(c chanCase, elem types.Type) value {
 		return constVal(0)
 	case isPtrCell(elem):
 		return p.s.refVal(model.R(c.valReg), elem)
+	case isFuncCell(elem):
+		return p.s.funcFromID(elem, model.R(c.valReg))
 	}
 	return intVal(model.R(c.valReg))
 }
@@ -444,13 +459,15 @@ func (s *system) lowerChannels() {
 		t.stopped = s.newChanVar(t.name+".stopped", types.Typ[types.Bool], b2i(t.initStopped), t.pos)
 	}
 	for _, ts := range s.tickStops {
-		v := int64(0)
-		if ts.stop {
-			v = 1
-		}
-		ts.p.emitTo(ts.from, model.LockedOp(model.WriteOp(ts.tick.stopped, model.C(v))), ts.to, ts.pos, Origin{})
+		ts.p.emitTo(ts.from, ts.ops(), ts.to, ts.pos, ts.origin)
 	}
-	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 {
+	for _, t := range s.tickers {
+		for _, f := range t.fires {
+			fire := model.LockedOp(model.ReadEqOp(t.stopped, model.C(0)), model.WriteOp(t.stopped, model.C(1)))
+			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
+		}
+	}
+	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 && len(s.ctxErrSites) == 0 {
 		return
 	}
 	boolT, intT := types.Typ[types.Bool], types.Typ[types.Int]
@@ -471,6 +488,20 @@ func (s *system) lowerChannels() {
 			ch.recvx = s.newChanVar(ch.name+".recvx", intT, 0, ch.pos)
 		}
 		ch.recvq, ch.sendq, ch.sendv = map[int]int{}, map[int]int{}, map[int]int{}
+	}
+	for _, d := range s.deadlines {
+		for _, n := range d.nodes() {
+			if n.expired < 0 {
+				n.expired = s.newChanVar(n.ch.name+".expired", boolT, 0, n.pos)
+			}
+		}
+	}
+	for _, e := range s.ctxErrSites {
+		body := []model.Op{model.ReadOp(e.ctx.ch.closed, e.closedReg)}
+		if e.expReg >= 0 {
+			body = append(body, model.ReadOp(e.ctx.expired, e.expReg))
+		}
+		e.p.emitTo(e.from, model.LockedOp(body...), e.to, e.pos, e.origin)
 	}
 	// The offers: every process with a site on an unbuffered channel.
 	pcs := map[int]*procChan{}
@@ -517,7 +548,7 @@ func (s *system) lowerChannels() {
 	for _, c := range s.chanCloses {
 		p := c.p
 		if c.cancel != nil {
-			p.emitTo(c.from, model.LockedOp(cancelOps(c.cancel)...), c.to, c.pos, c.origin)
+			p.emitTo(c.from, model.LockedOp(cancelOps(c.cancel, c.expire)...), c.to, c.pos, c.origin)
 			continue
 		}
 		x := c.ch.closed
@@ -643,6 +674,9 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 			body := pre()
 			if c.tick != nil {
 				body = append(body, model.Op{Kind: model.Read, Var: c.tick.stopped, Reg: -1, Expr: model.C(0), NoSync: true})
+				if c.tick.once {
+					body = append(body, model.WriteOp(c.tick.stopped, model.C(1)))
+				}
 			}
 			emit(loc, append(append(body, result(c, model.C(0), model.C(1))...), setIdx(k)...), site.join)
 			return

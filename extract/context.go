@@ -36,6 +36,30 @@ type ctxNode struct {
 	ch       *channel // Done; nil for Background and TODO
 	deadline bool     // WithTimeout, WithDeadline
 	pos      token.Pos
+	// expired is the variable that holds whether a deadline (its own or an
+	// ancestor's) cancelled the context, for Err to tell
+	// context.DeadlineExceeded from context.Canceled; made by
+	// lowerChannels for the contexts that have a deadline, else -1.
+	expired int
+}
+
+// mayExpire reports whether a deadline can cancel n.
+func (n *ctxNode) mayExpire() bool {
+	for m := n; m != nil; m = m.parent {
+		if m.deadline {
+			return true
+		}
+	}
+	return false
+}
+
+// nodes returns n and every context derived from it.
+func (n *ctxNode) nodes() []*ctxNode {
+	out := []*ctxNode{n}
+	for _, c := range n.children {
+		out = append(out, c.nodes()...)
+	}
+	return out
 }
 
 // subtree returns the channels of n and of every context derived from it.
@@ -59,13 +83,13 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 	}
 	switch obj.Pkg().Path() + "." + fn.Name() {
 	case "context.Background", "context.TODO":
-		return value{kind: vCtx, ctx: &ctxNode{pos: pos}}, true
+		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1}}, true
 	case "context.WithCancel", "context.WithTimeout", "context.WithDeadline":
 		parent := args[0]
 		if parent.kind != vCtx {
 			s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
 		}
-		n := &ctxNode{parent: parent.ctx, deadline: fn.Name() != "WithCancel", pos: pos}
+		n := &ctxNode{parent: parent.ctx, deadline: fn.Name() != "WithCancel", pos: pos, expired: -1}
 		n.ch = &channel{name: "ctx", anon: true, elem: types.NewStruct(nil, nil), pos: pos, closed: -1}
 		s.chans = append(s.chans, n.ch)
 		for p := parent.ctx; p != nil; p = p.parent {
@@ -83,6 +107,10 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		s.chans = append(s.chans, ch)
 		s.timers = append(s.timers, ch)
 		return value{kind: vChan, ch: ch}, true
+	case "time.NewTimer":
+		t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
+		s.tickers = append(s.tickers, t)
+		return value{kind: vTicker, tick: t}, true
 	case "time.Tick", "time.NewTicker":
 		t := &ticker{name: "ticker", stopped: -1, pos: pos}
 		s.tickers = append(s.tickers, t)
@@ -102,7 +130,9 @@ func (s *system) setupCancel(n *ctxNode) {
 }
 
 // ctxMethod evaluates ctx.Done() (a channel, with no step: Done returns the
-// same channel every time), in the setup and in processes alike.
+// same channel every time), in the setup and in processes alike, and
+// ctx.Err() in the setup, where only a cancel of the setup's own can have
+// cancelled it.
 func (s *system) ctxMethod(recv value, name string, pos token.Pos) value {
 	switch name {
 	case "Done":
@@ -110,9 +140,83 @@ func (s *system) ctxMethod(recv value, name string, pos token.Pos) value {
 			return value{kind: vNil}
 		}
 		return value{kind: vChan, ch: recv.ctx.ch}
+	case "Err":
+		if recv.ctx.ch == nil || !recv.ctx.ch.initClosed {
+			return value{kind: vNil}
+		}
+		return s.ctxError(false)
 	}
-	s.unsupported(pos, "the method %s of a context (Done and cancellation are modelled)", name)
+	s.unsupported(pos, "the method %s of a context (Done, Err and cancellation are modelled)", name)
 	return value{}
+}
+
+// ctxError returns context.Canceled, or context.DeadlineExceeded when
+// expired is set: errors of the system's own, made once, which the
+// package variables of package context hold too.
+func (s *system) ctxError(expired bool) value {
+	i, msg := 0, "context canceled"
+	if expired {
+		i, msg = 1, "context deadline exceeded"
+	}
+	if s.ctxErrs[i].kind == vOpaque {
+		s.ctxErrs[i] = s.newError(msg)
+	}
+	return s.ctxErrs[i]
+}
+
+// contextGlobal returns, for context.Canceled and context.DeadlineExceeded,
+// the error the variable holds.
+func (s *system) contextGlobal(g *ssa.Global) (value, bool) {
+	if g.Pkg == nil || g.Pkg.Pkg.Path() != "context" {
+		return value{}, false
+	}
+	switch g.Name() {
+	case "Canceled":
+		return s.ctxError(false), true
+	case "DeadlineExceeded":
+		return s.ctxError(true), true
+	}
+	return value{}, false
+}
+
+// A ctxErrSite is a call ctx.Err() of a process: one locked step (Err
+// takes the context's lock) that reads whether the context is cancelled
+// and why, emitted by lowerChannels.
+type ctxErrSite struct {
+	p                 *proc
+	from, to          int
+	ctx               *ctxNode
+	closedReg, expReg int // expReg is -1 when no deadline can cancel ctx
+	pos               token.Pos
+	origin            Origin
+}
+
+// ctxErr lowers ctx.Err() of a process: nil until the context is
+// cancelled, then context.Canceled or context.DeadlineExceeded.
+func (p *proc) ctxErr(fr *frame, in *ssa.Call, n *ctxNode, cur int) int {
+	s := p.s
+	if n.ch == nil {
+		fr.vals[in] = value{kind: vNil}
+		return cur
+	}
+	site := &ctxErrSite{p: p, from: cur, to: p.newLoc(in.Pos()), ctx: n, expReg: -1, pos: in.Pos(),
+		origin: Origin{Node: s.chanNode(fr, in, in.Pos())}}
+	site.closedReg = p.newReg(n.ch.name+".err", types.Typ[types.Bool])
+	canceled := s.ctxError(false)
+	id := func(v value) model.Expr { return s.refExpr(v, in.Pos()) }
+	e := model.Bin(model.OpMul, model.R(site.closedReg), id(canceled))
+	objs := []*object{canceled.env[0].ptr.obj}
+	if n.mayExpire() {
+		site.expReg = p.newReg(n.ch.name+".expired", types.Typ[types.Bool])
+		exceeded := s.ctxError(true)
+		// closed * (canceled + expired * (exceeded - canceled))
+		e = model.Bin(model.OpMul, model.R(site.closedReg), model.Bin(model.OpAdd, id(canceled),
+			model.Bin(model.OpMul, model.R(site.expReg), model.Bin(model.OpSub, id(exceeded), id(canceled)))))
+		objs = append(objs, exceeded.env[0].ptr.obj)
+	}
+	fr.vals[in] = value{kind: vRef, e: e, objs: objs, typ: in.Type()}
+	s.ctxErrSites = append(s.ctxErrSites, site)
+	return site.to
 }
 
 // cancelProc lowers cancel() of a process: the subtree's channels close in
@@ -124,12 +228,28 @@ func (p *proc) cancelProc(n *ctxNode, pos token.Pos, cur int) int {
 }
 
 // A ticker is a time.Ticker (or time.Tick) of the setup: its channel is
-// ready at every moment until it is stopped.
+// ready at every moment until it is stopped. With once set it is a
+// time.Timer (NewTimer, AfterFunc): it fires once, so a receive from its
+// channel (or the start of its function) stops it. Since Go 1.23 a timer's
+// channel is unbuffered: after Stop or Reset returns, no value from before
+// it is received, and Stop reports true when no value was received (and
+// the function has not started): exactly while stopped is false.
 type ticker struct {
 	name        string
 	stopped     int // the variable, made by lowerChannels (-1 before)
 	initStopped bool
+	once        bool
 	pos         token.Pos
+	// fires are the steps that start an AfterFunc's function, emitted by
+	// lowerChannels.
+	fires []tickFire
+}
+
+// A tickFire is the first step of an AfterFunc's process: the timer
+// fires, if it has not been stopped, and stops.
+type tickFire struct {
+	p        *proc
+	from, to int
 }
 
 // A tickStop is a Stop or Reset of a ticker by a process.
@@ -139,6 +259,8 @@ type tickStop struct {
 	tick     *ticker
 	stop     bool
 	pos      token.Pos
+	reg      int // a Timer's: the register of the result (whether it was active), or -1
+	origin   Origin
 }
 
 // isTimeFunc reports whether fn is the function time.name.
@@ -146,14 +268,48 @@ func isTimeFunc(fn *ssa.Function, name string) bool {
 	return isErrorsFunc(fn, "time", name)
 }
 
-// tickerCall lowers t.Stop() and t.Reset(d) of a process.
-func (p *proc) tickerCall(name string, t *ticker, pos token.Pos, cur int) int {
+// tickerCall lowers t.Stop() and t.Reset(d) of a process, the call in
+// (nil when its result is not wanted).
+func (p *proc) tickerCall(fr *frame, in *ssa.Call, name string, t *ticker, pos token.Pos, cur int) int {
 	if name != "Stop" && name != "Reset" {
 		p.s.unsupported(pos, "(*time.Ticker).%s", name)
 	}
-	ts := tickStop{p: p, from: cur, to: p.newLoc(pos), tick: t, stop: name == "Stop", pos: pos}
+	ts := tickStop{p: p, from: cur, to: p.newLoc(pos), tick: t, stop: name == "Stop", pos: pos, reg: -1}
+	if in != nil {
+		ts.origin = Origin{Node: p.s.chanNode(fr, in, in.Pos())}
+	}
+	if t.once && in != nil && len(*in.Referrers()) > 0 {
+		ts.reg = p.newReg(t.name+"."+name, types.Typ[types.Bool])
+		fr.vals[in] = intVal(model.Bin(model.OpEq, model.R(ts.reg), model.C(0)))
+	}
 	p.s.tickStops = append(p.s.tickStops, ts)
 	return ts.to
+}
+
+// tickerOps are the locked step of a Stop or Reset: the result register,
+// when there is one, takes the old value of stopped.
+func (ts tickStop) ops() model.Op {
+	v := int64(0)
+	if ts.stop {
+		v = 1
+	}
+	if ts.reg < 0 {
+		return model.LockedOp(model.WriteOp(ts.tick.stopped, model.C(v)))
+	}
+	return model.LockedOp(model.ReadOp(ts.tick.stopped, ts.reg), model.WriteOp(ts.tick.stopped, model.C(v)))
+}
+
+// setupAfterFunc executes time.AfterFunc(d, f) of the setup: a timer whose
+// firing starts f in a goroutine of its own (a spawn that waits for the
+// timer), at any moment unless Stop comes first.
+func (s *system) setupAfterFunc(f value, pos token.Pos, spawns *[]spawn) value {
+	if f.kind != vFunc || !s.x.local(f.fn) {
+		s.unsupported(pos, "time.AfterFunc of %s (functions and closures of this package are modelled)", describeCallee(f))
+	}
+	t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
+	s.tickers = append(s.tickers, t)
+	*spawns = append(*spawns, spawn{fn: f.fn, env: f.env, pos: pos, after: t})
+	return value{kind: vTicker, tick: t}
 }
 
 // addDeadlineProcs adds, for every context with a deadline, the process
@@ -172,18 +328,26 @@ func (s *system) addDeadlineProcs() {
 		line := s.x.fset.Position(n.pos).Line
 		p := s.newProc(fmt.Sprintf("timeout@%d", line))
 		p.q.Init = p.newLoc(n.pos)
-		c := &chanClose{p: p, from: p.q.Init, to: p.newLoc(n.pos), cancel: n, pos: n.pos}
+		c := &chanClose{p: p, from: p.q.Init, to: p.newLoc(n.pos), cancel: n, expire: true, pos: n.pos}
 		s.chanCloses = append(s.chanCloses, c)
 		s.spawns = append(s.spawns, n.pos)
 	}
 }
 
 // cancelOps are the steps of a cancellation: every channel of the subtree
-// closed.
-func cancelOps(n *ctxNode) []model.Op {
+// closed. When a deadline cancels (expire), the contexts it cancels now
+// (not those cancelled before) record that it expired.
+func cancelOps(n *ctxNode, expire bool) []model.Op {
 	var ops []model.Op
-	for _, ch := range n.subtree() {
-		ops = append(ops, model.WriteOp(ch.closed, model.C(1)))
+	for _, m := range n.nodes() {
+		if m.ch == nil {
+			continue
+		}
+		if expire && m.expired >= 0 {
+			// expired || !closed, before closed is set
+			ops = append(ops, model.WriteOp(m.expired, model.Bin(model.OpOr, model.V(m.expired), model.Not(model.V(m.ch.closed)))))
+		}
+		ops = append(ops, model.WriteOp(m.ch.closed, model.C(1)))
 	}
 	return ops
 }
@@ -191,7 +355,7 @@ func cancelOps(n *ctxNode) []model.Op {
 // nameCtx names the channel of a context after the variable it is first
 // bound to.
 func nameCtx(v value, name string) {
-	if v.kind == vTicker && v.tick.name == "ticker" {
+	if v.kind == vTicker && (v.tick.name == "ticker" || v.tick.name == "timer") {
 		v.tick.name = name
 	}
 	if v.kind == vCtx && v.ctx.ch != nil && v.ctx.ch.anon {

@@ -39,8 +39,15 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	for i, sw := range spawns {
 		p := s.newProc(names[i])
 		p.q.Init = p.newLoc(sw.fn.Pos())
+		start := p.q.Init
+		if sw.after != nil {
+			// It has not started until the timer fires.
+			p.spawnWait = true
+			start = p.newLoc(sw.fn.Pos())
+			sw.after.fires = append(sw.after.fires, tickFire{p: p, from: p.q.Init, to: start})
+		}
 		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
-		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, p.q.Init)
+		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, start)
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)
 			for _, r := range child.returns {
@@ -57,6 +64,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	main.q.Init = main.newLoc(pos)
 	main.lowerSplit(fr, sp, main.q.Init)
 	s.spawns = append(s.spawns, s.decl.Pos())
+	s.lowerFuncCalls()
 	s.lowerNested()
 	s.lowerChannels()
 	s.lowerConds()
@@ -158,6 +166,9 @@ func (s *system) procNames(spawns []spawn) []string {
 			continue
 		}
 		names[i] = fmt.Sprintf("go@%d", s.x.fset.Position(sw.pos).Line)
+		if sw.after != nil {
+			names[i] = fmt.Sprintf("afterfunc@%d", s.x.fset.Position(sw.pos).Line)
+		}
 		var cs []string
 		for _, a := range sw.args {
 			if c, ok := a.constant(); ok {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"go/token"
+	"slices"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -107,4 +108,165 @@ func (p *proc) callFuncRef(fr *frame, in *ssa.Call, f value, args []value, cur i
 		})
 	}
 	return p.splitCall(fr, in, targets, model.Bin(model.OpEq, f.e, model.C(0)), cur)
+}
+
+// Function values in channels.
+//
+// A channel of func() (the job queue of a worker pool) holds function
+// values as integers: each function value the system sends on a channel
+// of a signature gets an index in that signature's funcTable, and a
+// received value is a vFuncRef over the whole table. Since a goroutine
+// lowered early may call a value that a goroutine lowered later sends,
+// such a call is lowered last (lowerFuncCalls), when the table is
+// complete; its continuation, lowered at once, may not use results, so
+// only functions without results are taken.
+
+// A funcTable lists the function values of one signature that the system
+// sends on channels: a value is its index + 1, and 0 is nil.
+type funcTable struct {
+	sig   *types.Signature
+	funcs []value
+	// used is the size the table had when a call through it was lowered;
+	// growing past it afterwards would leave that call's targets short.
+	used int
+	pos  token.Pos // where the table was last added to
+}
+
+// funcTableOf returns the table of function values of type t.
+func (s *system) funcTableOf(t types.Type) *funcTable {
+	sig := t.Underlying().(*types.Signature)
+	for _, tab := range s.funcTabs {
+		if types.Identical(tab.sig, sig) {
+			return tab
+		}
+	}
+	tab := &funcTable{sig: sig}
+	s.funcTabs = append(s.funcTabs, tab)
+	return tab
+}
+
+// isFuncCell reports whether a channel's element of type t is a function
+// value.
+func isFuncCell(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
+// funcID returns the integer that stands for function value v of type t.
+func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
+	tab := s.funcTableOf(t)
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vFunc:
+		// A captured variable chosen at run time (a loop's variable, a new
+		// one each iteration) makes one entry per object it may be.
+		for k, e := range v.env {
+			switch {
+			case e.kind == vRef:
+				var sum model.Expr = model.C(0)
+				for _, o := range e.objs {
+					one := v
+					one.env = slices.Clone(v.env)
+					one.env[k] = value{kind: vPtr, ptr: pointer{obj: o}}
+					sum = model.Bin(model.OpAdd, sum, model.Bin(model.OpMul,
+						model.Bin(model.OpEq, e.e, model.C(s.idOf(o, pos))), s.funcID(t, one, pos)))
+				}
+				return sum
+			case e.kind == vFuncRef, e.kind == vInt && !isConstExpr(e.e), e.kind == vPtr && e.ptr.dynamic():
+				s.unsupported(pos, "sending on a channel a closure that captures %s known only at run time", describe(e))
+			case e.kind == vPtr && e.ptr.obj.owner >= 0:
+				// Whoever receives the closure reaches the variable: it is
+				// shared from its allocation on.
+				s.idOf(e.ptr.obj, pos)
+			}
+		}
+		for i, f := range tab.funcs {
+			if same(f, v) {
+				return model.C(int64(i + 1))
+			}
+		}
+		tab.funcs = append(tab.funcs, v)
+		tab.pos = pos
+		if len(tab.funcs) > maxCases {
+			s.unsupported(pos, "more than %d function values sent on channels of %s", maxCases, t)
+		}
+		return model.C(int64(len(tab.funcs)))
+	case vFuncRef:
+		if v.ftab == tab {
+			return v.e
+		}
+		// The alternatives' indices, selected by v's.
+		var e model.Expr = model.C(0)
+		for i, a := range v.alts {
+			id := s.funcID(t, a, pos)
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), id))
+		}
+		return e
+	}
+	s.unsupported(pos, "sending %s on a channel of %s", describe(v), t)
+	return nil
+}
+
+// funcFromID is the function value a channel of type t delivers as e.
+func (s *system) funcFromID(t types.Type, e model.Expr) value {
+	tab := s.funcTableOf(t)
+	return value{kind: vFuncRef, e: e, ftab: tab}
+}
+
+// A funcCall is a call of a function value received from a channel,
+// lowered once every process is (lowerFuncCalls).
+type funcCall struct {
+	p        *proc
+	fr       *frame
+	in       *ssa.Call
+	f        value
+	args     []value
+	from, to int
+}
+
+// deferFuncCall records a call of a value of a funcTable and returns the
+// location after it.
+func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur int) int {
+	if f.ftab.sig.Results().Len() > 0 {
+		p.s.unsupported(in.Pos(), "a call of a function value received from a channel that returns results")
+	}
+	c := &funcCall{p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos())}
+	p.s.funcCalls = append(p.s.funcCalls, c)
+	return c.to
+}
+
+// lowerFuncCalls lowers the calls of function values received from
+// channels: each inlines every function of its table under its index. A
+// function so called may send more: calls lowered before it grew the
+// table are refused.
+func (s *system) lowerFuncCalls() {
+	for i := 0; i < len(s.funcCalls); i++ {
+		c := s.funcCalls[i]
+		tab := c.f.ftab
+		tab.used = len(tab.funcs)
+		var targets []callTarget
+		for k, a := range tab.funcs {
+			targets = append(targets, callTarget{
+				cond: model.Bin(model.OpEq, c.f.e, model.C(int64(k+1))),
+				fn:   a.fn,
+				env:  a.env,
+				args: c.args,
+			})
+		}
+		if join := c.p.splitCall(c.fr, c.in, targets, model.Bin(model.OpEq, c.f.e, model.C(0)), c.from); join >= 0 {
+			c.p.emitTo(join, model.NopOp(), c.to, c.in.Pos(), Origin{})
+		}
+	}
+	for _, tab := range s.funcTabs {
+		if tab.used > 0 && len(tab.funcs) > tab.used {
+			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
+		}
+	}
+}
+
+// isConstExpr reports whether e is a constant.
+func isConstExpr(e model.Expr) bool {
+	_, ok := e.(model.Const)
+	return ok
 }

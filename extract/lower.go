@@ -867,6 +867,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		if recv := s.get(fr, c.Value); recv.kind == vRef {
 			return p.invokeRef(fr, in, recv, cur)
 		} else if recv.kind == vCtx {
+			if c.Method.Name() == "Err" {
+				return p.ctxErr(fr, in, recv.ctx, cur)
+			}
 			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), pos)
 			return cur
 		}
@@ -877,6 +880,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	}
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
+	}
+	if f.kind == vFuncRef && f.ftab != nil {
+		return p.deferFuncCall(fr, in, f, args, cur)
 	}
 	if f.kind == vFuncRef {
 		return p.callFuncRef(fr, in, f, args, cur)
@@ -986,7 +992,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		s.unsupported(in.Pos(), "a %s made by a goroutine (make it in the system function, before its go statements)", fn.Name())
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
-		return p.tickerCall(fn.Name(), args[0].tick, in.Pos(), cur)
+		return p.tickerCall(fr, in, fn.Name(), args[0].tick, in.Pos(), cur)
 	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next

@@ -44,10 +44,10 @@ func TestNames(t *testing.T) {
 			[]string{`panic("both loads saw 0")`, "deadlock"}},
 		{"peterson", "petersonLock", []string{"worker(0)", "worker(1)", "main"},
 			map[string]string{"l.flag[0]": "[0:1]", "l.flag[1]": "[0:1]", "l.turn": "[0:1]"},
-			[]string{"mutual exclusion"}},
+			[]string{"mutual exclusion", "leak"}},
 		{"mp", "messagePassing", []string{"go@28", "receive", "main"},
 			map[string]string{"m.data": "[0:42]", "m.ready": "[0:1]", "wg": "[0:1]"},
-			[]string{`panic("stale data")`, "deadlock"}},
+			[]string{`panic("stale data")`, "deadlock", "leak"}},
 		{"misc", "dynamicIndex", []string{"go@25", "go@30", "main"},
 			map[string]string{"r.head": "[0:2]", "r.slot[0]": "[0:2]", "r.slot[1]": "[0:2]", "r.slot[2]": "[0:2]"},
 			[]string{"index out of range", `panic("slot 2 written first")`}},
@@ -69,7 +69,7 @@ func TestNames(t *testing.T) {
 		// The loop counters bound the writes (the retry of the failed
 		// compare-and-swap writes nothing): finite.
 		{"misc", "countedLoop", []string{"go@166", "go@166#2", "main"},
-			map[string]string{"count": "[0:21]", "held": "[0:1]", "wg": "[0:2]"}, []string{`panic("lost update")`, "deadlock"}},
+			map[string]string{"count": "[0:21]", "held": "[0:1]", "wg": "[0:2]"}, []string{`panic("lost update")`, "deadlock", "leak"}},
 		{"misc", "resetLoop", []string{"go@188", "main"},
 			map[string]string{"count": "int"}, nil},
 		{"misc", "fenceDummy", []string{"go@94", "go@100", "main"},

@@ -18,6 +18,9 @@ type spawn struct {
 	args []value
 	pos  token.Pos
 	wg   *pointer // for WaitGroup.Go: the group whose Done ends the process
+	// after is, for time.AfterFunc, the timer whose firing starts the
+	// process.
+	after *ticker
 	// captured lists, for a closure, the integer values of its free
 	// variables when it was spawned ("i=0", "" when unknown), to tell apart
 	// the goroutines a loop spawns from one go statement.
@@ -435,12 +438,19 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if v, ok := s.contextCall(f.fn, args, pos); ok {
 		return v
 	}
+	if isTimeFunc(f.fn, "AfterFunc") {
+		return s.setupAfterFunc(args[1], pos, spawns)
+	}
 	if len(args) > 0 && args[0].kind == vTicker {
+		was := !args[0].tick.initStopped
 		switch f.fn.Name() {
 		case "Stop":
 			args[0].tick.initStopped = true
 		case "Reset":
 			args[0].tick.initStopped = false
+		}
+		if args[0].tick.once {
+			return constVal(b2i(was))
 		}
 		return value{}
 	}

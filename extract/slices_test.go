@@ -44,7 +44,7 @@ func TestSliceNames(t *testing.T) {
 		{"window", []string{"a[1]"}, []string{`panic("a[1] written through w")`}},
 		{"dynIndex", []string{"t.idx", "t.s[0]", "t.s[1]"}, []string{"index out of range", `panic("wrote slot 1")`}},
 		{"constOutOfRange", nil, []string{"index out of range"}},
-		{"spsc", []string{"r.tail", "r.head", "r.buf[0]", "r.buf[1]"}, []string{"index out of range", `panic("lost element")`}},
+		{"spsc", []string{"r.tail", "r.head", "r.buf[0]", "r.buf[1]"}, []string{"index out of range", `panic("lost element")`, "leak"}},
 		{"tornPair", []string{"s.pair.a", "s.pair.b"}, []string{`panic("torn read")`}},
 		{"valueCtor", []string{"s.top", "s.buf[1]", "s.slots[1]"}, []string{`panic("top copied")`}},
 		{"stringFlag", []string{"m.data", "m.state"}, []string{`panic("stale data")`}},

@@ -156,8 +156,9 @@ func (x *extractor) containsGo(fn *ssa.Function) bool {
 	return false
 }
 
-// blockSpawns reports whether b.Instrs[from:] contain a go statement or a
-// call to a function of the package that spawns.
+// blockSpawns reports whether b.Instrs[from:] contain a go statement, a
+// call that starts a goroutine (WaitGroup.Go, time.AfterFunc) or a call to
+// a function of the package that spawns.
 func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
 	for _, in := range b.Instrs[from:] {
 		switch in := in.(type) {
@@ -166,6 +167,9 @@ func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
 		case *ssa.Call:
 			if isSyncMethod(in.Call.StaticCallee(), "WaitGroup", "Go") {
 				return true
+			}
+			if f := in.Call.StaticCallee(); f != nil && isTimeFunc(f, "AfterFunc") {
+				return true // its function runs in a goroutine of its own
 			}
 			if f := in.Call.StaticCallee(); f != nil && x.local(f) && x.containsGo(f) {
 				return true
@@ -226,6 +230,14 @@ type system struct {
 	chanSites  []*chanSite
 	chanCloses []*chanClose
 	chanLens   []chanLen
+	// ctxErrs are context.Canceled and context.DeadlineExceeded, once
+	// made; ctxErrSites the calls of ctx.Err() by processes.
+	ctxErrs     [2]value
+	ctxErrSites []*ctxErrSite
+	// funcTabs are the function values sent on channels, by signature;
+	// funcCalls the calls of values received (funcvals.go).
+	funcTabs  []*funcTable
+	funcCalls []*funcCall
 	forever    int // 1 + the variable of a wait that never ends, or 0
 	condSites  []*condSite
 	deadlines  []*ctxNode // contexts with a deadline, each a process that cancels it
@@ -313,6 +325,9 @@ func (s *system) global(g *ssa.Global) pointer {
 		s.globals[g] = o
 		if c, ok := s.x.globals[v]; ok {
 			s.mem[pointer{obj: o}.key()] = constVal(c)
+		}
+		if err, ok := s.contextGlobal(g); ok {
+			s.mem[pointer{obj: o}.key()] = err
 		}
 	}
 	return pointer{obj: o}

@@ -60,7 +60,10 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
-	// alts are, for a vFuncRef, the functions it may be.
+	// alts are, for a vFuncRef, the functions it may be; ftab, when set,
+	// is the table of a function value received from a channel, whose
+	// functions are known only once every process is lowered (funcvals.go).
+	ftab *funcTable
 	alts []value
 	// ch is, for a vChan, the channel.
 	ch *channel

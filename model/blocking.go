@@ -1,5 +1,12 @@
 package model
 
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
 // Blocking: when a process can take no step at all.
 //
 // A process waits in the model by a transition that is not enabled: a
@@ -110,7 +117,21 @@ func Qualify(e Expr, q int) Expr {
 // conditions name no memory (a split on registers, which chooses a path
 // rather than waits), or two of them are complementary (x == e and
 // x != e, e and !e: the outcomes of a compare-and-swap).
+//
+// A process also never gets anywhere in a spin loop that nothing changes:
+// when it waits at l by no disabled transition, Blocked follows the loop
+// (see [Program.Spins]).
 func (p *Program) Blocked(q, l int) (Expr, bool) {
+	if c, ok := p.Waits(q, l); ok {
+		return c, true
+	}
+	c, _, ok := p.Spins(q, l)
+	return c, ok
+}
+
+// Waits is Blocked for a wait by a transition that is not enabled, leaving
+// spin loops out.
+func (p *Program) Waits(q, l int) (Expr, bool) {
 	pr := p.Procs[q]
 	out := pr.Out(l)
 	if len(out) == 0 {
@@ -178,4 +199,147 @@ func complementary(a, b Expr) bool {
 		return true
 	}
 	return false
+}
+
+// spinSteps bounds the locations Spins visits from one location.
+const spinSteps = 96
+
+// Spins returns the condition, over the registers of process q and main
+// memory, under which q at location l, the head of a loop, spins forever
+// once every store buffer is empty and no other process moves: every path
+// from l that the memory allows comes back to l, in the same state of the
+// registers the loop reads, without a step that changes memory (a write, a
+// locked block that writes) and without ending. `for !flag.Load() {}`, a
+// spin lock's failing compare-and-swap, `for {}`. It returns false when l
+// heads no such loop: a path leaves the loop at a location before l (l is
+// not the loop's head), or the loop's registers do not come back to a
+// state already seen within spinSteps locations (a counted loop). reads
+// are the variables the loop reads.
+func (p *Program) Spins(q, l int) (cond Expr, reads []int, ok bool) {
+	pr := p.Procs[q]
+	var exits []Expr
+	steps, spins := 0, false
+	var walk func(loc int, regs map[int]Expr, pc Expr, seen []string) bool
+	walk = func(loc int, regs map[int]Expr, pc Expr, seen []string) bool {
+		if steps++; steps > spinSteps {
+			return false
+		}
+		out := pr.Out(loc)
+		if len(out) == 0 {
+			exits = append(exits, pc)
+			return true
+		}
+		for _, ti := range out {
+			tr := pr.Trans[ti]
+			if writesMemory(tr.Op) {
+				exits = append(exits, and(pc, substitute(orTrue(Enabled(tr.Op)), regs, nil)))
+				continue
+			}
+			next, cond := pureStep(tr.Op, regs)
+			for _, b := range append([]Op{tr.Op}, tr.Op.Body...) {
+				if b.Kind == Read && !slices.Contains(reads, b.Var) {
+					reads = append(reads, b.Var)
+				}
+			}
+			pc2 := and(pc, cond)
+			switch {
+			case tr.To < l:
+				return false
+			case tr.To == l:
+				key := regsKey(next)
+				if slices.Contains(seen, key) {
+					spins = true
+					continue
+				}
+				if !walk(l, next, pc2, append(seen[:len(seen):len(seen)], key)) {
+					return false
+				}
+			default:
+				if !walk(tr.To, next, pc2, seen) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(l, map[int]Expr{}, nil, []string{regsKey(nil)}) || !spins {
+		return nil, nil, false
+	}
+	var blocked Expr = C(1)
+	for i, e := range exits {
+		if i == 0 {
+			blocked = Not(orTrue(e))
+		} else {
+			blocked = Bin(OpAnd, blocked, Not(orTrue(e)))
+		}
+	}
+	return blocked, reads, true
+}
+
+// writesMemory reports whether op changes main memory or its buffer.
+func writesMemory(op Op) bool {
+	switch op.Kind {
+	case Write:
+		return true
+	case Locked:
+		return slices.ContainsFunc(op.Body, func(b Op) bool { return b.Kind == Write })
+	}
+	return false
+}
+
+// pureStep returns the registers after op, a step that writes no memory,
+// given those before (as expressions over the registers and memory at the
+// loop's head), and the condition under which it is enabled (nil: always).
+func pureStep(op Op, regs map[int]Expr) (map[int]Expr, Expr) {
+	next := maps.Clone(regs)
+	var cond Expr
+	body := []Op{op}
+	if op.Kind == Locked {
+		body = op.Body
+	}
+	for _, b := range body {
+		switch b.Kind {
+		case Guard:
+			cond = and(cond, substitute(b.Expr, next, nil))
+		case Read:
+			if b.Expr != nil {
+				cond = and(cond, Bin(OpEq, V(b.Var), substitute(b.Expr, next, nil)))
+			}
+			if b.Reg >= 0 {
+				next[b.Reg] = V(b.Var)
+			}
+		case Assign:
+			next[b.Reg] = substitute(b.Expr, next, nil)
+		}
+	}
+	return next, cond
+}
+
+// regsKey identifies a state of the registers a loop has assigned.
+func regsKey(regs map[int]Expr) string {
+	keys := slices.Sorted(maps.Keys(regs))
+	var b strings.Builder
+	for _, r := range keys {
+		fmt.Fprintf(&b, "%d=%#v;", r, regs[r])
+	}
+	return b.String()
+}
+
+// and conjoins two conditions, nil meaning true.
+func and(a, b Expr) Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return Bin(OpAnd, a, b)
+}
+
+// orTrue returns e, or true when e is nil.
+func orTrue(e Expr) Expr {
+	if e == nil {
+		return C(1)
+	}
+	return e
 }

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fencecheck/fencecheck/internal/progen"
@@ -71,7 +72,7 @@ func TestBlockedLitmus(t *testing.T) {
 // registers alone.
 func TestBlockedAgreesWithSteps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	checked := 0
+	checked, spinChecked := 0, 0
 	for i := range 300 {
 		var p *model.Program
 		if i%2 == 0 {
@@ -99,16 +100,26 @@ func TestBlockedAgreesWithSteps(t *testing.T) {
 			for q := range p.Procs {
 				steps := 0
 				p.ProcSuccessors(s, q, model.SC, 0, func(model.Step, model.State) { steps++ })
-				cond, ok := p.Blocked(q, s.Locs[q])
-				if !ok {
+				cond, waits := p.Waits(q, s.Locs[q])
+				spinCond, _, spins := p.Spins(q, s.Locs[q])
+				if !waits && spins {
+					cond = spinCond
+				}
+				if !waits && !spins {
 					continue
 				}
 				v, err := model.Eval(model.Qualify(cond, q), &model.Env{AllRegs: s.Regs, Mem: s.Mem})
 				if err != nil {
 					continue // a fault: the step faults rather than blocks
 				}
-				if (v != 0) != (steps == 0) {
+				if waits && (v != 0) != (steps == 0) {
 					t.Fatalf("program %d, %s at L%d: blocked = %d with %d steps enabled\n%v", i, p.Procs[q].Name, s.Locs[q], v, steps, s)
+				}
+				if !waits {
+					if forever, ok := spinsForever(p, s, q); ok && forever != (v != 0) {
+						t.Fatalf("program %d, %s at L%d: spins = %d, but alone it spins forever: %v\n%v", i, p.Procs[q].Name, s.Locs[q], v, forever, s)
+					}
+					spinChecked++
 				}
 				checked++
 			}
@@ -122,5 +133,43 @@ func TestBlockedAgreesWithSteps(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no location with a blocking condition was met")
 	}
-	t.Logf("%d states of waiting processes checked", checked)
+	if spinChecked == 0 {
+		t.Fatal("no location of a spin loop was met")
+	}
+	t.Logf("%d states of waiting processes checked, %d of them in spin loops", checked, spinChecked)
+}
+
+// spinsForever reports whether process q, alone from state s under SC,
+// never takes a step that writes memory and never ends; ok is false when its states are
+// too many to tell.
+func spinsForever(p *model.Program, s model.State, q int) (forever, ok bool) {
+	seen := map[string]bool{}
+	queue := []model.State{s}
+	for len(queue) > 0 {
+		if len(seen) > 5000 {
+			return false, false
+		}
+		st := queue[0]
+		queue = queue[1:]
+		k := string(st.AppendKey(nil))
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if st.Fault != nil || len(p.Procs[q].Out(st.Locs[q])) == 0 {
+			return false, true
+		}
+		left := false
+		p.ProcSuccessors(st, q, model.SC, 0, func(step model.Step, n model.State) {
+			op := p.Procs[q].Trans[step.Trans].Op
+			if op.Kind == model.Write || op.Kind == model.Locked && slices.ContainsFunc(op.Body, func(b model.Op) bool { return b.Kind == model.Write }) {
+				left = true
+			}
+			queue = append(queue, n)
+		})
+		if left {
+			return false, true
+		}
+	}
+	return true, true
 }

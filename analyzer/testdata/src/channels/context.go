@@ -2,6 +2,7 @@ package channels
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -106,5 +107,105 @@ func ticker() {
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// ctxErrPoll polls Err between steps of work; it is nil until cancel.
+//
+//fencecheck:system
+func ctxErrPoll() {
+	ctx, cancel := context.WithCancel(context.Background())
+	res := make(chan error, 1)
+	go func() {
+		for i := 0; i < 3; i++ {
+			if err := ctx.Err(); err != nil {
+				res <- err
+				return
+			}
+		}
+		res <- nil
+	}()
+	cancel()
+	if err := <-res; err != nil && !errors.Is(err, context.Canceled) {
+		panic("not a cancellation")
+	}
+}
+
+// ctxErrBeforeCancel reads Err before main cancels: the goroutine's
+// send happens before main's receive returns, and that before cancel.
+//
+//fencecheck:system
+func ctxErrBeforeCancel() {
+	ctx, cancel := context.WithCancel(context.Background())
+	res := make(chan error, 1)
+	go func() { res <- ctx.Err() }()
+	if err := <-res; err != nil {
+		panic("cancelled")
+	}
+	cancel()
+}
+
+// ctxErrAfterCancel is its buggy twin: cancel may come first.
+//
+//fencecheck:system
+func ctxErrAfterCancel() {
+	ctx, cancel := context.WithCancel(context.Background())
+	res := make(chan error, 1)
+	go func() { res <- ctx.Err() }()
+	cancel()
+	if err := <-res; err != nil {
+		panic("cancelled") // want `^SC: system ctxErrAfterCancel is wrong even under sequential consistency`
+	}
+}
+
+// ctxErrDeadline: only the deadline can end the wait, so Err is
+// context.DeadlineExceeded.
+//
+//fencecheck:system
+func ctxErrDeadline() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	res := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		res <- ctx.Err()
+	}()
+	if err := <-res; err != context.DeadlineExceeded {
+		panic("not the deadline")
+	}
+}
+
+// ctxErrDeadlineOrCancel is its buggy twin: cancel may come first.
+//
+//fencecheck:system
+func ctxErrDeadlineOrCancel() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	res := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		res <- ctx.Err()
+	}()
+	cancel()
+	if err := <-res; err != context.DeadlineExceeded {
+		panic("not the deadline") // want `^SC: system ctxErrDeadlineOrCancel is wrong even under sequential consistency`
+	}
+}
+
+// ctxErrChild: a child of a context with a deadline reports the parent's
+// deadline.
+//
+//fencecheck:system
+func ctxErrChild() {
+	parent, cancelParent := context.WithTimeout(context.Background(), time.Second)
+	defer cancelParent()
+	child, cancel := context.WithCancel(parent)
+	defer cancel()
+	res := make(chan error, 1)
+	go func() {
+		<-child.Done()
+		res <- child.Err()
+	}()
+	if !errors.Is(<-res, context.DeadlineExceeded) {
+		panic("not the deadline")
 	}
 }

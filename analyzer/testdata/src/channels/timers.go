@@ -1,6 +1,10 @@
 package channels
 
-import "time"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // Timers fire once, at a moment that may be any: not yet when a select
 // looks, or long after. Each system here was once judged wrongly.
@@ -45,5 +49,127 @@ func timerOrResult() {
 	case <-res:
 	case <-t:
 		<-res
+	}
+}
+
+// timerStopReports stops a timer that a goroutine also waits on: Stop
+// reports false once the goroutine has received, and then main leaves it
+// waiting to send.
+//
+//fencecheck:system
+func timerStopReports() {
+	t := time.NewTimer(time.Second)
+	work := make(chan int)
+	done := make(chan bool)
+	go func() {
+		select {
+		case <-work:
+		case <-t.C:
+		}
+		done <- true // want `^leak: go@\d+ blocks forever in done <- true after system timerStopReports returns$`
+	}()
+	if !t.Stop() {
+		return
+	}
+	work <- 1
+	<-done
+}
+
+// timerStopDrains is its fixed twin: whatever Stop reports, main waits.
+//
+//fencecheck:system
+func timerStopDrains() {
+	t := time.NewTimer(time.Second)
+	work := make(chan int)
+	done := make(chan bool)
+	go func() {
+		select {
+		case <-work:
+		case <-t.C:
+		}
+		done <- true
+	}()
+	if t.Stop() {
+		work <- 1
+	}
+	<-done
+}
+
+// timerStopped receives from a stopped timer: since Go 1.23 nothing stale
+// comes after Stop.
+//
+//fencecheck:system
+func timerStopped() {
+	t := time.NewTimer(time.Second)
+	t.Stop()
+	go func() { <-t.C }() // want `^leak: go@\d+ blocks forever in <-t\.C after system timerStopped returns$`
+}
+
+// timerReset re-arms a stopped timer: it fires again.
+//
+//fencecheck:system
+func timerReset() {
+	t := time.NewTimer(time.Second)
+	t.Stop()
+	done := make(chan bool)
+	go func() {
+		<-t.C
+		done <- true
+	}()
+	t.Reset(time.Second)
+	<-done
+}
+
+// afterFuncLocked: the function runs in a goroutine of its own, at any
+// moment unless Stop comes first; the mutex orders its update.
+//
+//fencecheck:system
+func afterFuncLocked() {
+	var mu sync.Mutex
+	n := 0
+	t := time.AfterFunc(time.Second, func() {
+		mu.Lock()
+		n++
+		mu.Unlock()
+	})
+	mu.Lock()
+	n++
+	mu.Unlock()
+	t.Stop()
+}
+
+// afterFuncRace is its buggy twin: nothing orders the two updates.
+//
+//fencecheck:system
+func afterFuncRace() {
+	n := 0
+	t := time.AfterFunc(time.Second, func() {
+		n++ // want `^race: `
+	})
+	n++
+	t.Stop()
+}
+
+// afterFuncStopped: Stop reports true only when the function has not
+// started, and then it never starts.
+//
+//fencecheck:system
+func afterFuncStopped() {
+	var fired atomic.Bool
+	t := time.AfterFunc(time.Second, func() { fired.Store(true) })
+	if t.Stop() && fired.Load() {
+		panic("stopped, but it ran")
+	}
+}
+
+// afterFuncStoppedLate is its buggy twin: Stop reporting false means it
+// started, not that it has finished.
+//
+//fencecheck:system
+func afterFuncStoppedLate() {
+	var fired atomic.Bool
+	t := time.AfterFunc(time.Second, func() { fired.Store(true) })
+	if !t.Stop() && !fired.Load() {
+		panic("it had not run yet") // want `^SC: system afterFuncStoppedLate is wrong even under sequential consistency`
 	}
 }
