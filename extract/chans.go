@@ -230,8 +230,9 @@ type chanClose struct {
 	p        *proc
 	from, to int
 	ch       *channel
-	cancel   *ctxNode // set for a cancellation: ch is nil
-	expire   bool     // the cancellation is a deadline's
+	cancel   *ctxNode   // set for a cancellation: ch is nil
+	expire   bool       // the cancellation is a deadline's
+	also     []model.Op // with cancel: steps of the same locked block before it
 	pos      token.Pos
 	origin   Origin
 }
@@ -548,7 +549,7 @@ func (s *system) lowerChannels() {
 	for _, c := range s.chanCloses {
 		p := c.p
 		if c.cancel != nil {
-			p.emitTo(c.from, model.LockedOp(cancelOps(c.cancel, c.expire)...), c.to, c.pos, c.origin)
+			p.emitTo(c.from, model.LockedOp(append(append([]model.Op(nil), c.also...), cancelOps(c.cancel, c.expire)...)...), c.to, c.pos, c.origin)
 			continue
 		}
 		x := c.ch.closed

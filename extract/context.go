@@ -85,22 +85,7 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 	case "context.Background", "context.TODO":
 		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1}}, true
 	case "context.WithCancel", "context.WithTimeout", "context.WithDeadline":
-		parent := args[0]
-		if parent.kind != vCtx {
-			s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
-		}
-		n := &ctxNode{parent: parent.ctx, deadline: fn.Name() != "WithCancel", pos: pos, expired: -1}
-		n.ch = &channel{name: "ctx", anon: true, elem: types.NewStruct(nil, nil), pos: pos, closed: -1}
-		s.chans = append(s.chans, n.ch)
-		for p := parent.ctx; p != nil; p = p.parent {
-			if p.ch != nil && p.ch.initClosed {
-				n.ch.initClosed = true
-			}
-		}
-		parent.ctx.children = append(parent.ctx.children, n)
-		if n.deadline {
-			s.deadlines = append(s.deadlines, n)
-		}
+		n := s.deriveCtx(args[0], fn.Name() != "WithCancel", pos)
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
 		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
@@ -120,6 +105,27 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		return value{kind: vTicker, tick: t}, true
 	}
 	return value{}, false
+}
+
+// deriveCtx makes a context derived from parent that can be cancelled,
+// and by a deadline when deadline is set.
+func (s *system) deriveCtx(parent value, deadline bool, pos token.Pos) *ctxNode {
+	if parent.kind != vCtx {
+		s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
+	}
+	n := &ctxNode{parent: parent.ctx, deadline: deadline, pos: pos, expired: -1}
+	n.ch = &channel{name: "ctx", anon: true, elem: types.NewStruct(nil, nil), pos: pos, closed: -1}
+	s.chans = append(s.chans, n.ch)
+	for p := parent.ctx; p != nil; p = p.parent {
+		if p.ch != nil && p.ch.initClosed {
+			n.ch.initClosed = true
+		}
+	}
+	parent.ctx.children = append(parent.ctx.children, n)
+	if n.deadline {
+		s.deadlines = append(s.deadlines, n)
+	}
+	return n
 }
 
 // setupCancel executes cancel() of the setup.

@@ -51,6 +51,10 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)
 			for _, r := range child.returns {
+				if sw.group != nil {
+					p.groupReturn(sw.group, r, x, sw.pos)
+					continue
+				}
 				p.emit(r.loc, model.FetchAdd(x, -1, model.C(-1)), sw.pos, Origin{})
 			}
 		}

@@ -994,6 +994,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if len(args) > 0 && args[0].kind == vTicker {
 		return p.tickerCall(fr, in, fn.Name(), args[0].tick, in.Pos(), cur)
 	}
+	if next, ok := p.errGroupCall(fr, in, fn, args, cur); ok {
+		return next
+	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next
 	}

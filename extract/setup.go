@@ -21,6 +21,9 @@ type spawn struct {
 	// after is, for time.AfterFunc, the timer whose firing starts the
 	// process.
 	after *ticker
+	// group is, for errgroup.Group.Go, the group whose first error the
+	// process may set; wg is its counter.
+	group *errGroup
 	// captured lists, for a closure, the integer values of its free
 	// variables when it was spawned ("i=0", "" when unknown), to tell apart
 	// the goroutines a loop spawns from one go statement.
@@ -212,6 +215,9 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 		return
 	}
 	v.ptr.obj.name, v.ptr.obj.anon = id.Name, false
+	if eg, ok := s.errGroups[v.ptr.obj]; ok {
+		eg.err.obj.name = id.Name + ".err"
+	}
 }
 
 // alloc creates the object of an Alloc instruction.
@@ -440,6 +446,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	}
 	if isTimeFunc(f.fn, "AfterFunc") {
 		return s.setupAfterFunc(args[1], pos, spawns)
+	}
+	if v, ok := s.errGroupSetup(f.fn, args, pos, spawns); ok {
+		return v
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		was := !args[0].tick.initStopped

@@ -168,7 +168,7 @@ func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
 			if isSyncMethod(in.Call.StaticCallee(), "WaitGroup", "Go") {
 				return true
 			}
-			if f := in.Call.StaticCallee(); f != nil && isTimeFunc(f, "AfterFunc") {
+			if f := in.Call.StaticCallee(); f != nil && (isTimeFunc(f, "AfterFunc") || errGroupFunc(f) == "Go") {
 				return true // its function runs in a goroutine of its own
 			}
 			if f := in.Call.StaticCallee(); f != nil && x.local(f) && x.containsGo(f) {
@@ -237,6 +237,8 @@ type system struct {
 	// funcTabs are the function values sent on channels, by signature;
 	// funcCalls the calls of values received (funcvals.go).
 	funcTabs  []*funcTable
+	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
+	errGroups map[*object]*errGroup
 	funcCalls []*funcCall
 	forever    int // 1 + the variable of a wait that never ends, or 0
 	condSites  []*condSite

@@ -339,7 +339,7 @@ func classify(t types.Type) leafKind {
 		return leafAtomic
 	}
 	switch {
-	case isNamed(t, "sync", "WaitGroup"):
+	case isNamed(t, "sync", "WaitGroup"), isErrGroup(t):
 		return leafWaitGroup
 	case isNamed(t, "sync", "Mutex"):
 		return leafMutex
