@@ -74,7 +74,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 	}
 	systems, diags := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
 	for _, d := range reportable(pass, cfg, diags) {
-		pass.Report(analysis.Diagnostic{Pos: d.Pos, Message: d.Message})
+		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: category(d.Message), Message: d.Message})
 	}
 	r := newReporter(pass)
 	r.unfixedOnly = cfg.Unfixed
@@ -91,8 +91,9 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	defer func() {
 		if x := recover(); x != nil {
 			r.add(analysis.Diagnostic{
-				Pos:     sys.Decl.Name.Pos(),
-				Message: fmt.Sprintf("internal error: fencecheck panicked while analysing system %s: %v", sys.Name, x),
+				Pos:      sys.Decl.Name.Pos(),
+				Category: KindInternal,
+				Message:  fmt.Sprintf("internal error: fencecheck panicked while analysing system %s: %v", sys.Name, x),
 			})
 		}
 	}()
@@ -257,5 +258,5 @@ func (s *system) namedEngine(name string, finite bool) (engines.Engine, string) 
 
 // report adds a plain diagnostic.
 func (s *system) report(pos token.Pos, msg string) {
-	s.r.add(analysis.Diagnostic{Pos: pos, Message: msg})
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg})
 }

@@ -267,7 +267,7 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	if s.cfg.Witness {
 		msg.WriteString("\n" + s.table(rc.Trace))
 	}
-	d := analysis.Diagnostic{Pos: first.pos, Message: msg.String(), Related: related}
+	d := analysis.Diagnostic{Pos: first.pos, Category: KindRace, Message: msg.String(), Related: related}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}

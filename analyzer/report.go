@@ -420,7 +420,7 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 	if s.cfg.Witness && b.trace != nil {
 		msg.WriteString("\n" + s.reachabilityTable(b.trace))
 	}
-	d := analysis.Diagnostic{Pos: b.pos, Message: msg.String(), Related: related}
+	d := analysis.Diagnostic{Pos: b.pos, Category: KindTSO, Message: msg.String(), Related: related}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
@@ -475,7 +475,7 @@ func (s *system) reportNotFixable(res *fence.Result) {
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	s.r.add(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related})
 }
 
 // stepText describes one step of a trace for a Go programmer, or returns ""
