@@ -35,7 +35,12 @@ import (
 //     takes it) through G's own cells G.chanval and G.chanok and wakes G by
 //     setting G.chansel to the case, withdrawing G's other offers. A
 //     goroutine whose operations are not ready publishes its offers, all at
-//     once, and waits until a partner sets its chansel.
+//     once, and waits until a partner sets its chansel. A select that names
+//     the same channel in several cases of one direction offers each in a
+//     slot of its own (ch.recvq[G/2] for the second), as the run time
+//     enqueues one waiter per case; a partner takes any one of them. A
+//     goroutine never takes its own offers: it publishes them only after
+//     finding no partner, and waits from then on.
 //
 // A select is one such site with several cases; a plain send or receive is
 // a select of one case without default, and select {} one with none. The
@@ -72,8 +77,10 @@ type channel struct {
 	closed       int
 	full, buf    []int // buffered: by slot; buf empty for elements with no cell
 	sendx, recvx int
-	recvq, sendq map[int]int // unbuffered: by process
-	sendv        map[int]int
+	// unbuffered: by process, then by slot (the cases of one select on
+	// the channel in the same direction)
+	recvq, sendq map[int][]int
+	sendv        map[int][]int
 }
 
 // hasCell reports whether the elements of ch carry a value (struct{} does
@@ -202,9 +209,15 @@ func (s *system) chanOf(v value, pos token.Pos) *channel {
 
 // A chanCase is one case of a channel site.
 type chanCase struct {
-	ch     *channel // nil: a nil channel, never ready (unless always)
-	always bool     // a timer's channel: ready at a moment that may be any
-	tick   *ticker  // with always: the ticker, ready until stopped
+	ch *channel // nil: a nil channel, never ready (unless always)
+	// pick and alts are set for a channel chosen at run time: the case
+	// is on alts[pick-1], or on nil when pick is 0. splitSites resolves
+	// them into ch before the site is lowered.
+	pick   model.Expr
+	alts   []*channel
+	slot   int     // the slot of the case's offer (lowerChannels)
+	always bool    // a timer's channel: ready at a moment that may be any
+	tick   *ticker // with always: the ticker, ready until stopped
 	send   bool
 	val    model.Expr // send: the value
 	valReg int        // receive: the register of the value, or -1
@@ -257,9 +270,7 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 		}
 		return c
 	}
-	if v.kind != vNil {
-		c.ch = p.s.chanOf(v, pos)
-	}
+	p.s.setCaseChan(&c, v, pos)
 	if wantVal && !isZeroSize(elem) {
 		c.valReg = p.newReg(name, elem)
 	}
@@ -272,9 +283,7 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 // sendCase returns the case of a send of x on v.
 func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 	c := chanCase{send: true, valReg: -1, okReg: -1, val: model.C(0)}
-	if v.kind != vNil {
-		c.ch = p.s.chanOf(v, pos)
-	}
+	p.s.setCaseChan(&c, v, pos)
 	switch {
 	case isZeroSize(elem):
 	case isPtrCell(elem):
@@ -358,7 +367,6 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 	site.idxReg = p.newReg("case", types.Typ[types.Int])
 	okReg := -1
 	tup := []value{intVal(model.R(site.idxReg)), constVal(0)}
-	seen := map[*channel]bool{}
 	for _, st := range in.States {
 		elem := st.Chan.Type().Underlying().(*types.Chan).Elem()
 		v := s.get(fr, st.Chan)
@@ -374,13 +382,6 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 			c.okReg = okReg
 			tup = append(tup, p.recvValue(c, elem))
 		}
-		if c.ch != nil && c.ch.cap == 0 {
-			key := c.ch
-			if seen[key] {
-				s.unsupported(st.Pos, "a select with two cases on the unbuffered channel %s", c.ch.name)
-			}
-			seen[key] = true
-		}
 		site.cases = append(site.cases, c)
 	}
 	fr.vals[in] = value{kind: vTuple, tup: tup}
@@ -395,6 +396,9 @@ func (p *proc) closeChan(fr *frame, in *ssa.Call, cur int) int {
 	if v.kind == vNil {
 		p.panics = append(p.panics, panicSite{loc: cur, name: "panic: close of nil channel", pos: in.Pos()})
 		return -1
+	}
+	if v.kind == vChanRef {
+		return p.closeChanRef(v, in.Pos(), node, cur)
 	}
 	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node}}
 	s.chanCloses = append(s.chanCloses, c)
@@ -471,7 +475,9 @@ func (s *system) lowerChannels() {
 	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 && len(s.ctxErrSites) == 0 {
 		return
 	}
+	s.splitSites()
 	boolT, intT := types.Typ[types.Bool], types.Typ[types.Int]
+	s.uniqueChanNames()
 	for _, ch := range s.chans {
 		ch.closed = s.newChanVar(ch.name+".closed", boolT, b2i(ch.initClosed), ch.pos)
 		if ch.cap > 0 {
@@ -488,7 +494,7 @@ func (s *system) lowerChannels() {
 			ch.sendx = s.newChanVar(ch.name+".sendx", intT, int64(len(ch.initBuf)%ch.cap), ch.pos)
 			ch.recvx = s.newChanVar(ch.name+".recvx", intT, 0, ch.pos)
 		}
-		ch.recvq, ch.sendq, ch.sendv = map[int]int{}, map[int]int{}, map[int]int{}
+		ch.recvq, ch.sendq, ch.sendv = map[int][]int{}, map[int][]int{}, map[int][]int{}
 	}
 	for _, d := range s.deadlines {
 		for _, n := range d.nodes() {
@@ -508,9 +514,15 @@ func (s *system) lowerChannels() {
 	pcs := map[int]*procChan{}
 	for _, site := range s.chanSites {
 		q := site.p.idx
-		for _, c := range site.cases {
+		for k := range site.cases {
+			c := &site.cases[k]
 			if c.ch == nil || c.ch.cap > 0 {
 				continue
+			}
+			for _, d := range site.cases[:k] {
+				if d.ch == c.ch && d.send == c.send {
+					c.slot++
+				}
 			}
 			if pcs[q] == nil {
 				name := s.prog.Procs[q].Name
@@ -520,13 +532,19 @@ func (s *system) lowerChannels() {
 					ok:  s.newChanVar(name+".chanok", boolT, 0, site.pos),
 				}
 			}
+			who := s.prog.Procs[q].Name
+			if c.slot > 0 {
+				who = fmt.Sprintf("%s/%d", who, c.slot+1)
+			}
 			if c.send {
-				if _, ok := c.ch.sendq[q]; !ok {
-					c.ch.sendq[q] = s.newChanVar(fmt.Sprintf("%s.sendq[%s]", c.ch.name, s.prog.Procs[q].Name), intT, 0, site.pos)
-					c.ch.sendv[q] = s.newChanVar(fmt.Sprintf("%s.sendv[%s]", c.ch.name, s.prog.Procs[q].Name), c.ch.elem, 0, site.pos)
+				for len(c.ch.sendq[q]) <= c.slot {
+					c.ch.sendq[q] = append(c.ch.sendq[q], s.newChanVar(fmt.Sprintf("%s.sendq[%s]", c.ch.name, who), intT, 0, site.pos))
+					c.ch.sendv[q] = append(c.ch.sendv[q], s.newChanVar(fmt.Sprintf("%s.sendv[%s]", c.ch.name, who), c.ch.elem, 0, site.pos))
 				}
-			} else if _, ok := c.ch.recvq[q]; !ok {
-				c.ch.recvq[q] = s.newChanVar(fmt.Sprintf("%s.recvq[%s]", c.ch.name, s.prog.Procs[q].Name), intT, 0, site.pos)
+			} else {
+				for len(c.ch.recvq[q]) <= c.slot {
+					c.ch.recvq[q] = append(c.ch.recvq[q], s.newChanVar(fmt.Sprintf("%s.recvq[%s]", c.ch.name, who), intT, 0, site.pos))
+				}
 			}
 		}
 	}
@@ -534,11 +552,11 @@ func (s *system) lowerChannels() {
 	withdraw := func(q int) []model.Op {
 		var ops []model.Op
 		for _, ch := range s.chans {
-			if x, ok := ch.recvq[q]; ok {
+			for _, x := range ch.recvq[q] {
 				ops = append(ops, model.WriteOp(x, model.C(0)))
 			}
-			if x, ok := ch.sendq[q]; ok {
-				ops = append(ops, model.WriteOp(x, model.C(0)), model.WriteOp(ch.sendv[q], model.C(0)))
+			for j, x := range ch.sendq[q] {
+				ops = append(ops, model.WriteOp(x, model.C(0)), model.WriteOp(ch.sendv[q][j], model.C(0)))
 			}
 		}
 		return ops
@@ -565,6 +583,20 @@ func (s *system) lowerChannels() {
 		}
 		op := model.LockedOp(model.Op{Kind: model.Assign, Reg: l.reg, Expr: sum, NoSync: true})
 		l.p.emitTo(l.from, op, l.to, l.pos, l.origin)
+	}
+}
+
+// uniqueChanNames numbers the channels that share a name (those a function
+// called twice made): c, c#2.
+func (s *system) uniqueChanNames() {
+	seen := map[string]bool{}
+	for _, ch := range s.chans {
+		base, n := ch.name, 1
+		for seen[ch.name] {
+			n++
+			ch.name = fmt.Sprintf("%s#%d", base, n)
+		}
+		seen[ch.name] = true
 	}
 }
 
@@ -628,8 +660,11 @@ func (s *system) ready(c chanCase, q int) model.Expr {
 	if !c.send {
 		queue = ch.sendq
 	}
-	for g, x := range queue {
-		if g != q {
+	for _, g := range queueProcs(queue) {
+		if g == q {
+			continue
+		}
+		for _, x := range queue[g] {
 			r = orAll(r, model.Bin(model.OpNe, model.V(x), model.C(0)))
 		}
 	}
@@ -724,31 +759,35 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		}
 		if c.send {
 			// A receiver waits: hand the value over and wake it.
-			for g, x := range ch.recvq {
+			for _, g := range queueProcs(ch.recvq) {
 				if g == q {
 					continue
 				}
-				pc := pcs[g]
-				body := pre(noSync(guard(eq(closed, 0)))...)
-				body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))),
-					model.WriteOp(pc.val, c.val), model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
-				body = append(body, withdraw(g)...)
-				emit(loc, append(body, setIdx(k)...), site.join)
+				for _, x := range ch.recvq[g] {
+					pc := pcs[g]
+					body := pre(noSync(guard(eq(closed, 0)))...)
+					body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))),
+						model.WriteOp(pc.val, c.val), model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
+					body = append(body, withdraw(g)...)
+					emit(loc, append(body, setIdx(k)...), site.join)
+				}
 			}
 			return
 		}
 		// A sender waits: take its value and wake it.
-		for g, x := range ch.sendq {
+		for _, g := range queueProcs(ch.sendq) {
 			if g == q {
 				continue
 			}
-			pc := pcs[g]
-			body := pre(noSync(guard(eq(closed, 0)))...)
-			body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))))
-			body = append(body, result(c, model.V(ch.sendv[g]), model.C(1))...)
-			body = append(body, model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
-			body = append(body, withdraw(g)...)
-			emit(loc, append(body, setIdx(k)...), site.join)
+			for j, x := range ch.sendq[g] {
+				pc := pcs[g]
+				body := pre(noSync(guard(eq(closed, 0)))...)
+				body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))))
+				body = append(body, result(c, model.V(ch.sendv[g][j]), model.C(1))...)
+				body = append(body, model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
+				body = append(body, withdraw(g)...)
+				emit(loc, append(body, setIdx(k)...), site.join)
+			}
 		}
 		// Closed: the zero value, at once.
 		body := pre(model.ReadEqOp(ch.closed, model.C(1)))
@@ -790,9 +829,9 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 			continue
 		}
 		if c.send {
-			publish = append(publish, model.WriteOp(c.ch.sendq[q], model.C(int64(k+1))), model.WriteOp(c.ch.sendv[q], c.val))
+			publish = append(publish, model.WriteOp(c.ch.sendq[q][c.slot], model.C(int64(k+1))), model.WriteOp(c.ch.sendv[q][c.slot], c.val))
 		} else {
-			publish = append(publish, model.WriteOp(c.ch.recvq[q], model.C(int64(k+1))))
+			publish = append(publish, model.WriteOp(c.ch.recvq[q][c.slot], model.C(int64(k+1))))
 		}
 	}
 	emit(site.from, publish, wait)

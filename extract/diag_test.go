@@ -56,7 +56,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func() {}()", "unsupported in a fencecheck system: a go statement in a loop inside a goroutine"},
 			{"go func(p *int32) { *p = 1 }(&spawnPair[n])", "unsupported in a fencecheck system: a go statement inside a goroutine with a pointer chosen at run time"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
-			{"case v := <-c:", "unsupported in a fencecheck system: a select with two cases on the unbuffered channel c"},
+			{"c = other(c, d)", "unsupported in a fencecheck system: a channel variable set to the channel b, not known where its value is chosen at run time"},
 			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},
 			{`err := errors.New("again")`, "unsupported in a fencecheck system: the error returned by errors.New(\"again\") where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},

@@ -240,6 +240,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
 		case !back && allFuncs(known):
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
+		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
@@ -289,6 +290,8 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		var x model.Expr
 		if fv := fr.vals[phi]; fv.kind == vFuncRef {
 			x = p.s.funcIndex(fv, v, phi.Pos())
+		} else if fv.kind == vChanRef {
+			x = p.s.chanIndex(fv, v, edgePos(phi, e.pred))
 		} else if fv.kind == vSlice {
 			var copies [][2]int
 			x, copies = p.growEdge(fr, b, phi, fv, v)
@@ -750,6 +753,9 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 		// arguments of a variadic call, say): an error only where it is used.
 		return cur
 	}
+	if next, ok := p.storeChanCell(ptr, val, pos, o, cur); ok {
+		return next
+	}
 	if classify(t) != leafInt {
 		if c, ok := src.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
 			// Zeroing a private aggregate.
@@ -809,8 +815,11 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isChan := t.Underlying().(*types.Chan); isChan {
-			// Goroutines do not store channels in shared memory (store
-			// refuses it): the cell holds what the setup left.
+			if next, ok := p.loadChanCell(fr, in, ptr, pos, o, cur); ok {
+				return next
+			}
+			// Goroutines do not store other channels in shared memory
+			// (store refuses it): the cell holds what the setup left.
 			fr.vals[in] = p.scalarFromSetup(ptr, "a channel")
 			return cur
 		}

@@ -230,6 +230,9 @@ type system struct {
 	chanSites  []*chanSite
 	chanCloses []*chanClose
 	chanLens   []chanLen
+	// nilled are the channel variables that the code sets only to nil
+	// (chanvals.go), once computed.
+	nilled map[*types.Var]bool
 	// ctxErrs are context.Canceled and context.DeadlineExceeded, once
 	// made; ctxErrSites the calls of ctx.Err() by processes.
 	ctxErrs     [2]value
@@ -511,6 +514,8 @@ func kindName(k valKind) string {
 		return "a function value chosen at run time"
 	case vChan:
 		return "a channel"
+	case vChanRef:
+		return "a channel chosen at run time"
 	case vCond:
 		return "a sync.Cond"
 	case vCondL:
@@ -806,6 +811,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	s.checkStringOp(in)
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
+		return v
+	}
+	if v, ok := s.chanCompare(x, y, in); ok {
 		return v
 	}
 	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {

@@ -34,6 +34,7 @@ const (
 	vTimer                  // a timer's channel: a receive is always ready (context.go)
 	vTicker                 // a *time.Ticker
 	vTickerC                // the address of a Ticker's field C
+	vChanRef                // a channel chosen at run time: alts[e-1], nil when e is 0 (chanvals.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -60,7 +61,8 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
-	// alts are, for a vFuncRef, the functions it may be; ftab, when set,
+	// alts are, for a vFuncRef, the functions it may be (for a vChanRef,
+	// the channels); ftab, when set,
 	// is the table of a function value received from a channel, whose
 	// functions are known only once every process is lowered (funcvals.go).
 	ftab *funcTable
@@ -124,6 +126,16 @@ func same(a, b value) bool {
 		return a.e == b.e
 	case vChan:
 		return a.ch == b.ch
+	case vChanRef:
+		if a.e != b.e || len(a.alts) != len(b.alts) {
+			return false
+		}
+		for i := range a.alts {
+			if a.alts[i].ch != b.alts[i].ch {
+				return false
+			}
+		}
+		return true
 	case vCond, vCondL:
 		return a.cond == b.cond
 	case vCtx, vCancel:

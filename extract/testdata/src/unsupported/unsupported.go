@@ -98,17 +98,17 @@ func recursion() {
 
 const x0 = 2
 
+func other(c, d chan int) chan int { return d }
+
 //fencecheck:system
-func selects() {
-	c := make(chan int)
-	go func() {
-		select {
-		case <-c:
-		case v := <-c:
-			_ = v
-		default:
+func chanLater() {
+	a, b := make(chan int, 2), make(chan int, 2)
+	go func(c, d chan int) {
+		for i := 0; i < 2; i++ {
+			c <- i
+			c = other(c, d)
 		}
-	}()
+	}(a, b)
 }
 
 type iface interface{ m() }

@@ -1,0 +1,399 @@
+package extract
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Channel values chosen at run time.
+//
+// A channel variable that a goroutine reassigns (the merge idiom sets an
+// input to nil once it is closed, so that its select case never proceeds
+// again) is a phi of channel values. Its value is a vChanRef: a register
+// holding the index of one of the channels the phi may bring (alts[e-1]),
+// or 0 for nil, as a function value chosen at run time is. The
+// alternatives are the channels the phi's edges bring when its block is
+// entered, with those of the phis these edges name; an edge lowered later
+// (a loop's back edge) that brings another channel is refused.
+//
+// An operation on a vChanRef is split over the alternatives under guards on
+// the register: a channel site becomes one site for each combination of
+// the alternatives of its cases (splitSites), in which a nil alternative
+// is a case that never proceeds; a close becomes one close for each
+// alternative, and a panic for nil. Comparisons compare the channels'
+// identities.
+
+// maxChanSplits bounds the sites a select on channels chosen at run time
+// is split into.
+const maxChanSplits = 32
+
+// chanPhi makes the value of a join of channel values, reporting false
+// when some value it brings is not a channel the setup made or nil. known
+// are the values of the edges lowered so far.
+func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) bool {
+	if _, ok := phi.Type().Underlying().(*types.Chan); !ok {
+		return false
+	}
+	var alts []value
+	var add func(v value) bool
+	add = func(v value) bool {
+		switch v.kind {
+		case vNil:
+			return true
+		case vChan:
+			if v.ch.timer {
+				return false
+			}
+			if !slices.ContainsFunc(alts, func(a value) bool { return a.ch == v.ch }) {
+				alts = append(alts, v)
+			}
+			return true
+		case vChanRef:
+			for _, a := range v.alts {
+				add(a)
+			}
+			return true
+		}
+		return false
+	}
+	for _, v := range known {
+		if !add(v) {
+			return false
+		}
+	}
+	// The edges lowered later may bring what the phis they name hold.
+	seen := map[*ssa.Phi]bool{phi: true}
+	var walk func(*ssa.Phi)
+	walk = func(ph *ssa.Phi) {
+		for _, e := range ph.Edges {
+			if v, ok := fr.vals[e]; ok {
+				add(v)
+				continue
+			}
+			if e, ok := e.(*ssa.Phi); ok && !seen[e] {
+				seen[e] = true
+				walk(e)
+			}
+		}
+	}
+	walk(phi)
+	if len(alts) == 0 {
+		return false
+	}
+	if len(alts) > maxCases {
+		p.s.unsupported(phi.Pos(), "a channel variable that may hold one of more than %d channels", maxCases)
+	}
+	r := p.newReg(p.regName(fr, phi), types.Typ[types.Int])
+	p.holds(r, fr, phi)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(alts))}
+	st.phiReg[phi] = r
+	fr.vals[phi] = value{kind: vChanRef, e: model.R(r), alts: alts}
+	return true
+}
+
+// chanIndex returns the index of channel value v among the alternatives of
+// cv, a vChanRef: what an edge into cv's phi assigns to its register.
+func (s *system) chanIndex(cv, v value, pos token.Pos) model.Expr {
+	index := func(ch *channel) int64 {
+		for i, a := range cv.alts {
+			if a.ch == ch {
+				return int64(i + 1)
+			}
+		}
+		s.unsupported(pos, "a channel variable set to the channel %s, not known where its value is chosen at run time", ch.name)
+		return 0
+	}
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vChan:
+		return model.C(index(v.ch))
+	case vChanRef:
+		same := len(v.alts) == len(cv.alts)
+		var e model.Expr = model.C(0)
+		for i, a := range v.alts {
+			k := index(a.ch)
+			same = same && k == int64(i+1)
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(k)))
+		}
+		if same {
+			return v.e
+		}
+		return e
+	}
+	s.unsupported(pos, "a channel variable set to %s", describe(v))
+	return nil
+}
+
+// chanID is the identity of channel value v as an expression: 1 + the
+// channel's index among the system's channels, 0 for nil.
+func (s *system) chanID(v value, pos token.Pos) model.Expr {
+	id := func(ch *channel) int64 { return int64(slices.Index(s.chans, ch) + 1) }
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vChan:
+		return model.C(id(v.ch))
+	case vChanRef:
+		var e model.Expr = model.C(0)
+		for i, a := range v.alts {
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(id(a.ch))))
+		}
+		return e
+	}
+	s.unsupported(pos, "comparing %s with a channel", describe(v))
+	return nil
+}
+
+// chanCompare lowers x == y and x != y on channel values, one of them
+// chosen at run time or both channels; ok is false for other operands.
+func (s *system) chanCompare(x, y value, in *ssa.BinOp) (v value, ok bool) {
+	if x.kind != vChanRef && y.kind != vChanRef && (x.kind != vChan || y.kind != vChan) {
+		return value{}, false
+	}
+	op := model.OpEq
+	switch in.Op {
+	case token.EQL:
+	case token.NEQ:
+		op = model.OpNe
+	default:
+		s.unsupported(in.Pos(), "the operator %s on channels", in.Op)
+	}
+	if x.kind == vChanRef && y.kind == vNil {
+		return intVal(model.Bin(op, x.e, model.C(0))), true
+	}
+	if y.kind == vChanRef && x.kind == vNil {
+		return intVal(model.Bin(op, y.e, model.C(0))), true
+	}
+	ex, ey := s.chanID(x, in.Pos()), s.chanID(y, in.Pos())
+	if cx, okx := ex.(model.Const); okx {
+		if cy, oky := ey.(model.Const); oky {
+			return constVal(b2i((cx.Value == cy.Value) == (op == model.OpEq))), true
+		}
+	}
+	return intVal(model.Bin(op, ex, ey)), true
+}
+
+// setCaseChan sets the channel of case c to v's.
+func (s *system) setCaseChan(c *chanCase, v value, pos token.Pos) {
+	switch v.kind {
+	case vNil:
+	case vChanRef:
+		c.pick = v.e
+		for _, a := range v.alts {
+			c.alts = append(c.alts, a.ch)
+		}
+	default:
+		c.ch = s.chanOf(v, pos)
+	}
+}
+
+// splitSites replaces each site with a case on a channel chosen at run
+// time by one site for each combination of the cases' alternatives,
+// reached from the site's location under the combination's guard.
+func (s *system) splitSites() {
+	var out []*chanSite
+	for _, site := range s.chanSites {
+		var refs []int // the cases on channels chosen at run time
+		n := 1
+		for k, c := range site.cases {
+			if c.pick != nil {
+				refs = append(refs, k)
+				n *= len(c.alts) + 1
+			}
+		}
+		if len(refs) == 0 {
+			out = append(out, site)
+			continue
+		}
+		if n > maxChanSplits {
+			s.unsupported(site.pos, "a select on channels chosen at run time with more than %d combinations of them", maxChanSplits)
+		}
+		for comb := range n {
+			var cond model.Expr
+			cases := slices.Clone(site.cases)
+			rest := comb
+			for _, k := range refs {
+				c := &cases[k]
+				i := rest % (len(c.alts) + 1)
+				rest /= len(c.alts) + 1
+				cond = andAll(cond, eq(c.pick, int64(i)))
+				if i > 0 {
+					c.ch = c.alts[i-1]
+				}
+				c.pick, c.alts = nil, nil
+			}
+			sub := *site
+			sub.from = site.p.emit(site.from, model.GuardOp(cond), site.pos, site.origin)
+			sub.cases = cases
+			sub.panicAt = -1
+			out = append(out, &sub)
+		}
+	}
+	s.chanSites = out
+}
+
+// closeChanRef lowers close(ch) of a channel chosen at run time: one
+// close for each alternative, and a panic for nil.
+func (p *proc) closeChanRef(v value, pos token.Pos, node ast.Node, cur int) int {
+	s := p.s
+	isNil := p.emit(cur, model.GuardOp(eq(v.e, 0)), pos, Origin{Node: node})
+	p.panics = append(p.panics, panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
+	to := p.newLoc(pos)
+	for i, a := range v.alts {
+		from := p.emit(cur, model.GuardOp(eq(v.e, int64(i+1))), pos, Origin{Node: node})
+		s.chanCloses = append(s.chanCloses, &chanClose{p: p, from: from, to: to, ch: a.ch, pos: pos, origin: Origin{Node: node}})
+	}
+	return to
+}
+
+// queueProcs lists the processes of an unbuffered channel's queue in
+// order.
+func queueProcs(q map[int][]int) []int {
+	var ps []int
+	for g := range q {
+		ps = append(ps, g)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// Channel variables set to nil.
+//
+// A channel variable that goroutines share is a cell of the setup's
+// memory; goroutines may not store other channels in it, but a variable
+// that the code only ever sets to nil (the merge idiom in a closure that
+// captures its inputs) holds either the channel the setup left in it or
+// nil: it is a model variable, 1 for the channel and 0 for nil, and a load
+// of it is a vChanRef over that one channel.
+
+// nilledVars returns the channel variables of the package whose every
+// assignment (other than their declaration) assigns nil, and whose address
+// is never taken.
+func (s *system) nilledVars() map[*types.Var]bool {
+	if s.nilled != nil {
+		return s.nilled
+	}
+	info := s.x.info
+	nilled, bad := map[*types.Var]bool{}, map[*types.Var]bool{}
+	chanVar := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		if _, isChan := v.Type().Underlying().(*types.Chan); !isChan {
+			return nil
+		}
+		return v
+	}
+	for _, f := range s.x.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					v := chanVar(lhs)
+					if v == nil {
+						continue
+					}
+					if len(n.Lhs) == len(n.Rhs) && info.Types[n.Rhs[i]].IsNil() {
+						nilled[v] = true
+					} else {
+						bad[v] = true
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if v := chanVar(e); v != nil && n.Tok == token.ASSIGN {
+						bad[v] = true
+					}
+				}
+			case *ast.UnaryExpr:
+				if v := chanVar(n.X); v != nil && n.Op == token.AND {
+					bad[v] = true
+				}
+			}
+			return true
+		})
+	}
+	for v := range bad {
+		delete(nilled, v)
+	}
+	s.nilled = nilled
+	return nilled
+}
+
+// chanCell returns the model variable of cell ptr, a channel variable
+// that the code sets only to nil, and the channel the setup left in it; ok
+// is false for other cells.
+func (s *system) chanCell(ptr pointer) (x int, ch value, ok bool) {
+	if ptr.dynamic() || ptr.obj.owner >= 0 || len(ptr.path) > 0 || ptr.obj.decl == nil || !s.nilledVars()[ptr.obj.decl] {
+		return 0, value{}, false
+	}
+	ch, ok = s.mem[ptr.key()]
+	if !ok || ch.kind != vChan || ch.ch.timer {
+		return 0, value{}, false
+	}
+	k := ptr.key()
+	if x, ok := s.vars[k]; ok {
+		return x, ch, true
+	}
+	s.display(ptr.obj)
+	t, decl := ptr.target()
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: ptr.name(), Init: model.Init{Value: 1}, Pos: s.mpos(ptr.obj.decl.Pos())})
+	s.varType = append(s.varType, t)
+	s.varDecl = append(s.varDecl, decl)
+	s.vars[k] = len(s.prog.Vars) - 1
+	return s.vars[k], ch, true
+}
+
+// loadChanCell lowers a load of a channel variable that the code sets only
+// to nil; ok is false for other cells.
+func (p *proc) loadChanCell(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos, o Origin, cur int) (next int, ok bool) {
+	x, ch, ok := p.s.chanCell(ptr)
+	if !ok {
+		return cur, false
+	}
+	if !used(in) {
+		return cur, true
+	}
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, 1}
+	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: []value{ch}}
+	return p.emit(cur, model.ReadOp(x, r), pos, o), true
+}
+
+// storeChanCell lowers a store of nil in a channel variable that the code
+// sets only to nil; ok is false for other cells.
+func (p *proc) storeChanCell(ptr pointer, val value, pos token.Pos, o Origin, cur int) (next int, ok bool) {
+	x, ch, ok := p.s.chanCell(ptr)
+	if !ok {
+		return cur, false
+	}
+	e := p.s.chanIndex(value{kind: vChanRef, alts: []value{ch}}, val, pos)
+	return p.emit(cur, model.WriteOp(x, e), pos, o), true
+}
+
+// edgePos is the position of the value edge i of phi brings, or of phi.
+func edgePos(phi *ssa.Phi, i int) token.Pos {
+	if pos := phi.Edges[i].Pos(); pos.IsValid() {
+		return pos
+	}
+	return phi.Pos()
+}
