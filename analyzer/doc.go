@@ -57,6 +57,12 @@
 // engine takes domains too large for the others), or says it is
 // inconclusive, naming the variable and its position.
 //
+// Every diagnostic's Category is its finding kind: race, x86-TSO, SC,
+// range, deadlock, leak or inconclusive (the word its message starts with),
+// unsupported, directive, or internal. fencecheck -explain KIND prints what
+// a kind means, an example, how to fix it and how to silence it
+// (docs/findings/KIND.md in the repository).
+//
 // Packages without //fencecheck: directives cost one pass over their
 // comments.
 //

@@ -13,6 +13,11 @@
 // -budget, -witness) are described in the documentation of package analyzer
 // and by fencecheck -help.
 //
+// fencecheck -explain KIND prints the page of a finding kind (race,
+// x86-TSO, SC, range, deadlock, leak, inconclusive, unsupported, directive,
+// internal): what it means, an example, how to fix it and how to silence it.
+// fencecheck -explain alone lists the kinds.
+//
 // Under go vet, a package without //fencecheck: directives costs one read of
 // its files: fencecheck neither parses nor type-checks it.
 package main
@@ -45,6 +50,9 @@ func main() {
 		// this.
 		fmt.Println(version())
 		return
+	}
+	if rest, ok := explainArgs(args); ok {
+		os.Exit(explain(os.Stdout, os.Stderr, rest))
 	}
 	if fix, rest, diff := fixFlags(args); fix && os.Getenv(fixChildEnv) == "" {
 		os.Exit(fixThenReport(args, rest, diff))
