@@ -25,7 +25,7 @@ import (
 )
 
 // TestBarrierFixesHold checks, at the level of Go source, that a barrier
-// belongs to a store (DESIGN §4): for every file of the packages of
+// belongs to a store (docs/design.md §5): for every file of the packages of
 // TestSuggestedFixes, every litmus system through Go (of at most four
 // goroutines; all with -long) and generated systems (1000; 3000 with
 // -long), with x86-TSO findings:

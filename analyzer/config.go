@@ -35,8 +35,8 @@ const DefaultBudget = 2 * time.Minute
 
 // DefaultWork is the work, in the units of engines.Meter, that the analysis
 // of one system may do when Config.Work is 0: about 30 seconds of one core
-// (the engines do 150,000 to 350,000 units a second; see README,
-// Performance).
+// (the engines do 150,000 to 350,000 units a second; see
+// docs/performance.md).
 const DefaultWork = 6_000_000
 
 // Config is the analyzer's configuration; its flags are the fields.
@@ -64,7 +64,7 @@ type Config struct {
 	// Races reports data races under the Go memory model (the default). With
 	// it off, a system is judged as if every plain access compiled to one MOV
 	// in program order: only x86-TSO and SC findings are reported. That is a
-	// promise gc does not keep for racy code (DESIGN §2a).
+	// promise gc does not keep for racy code (docs/design.md §4).
 	Races bool
 	// Blocking reports the goroutines that can block forever (the default):
 	// deadlock: and leak: findings. With it off, waiting forever is no bad

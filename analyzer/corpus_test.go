@@ -21,7 +21,7 @@ import (
 // testdata/src/corpus: one package per idiom, each with a correct system
 // and a broken mutant whose findings are marked with // want. It logs, per
 // package, the time of the analysis and the engine -engine=auto picks for
-// each system, the rows of the corpus table in README.md.
+// each system, the rows of the corpus table in docs/evidence.md.
 func TestCorpus(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(analysistest.TestData(), "src", "corpus", "*"))
 	if err != nil || len(dirs) == 0 {

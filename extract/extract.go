@@ -85,7 +85,7 @@
 // Calls of functions and methods of the package are inlined (recursion is
 // reported), generic ones as instantiated. Calls of sync/atomic (functions
 // and the typed atomics), of sync.Mutex, sync.WaitGroup and runtime.Gosched
-// are lowered by the table of DESIGN §2, and atomic And/Or as locked
+// are lowered by the table of docs/design.md §3, and atomic And/Or as locked
 // read-and-write operations that return the old value (Go 1.23).
 //
 // A sync.RWMutex is one variable: -1 while write-locked, else the number of

@@ -8,7 +8,7 @@ import (
 // OpKind is the kind of an [Op].
 type OpKind uint8
 
-// The operations of the model (§2 of the k-abstraction paper; DESIGN §2).
+// The operations of the model (§2 of the k-abstraction paper; docs/design.md §3).
 const (
 	// Nop does nothing.
 	Nop OpKind = iota

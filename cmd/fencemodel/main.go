@@ -29,7 +29,7 @@
 // named — or says that the program is already correct, or wrong under SC.
 //
 // race decides the data races of each program under the Go memory model
-// (DESIGN §2a): pairs of accesses to one variable by different processes, at
+// (docs/design.md §2): pairs of accesses to one variable by different processes, at
 // least one a write and at least one plain (not a locked operation, not a
 // read marked atomic), that no happens-before edge orders in some SC
 // execution. It prints each racing pair with the SC trace that reaches the

@@ -11,7 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// opAccess is the shared-memory footprint of one operation, as DESIGN §2a
+// opAccess is the shared-memory footprint of one operation, as docs/design.md §2
 // defines the accesses that take part in races: the variables it reads and
 // writes (bit sets), and whether it is plain. A Read is plain unless it is
 // Atomic, a Write is plain, and every access of a Locked operation is atomic;
@@ -85,7 +85,7 @@ func racyVars(p *model.Program, set map[race.Pair]bool) []string {
 // breadth first with [model.Program.Successors], and records at each state
 // that does not fault every pair of transitions of two different processes,
 // both leaving the processes' current locations, whose accesses conflict
-// (A of the lower process). This is the race of DESIGN §2a, two conflicting
+// (A of the lower process). This is the race of docs/design.md §2, two conflicting
 // accesses enabled in one reachable SC state; by Boehm and Adve's theorem a
 // program has such a race when it has a happens-before race ([hbOracle]).
 // It knows nothing of package race but the type of a pair.

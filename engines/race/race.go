@@ -1,5 +1,5 @@
 // Package race decides whether a program has a data race under the Go memory
-// model (DESIGN §2a): two accesses to one shared variable by different
+// model (docs/design.md §2): two accesses to one shared variable by different
 // processes, at least one a write and at least one plain, that no
 // happens-before edge orders, in some SC execution of the program.
 //

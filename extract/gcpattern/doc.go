@@ -2,7 +2,7 @@
 // go/ssa form is one that the gc compiler rewrites, and says in one sentence
 // what gc does to it. The analyzer appends that sentence to a race
 // diagnostic, so that a programmer sees why a racy access is harmful on
-// amd64 today and not only in theory (DESIGN §2a).
+// amd64 today and not only in theory (docs/design.md §4).
 //
 // Five patterns of gc 1.26 (amd64, optimisations on) are recognised, each
 // from the go/ssa form of the function that holds the access:

@@ -12,7 +12,7 @@
 // once, and both unlock: the state word goes to -1 (range finding on the
 // unlock's atomic add, under sequential consistency). The range directive
 // bounds the state word; without it the state is unbounded and the
-// predicate engine runs over the budget (see README).
+// predicate engine runs over the budget (see docs/evidence.md).
 package mutexfast
 
 import (
