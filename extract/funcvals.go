@@ -19,8 +19,8 @@ import (
 // alternatives (0 for nil), and a call of it is a case split that inlines
 // each alternative under its index, with a nil-dereference panic for 0.
 // The alternatives are the values the join's predecessors bring, so the
-// target set is exact; a join on a loop's back edge, or a function value
-// stored in shared memory by a goroutine, stays unsupported.
+// target set is exact; a join on a loop's back edge stays unsupported.
+// Function values compare only with nil: index 0.
 
 // allFuncs reports whether vs are function values, at least one of them
 // not nil.
@@ -110,19 +110,23 @@ func (p *proc) callFuncRef(fr *frame, in *ssa.Call, f value, args []value, cur i
 	return p.splitCall(fr, in, targets, model.Bin(model.OpEq, f.e, model.C(0)), cur)
 }
 
-// Function values in channels.
+// Function values in channels and in memory goroutines write.
 //
-// A channel of func() (the job queue of a worker pool) holds function
-// values as integers: each function value the system sends on a channel
-// of a signature gets an index in that signature's funcTable, and a
-// received value is a vFuncRef over the whole table. Since a goroutine
+// A channel of func() (the job queue of a worker pool), and a field of
+// function type that a goroutine stores to (a callback a server
+// installs), hold function values as integers: each function value the
+// system sends or stores there gets an index in its signature's
+// funcTable, and a received or loaded value is a vFuncRef over the whole
+// table. A field is known to be such a cell from the round after a
+// goroutine's store to it (as pointer cells are, pointers.go). Since a goroutine
 // lowered early may call a value that a goroutine lowered later sends,
 // such a call is lowered last (lowerFuncCalls), when the table is
 // complete; its continuation, lowered at once, may not use results, so
 // only functions without results are taken.
 
 // A funcTable lists the function values of one signature that the system
-// sends on channels: a value is its index + 1, and 0 is nil.
+// sends on channels or goroutines store: a value is its index + 1, and 0
+// is nil.
 type funcTable struct {
 	sig   *types.Signature
 	funcs []value
@@ -189,7 +193,7 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 		tab.funcs = append(tab.funcs, v)
 		tab.pos = pos
 		if len(tab.funcs) > maxCases {
-			s.unsupported(pos, "more than %d function values sent on channels of %s", maxCases, t)
+			s.unsupported(pos, "more than %d function values of type %s sent on channels or stored by goroutines", maxCases, t)
 		}
 		return model.C(int64(len(tab.funcs)))
 	case vFuncRef:

@@ -626,6 +626,8 @@ func (s *system) varFor(ptr pointer) int {
 	init := int64(0)
 	if v, ok := s.mem[k]; ok && isPtrCell(t) {
 		init = s.refExpr(v, token.NoPos).(model.Const).Value
+	} else if ok && isFuncCell(t) {
+		init = s.funcID(t, v, token.NoPos).(model.Const).Value
 	} else if ok {
 		c, ok := v.constant()
 		if !ok {
@@ -756,6 +758,14 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if next, ok := p.storeChanCell(ptr, val, pos, o, cur); ok {
 		return next
 	}
+	if isFuncCell(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
+		// Loads of the cell read a shared variable from the next round on.
+		s.wrotePtrCell(ptr)
+		e := s.funcID(t, val, pos)
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.WriteOp(s.varFor(q), e)}
+		})
+	}
 	if classify(t) != leafInt {
 		if c, ok := src.(*ssa.Const); ok && c.Value == nil && ptr.obj.owner >= 0 {
 			// Zeroing a private aggregate.
@@ -824,8 +834,15 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
-			// Goroutines do not store function values in shared memory
-			// (store refuses it): the cell holds what the setup left.
+			if !ptr.dynamic() && ptr.obj.owner < 0 && s.ptrCellShared(ptr, pos) {
+				// A goroutine stores function values in it: a shared
+				// variable holding a funcTable index.
+				r := p.newReg(p.regName(fr, in), t)
+				cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op { return []model.Op{model.ReadOp(s.varFor(q), r)} })
+				fr.vals[in] = s.funcFromID(t, model.R(r))
+				return cur
+			}
+			// The cell holds what the setup left.
 			fr.vals[in] = p.scalarFromSetup(ptr, "a function value")
 			return cur
 		}

@@ -838,6 +838,18 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		}
 		s.unsupported(in.Pos(), "pointer arithmetic")
 	}
+	if x.kind == vFuncRef || y.kind == vFuncRef {
+		// Go compares function values only with nil, which is index 0.
+		f := x
+		if y.kind == vFuncRef {
+			f = y
+		}
+		op := model.OpEq
+		if in.Op == token.NEQ {
+			op = model.OpNe
+		}
+		return intVal(model.Bin(op, f.e, model.C(0)))
+	}
 	if x.kind == vPtr || y.kind == vPtr || x.kind == vNil || y.kind == vNil {
 		if in.Op != token.EQL && in.Op != token.NEQ {
 			s.unsupported(in.Pos(), "pointer arithmetic")

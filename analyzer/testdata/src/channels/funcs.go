@@ -1,6 +1,9 @@
 package channels
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // A worker pool whose jobs are closures on a channel, the shape of
 // gammazero/workerpool and of many hand-written pools.
@@ -82,4 +85,81 @@ func poolNilJob() {
 	p.submit(f)
 	close(p.jobs)
 	p.wg.Wait()
+}
+
+// A callback field that a goroutine sets, the way servers install hooks.
+type hooked struct {
+	mu      sync.Mutex
+	n       int
+	onClose func()
+}
+
+// hookSetLocked: the hook is set and read under the mutex, and called
+// only when set.
+//
+//fencecheck:system
+func hookSetLocked() {
+	h := &hooked{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		h.mu.Lock()
+		h.onClose = func() { h.n++ }
+		h.mu.Unlock()
+	}()
+	wg.Wait()
+	if f := h.onClose; f != nil {
+		f()
+	}
+}
+
+// hookSetRacing is its buggy twin: nothing orders the store and the load.
+//
+//fencecheck:system
+func hookSetRacing() {
+	h := &hooked{}
+	go func() {
+		h.onClose = func() {} // want `^race: `
+	}()
+	if f := h.onClose; f != nil {
+		f()
+	}
+}
+
+// hookCleared calls a hook another goroutine may have cleared.
+//
+//fencecheck:system
+func hookCleared() {
+	h := &hooked{onClose: func() {}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		h.mu.Lock()
+		h.onClose = nil
+		h.mu.Unlock()
+	}()
+	h.mu.Lock()
+	f := h.onClose
+	h.mu.Unlock()
+	f() // want `^SC: system hookCleared is wrong even under sequential consistency`
+	wg.Wait()
+}
+
+// nilCheckedChoice compares a function value chosen at run time with nil:
+// the call happens only when it is set (a regression: the comparison was
+// once taken as always true).
+//
+//fencecheck:system
+func nilCheckedChoice() {
+	var ready atomic.Bool
+	go func() { ready.Store(true) }()
+	var f func()
+	if ready.Load() {
+		f = func() {}
+	}
+	if f != nil {
+		f()
+	}
 }
