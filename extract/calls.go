@@ -587,6 +587,9 @@ type nestedSpawn struct {
 	parent *proc
 	// passed lists the values known only at run time the goroutine gets.
 	passed []passed
+	// frozen says which captured variables the goroutine gets a copy of
+	// (frozenCaptures).
+	frozen []bool
 	// slots are the goroutines the statement may start: one, or one per
 	// iteration of the counted loop it lies in (loop).
 	slots []slot
@@ -604,7 +607,11 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	s := p.s
 	sw := s.goStmt(fr, in)
 	var ps []passed
-	s.spawnValues(in.Pos(), sw, func(v passed) value {
+	frozen := frozenCaptures(in)
+	s.spawnValues(in.Pos(), sw, frozen, p.idx, func(v passed) value {
+		if v.cell != nil {
+			v.e = model.R(p.privateReg(*v.cell))
+		}
 		ps = append(ps, v)
 		return value{}
 	})
@@ -621,11 +628,11 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 		case !ok:
 			s.unsupported(in.Pos(), "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
 		}
-		return p.goInLoop(in, sw, f, ps, Origin{Node: node}, cur)
+		return p.goInLoop(fr, in, sw, f, ps, Origin{Node: node}, cur)
 	}
 	sl := s.newSlot(s.procNames([]spawn{sw})[0], line, "", ps)
 	next := p.emit(cur, startOp(sl, ps), in.Pos(), Origin{Node: node})
-	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, passed: ps, slots: []slot{sl}, trans: len(p.q.Trans) - 1})
+	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, passed: ps, frozen: frozen, slots: []slot{sl}, trans: len(p.q.Trans) - 1})
 	return next
 }
 

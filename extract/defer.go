@@ -47,6 +47,9 @@ type callState struct {
 	// nested lists the go statements executed by processes, lowered as
 	// processes of their own after the others.
 	nested []nestedSpawn
+	// fixedChans holds, for each goroutine's channel variable that holds
+	// one channel for its whole life (fixedChanCell), that channel.
+	fixedChans map[*object]value
 	// splitAt and splitFr carry a split found inside a function the setup
 	// called back to the call (see execCall).
 	splitAt *split

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -32,6 +33,10 @@ import (
 // domain ends at the number of slots, so that an execution past the last
 // slot, which the loop's bound rules out, would leave it, which the
 // analysis reports as inconclusive: no goroutine is ever lost.
+//
+// A loop variable that the goroutine's closure captures, its own copy per
+// iteration since Go 1.22, counts the same way (cellCounter), and the
+// goroutine gets its value like an argument's (captures.go).
 
 // maxFanOut bounds the goroutines one go statement in a loop of a process
 // may start: each is a process of the model, which multiplies its states,
@@ -49,6 +54,14 @@ type fanOut struct {
 	n    int     // at most this many: one per iteration that runs the statement
 	name string  // the loop variable, "" when it has no Go name
 	vals []int64 // its value in each of those iterations
+	// cell is, for a loop variable kept in cells (cellCounter), the one
+	// allocated before the loop, which the process keeps as the only one;
+	// lo and hi bound the values it holds from the loop's start to its end.
+	cell   *ssa.Alloc
+	lo, hi int64
+	// each says that the statement runs in every iteration but the last:
+	// its j-th execution is in iteration j.
+	each bool
 }
 
 // countLoop finds how many times the go statement in, which lies in a loop
@@ -87,13 +100,25 @@ func (s *system) countLoop(fr *frame, in *ssa.Go) (f fanOut, ok bool) {
 			break
 		}
 		init, step, next, isCounter := s.counter(fr, phi, scc)
+		var cell *ssa.Alloc
+		if !isCounter {
+			init, step, isCounter = s.cellCounter(fr, phi)
+			cell, _, _ = loopFamily(phi)
+		}
 		if !isCounter {
 			continue
 		}
 		for c := range scc {
-			n, found := s.exitTest(fr, c, phi, next, init, step, b, head, scc, latches)
+			n, trips, found := s.exitTest(fr, c, phi, next, init, step, b, head, scc, latches)
 			if found && (best.n < 0 || n < best.n) {
-				best = fanOut{n: n}
+				best = fanOut{n: n, each: true}
+				for _, l := range latches {
+					best.each = best.each && b.Dominates(l)
+				}
+				if cell != nil {
+					last := init + int64(trips)*step
+					best.cell, best.lo, best.hi = cell, min(init, last), max(init, last)
+				}
 				if name := s.loopVarName(fr, phi); token.IsIdentifier(name) {
 					best.name = name
 				}
@@ -224,57 +249,125 @@ func (s *system) counter(fr *frame, phi *ssa.Phi, scc map[*ssa.BasicBlock]bool) 
 	return init, step, next, haveInit && next != nil
 }
 
+// cellCounter reports whether phi, in the head of a loop, chooses the
+// cells of a three-clause for loop's variable that closures capture
+// (loopFamily), and that variable counts: the loop starts it at the
+// constant init, and every post statement adds the constant step to it
+// (i++, i -= 2) in the cell it has just filled from the iteration's.
+func (s *system) cellCounter(fr *frame, phi *ssa.Phi) (init, step int64, ok bool) {
+	outer, next, ok := loopFamily(phi)
+	if !ok || !isIntegral(deref(phi.Type())) {
+		return 0, 0, false
+	}
+	var initStore *ssa.Store
+	var nextStores []*ssa.Store
+	for _, r := range *outer.Referrers() {
+		if st, isStore := r.(*ssa.Store); isStore {
+			if initStore != nil {
+				return 0, 0, false
+			}
+			initStore = st
+		}
+	}
+	for _, r := range *next.Referrers() {
+		if st, isStore := r.(*ssa.Store); isStore {
+			nextStores = append(nextStores, st)
+		}
+	}
+	if initStore == nil || len(nextStores) != 2 {
+		return 0, 0, false
+	}
+	init, ok = s.get(fr, initStore.Val).constant()
+	if !ok {
+		return 0, 0, false
+	}
+	// loopFamily checked that the first store copies the iteration's
+	// value; the second is the post statement's.
+	post := nextStores[1]
+	if indexOf(nextStores[0]) > indexOf(post) {
+		post = nextStores[0]
+	}
+	if post.Block() != next.Block() {
+		return 0, 0, false
+	}
+	bo, isBin := post.Val.(*ssa.BinOp)
+	if !isBin || bo.Op != token.ADD && bo.Op != token.SUB {
+		return 0, 0, false
+	}
+	if ld, isLoad := bo.X.(*ssa.UnOp); !isLoad || ld.Op != token.MUL || ld.X != next {
+		return 0, 0, false
+	}
+	step, ok = s.get(fr, bo.Y).constant()
+	if !ok {
+		return 0, 0, false
+	}
+	if bo.Op == token.SUB {
+		step = -step
+	}
+	return init, step, true
+}
+
+// loaded returns phi when x loads the cell that phi, the cells of a loop
+// variable (cellCounter), chooses; else x.
+func loaded(x ssa.Value, phi *ssa.Phi) ssa.Value {
+	if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == phi {
+		return phi
+	}
+	return x
+}
+
 // exitTest reports whether block c ends the loop scc (with head head and
 // latches latches) by a test of phi (or of next, phi's value in the next
 // iteration, which starts at init and changes by step) against a constant,
 // that every iteration must pass to go on. n is then the most times b, a
-// block of the loop that runs at most once per iteration, may run.
+// block of the loop that runs at most once per iteration, may run, and
+// trips the most iterations that pass the test.
 func (s *system) exitTest(fr *frame, c *ssa.BasicBlock, phi *ssa.Phi, next ssa.Value, init, step int64,
-	b, head *ssa.BasicBlock, scc map[*ssa.BasicBlock]bool, latches []*ssa.BasicBlock) (n int, ok bool) {
+	b, head *ssa.BasicBlock, scc map[*ssa.BasicBlock]bool, latches []*ssa.BasicBlock) (n, trips int, ok bool) {
 	if len(c.Instrs) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	test, isIf := c.Instrs[len(c.Instrs)-1].(*ssa.If)
 	if !isIf {
-		return 0, false
+		return 0, 0, false
 	}
 	stay, exit, stayTrue := c.Succs[0], c.Succs[1], true
 	if !scc[stay] {
 		stay, exit, stayTrue = exit, stay, false
 	}
 	if !scc[stay] || scc[exit] {
-		return 0, false
+		return 0, 0, false
 	}
 	for _, l := range latches {
 		if !c.Dominates(l) {
-			return 0, false
+			return 0, 0, false
 		}
 	}
 	cmp, isBin := test.Cond.(*ssa.BinOp)
 	if !isBin {
-		return 0, false
+		return 0, 0, false
 	}
 	op, x, y := cmp.Op, cmp.X, cmp.Y
-	if x != phi && x != next {
-		op, x, y = mirror(op), y, x
+	if x = loaded(x, phi); x != phi && x != next {
+		op, x, y = mirror(op), loaded(y, phi), x
 	}
 	if x != phi && x != next {
-		return 0, false
+		return 0, 0, false
 	}
 	bound, isConst := s.get(fr, y).constant()
 	if !isConst {
-		return 0, false
+		return 0, 0, false
 	}
 	off := int64(0)
 	if x == next {
 		off = step
 	}
-	lo, hi, ranged := typeRange(phi.Type())
-	trips := -1
+	lo, hi, ranged := typeRange(deref(phi.Type()))
+	trips = -1
 	for k := int64(0); k <= maxTrips; k++ {
 		v := init + k*step + off
 		if ranged && (v < lo || v > hi) {
-			return 0, false // it wraps around
+			return 0, 0, false // it wraps around
 		}
 		if holds(op, v, bound) != stayTrue {
 			trips = int(k)
@@ -282,7 +375,7 @@ func (s *system) exitTest(fr *frame, c *ssa.BasicBlock, phi *ssa.Phi, next ssa.V
 		}
 	}
 	if trips < 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	// The test runs in every iteration, the last one too; b runs in that
 	// last iteration unless only passing the test leads to it: it lies
@@ -291,7 +384,7 @@ func (s *system) exitTest(fr *frame, c *ssa.BasicBlock, phi *ssa.Phi, next ssa.V
 	if c != b && len(stay.Preds) == 1 && stay.Dominates(b) {
 		n = trips
 	}
-	return n, true
+	return n, trips, true
 }
 
 // mirror returns the comparison that holds of y and x when op holds of x
@@ -337,14 +430,20 @@ type passed struct {
 	name string     // the parameter or captured variable it is bound to
 	typ  types.Type
 	ref  value // for a pointer chosen at run time, the pointer (objs, typ)
+	// cell is, for a captured variable the goroutine gets a copy of
+	// (frozenCapture), the parent's cell: e is what it holds.
+	cell *pointer
 }
 
 // spawnValues walks the arguments and captured values of a go statement
 // that a process executes, refusing what a goroutine cannot be given, and
 // returns them with each value known only at run time replaced by what
 // give returns for it. A local variable of the parent that the goroutine
-// shares escapes: it becomes shared memory from its allocation on.
-func (s *system) spawnValues(pos token.Pos, sw spawn, give func(passed) value) (args, env []value) {
+// shares escapes: it becomes shared memory from its allocation on, unless
+// frozen says the goroutine may have a copy of it (frozenCapture) and it is
+// private to the parent, owner; a channel variable that holds one channel
+// (fixedChanCell) stays the parent's.
+func (s *system) spawnValues(pos token.Pos, sw spawn, frozen []bool, owner int, give func(passed) value) (args, env []value) {
 	var walk func(v value, name string, t types.Type) value
 	walk = func(v value, name string, t types.Type) value {
 		switch v.kind {
@@ -358,6 +457,9 @@ func (s *system) spawnValues(pos token.Pos, sw spawn, give func(passed) value) (
 		case vPtr:
 			if v.ptr.dynamic() {
 				s.unsupported(pos, "a go statement inside a goroutine with a pointer chosen at run time")
+			}
+			if _, fixed := s.calls.fixedChans[v.ptr.obj]; fixed {
+				return v
 			}
 			if v.ptr.obj.owner >= 0 {
 				// Another round lowers the system with the object
@@ -393,6 +495,11 @@ func (s *system) spawnValues(pos token.Pos, sw spawn, give func(passed) value) (
 		name, t := fmt.Sprint(i), types.Type(types.Typ[types.Int])
 		if i < len(sw.fn.FreeVars) {
 			name, t = sw.fn.FreeVars[i].Name(), sw.fn.FreeVars[i].Type()
+		}
+		if i < len(frozen) && frozen[i] && e.kind == vPtr && !e.ptr.dynamic() && len(e.ptr.path) == 0 && e.ptr.obj.owner == owner {
+			cell := e.ptr
+			env = append(env, give(passed{name: name, typ: deref(t), cell: &cell}))
+			continue
 		}
 		env = append(env, walk(e, name, t))
 	}
@@ -433,12 +540,12 @@ func startOp(sl slot, ps []passed, extra ...model.Op) model.Op {
 // goInLoop lowers a go statement in a counted loop of a process (see the
 // comment at the top of this file) at cur, and returns the location after
 // it.
-func (p *proc) goInLoop(in *ssa.Go, sw spawn, f fanOut, ps []passed, o Origin, cur int) int {
+func (p *proc) goInLoop(fr *frame, in *ssa.Go, sw spawn, f fanOut, ps []passed, o Origin, cur int) int {
 	s := p.s
 	pos := in.Pos()
 	line := s.x.fset.Position(pos).Line
 	base := s.procNames([]spawn{sw})[0]
-	n := nestedSpawn{sw: sw, parent: p, passed: ps, loop: true}
+	n := nestedSpawn{sw: sw, parent: p, passed: ps, frozen: frozenCaptures(in), loop: true}
 	for j := range f.n {
 		suffix := fmt.Sprintf("(#%d)", j)
 		if f.name != "" {
@@ -459,9 +566,27 @@ func (p *proc) goInLoop(in *ssa.Go, sw spawn, f fanOut, ps []passed, o Origin, c
 		p.sources = map[int]source{}
 	}
 	p.sources[cnt] = source{fmt.Sprintf("the number of goroutines the go statement at line %d starts in a loop of goroutine %s (fencecheck models %d)", line, p.q.Name, f.n), pos}
+	var cell *object
+	if v, ok := fr.vals[f.cell]; ok && f.cell != nil && v.kind == vPtr && !v.ptr.dynamic() && v.ptr.obj.owner == p.idx {
+		// The loop variable's cell: its values lie between its first and
+		// its last; in iteration j, it holds vals[j].
+		cell = v.ptr.obj
+		r := p.privateReg(v.ptr)
+		p.limits[r] = [2]int64{min(f.lo, 0), max(f.hi, 0)} // 0 before the loop starts
+		p.sources[r] = source{fmt.Sprintf("the loop variable %s of the loop around the go statement at line %d (fencecheck models the values %d to %d)", f.name, line, f.lo, f.hi), pos}
+	}
 	join := p.newLoc(pos)
 	for j, sl := range n.slots {
-		op := startOp(sl, ps, model.GuardOp(model.Bin(model.OpEq, model.R(cnt), model.C(int64(j)))))
+		sps := ps
+		if cell != nil && f.each {
+			sps = slices.Clone(ps)
+			for k := range sps {
+				if sps[k].cell != nil && sps[k].cell.obj == cell {
+					sps[k].e = model.C(f.vals[j])
+				}
+			}
+		}
+		op := startOp(sl, sps, model.GuardOp(model.Bin(model.OpEq, model.R(cnt), model.C(int64(j)))))
 		op.Body = append(op.Body, model.AssignOp(cnt, model.C(int64(j+1))))
 		p.emitTo(cur, op, join, pos, o)
 	}
@@ -490,9 +615,20 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 		start = p.emit(p.q.Init, model.LockedOp(body...), n.sw.pos, Origin{})
 	}
 	k := 0
-	args, env := s.spawnValues(n.sw.pos, n.sw, func(ps passed) value {
+	args, env := s.spawnValues(n.sw.pos, n.sw, n.frozen, n.parent.idx, func(ps passed) value {
 		r := regs[k]
 		k++
+		if ps.cell != nil {
+			// The goroutine's copy of a captured variable: a cell of its
+			// own, which the register holds.
+			o := s.newObject(ps.cell.obj.name, ps.typ, ps.cell.obj.decl, p.idx)
+			if o.owner != p.idx {
+				s.unsupported(n.sw.pos, "a captured variable that the goroutine shares further")
+			}
+			cell := pointer{obj: o}
+			p.private[cell.key()] = r
+			return value{kind: vPtr, ptr: cell}
+		}
 		if ps.ref.kind == vRef {
 			v := ps.ref
 			v.e = model.R(r)

@@ -10,19 +10,27 @@ import (
 )
 
 // TestFanOut checks the verdicts of goroutines that start goroutines in
-// counted loops and pass them values known only at run time (each system's
-// comment in testdata/src/fanout gives the reasoning).
+// counted loops and pass them values known only at run time, loop
+// variables their closures capture, and channels the parent made (each
+// system's comment in testdata/src/fanout gives the reasoning).
 func TestFanOut(t *testing.T) {
 	testVerdicts(t, "fanout", []verdictCase{
 		{"fanOutSum", S, S},
 		{"fanOutEarly", U, U},
 		{"fanOutDown", S, S},
 		{"runTimeCapture", S, S},
+		{"capturedSum", S, S},
+		{"capturedShared", U, U},
+		{"capturedRange", U, U},
+		{"capturedParent", S, S},
+		{"fanIn", S, S},
+		{"fanInFirst", U, U},
 	})
 }
 
 // TestFanOutProcs checks that a go statement in a counted loop starts one
-// process per iteration, named after the loop variable.
+// process per iteration, named after the loop variable (for a closure,
+// go@LINE(i=0), compared without its line).
 func TestFanOutProcs(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -31,12 +39,18 @@ func TestFanOutProcs(t *testing.T) {
 		{"fanOutSum", []string{"add(i=0)", "add(i=1)", "add(i=2)"}},
 		{"fanOutEarly", []string{"add(i=0)", "add(i=1)", "add(i=2)"}},
 		{"fanOutDown", []string{"add(i=6)", "add(i=4)", "add(i=2)"}},
+		{"capturedSum", []string{"go@(i=0)", "go@(i=1)", "go@(i=2)"}},
+		{"capturedRange", []string{"go@(i=0)", "go@(i=1)", "go@(i=2)"}},
 	} {
 		s := system(t, "fanout", tt.name)
 		var got []string
 		for _, q := range s.Program.Procs {
-			if strings.HasPrefix(q.Name, "add") {
-				got = append(got, q.Name)
+			name := q.Name // go@LINE(i=0) without its line
+			if k := strings.Index(q.Name, "("); k >= 0 && strings.HasPrefix(q.Name, "go@") {
+				name = "go@" + q.Name[k:]
+			}
+			if strings.HasPrefix(name, "add") || strings.Contains(name, "(i=") {
+				got = append(got, name)
 			}
 		}
 		if !slices.Equal(got, tt.procs) {
@@ -47,7 +61,9 @@ func TestFanOutProcs(t *testing.T) {
 
 // TestFanOutDiagnostics checks the go statements in loops of goroutines
 // that are refused: too many iterations, a loop inside another, a loop
-// without a constant bound, a pointer chosen at run time.
+// without a constant bound, a pointer chosen at run time, a loop variable
+// that the parent or a worker changes after the go statement, a channel
+// variable that changes after a worker captured it.
 func TestFanOutDiagnostics(t *testing.T) {
 	l := load(t, "fanoutdiag")
 	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
@@ -56,10 +72,13 @@ func TestFanOutDiagnostics(t *testing.T) {
 	}
 	file := filepath.Join("testdata", "src", "fanoutdiag", "fanoutdiag.go")
 	want := map[int]string{
-		lineOf(t, file, "// tooMany"):     "a go statement in a loop inside a goroutine that runs it 9 times (fencecheck models at most 8",
-		lineOf(t, file, "// nestedLoops"): "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
-		lineOf(t, file, "// untilSet"):    "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
-		lineOf(t, file, "go set(&pair"):   "a go statement inside a goroutine with a pointer chosen at run time",
+		lineOf(t, file, "// tooMany"):      "a go statement in a loop inside a goroutine that runs it 9 times (fencecheck models at most 8",
+		lineOf(t, file, "// nestedLoops"):  "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "// untilSet"):     "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "go set(&pair"):    "a go statement inside a goroutine with a pointer chosen at run time",
+		lineOf(t, file, "// bumpAfterGo"):  "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "// workerWrites"): "a go statement in a loop inside a goroutine (an unbounded number of goroutines)",
+		lineOf(t, file, "// chanTwice"):    "storing a value of type chan int after the spawns",
 	}
 	got := map[int]string{}
 	for _, d := range diags {

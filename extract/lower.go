@@ -203,6 +203,9 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		if !ok {
 			break
 		}
+		if p.loopCellPhi(fr, phi) {
+			continue
+		}
 		var known []value
 		back := false
 		for _, e := range st.pending {
@@ -432,6 +435,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		if x := s.get(fr, ta.X); x.kind == vRef {
 			return p.typeAssertRef(fr, ta, x, cur)
 		}
+	}
+	if next, ok := p.capturedCell(fr, in, cur); ok {
+		return next
 	}
 	if s.pure(fr, in) {
 		return cur

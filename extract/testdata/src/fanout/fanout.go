@@ -95,3 +95,144 @@ func runTimeCapture() {
 	}()
 	wg.Wait()
 }
+
+// capturedSum: the workers' closures capture the loop variable, each its
+// own copy since Go 1.22: the sum is 0+1+2.
+//
+//fencecheck:system
+func capturedSum() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var inner sync.WaitGroup
+		for i := 0; i < 3; i++ {
+			inner.Add(1)
+			go func() {
+				defer inner.Done()
+				atomic.AddInt32(&sum, int32(i))
+			}()
+		}
+		inner.Wait()
+		if atomic.LoadInt32(&sum) != 3 {
+			panic("lost a worker")
+		}
+	}()
+	wg.Wait()
+}
+
+// capturedShared expects the workers to see one variable, the last value
+// of i: with a copy per iteration, the sum is 0+1+2, never 9.
+//
+//fencecheck:system
+func capturedShared() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var inner sync.WaitGroup
+		for i := 0; i < 3; i++ {
+			inner.Add(1)
+			go func() {
+				defer inner.Done()
+				atomic.AddInt32(&sum, int32(i))
+			}()
+		}
+		inner.Wait()
+		if atomic.LoadInt32(&sum) != 9 {
+			panic("each worker saw its own i")
+		}
+	}()
+	wg.Wait()
+}
+
+// capturedRange: a range over an integer, whose variable the workers
+// capture; the worker of i = 1 panics.
+//
+//fencecheck:system
+func capturedRange() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var inner sync.WaitGroup
+		for i := range 3 {
+			inner.Add(1)
+			go func() {
+				defer inner.Done()
+				if i == 1 {
+					panic("one")
+				}
+			}()
+		}
+		inner.Wait()
+	}()
+	wg.Wait()
+}
+
+// capturedParent: the parent reads the loop variable too, in the
+// iteration's block: the workers add 1 and 2, as the parent does.
+//
+//fencecheck:system
+func capturedParent() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var inner sync.WaitGroup
+		for i := 1; i < 3; i++ {
+			atomic.AddInt32(&x, int32(i))
+			inner.Add(1)
+			go func() {
+				defer inner.Done()
+				atomic.AddInt32(&sum, int32(i))
+			}()
+		}
+		inner.Wait()
+		if atomic.LoadInt32(&sum) != atomic.LoadInt32(&x) {
+			panic("different values")
+		}
+	}()
+	wg.Wait()
+}
+
+// fanIn: a goroutine makes a channel, and the workers it starts send on
+// it: the results are 0 and 2.
+//
+//fencecheck:system
+func fanIn() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		results := make(chan int)
+		for i := 0; i < 2; i++ {
+			go func(n int) { results <- n * 2 }(i)
+		}
+		if <-results+<-results != 2 {
+			panic("wrong sum")
+		}
+	}()
+	wg.Wait()
+}
+
+// fanInFirst expects the first result to be the first worker's: either
+// worker may send first.
+//
+//fencecheck:system
+func fanInFirst() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		results := make(chan int, 2)
+		for i := 0; i < 2; i++ {
+			go func() { results <- i }()
+		}
+		if <-results != 0 {
+			panic("the second worker sent first")
+		}
+		<-results
+	}()
+	wg.Wait()
+}

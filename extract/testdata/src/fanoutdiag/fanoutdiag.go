@@ -42,3 +42,39 @@ func runTimePointer() {
 		go set(&pair[atomic.LoadInt32(&x)&1])
 	}()
 }
+
+// The parent changes the loop variable after the go statement: the worker
+// shares it.
+//
+//fencecheck:system
+func bumpAfterGo() {
+	go func() {
+		for i := 0; i < 4; i++ {
+			go func() { atomic.StoreInt32(&x, int32(i)) }() // bumpAfterGo
+			i++
+		}
+	}()
+}
+
+// The worker changes the loop variable it captures.
+//
+//fencecheck:system
+func workerWrites() {
+	go func() {
+		for i := 0; i < 2; i++ {
+			go func() { i = 5 }() // workerWrites
+		}
+	}()
+}
+
+// The channel variable changes after the worker captured it.
+//
+//fencecheck:system
+func chanTwice() {
+	go func() {
+		c := make(chan int, 1) // chanTwice
+		go func() { c <- 1 }()
+		c = make(chan int, 1)
+		<-c
+	}()
+}
