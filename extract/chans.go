@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -69,23 +70,135 @@ type channel struct {
 	// delivers is a time, a value only pure calls may use.
 	timer bool
 
-	// What the setup left in it.
-	initBuf    []int64
+	// cells are the cells of an element (elemCells): none for struct{},
+	// one for a scalar, one per leaf of a struct or array.
+	cells []cell
+
+	// What the setup left in it: each element by its cells.
+	initBuf    [][]int64
 	initClosed bool
 
 	// Model variables, made by lowerChannels (-1 before).
 	closed       int
-	full, buf    []int // buffered: by slot; buf empty for elements with no cell
+	full         []int   // buffered: by slot
+	buf          [][]int // buffered: by slot, then by cell (none for struct{})
 	sendx, recvx int
 	// unbuffered: by process, then by slot (the cases of one select on
-	// the channel in the same direction)
+	// the channel in the same direction); sendv then by cell, with one
+	// cell for an element that has none
 	recvq, sendq map[int][]int
-	sendv        map[int][]int
+	sendv        map[int][][]int
 }
 
-// hasCell reports whether the elements of ch carry a value (struct{} does
-// not).
-func (ch *channel) hasCell() bool { return !isZeroSize(ch.elem) }
+// offerCells are the cells of an offer of ch (ch.sendv) and of a value
+// handed over (procChan.vals): the element's cells, or one cell holding 0
+// for an element that has none.
+func (ch *channel) offerCells() []cell {
+	if len(ch.cells) == 0 {
+		return []cell{{typ: ch.elem}}
+	}
+	return ch.cells
+}
+
+// Struct and array elements.
+//
+// A channel of a struct or array type carries each element as its cells,
+// in memory order (cellsOf): a buffer slot, an offer and the value handed
+// to a waiting receiver are one model variable per cell, a send writes
+// them all in its locked step and a receive reads them all into registers
+// of its own, of which it rebuilds the struct value. Each cell must be of
+// a type a channel of scalars carries (integers, booleans, strings,
+// pointers, interface values and functions): a channel in an element is
+// refused, as are slices, maps and the like.
+
+// maxElemCells bounds the cells of a channel's element: each is a variable
+// per buffer slot and per waiting sender.
+const maxElemCells = 8
+
+// elemCells lists the cells of a channel element of type elem: none when
+// it carries nothing (struct{}), one with the empty key for a scalar, else
+// the leaves of the struct or array; elements with a cell of a type no
+// channel carries are refused at pos.
+func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
+	if isZeroSize(elem) {
+		return nil
+	}
+	if !isAggregate(elem) {
+		if !isElemCell(elem) {
+			s.unsupported(pos, "a channel of %s (channels of integers, booleans, strings, pointers, interface values, functions and struct{} are modelled)", elem)
+		}
+		return []cell{{typ: elem}}
+	}
+	cells, ok := cellsOf(elem)
+	if !ok || len(cells) > maxElemCells {
+		s.unsupported(pos, "a channel of %s, whose elements have more than %d cells", elem, maxElemCells)
+	}
+	for _, c := range cells {
+		name := strings.TrimPrefix(c.name, ".")
+		if _, isChan := c.typ.Underlying().(*types.Chan); isChan {
+			s.unsupported(pos, "a channel of %s, whose elements hold a channel (%s %s): a channel sent on a channel is not modelled", elem, name, c.typ)
+		}
+		if !isElemCell(c.typ) {
+			s.unsupported(pos, "a channel of %s, whose elements hold a value of type %s (%s); channels of integers, booleans, strings, pointers, interface values, functions, struct{}, and structs and arrays of these are modelled", elem, c.typ, name)
+		}
+	}
+	return cells
+}
+
+// isElemCell reports whether a channel's element, or a cell of it, of
+// type t is a model cell: an integer, boolean or string, a pointer or
+// interface value, or a function.
+func isElemCell(t types.Type) bool {
+	k := classify(t)
+	return k == leafInt || k == leafPointer || isFuncCell(t)
+}
+
+// cellExpr returns the expression of cell value v of type t as a channel
+// carries it: a heap id, a function's index, or an integer.
+func (s *system) cellExpr(t types.Type, v value, pos token.Pos) model.Expr {
+	switch {
+	case isPtrCell(t):
+		return s.refExpr(v, pos)
+	case isFuncCell(t):
+		return s.funcID(t, v, pos)
+	}
+	return s.asInt(v, pos)
+}
+
+// elemExprs returns the expressions of the cells of x, an element of type
+// elem sent at pos: one per cell, or 0 for an element with none.
+func (s *system) elemExprs(elem types.Type, x value, pos token.Pos) []model.Expr {
+	cells := s.elemCells(elem, pos)
+	if len(cells) == 0 {
+		return []model.Expr{model.C(0)}
+	}
+	if !isAggregate(elem) {
+		return []model.Expr{s.cellExpr(elem, x, pos)}
+	}
+	switch x.kind {
+	case vAgg:
+	case vOpaque:
+		s.unsupported(pos, "%s", x.why)
+	default:
+		s.unsupported(pos, "sending %s as a value of type %s", describe(x), elem)
+	}
+	var es []model.Expr
+	for _, c := range cells {
+		es = append(es, s.cellExpr(c.typ, cellOf(x, c), pos))
+	}
+	return es
+}
+
+// cellValue is the value of cell c of a received element, held in e.
+func (s *system) cellValue(t types.Type, e model.Expr) value {
+	switch {
+	case isPtrCell(t):
+		return s.refVal(e, t)
+	case isFuncCell(t):
+		return s.funcFromID(t, e)
+	}
+	return intVal(e)
+}
 
 // isZeroSize reports whether values of t carry nothing (struct{}, [0]T).
 func isZeroSize(t types.Type) bool {
@@ -116,10 +229,8 @@ func (s *system) makeChan(fr *frame, in *ssa.MakeChan) value {
 		s.unsupported(in.Pos(), "a channel of capacity %d (at most %d are modelled)", size, maxChanCap)
 	}
 	elem := in.Type().Underlying().(*types.Chan).Elem()
-	if k := classify(elem); !isZeroSize(elem) && k != leafInt && k != leafPointer && !isFuncCell(elem) {
-		s.unsupported(in.Pos(), "a channel of %s (channels of integers, booleans, strings, pointers, interface values, functions and struct{} are modelled)", elem)
-	}
-	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, pos: in.Pos(), closed: -1}
+	cells := s.elemCells(elem, in.Pos())
+	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, cells: cells, pos: in.Pos(), closed: -1}
 	s.chans = append(s.chans, ch)
 	return value{kind: vChan, ch: ch}
 }
@@ -151,45 +262,53 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 	if len(ch.initBuf) >= ch.cap {
 		s.unsupported(in.Pos(), "a send that would block before the last go statement, where the system function runs alone as the set-up (the channel is full or unbuffered)")
 	}
-	val := int64(0)
-	if ch.hasCell() {
-		x := s.get(fr, in.X)
-		if isPtrCell(ch.elem) {
-			x = intVal(s.refExpr(x, in.Pos()))
+	var vals []int64
+	if len(ch.cells) > 0 {
+		for _, e := range s.elemExprs(ch.elem, s.get(fr, in.X), in.Pos()) {
+			c, ok := e.(model.Const)
+			if !ok {
+				s.unsupported(in.Pos(), "a send in the setup of a value it cannot compute")
+			}
+			vals = append(vals, c.Value)
 		}
-		if isFuncCell(ch.elem) {
-			x = intVal(s.funcID(ch.elem, x, in.Pos()))
-		}
-		c, ok := x.constant()
-		if !ok {
-			s.unsupported(in.Pos(), "a send in the setup of a value it cannot compute")
-		}
-		val = c
 	}
-	ch.initBuf = append(ch.initBuf, val)
+	ch.initBuf = append(ch.initBuf, vals)
 }
 
 // setupRecv executes a receive of the setup.
 func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 	ch := s.chanOf(s.get(fr, in.X), in.Pos())
-	val, ok := int64(0), int64(0)
+	vals, ok := make([]int64, len(ch.cells)), int64(0)
 	switch {
 	case len(ch.initBuf) > 0:
-		val, ok = ch.initBuf[0], 1
+		copy(vals, ch.initBuf[0])
+		ok = 1
 		ch.initBuf = ch.initBuf[1:]
 	case !ch.initClosed:
 		s.unsupported(in.Pos(), "a receive that would block before the last go statement, where the system function runs alone as the set-up")
 	}
-	v := constVal(val)
-	if isPtrCell(ch.elem) {
-		v = s.refVal(model.C(val), ch.elem)
-	}
-	if isFuncCell(ch.elem) {
-		if val == 0 {
-			v = value{kind: vNil}
-		} else {
-			v = s.funcTableOf(ch.elem).funcs[val-1]
+	cell := func(t types.Type, val int64) value {
+		switch {
+		case isPtrCell(t):
+			return s.refVal(model.C(val), t)
+		case isFuncCell(t):
+			if val == 0 {
+				return value{kind: vNil}
+			}
+			return s.funcTableOf(t).funcs[val-1]
 		}
+		return constVal(val)
+	}
+	v := constVal(0)
+	switch {
+	case isAggregate(ch.elem):
+		agg := map[string]value{}
+		for i, c := range ch.cells {
+			agg[c.key] = cell(c.typ, vals[i])
+		}
+		v = value{kind: vAgg, agg: agg}
+	case len(ch.cells) > 0:
+		v = cell(ch.elem, vals[0])
 	}
 	if in.CommaOk {
 		fr.vals[in] = value{kind: vTuple, tup: []value{v, constVal(ok)}}
@@ -219,9 +338,13 @@ type chanCase struct {
 	always bool    // a timer's channel: ready at a moment that may be any
 	tick   *ticker // with always: the ticker, ready until stopped
 	send   bool
-	val    model.Expr // send: the value
-	valReg int        // receive: the register of the value, or -1
-	okReg  int        // receive: the register of ok, or -1
+	// vals are, for a send, the expressions of the element's cells (one
+	// 0 for an element with none), in the order of the channel's cells.
+	vals []model.Expr
+	// valRegs are, for a receive, the registers of the element's cells,
+	// or nil when the value is not used.
+	valRegs []int
+	okReg   int // receive: the register of ok, or -1
 }
 
 // A chanSite is a select, send or receive of a process, lowered once every
@@ -262,7 +385,7 @@ func (p *proc) chanSiteAt(cur int, pos token.Pos, node ast.Node) *chanSite {
 // recvCase returns the case of a receive from v, with registers for what it
 // needs of the value and ok.
 func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name string, pos token.Pos) chanCase {
-	c := chanCase{valReg: -1, okReg: -1}
+	c := chanCase{okReg: -1}
 	if v.kind == vTimer {
 		c.always, c.tick = true, v.tick
 		if wantOk {
@@ -271,8 +394,16 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 		return c
 	}
 	p.s.setCaseChan(&c, v, pos)
-	if wantVal && !isZeroSize(elem) {
-		c.valReg = p.newReg(name, elem)
+	switch {
+	case !wantVal:
+	case c.ch != nil && c.ch.timer:
+		if !isZeroSize(elem) {
+			c.valRegs = []int{p.newReg(name, elem)}
+		}
+	default:
+		for _, cl := range p.s.elemCells(elem, pos) {
+			c.valRegs = append(c.valRegs, p.newReg(name+cl.name, cl.typ))
+		}
 	}
 	if wantOk {
 		c.okReg = p.newReg(name+"_ok", types.Typ[types.Bool])
@@ -282,17 +413,9 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 
 // sendCase returns the case of a send of x on v.
 func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
-	c := chanCase{send: true, valReg: -1, okReg: -1, val: model.C(0)}
+	c := chanCase{send: true, okReg: -1}
 	p.s.setCaseChan(&c, v, pos)
-	switch {
-	case isZeroSize(elem):
-	case isPtrCell(elem):
-		c.val = p.s.refExpr(x, pos)
-	case isFuncCell(elem):
-		c.val = p.s.funcID(elem, x, pos)
-	default:
-		c.val = p.s.asInt(x, pos)
-	}
+	c.vals = p.s.elemExprs(elem, x, pos)
 	return c
 }
 
@@ -301,14 +424,20 @@ func (p *proc) recvValue(c chanCase, elem types.Type) value {
 	switch {
 	case c.always, c.ch != nil && c.ch.timer:
 		return opaque("the time a timer fired")
-	case c.valReg < 0:
+	case c.valRegs == nil:
+		if isAggregate(elem) && !isZeroSize(elem) {
+			return value{kind: vAgg, agg: map[string]value{}}
+		}
 		return constVal(0)
-	case isPtrCell(elem):
-		return p.s.refVal(model.R(c.valReg), elem)
-	case isFuncCell(elem):
-		return p.s.funcFromID(elem, model.R(c.valReg))
+	case isAggregate(elem):
+		agg := map[string]value{}
+		cells, _ := cellsOf(elem)
+		for i, cl := range cells {
+			agg[cl.key] = p.s.cellValue(cl.typ, model.R(c.valRegs[i]))
+		}
+		return value{kind: vAgg, agg: agg}
 	}
-	return intVal(model.R(c.valReg))
+	return p.s.cellValue(elem, model.R(c.valRegs[0]))
 }
 
 // chanNode is the source of the channel operation at pos: the statement
@@ -343,8 +472,8 @@ func (p *proc) recv(fr *frame, in *ssa.UnOp, cur int) int {
 	c := p.recvCase(s.get(fr, in.X), elem, used(in), in.CommaOk, p.regName(fr, in), in.Pos())
 	site.cases = []chanCase{c}
 	val := p.recvValue(c, elem)
-	if c.valReg >= 0 {
-		p.holds(c.valReg, fr, in)
+	if len(c.valRegs) == 1 && !isAggregate(elem) {
+		p.holds(c.valRegs[0], fr, in)
 	}
 	if in.CommaOk {
 		ok := constVal(0)
@@ -452,7 +581,11 @@ func (s *system) newChanVar(name string, t types.Type, init int64, pos token.Pos
 
 // procChan holds the cells of a process that waits on unbuffered channels.
 type procChan struct {
-	sel, val, ok int
+	sel, ok int
+	// vals are the cells of the value handed over: as many as the cells
+	// of the widest element the process receives on an unbuffered
+	// channel, and at least one.
+	vals []int
 }
 
 // lowerChannels makes the channels' variables and the transitions of every
@@ -460,7 +593,15 @@ type procChan struct {
 // known.
 func (s *system) lowerChannels() {
 	s.addDeadlineProcs()
+	seen := map[string]bool{}
 	for _, t := range s.tickers {
+		// Timers a function called twice made share a name: t, t#2.
+		base, n := t.name, 1
+		for seen[t.name] {
+			n++
+			t.name = fmt.Sprintf("%s#%d", base, n)
+		}
+		seen[t.name] = true
 		t.stopped = s.newChanVar(t.name+".stopped", types.Typ[types.Bool], b2i(t.initStopped), t.pos)
 	}
 	for _, ts := range s.tickStops {
@@ -482,19 +623,25 @@ func (s *system) lowerChannels() {
 		ch.closed = s.newChanVar(ch.name+".closed", boolT, b2i(ch.initClosed), ch.pos)
 		if ch.cap > 0 {
 			for i := range ch.cap {
-				full, val := int64(0), int64(0)
+				full, vals := int64(0), []int64(nil)
 				if i < len(ch.initBuf) {
-					full, val = 1, ch.initBuf[i]
+					full, vals = 1, ch.initBuf[i]
 				}
 				ch.full = append(ch.full, s.newChanVar(fmt.Sprintf("%s.full[%d]", ch.name, i), boolT, full, ch.pos))
-				if ch.hasCell() {
-					ch.buf = append(ch.buf, s.newChanVar(fmt.Sprintf("%s.buf[%d]", ch.name, i), ch.elem, val, ch.pos))
+				var buf []int
+				for j, c := range ch.cells {
+					val := int64(0)
+					if j < len(vals) {
+						val = vals[j]
+					}
+					buf = append(buf, s.newChanVar(fmt.Sprintf("%s.buf[%d]%s", ch.name, i, c.name), c.typ, val, ch.pos))
 				}
+				ch.buf = append(ch.buf, buf)
 			}
 			ch.sendx = s.newChanVar(ch.name+".sendx", intT, int64(len(ch.initBuf)%ch.cap), ch.pos)
 			ch.recvx = s.newChanVar(ch.name+".recvx", intT, 0, ch.pos)
 		}
-		ch.recvq, ch.sendq, ch.sendv = map[int][]int{}, map[int][]int{}, map[int][]int{}
+		ch.recvq, ch.sendq, ch.sendv = map[int][]int{}, map[int][]int{}, map[int][][]int{}
 	}
 	for _, d := range s.deadlines {
 		for _, n := range d.nodes() {
@@ -527,9 +674,14 @@ func (s *system) lowerChannels() {
 			if pcs[q] == nil {
 				name := s.prog.Procs[q].Name
 				pcs[q] = &procChan{
-					sel: s.newChanVar(name+".chansel", intT, 0, site.pos),
-					val: s.newChanVar(name+".chanval", intT, 0, site.pos),
-					ok:  s.newChanVar(name+".chanok", boolT, 0, site.pos),
+					sel:  s.newChanVar(name+".chansel", intT, 0, site.pos),
+					vals: []int{s.newChanVar(name+".chanval", intT, 0, site.pos)},
+					ok:   s.newChanVar(name+".chanok", boolT, 0, site.pos),
+				}
+			}
+			if pc := pcs[q]; !c.send {
+				for j := len(pc.vals); j < len(c.ch.cells); j++ {
+					pc.vals = append(pc.vals, s.newChanVar(fmt.Sprintf("%s.chanval[%d]", s.prog.Procs[q].Name, j), intT, 0, site.pos))
 				}
 			}
 			who := s.prog.Procs[q].Name
@@ -539,7 +691,11 @@ func (s *system) lowerChannels() {
 			if c.send {
 				for len(c.ch.sendq[q]) <= c.slot {
 					c.ch.sendq[q] = append(c.ch.sendq[q], s.newChanVar(fmt.Sprintf("%s.sendq[%s]", c.ch.name, who), intT, 0, site.pos))
-					c.ch.sendv[q] = append(c.ch.sendv[q], s.newChanVar(fmt.Sprintf("%s.sendv[%s]", c.ch.name, who), c.ch.elem, 0, site.pos))
+					var v []int
+					for _, cl := range c.ch.offerCells() {
+						v = append(v, s.newChanVar(fmt.Sprintf("%s.sendv[%s]%s", c.ch.name, who, cl.name), cl.typ, 0, site.pos))
+					}
+					c.ch.sendv[q] = append(c.ch.sendv[q], v)
 				}
 			} else {
 				for len(c.ch.recvq[q]) <= c.slot {
@@ -556,7 +712,10 @@ func (s *system) lowerChannels() {
 				ops = append(ops, model.WriteOp(x, model.C(0)))
 			}
 			for j, x := range ch.sendq[q] {
-				ops = append(ops, model.WriteOp(x, model.C(0)), model.WriteOp(ch.sendv[q][j], model.C(0)))
+				ops = append(ops, model.WriteOp(x, model.C(0)))
+				for _, v := range ch.sendv[q][j] {
+					ops = append(ops, model.WriteOp(v, model.C(0)))
+				}
 			}
 		}
 		return ops
@@ -683,10 +842,16 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		}
 		return []model.Op{model.AssignOp(site.idxReg, model.C(int64(k)))}
 	}
-	result := func(c chanCase, val, ok model.Expr) []model.Op {
+	// result assigns a receive's registers the cells vals (zero when
+	// vals is short: a closed channel's zero value) and ok.
+	result := func(c chanCase, vals []model.Expr, ok model.Expr) []model.Op {
 		var ops []model.Op
-		if c.valReg >= 0 {
-			ops = append(ops, model.AssignOp(c.valReg, val))
+		for i, r := range c.valRegs {
+			var val model.Expr = model.C(0)
+			if i < len(vals) {
+				val = vals[i]
+			}
+			ops = append(ops, model.AssignOp(r, val))
 		}
 		if c.okReg >= 0 {
 			ops = append(ops, model.AssignOp(c.okReg, ok))
@@ -714,7 +879,7 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 					body = append(body, model.WriteOp(c.tick.stopped, model.C(1)))
 				}
 			}
-			emit(loc, append(append(body, result(c, model.C(0), model.C(1))...), setIdx(k)...), site.join)
+			emit(loc, append(append(body, result(c, nil, model.C(1))...), setIdx(k)...), site.join)
 			return
 		}
 		if ch == nil {
@@ -730,8 +895,8 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 				if c.send {
 					body := pre(noSync(guard(and(eq(closed, 0), eq(model.V(ch.sendx), int64(i)))))...)
 					body = append(body, model.ReadEqOp(ch.full[i], model.C(0)))
-					if ch.hasCell() {
-						body = append(body, model.WriteOp(ch.buf[i], c.val))
+					for j, x := range ch.buf[i] {
+						body = append(body, model.WriteOp(x, c.vals[j]))
 					}
 					body = append(body, model.WriteOp(ch.full[i], model.C(1)), model.WriteOp(ch.sendx, next))
 					emit(loc, append(body, setIdx(k)...), site.join)
@@ -739,20 +904,20 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 				}
 				body := pre(noSync(guard(eq(model.V(ch.recvx), int64(i))))...)
 				body = append(body, model.ReadEqOp(ch.full[i], model.C(1)))
-				var val model.Expr = model.C(0)
-				if ch.hasCell() {
-					val = model.V(ch.buf[i])
-					body = append(body, result(c, val, model.C(1))...)
-					body = append(body, model.WriteOp(ch.buf[i], model.C(0)))
-				} else {
-					body = append(body, result(c, val, model.C(1))...)
+				var vals []model.Expr
+				for _, x := range ch.buf[i] {
+					vals = append(vals, model.V(x))
+				}
+				body = append(body, result(c, vals, model.C(1))...)
+				for _, x := range ch.buf[i] {
+					body = append(body, model.WriteOp(x, model.C(0)))
 				}
 				body = append(body, model.WriteOp(ch.full[i], model.C(0)), model.WriteOp(ch.recvx, next))
 				emit(loc, append(body, setIdx(k)...), site.join)
 				// Closed and empty.
 				body = pre(noSync(guard(and(eq(model.V(ch.recvx), int64(i)), eq(model.V(ch.full[i]), 0))))...)
 				body = append(body, model.ReadEqOp(ch.closed, model.C(1)))
-				body = append(body, result(c, model.C(0), model.C(0))...)
+				body = append(body, result(c, nil, model.C(0))...)
 				emit(loc, append(body, setIdx(k)...), site.join)
 			}
 			return
@@ -766,8 +931,11 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 				for _, x := range ch.recvq[g] {
 					pc := pcs[g]
 					body := pre(noSync(guard(eq(closed, 0)))...)
-					body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))),
-						model.WriteOp(pc.val, c.val), model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
+					body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))))
+					for j, v := range c.vals {
+						body = append(body, model.WriteOp(pc.vals[j], v))
+					}
+					body = append(body, model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
 					body = append(body, withdraw(g)...)
 					emit(loc, append(body, setIdx(k)...), site.join)
 				}
@@ -783,7 +951,11 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 				pc := pcs[g]
 				body := pre(noSync(guard(eq(closed, 0)))...)
 				body = append(body, guard(model.Bin(model.OpNe, model.V(x), model.C(0))))
-				body = append(body, result(c, model.V(ch.sendv[g][j]), model.C(1))...)
+				var vals []model.Expr
+				for _, v := range ch.sendv[g][j] {
+					vals = append(vals, model.V(v))
+				}
+				body = append(body, result(c, vals, model.C(1))...)
 				body = append(body, model.WriteOp(pc.ok, model.C(1)), model.WriteOp(pc.sel, model.V(x)))
 				body = append(body, withdraw(g)...)
 				emit(loc, append(body, setIdx(k)...), site.join)
@@ -791,7 +963,7 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		}
 		// Closed: the zero value, at once.
 		body := pre(model.ReadEqOp(ch.closed, model.C(1)))
-		body = append(body, result(c, model.C(0), model.C(0))...)
+		body = append(body, result(c, nil, model.C(0))...)
 		emit(loc, append(body, setIdx(k)...), site.join)
 	}
 	var none model.Expr // no case is ready
@@ -829,7 +1001,10 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 			continue
 		}
 		if c.send {
-			publish = append(publish, model.WriteOp(c.ch.sendq[q][c.slot], model.C(int64(k+1))), model.WriteOp(c.ch.sendv[q][c.slot], c.val))
+			publish = append(publish, model.WriteOp(c.ch.sendq[q][c.slot], model.C(int64(k+1))))
+			for j, v := range c.ch.sendv[q][c.slot] {
+				publish = append(publish, model.WriteOp(v, c.vals[j]))
+			}
 		} else {
 			publish = append(publish, model.WriteOp(c.ch.recvq[q][c.slot], model.C(int64(k+1))))
 		}
@@ -851,12 +1026,20 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		}
 		// Woken by a partner.
 		sel := eq(model.V(pc.sel), int64(k+1))
-		reset := []model.Op{model.WriteOp(pc.sel, model.C(0)), model.WriteOp(pc.val, model.C(0)), model.WriteOp(pc.ok, model.C(0))}
+		reset := []model.Op{model.WriteOp(pc.sel, model.C(0))}
+		for _, v := range pc.vals {
+			reset = append(reset, model.WriteOp(v, model.C(0)))
+		}
+		reset = append(reset, model.WriteOp(pc.ok, model.C(0)))
 		if c.send {
 			emit(wait, append(append([]model.Op{guard(sel)}, reset...), setIdx(k)...), site.join)
 		} else {
 			body := []model.Op{guard(sel)}
-			body = append(body, result(c, model.V(pc.val), model.V(pc.ok))...)
+			var vals []model.Expr
+			for _, v := range pc.vals {
+				vals = append(vals, model.V(v))
+			}
+			body = append(body, result(c, vals, model.V(pc.ok))...)
 			emit(wait, append(append(body, reset...), setIdx(k)...), site.join)
 		}
 		// The channel closed while the offer waited.
@@ -869,7 +1052,7 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 		} else {
 			body = append(noSync(guard(eq(model.V(pc.sel), 0))), model.ReadEqOp(c.ch.closed, model.C(1)))
 			body = append(body, withdraw(q)...)
-			body = append(body, result(c, model.C(0), model.C(0))...)
+			body = append(body, result(c, nil, model.C(0))...)
 			body = append(body, setIdx(k)...)
 			to = site.join
 		}

@@ -327,7 +327,7 @@ func (s *system) addDeadlineProcs() {
 		p := s.newProc(fmt.Sprintf("timer@%d", line))
 		p.q.Init = p.newLoc(ch.pos)
 		site := p.chanSiteAt(p.q.Init, ch.pos, nil)
-		site.cases = []chanCase{{ch: ch, send: true, val: model.C(0), valReg: -1, okReg: -1}}
+		site.cases = []chanCase{{ch: ch, send: true, vals: []model.Expr{model.C(0)}, okReg: -1}}
 		s.spawns = append(s.spawns, ch.pos)
 	}
 	for _, n := range s.deadlines {
