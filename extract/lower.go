@@ -1020,6 +1020,17 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = value{kind: vTimer}
 		return cur
 	}
+	if isTimeFunc(fn, "NewTimer") {
+		// Made once, like a channel: armed from its creation, which is the
+		// first moment anything can reach it.
+		if inLoop(fr, in.Block()) {
+			s.unsupported(in.Pos(), "a time.NewTimer in a loop of a goroutine (each iteration would make a new timer)")
+		}
+		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
+		s.tickers = append(s.tickers, t)
+		fr.vals[in] = value{kind: vTicker, tick: t}
+		return cur
+	}
 	if _, ok := s.contextCall(fn, args, in.Pos()); ok {
 		s.unsupported(in.Pos(), "a %s made by a goroutine (make it in the system function, before its go statements)", fn.Name())
 	}

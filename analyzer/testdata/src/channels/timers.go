@@ -173,3 +173,62 @@ func afterFuncStoppedLate() {
 		panic("it had not run yet") // want `^SC: system afterFuncStoppedLate is wrong even under sequential consistency`
 	}
 }
+
+// ticketSem is a semaphore with a timeout, the shape of
+// eapache/go-resiliency's: each Acquire makes a timer of its own.
+type ticketSem struct{ sem chan struct{} }
+
+func (s *ticketSem) acquire() bool {
+	timer := time.NewTimer(time.Second)
+	select {
+	case s.sem <- struct{}{}:
+		timer.Stop()
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+func (s *ticketSem) release() { <-s.sem } // want `^deadlock: go@\d+, go@\d+#2 and main block forever in <-s\.sem and wg\.Wait\(\) \(system semTimeoutIgnored\)$`
+
+// semGuarded: only a goroutine that got the ticket touches n.
+//
+//fencecheck:system
+func semGuarded() {
+	s := &ticketSem{sem: make(chan struct{}, 1)}
+	n := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			if !s.acquire() {
+				return
+			}
+			n++
+			s.release()
+		}()
+	}
+	wg.Wait()
+}
+
+// semTimeoutIgnored is its buggy twin: a goroutine whose timer fired first
+// goes on without the ticket, and its release waits for a ticket nobody
+// holds.
+//
+//fencecheck:system
+func semTimeoutIgnored() {
+	s := &ticketSem{sem: make(chan struct{}, 1)}
+	n := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			s.acquire()
+			n++ // want `^race: `
+			s.release()
+		}()
+	}
+	wg.Wait()
+}
