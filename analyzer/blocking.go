@@ -205,14 +205,7 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 		related = append(related, analysis.RelatedInformation{Pos: b.pos,
 			Message: fmt.Sprintf("%s %s here forever%s", s.p.Procs[b.proc].Name, verb, why)})
 	}
-	steps := s.stepsRelated(t)
-	if len(steps) > maxSteps && !s.cfg.Witness {
-		first := steps[0]
-		related = append(related, analysis.RelatedInformation{Pos: first.Pos,
-			Message: fmt.Sprintf("%s (steps 2 to %d are left out; -witness shows them all)", first.Message, len(steps)-maxSteps+1)})
-		steps = steps[len(steps)-maxSteps+1:]
-	}
-	related = append(related, steps...)
+	related = append(related, s.capSteps(s.stepsRelated(t))...)
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
@@ -288,6 +281,18 @@ func (s *system) stepsRelated(t *model.Trace) []analysis.RelatedInformation {
 			Message: fmt.Sprintf("step %d: %s %s", len(out)+1, s.p.Procs[st.Proc].Name, txt)})
 	}
 	return out
+}
+
+// capSteps keeps, without -witness, the first step and the last
+// maxSteps-1 of steps, saying which it left out.
+func (s *system) capSteps(steps []analysis.RelatedInformation) []analysis.RelatedInformation {
+	if len(steps) <= maxSteps || s.cfg.Witness {
+		return steps
+	}
+	first := steps[0]
+	out := []analysis.RelatedInformation{{Pos: first.Pos,
+		Message: fmt.Sprintf("%s (steps 2 to %d are left out; -witness shows them all)", first.Message, len(steps)-maxSteps+1)}}
+	return append(out, steps[len(steps)-maxSteps+1:]...)
 }
 
 // lineSuffix is the " (line N)" a step's text ends with, which a related

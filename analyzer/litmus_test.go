@@ -246,7 +246,7 @@ func verdict(msgs []string) string {
 	if kind == "SC" && len(msgs) > 1 {
 		return "several SC"
 	}
-	if kind == "x86-TSO" && slices.ContainsFunc(msgs, func(m string) bool { return !strings.Contains(m, "Add a barrier after this") }) {
+	if kind == "x86-TSO" && slices.ContainsFunc(msgs, func(m string) bool { return !strings.Contains(m, "fix: add a barrier after this") }) {
 		return "x86-TSO without a barrier to add"
 	}
 	return kind
@@ -285,7 +285,11 @@ func analyze(t *testing.T, dir string, a *analysis.Analyzer) []diag {
 		}
 		for _, d := range act.Diagnostics {
 			pos := act.Package.Fset.Position(d.Pos)
-			out = append(out, diag{pkg: strings.TrimPrefix(act.Package.PkgPath, "litmus/"), line: pos.Line, msg: d.Message})
+			msg := d.Message
+			for _, r := range d.Related {
+				msg += "\n\t" + r.Message
+			}
+			out = append(out, diag{pkg: strings.TrimPrefix(act.Package.PkgPath, "litmus/"), line: pos.Line, msg: msg})
 		}
 	}
 	return out

@@ -237,32 +237,39 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	therePos := s.transPos(there.Proc, there.Trans)
 	var msg strings.Builder
 	if therePos == first.pos {
-		fmt.Fprintf(&msg, "race: goroutines %s and %s can both reach this access (it %s) at once, and nothing orders the two",
+		fmt.Fprintf(&msg, "race: %s and %s can both reach this access (it %s) at once, and nothing orders the two",
 			s.p.Procs[here.Proc].Name, s.p.Procs[there.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var))
 	} else {
-		fmt.Fprintf(&msg, "race: goroutine %s %s here while goroutine %s %s at %s, and nothing orders the two",
+		fmt.Fprintf(&msg, "race: %s %s here while %s %s at %s, and nothing orders the two",
 			s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),
 			s.p.Procs[there.Proc].Name, s.accessVerb(there.Proc, there.Trans, rc.Var), s.r.short(therePos))
 	}
-	msg.WriteString(" (a data race under the Go memory model: the compiler may merge, reorder or delete racing plain accesses, and CPUs other than amd64 reorder them)")
-	if gc := s.gcRewrite(here); gc != "" {
-		fmt.Fprintf(&msg, "; here %s", gc)
-	} else if gc := s.gcRewrite(there); gc != "" {
-		fmt.Fprintf(&msg, "; at %s %s", s.r.short(therePos), gc)
-	}
-	fmt.Fprintf(&msg, ". Interleaving: %s.", s.raceInterleaving(rc.Trace))
+	fmt.Fprintf(&msg, " (system %s)", s.sys.Name)
+	// The details, each at its own position: the other racing accesses,
+	// what gc does to them, the interleaving, the fix.
 	var related []analysis.RelatedInformation
+	if gc := s.gcRewrite(here); gc != "" {
+		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: gc})
+	}
 	for _, st := range sites[1:] {
 		rel := fmt.Sprintf("goroutine %s %s here, racing too", s.p.Procs[st.a.Proc].Name, s.accessVerb(st.a.Proc, st.a.Trans, s.varOf(st.a)))
-		if gc := s.gcRewrite(st.a); gc != "" {
-			rel += "; " + gc
-		}
 		related = append(related, analysis.RelatedInformation{Pos: st.pos, Message: rel})
+		if gc := s.gcRewrite(st.a); gc != "" {
+			related = append(related, analysis.RelatedInformation{Pos: st.pos, Message: gc})
+		}
+	}
+	related = append(related, s.capSteps(s.stepsRelated(rc.Trace))...)
+	if len(rc.Trace.Steps) == 0 {
+		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: "from the start, both accesses are the goroutines' next steps"})
+	} else {
+		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: "then the two accesses are next"})
 	}
 	advice, fix := s.raceFix(c, together)
-	fmt.Fprintf(&msg, " Make every access to %s atomic: %s.", c.name, advice)
+	related = append(related, analysis.RelatedInformation{Pos: first.pos,
+		Message: fmt.Sprintf("fix: make every access to %s atomic: %s", c.name, advice)})
 	if incomplete != "" {
-		fmt.Fprintf(&msg, " (Other accesses may race too: the search for every unordered pair stopped: %s.)", incomplete)
+		related = append(related, analysis.RelatedInformation{Pos: first.pos,
+			Message: "other accesses may race too: the search for every unordered pair stopped: " + incomplete})
 	}
 	if s.cfg.Witness {
 		msg.WriteString("\n" + s.table(rc.Trace))
@@ -272,15 +279,6 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	s.r.add(d)
-}
-
-// raceInterleaving writes the memory steps of a race trace on one line; the
-// two racing accesses are the next steps after it.
-func (s *system) raceInterleaving(t *model.Trace) string {
-	if len(t.Steps) == 0 {
-		return "from the start, both accesses are the goroutines' next steps"
-	}
-	return s.interleaving(t) + "; the two accesses are next"
 }
 
 // varOf returns the shared variable that access a touches.
@@ -335,7 +333,7 @@ func (s *system) raceFix(c *racingCell, together []*types.Var) (string, *analysi
 	}
 	var advice string
 	if fix.Form == "typed" {
-		advice = fmt.Sprintf("make it an %s and use its methods (the suggested fix rewrites the declaration and %d accesses)", fix.Type, fix.Accesses)
+		advice = fmt.Sprintf("make it an %s (the suggested fix rewrites its declaration and %d accesses)", fix.Type, fix.Accesses)
 	} else if fix.Type == "Pointer" {
 		// unsafe.Pointer: there is no AddPointer.
 		advice = fmt.Sprintf("use atomic.LoadPointer and atomic.StorePointer for every access (the suggested fix rewrites %d accesses)", fix.Accesses)

@@ -380,42 +380,43 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 			fmt.Fprintf(&msg, " at %s", s.r.short(writePos))
 		}
 		fmt.Fprintf(&msg, " can still sit in the store buffer when the load of %s at %s reads memory", rv, s.r.short(readPos))
-		if len(bars) > 1 {
-			fmt.Fprintf(&msg, " (in %s", q.Name)
-			for _, o := range bars[1:] {
-				if o.ov != nil {
-					oq := s.p.Procs[o.ov.Proc]
-					fmt.Fprintf(&msg, "; likewise in %s for the store to %s and the load of %s", oq.Name,
-						s.p.Vars[oq.Trans[o.ov.WriteTrans].Op.Var].Name, s.p.Vars[oq.Trans[o.ov.ReadTrans].Op.Var].Name)
-				}
+		for _, o := range bars[1:] {
+			if o.ov != nil {
+				oq := s.p.Procs[o.ov.Proc]
+				related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: fmt.Sprintf("likewise in %s for the store to %s and the load of %s", oq.Name,
+					s.p.Vars[oq.Trans[o.ov.WriteTrans].Op.Var].Name, s.p.Vars[oq.Trans[o.ov.ReadTrans].Op.Var].Name)})
 			}
-			msg.WriteString(")")
 		}
 		related = append(related, analysis.RelatedInformation{
 			Pos:     readPos,
 			Message: fmt.Sprintf("the load of %s that overtakes the store to %s", rv, wv),
 		})
 		what, here, badPos := s.outcome(b.trace)
-		fmt.Fprintf(&msg, "; then %s.", what)
-		if badPos.IsValid() {
-			related = append(related, analysis.RelatedInformation{Pos: badPos, Message: "then " + here})
+		if !badPos.IsValid() {
+			badPos = b.pos
+			here = what
 		}
+		related = append(related, analysis.RelatedInformation{Pos: badPos, Message: "then " + here})
 	} else {
-		fmt.Fprintf(&msg, "a later load of %s can overtake a store still in its store buffer.", q.Name)
+		fmt.Fprintf(&msg, "a later load of %s can overtake a store still in its store buffer", q.Name)
 	}
+	fmt.Fprintf(&msg, " (system %s)", s.sys.Name)
 	var fix *analysis.SuggestedFix
+	var advice string
 	if b.write >= 0 {
-		advice, f := s.storeFix(b.place.Proc, b.write)
-		fmt.Fprintf(&msg, " Add a barrier after this store: %s.", advice)
-		fix = f
+		a, f := s.storeFix(b.place.Proc, b.write)
+		advice, fix = "add a barrier after this store: "+a, f
 	} else if b.before {
-		msg.WriteString(" Add a barrier before this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer.")
+		advice = "add a barrier before this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer"
 	} else {
-		msg.WriteString(" Add a barrier after this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer.")
+		advice = "add a barrier after this statement: a sync/atomic read-modify-write, such as atomic.AddInt32(&dummy, 0), drains the store buffer"
 	}
-	msg.WriteString(others)
+	related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: "fix: " + advice})
+	if others != "" {
+		related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: strings.TrimSuffix(strings.TrimSpace(others), ".")})
+	}
 	if bound != "" {
-		fmt.Fprintf(&msg, " (Minimal within %s.)", bound)
+		related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: "minimal within " + bound})
 	}
 	if s.cfg.Witness && b.trace != nil {
 		msg.WriteString("\n" + s.reachabilityTable(b.trace))
@@ -439,16 +440,22 @@ func (s *system) reportSC(res *fence.Result) {
 // reportSCText reports the SC trace t of a system wrong under SC by the bad
 // state it reaches.
 func (s *system) reportSCText(t *model.Trace) {
-	what, _, pos := s.outcome(t)
+	what, here, pos := s.outcome(t)
 	if !pos.IsValid() {
 		pos = s.sys.Decl.Name.Pos()
+	} else if here != "" {
+		what = here // the finding stands where it happens
 	}
-	msg := fmt.Sprintf("%s: system %s is wrong even under sequential consistency, so no barrier can fix this: %s. Interleaving: %s.",
-		s.scPrefix(t), s.sys.Name, what, s.interleaving(t))
+	msg := fmt.Sprintf("%s: system %s is wrong even under sequential consistency: %s", s.scPrefix(t), s.sys.Name, what)
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	s.report(pos, msg)
+	related := s.capSteps(s.stepsRelated(t))
+	if len(related) == 0 {
+		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "from the initial state: no goroutine needs to move"})
+	}
+	related = append(related, analysis.RelatedInformation{Pos: pos, Message: "no barrier can fix this: the interleaving above needs no store buffer"})
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related})
 }
 
 // reportNotFixable reports a system that only barriers outside the placement
@@ -470,8 +477,10 @@ func (s *system) reportNotFixable(res *fence.Result) {
 			s.p.Vars[q.Trans[ov.WriteTrans].Op.Var].Name, s.r.short(wpos)))
 		related = append(related, analysis.RelatedInformation{Pos: wpos, Message: "a store that a later load overtakes"})
 	}
-	msg := fmt.Sprintf("x86-TSO: in system %s %s, and no barrier allowed by -placement=%s and //fencecheck:nofence prevents it: %s.",
-		s.sys.Name, what, s.cfg.Placement, strings.Join(ovs, "; "))
+	msg := fmt.Sprintf("x86-TSO: in system %s %s, and no barrier allowed by -placement=%s and //fencecheck:nofence prevents it", s.sys.Name, what, s.cfg.Placement)
+	for i, ov := range ovs {
+		related[i].Message += ": " + ov
+	}
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
@@ -515,20 +524,6 @@ func (s *system) stepText(st model.Step) string {
 		return "barrier" + line
 	}
 	return ""
-}
-
-// interleaving writes the memory steps of t on one line.
-func (s *system) interleaving(t *model.Trace) string {
-	var parts []string
-	for _, st := range t.Steps {
-		if txt := s.stepText(st); txt != "" {
-			parts = append(parts, s.p.Procs[st.Proc].Name+" "+txt)
-		}
-	}
-	if len(parts) == 0 {
-		return "the initial state"
-	}
-	return strings.Join(parts, "; ")
 }
 
 // reachabilityTable is the table of a trace found by the fence inference,

@@ -161,7 +161,7 @@ func (f *finder) store(st *ssa.Store) (Finding, bool) {
 			Kind:  DeadStore,
 			Other: later.Pos(),
 			Text: fmt.Sprintf("gc may delete this store, since the store%s%s overwrites it "+
-				"(no load, call or atomic operation between them), so other goroutines never see this value",
+				"(no load, call or atomic operation between them), so no other goroutine sees this value",
 				to(later.Addr), f.at(later.Pos())),
 		}, true
 	}

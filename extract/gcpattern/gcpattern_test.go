@@ -53,7 +53,7 @@ func write(s *S, v int32) {
 	s.b = v
 	s.seq++ //@other
 }`, gcpattern.DeadStore, `^gc may delete this store, since the store to s\.seq at p\.go:\d+:4 overwrites it ` +
-			`\(no load, call or atomic operation between them\), so other goroutines never see this value$`},
+			`\(no load, call or atomic operation between them\), so no other goroutine sees this value$`},
 		{"dead/globals", `
 func f() {
 	x = 1 //@store

@@ -102,10 +102,10 @@ func TestParseProcess(t *testing.T) {
 
 // TestMatch checks how findings account for run-time events.
 func TestMatch(t *testing.T) {
-	race := finding{kind: "race", line: 14, message: "race: goroutine go@12 stores x here …"}
+	race := finding{kind: "race", line: 14, message: "race: go@12 stores x here …"}
 	leak := finding{kind: "leak", line: 15, message: "leak: go@10 blocks forever in c0 <- 2 after system System returns"}
 	dead := finding{kind: "deadlock", line: 30, message: "deadlock: main blocks forever in wg.Wait() (system System)"}
-	sendPanic := finding{kind: "SC", line: 16, message: `SC: system System is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: send on closed channel" at p.go:16:6 is reached.`}
+	sendPanic := finding{kind: "SC", line: 16, message: `SC: system System is wrong even under sequential consistency: the run-time panic "panic: send on closed channel" at p.go:16:6 is reached`}
 	for _, tt := range []struct {
 		name         string
 		ev           event
@@ -135,7 +135,7 @@ func TestMatch(t *testing.T) {
 // TestFindingKind checks the kinds of fencecheck's messages.
 func TestFindingKind(t *testing.T) {
 	for msg, want := range map[string]string{
-		"race: goroutine go@12 stores x here":                                                      "race",
+		"race: go@12 stores x here":                                                                "race",
 		"deadlock: main blocks forever in wg.Wait() (system System)":                               "deadlock",
 		"x86-TSO: the store to x can still sit in the store buffer":                                "x86-TSO",
 		"unsupported in a fencecheck system: a select with two cases on the unbuffered channel c0": kindUnsupported,

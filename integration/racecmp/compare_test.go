@@ -130,7 +130,7 @@ func compare(s *system, diags []diagnostic, run *stressRun, stressRoot string) *
 		switch k := d.kind(); {
 		case k == "race":
 			r.races = append(r.races, d)
-			if !strings.Contains(d.message, "Interleaving:") {
+			if !d.hasInterleaving() {
 				r.noInterleaving = append(r.noInterleaving, d)
 			}
 		case strings.Contains(d.message, "unsupported in a fencecheck system"),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fencecheck/fencecheck/integration/internal/itest"
@@ -14,6 +15,7 @@ import (
 type diagnostic struct {
 	pos     string
 	related []string
+	notes   []string // the related positions' messages
 	message string
 }
 
@@ -21,15 +23,26 @@ type diagnostic struct {
 // "x86-TSO", "inconclusive", …
 func (d diagnostic) kind() string { return itest.MessageKind(d.message) }
 
-// cellRE finds the racing cell that a race: diagnostic is about.
-var cellRE = regexp.MustCompile(`Make every access to (.+?) atomic`)
+// cellRE finds the racing cell that a race: diagnostic is about, in the
+// related message of its fix.
+var cellRE = regexp.MustCompile(`^fix: make every access to (.+?) atomic`)
 
 // cell returns the cell a race: diagnostic is about.
 func (d diagnostic) cell() string {
-	if m := cellRE.FindStringSubmatch(d.message); m != nil {
-		return m[1]
+	for _, n := range d.notes {
+		if m := cellRE.FindStringSubmatch(n); m != nil {
+			return m[1]
+		}
 	}
 	return "?"
+}
+
+// hasInterleaving reports whether a race: diagnostic lists the
+// interleaving that reaches the race: its steps, or that it needs none.
+func (d diagnostic) hasInterleaving() bool {
+	return slices.ContainsFunc(d.notes, func(n string) bool {
+		return n == "then the two accesses are next" || strings.HasPrefix(n, "from the start")
+	})
 }
 
 // lines returns the positions of a race: diagnostic: its own and the
@@ -60,6 +73,7 @@ func parseFencecheckJSON(out []byte, root string) (map[string][]diagnostic, erro
 			d := diagnostic{pos: relPos(jd.Posn, root), message: jd.Message}
 			for _, r := range jd.Related {
 				d.related = append(d.related, relPos(r.Posn, root))
+				d.notes = append(d.notes, r.Message)
 			}
 			diags[a.Pkg] = append(diags[a.Pkg], d)
 		}

@@ -59,7 +59,7 @@ func sharedArray() {
 func sharedNoWait() {
 	buf := make([]int32, 1, 2)
 	go func() {
-		_ = append(buf, 7) // want `^race: goroutine go@\d+ stores buf\[1\] here while goroutine main loads buf\[1\]`
+		_ = append(buf, 7) // want `^race: go@\d+ stores buf\[1\] here while main loads buf\[1\]`
 	}()
 	full := buf[:2]
 	if full[1] != 7 {

@@ -73,7 +73,7 @@ func appendsPastEnd() {
 		for i := 0; i < 2; i++ {
 			xs = append(xs, i)
 		}
-		done <- xs[len(xs)-1] + xs[2] // want `^SC: system appendsPastEnd is wrong even under sequential consistency, so no barrier can fix this: the bad state index out of range`
+		done <- xs[len(xs)-1] + xs[2] // want `^SC: system appendsPastEnd is wrong even under sequential consistency: the bad state index out of range`
 	}()
 	<-done
 }

@@ -46,7 +46,7 @@ func writeAfterSend() {
 	ch := make(chan int, 1)
 	go func() {
 		ch <- 1
-		x = 1 // want `^race: goroutine go@\d+ stores x here while goroutine main stores x`
+		x = 1 // want `^race: go@\d+ stores x here while main stores x`
 	}()
 	<-ch
 	x = 2
@@ -133,7 +133,7 @@ func doubleClose() {
 	done := make(chan struct{})
 	for i := 0; i < 2; i++ {
 		go func() {
-			close(done) // want `^SC: system doubleClose is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: close of closed channel"`
+			close(done) // want `^SC: system doubleClose is wrong even under sequential consistency: the run-time panic "panic: close of closed channel"`
 		}()
 	}
 }

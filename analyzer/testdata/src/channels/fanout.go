@@ -76,7 +76,7 @@ func fanOutRace() {
 			inner.Add(1)
 			go func() {
 				defer inner.Done()
-				total++ // want `^race: goroutines go@\d+\(i=[01]\) and go@\d+\(i=[01]\) can both reach this access \(it stores total\) at once`
+				total++ // want `^race: go@\d+\(i=[01]\) and go@\d+\(i=[01]\) can both reach this access \(it stores total\) at once`
 			}()
 		}
 		inner.Wait()

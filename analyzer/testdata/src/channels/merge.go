@@ -142,7 +142,7 @@ func mergeEach(a, b <-chan int) <-chan int {
 				}
 			}
 			if a == nil || b == nil {
-				close(out) // want `^SC: system mergeEachClose is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: close of closed channel"`
+				close(out) // want `^SC: system mergeEachClose is wrong even under sequential consistency: the run-time panic "panic: close of closed channel"`
 			}
 		}
 	}()

@@ -12,7 +12,7 @@ import "sync"
 func lenObserves() {
 	var x int32
 	ch := make(chan int, 1)
-	go func() { x = 1; ch <- 1 }() // want `^race: goroutine go@\d+ stores x here while goroutine main loads x`
+	go func() { x = 1; ch <- 1 }() // want `^race: go@\d+ stores x here while main loads x`
 	if len(ch) == 1 {
 		if x != 1 {
 			panic("x")
@@ -28,7 +28,7 @@ func defaultObserves() {
 	var x int32
 	ch := make(chan int, 1)
 	ch <- 1
-	go func() { x = 1; <-ch }() // want `^race: goroutine go@\d+ stores x here while goroutine main loads x`
+	go func() { x = 1; <-ch }() // want `^race: go@\d+ stores x here while main loads x`
 	select {
 	case <-ch:
 		ch <- 1
@@ -45,7 +45,7 @@ func signalObserves() {
 	c := sync.NewCond(&mu)
 	var x int32
 	go func() {
-		x = 1 // want `^race: goroutine go@\d+ stores x here while goroutine main loads x`
+		x = 1 // want `^race: go@\d+ stores x here while main loads x`
 		c.Signal()
 	}()
 	mu.Lock()

@@ -19,13 +19,13 @@ func sbFields() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		c.a++ // want `^x86-TSO: the store to c\.a .* make it atomic\.AddUint32\(&c\.a, 1\) \(LOCK XADD drains the store buffer\)\.$`
+		c.a++ // want `^x86-TSO: the store to c\.a`
 		r0 = c.b
 		c.done.Add(1)
 		wg.Done()
 	}()
 	go func() {
-		c.b += 2 // want `^x86-TSO: the store to c\.b .* make it atomic\.AddUint32\(&c\.b, 2\)`
+		c.b += 2 // want `^x86-TSO: the store to c\.b`
 		r1 = c.a
 		c.done.Add(1)
 		wg.Done()

@@ -137,7 +137,7 @@ var cell2 any
 //fencecheck:system
 func cellNoWait() {
 	go func() {
-		cell2 = 5 // want `^race: goroutine go@\d+ stores cell2 here while goroutine main loads cell2`
+		cell2 = 5 // want `^race: go@\d+ stores cell2 here while main loads cell2`
 	}()
 	if cell2 == nil {
 		panic("not yet") // want `^SC: system cellNoWait is wrong even under sequential consistency`
@@ -149,7 +149,7 @@ type shape interface{ area() int }
 
 type square struct{ side int }
 
-func (q *square) area() int { return q.side * q.side } // want `^race: goroutine main loads obj\.side here while goroutine go@\d+ stores obj\.side`
+func (q *square) area() int { return q.side * q.side } // want `^race: main loads obj\.side here while go@\d+ stores obj\.side`
 
 type line int
 
@@ -183,7 +183,7 @@ var current2 shape
 func methodRace() {
 	current2 = line(3)
 	go func() {
-		current2 = &square{side: 2} // want `^race: goroutine go@\d+ stores current2 here while goroutine main loads current2`
+		current2 = &square{side: 2} // want `^race: go@\d+ stores current2 here while main loads current2`
 	}()
 	if current2.area() != 4 {
 		panic("wrong area") // want `^SC: system methodRace is wrong even under sequential consistency`
@@ -215,7 +215,7 @@ func valueUnset() {
 	go func() {
 		v.Store(&config{n: 2})
 	}()
-	c := v.Load().(*config) // want `^SC: system valueUnset is wrong even under sequential consistency, so no barrier can fix this: the bad state interface conversion: interface is not \*config`
+	c := v.Load().(*config) // want `^SC: system valueUnset is wrong even under sequential consistency: the bad state interface conversion: interface is not \*config`
 	_ = c.n
 }
 
@@ -226,7 +226,7 @@ func valueMixed() {
 	var v atomic.Value
 	v.Store(&config{n: 1})
 	go func() {
-		v.Store(7) // want `^SC: system valueMixed is wrong even under sequential consistency, so no barrier can fix this: the bad state sync/atomic: store of inconsistently typed value into Value`
+		v.Store(7) // want `^SC: system valueMixed is wrong even under sequential consistency: the bad state sync/atomic: store of inconsistently typed value into Value`
 	}()
 	_ = v.Load()
 }
@@ -342,7 +342,7 @@ func (g *Group) Go(f func() error) {
 	go func() {
 		defer g.wg.Done()
 		if err := f(); err != nil {
-			g.errOnce.Do(func() { g.err = err }) // want `^race: goroutine go@\d+ stores g\.err here while goroutine main loads g\.err`
+			g.errOnce.Do(func() { g.err = err }) // want `^race: go@\d+ stores g\.err here while main loads g\.err`
 		}
 	}()
 }

@@ -19,7 +19,7 @@ func spin() {
 	go func() {
 		n := 0 //fencecheck:range 0..3
 		for flag.Load() == 0 {
-			n++ // want `^range: system spin is wrong even under sequential consistency, so no barrier can fix this: n takes the value 4 at localrange\.go:22:4, outside its //fencecheck:range 0\.\.3\. Interleaving: `
+			n++ // want `^range: system spin is wrong even under sequential consistency: n takes the value 4 here, outside its //fencecheck:range 0\.\.3`
 		}
 		wg.Done()
 	}()
@@ -38,7 +38,7 @@ func private() {
 		var n int32 //fencecheck:range 0..2
 		p := &n
 		for flag.Load() == 0 {
-			*p += 1 // want `^range: system private is wrong even under sequential consistency, so no barrier can fix this: n takes the value 3 at localrange\.go:41:4, outside its //fencecheck:range 0\.\.2\. Interleaving: `
+			*p += 1 // want `^range: system private is wrong even under sequential consistency: n takes the value 3 here, outside its //fencecheck:range 0\.\.2`
 		}
 		wg.Done()
 	}()

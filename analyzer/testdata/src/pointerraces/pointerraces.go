@@ -15,9 +15,9 @@ type stack struct {
 }
 
 func (s *stack) push(v int) {
-	n := &node{val: v} // want `^race: goroutine go@\d+ stores n\.val here while goroutine go@\d+ loads n\.val`
-	n.next = s.head    // want `^race: goroutine go@\d+ stores n\.next here while goroutine go@\d+ loads n\.next`
-	s.head = n         // want `^race: goroutine go@\d+ stores s\.head here while goroutine go@\d+ loads s\.head`
+	n := &node{val: v} // want `^race: go@\d+ stores n\.val here while go@\d+ loads n\.val`
+	n.next = s.head    // want `^race: go@\d+ stores n\.next here while go@\d+ loads n\.next`
+	s.head = n         // want `^race: go@\d+ stores s\.head here while go@\d+ loads s\.head`
 }
 
 //fencecheck:system

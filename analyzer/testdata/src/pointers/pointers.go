@@ -77,7 +77,7 @@ type plainStack struct {
 
 func (s *plainStack) push(v int) {
 	n := &node{val: v}
-	n.next = s.head // want `^race: goroutine go@\d+ loads s\.head here while goroutine go@\d+ stores s\.head`
+	n.next = s.head // want `^race: go@\d+ loads s\.head here while go@\d+ stores s\.head`
 	s.head = n
 }
 
@@ -140,9 +140,9 @@ func rcuPlain() {
 	wg.Add(2)
 	go func() {
 		c := &config{}
-		c.a = 1 // want `^race: goroutine go@\d+ stores c\.a here while goroutine go@\d+ loads c\.a`
-		c.b = 2 // want `^race: goroutine go@\d+ stores c\.b here while goroutine go@\d+ loads c\.b`
-		cur = c // want `^race: goroutine go@\d+ stores cur here while goroutine go@\d+ loads cur`
+		c.a = 1 // want `^race: go@\d+ stores c\.a here while go@\d+ loads c\.a`
+		c.b = 2 // want `^race: go@\d+ stores c\.b here while go@\d+ loads c\.b`
+		cur = c // want `^race: go@\d+ stores cur here while go@\d+ loads cur`
 		wg.Done()
 	}()
 	go func() {

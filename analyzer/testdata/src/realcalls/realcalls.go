@@ -41,7 +41,7 @@ func deferUnlock() {
 func (c *counter) incUnlocked() {
 	c.mu.Lock()
 	c.mu.Unlock()
-	c.n++ // want `^race: goroutine go@\d+\(i=0\) stores c\.n here while goroutine go@\d+\(i=1\) loads c\.n`
+	c.n++ // want `^race: go@\d+\(i=0\) stores c\.n here while go@\d+\(i=1\) loads c\.n`
 }
 
 //fencecheck:system
@@ -120,7 +120,7 @@ func handRolledOnce() {
 		go func() {
 			defer wg.Done()
 			if started.CompareAndSwap(false, true) {
-				value = 42 // want `^race: goroutine go@\d+\(i=0\) stores value here while goroutine go@\d+\(i=1\) loads value`
+				value = 42 // want `^race: go@\d+\(i=0\) stores value here while go@\d+\(i=1\) loads value`
 			}
 			if value != 42 {
 				panic("not initialised") // want `^SC: system handRolledOnce is wrong even under sequential consistency`

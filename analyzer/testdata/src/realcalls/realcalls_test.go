@@ -15,7 +15,7 @@ func inTest() {
 			defer wg.Done()
 			mu.RLock()
 			defer mu.RUnlock()
-			n++ // want `^race: goroutines go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores n\)`
+			n++ // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores n\)`
 		}()
 	}
 	wg.Wait()

@@ -42,8 +42,8 @@ func flags() { // want `^inconclusive: system flags: the explicit engine reached
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x = 1  // want `^race: goroutine go@44 stores x here`
-		r0 = y // want `^race: goroutine go@44 loads y here`
+		x = 1  // want `^race: go@44 stores x here`
+		r0 = y // want `^race: go@44 loads y here`
 		wg.Done()
 	}()
 	go func() {
@@ -68,9 +68,9 @@ func ranged() { // want `^inconclusive: system ranged: the sb engine reached the
 	wg.Add(2)
 	go func() {
 		for i := 0; i < 7; i++ {
-			n = n + 1 // want `^race: goroutine go@69 stores n here`
+			n = n + 1 // want `^race: go@69 stores n here`
 		}
-		done = 1 // want `^race: goroutine go@69 stores done here`
+		done = 1 // want `^race: go@69 stores done here`
 		wg.Done()
 	}()
 	go func() {

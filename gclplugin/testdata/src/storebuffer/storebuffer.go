@@ -11,8 +11,8 @@ func storeBuffering() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		x = 1  // want `^race: goroutine go@13 stores x` `^x86-TSO: `
-		r0 = y // want `^race: goroutine go@13 loads y`
+		x = 1  // want `^race: go@13 stores x` `^x86-TSO: `
+		r0 = y // want `^race: go@13 loads y`
 		wg.Done()
 	}()
 	go func() {

@@ -17,7 +17,7 @@ type Server struct {
 // heartbeatLoop sends one liveness heartbeat as the node.
 func (s *Server) heartbeatLoop(done chan<- struct{}) {
 	defer close(done)
-	if id := s.nodeID; id != 0 { // want `^race: goroutine heartbeatLoop loads s\.nodeID here while goroutine main stores s\.nodeID`
+	if id := s.nodeID; id != 0 { // want `^race: heartbeatLoop loads s\.nodeID here while main stores s\.nodeID`
 		s.heartbeat = id
 	}
 }

@@ -22,7 +22,7 @@ func (t *http2Client) close() {
 		return
 	default:
 	}
-	close(t.closing) // want `^SC: system goAway is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: close of closed channel"`
+	close(t.closing) // want `^SC: system goAway is wrong even under sequential consistency: the run-time panic "panic: close of closed channel"`
 }
 
 // closeFixed checks and closes under the transport's lock.

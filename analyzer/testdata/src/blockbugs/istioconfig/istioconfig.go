@@ -33,7 +33,7 @@ func (c *controller) runFixed() {
 // push pushes the configuration once the cache has synced.
 func push(c *controller) {
 	if c.synced.Load() && c.configs.Load() == 0 {
-		panic("pushed an empty configuration") // want `^SC: system startup is wrong even under sequential consistency, so no barrier can fix this: the panic at istioconfig\.go:\d+:\d+ is reached\.`
+		panic("pushed an empty configuration") // want `^SC: system startup is wrong even under sequential consistency: the panic is reached here`
 	}
 }
 

@@ -15,7 +15,7 @@ type DiscoveryServer struct {
 
 // pushConnection sends the configuration to proxy i.
 func (s *DiscoveryServer) pushConnection(i int) {
-	s.pushed[i] = 1 // want `^race: goroutine go@\d+\(i=\d\) stores s\.pushed\[\d\] here while goroutine main loads s\.pushed\[\d\]`
+	s.pushed[i] = 1 // want `^race: go@\d+\(i=\d\) stores s\.pushed\[\d\] here while main loads s\.pushed\[\d\]`
 }
 
 // pushStatus counts the proxies pushed to.

@@ -22,7 +22,7 @@ type controllerManager struct {
 func (m *controllerManager) shutdown() {
 	if m.stopping.Load() == 0 {
 		m.stopping.Store(1)
-		close(m.stopCh) // want `^SC: system lostLease is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: close of closed channel"`
+		close(m.stopCh) // want `^SC: system lostLease is wrong even under sequential consistency: the run-time panic "panic: close of closed channel"`
 	}
 }
 

@@ -16,7 +16,7 @@ type healthMonitor struct {
 func (m *healthMonitor) monitor(done chan struct{}) {
 	defer close(done)
 	for i := 0; i < 3; i++ {
-		if m.stopped { // want `^race: goroutine monitor loads m\.stopped here while goroutine main stores m\.stopped`
+		if m.stopped { // want `^race: monitor loads m\.stopped here while main stores m\.stopped`
 			return
 		}
 		m.probes++

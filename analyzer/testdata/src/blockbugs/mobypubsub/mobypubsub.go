@@ -21,7 +21,7 @@ func (p *Publisher) Publish(v int) {
 	sub, live := p.sub, !p.evicted
 	p.m.RUnlock()
 	if live {
-		sub <- v // want `^SC: system eventsUnsubscribe is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: send on closed channel"`
+		sub <- v // want `^SC: system eventsUnsubscribe is wrong even under sequential consistency: the run-time panic "panic: send on closed channel"`
 	}
 }
 

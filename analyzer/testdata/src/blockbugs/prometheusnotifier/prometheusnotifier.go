@@ -18,7 +18,7 @@ type Manager struct {
 
 // setMore wakes the sending loop, unless it is already woken.
 func (n *Manager) setMore() {
-	select { // want `^SC: system ruleAlerts is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: send on closed channel"`
+	select { // want `^SC: system ruleAlerts is wrong even under sequential consistency: the run-time panic "panic: send on closed channel"`
 	case n.more <- struct{}{}:
 	default:
 	}

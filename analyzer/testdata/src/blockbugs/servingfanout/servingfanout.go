@@ -28,7 +28,7 @@ func checkPods() {
 		go func() {
 			wg.Add(1)
 			defer wg.Done()
-			results <- r.podReady(i) // want `^SC: system checkPods is wrong even under sequential consistency, so no barrier can fix this: the run-time panic "panic: send on closed channel"`
+			results <- r.podReady(i) // want `^SC: system checkPods is wrong even under sequential consistency: the run-time panic "panic: send on closed channel"`
 		}()
 	}
 	wg.Wait()

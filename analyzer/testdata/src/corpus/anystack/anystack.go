@@ -104,7 +104,7 @@ func mixedPayloads() {
 // pushPlain links the item with a plain store of top.
 func (s *Stack) pushPlain(v interface{}) {
 	item := directItem{v: v}
-	item.next = atomic.LoadPointer(&s.top) // want `^race: goroutine go@\d+ atomically loads s\.top here while goroutine go@\d+ stores s\.top`
+	item.next = atomic.LoadPointer(&s.top) // want `^race: go@\d+ atomically loads s\.top here while go@\d+ stores s\.top`
 	s.top = unsafe.Pointer(&item)
 	atomic.AddUint64(&s.len, 1)
 }

@@ -66,6 +66,6 @@ func checkThenSet() {
 	}
 	wg.Wait()
 	if s.releases.Load() != 1 {
-		panic("released twice") // want `^SC: system checkThenSet is wrong even under sequential consistency, `
+		panic("released twice") // want `^SC: system checkThenSet is wrong even under sequential consistency: `
 	}
 }

@@ -66,13 +66,13 @@ type plainLazy struct {
 }
 
 func (l *plainLazy) Get() *client {
-	if l.done { // want `^race: goroutine go@\d+#2 loads l\.done here`
-		return l.val // want `^race: goroutine go@\d+#2 loads l\.val here`
+	if l.done { // want `^race: go@\d+#2 loads l\.done here`
+		return l.val // want `^race: go@\d+#2 loads l\.val here`
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.done {
-		l.val = &client{id: 7} // want `^race: goroutine go@\d+ stores obj\.id here`
+		l.val = &client{id: 7} // want `^race: go@\d+ stores obj\.id here`
 		l.done = true
 	}
 	return l.val

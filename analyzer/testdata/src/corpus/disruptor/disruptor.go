@@ -71,7 +71,7 @@ func (r *Reader) Next() int64 {
 	for next > r.upstream.Load() {
 		runtime.Gosched()
 	}
-	v := r.ring[next&bufferMask] // want `^race: goroutine go@\d+ loads ring\[1\] here`
+	v := r.ring[next&bufferMask] // want `^race: go@\d+ loads ring\[1\] here`
 	r.read.Store(next)
 	return v
 }
@@ -123,7 +123,7 @@ func commitFirst() {
 	}()
 	go func() {
 		if r.Next() != 10 {
-			panic("read an unpublished slot") // want `^SC: system commitFirst is wrong even under sequential consistency, `
+			panic("read an unpublished slot") // want `^SC: system commitFirst is wrong even under sequential consistency: `
 		}
 		wg.Done()
 	}()

@@ -27,7 +27,7 @@ func (g *Group) Go(f func() error) {
 	go func() {
 		defer g.wg.Done()
 		if err := f(); err != nil {
-			g.errOnce.Do(func() { g.err = err }) // want `^race: goroutine go@\d+ stores g\.err here while goroutine main loads g\.err`
+			g.errOnce.Do(func() { g.err = err }) // want `^race: go@\d+ stores g\.err here while main loads g\.err`
 		}
 	}()
 }

@@ -57,8 +57,8 @@ type plainMailbox struct {
 }
 
 func (m *plainMailbox) send(v int) {
-	m.msg = v     // want `^race: goroutine go@\d+ stores m\.msg here`
-	m.done = true // want `^race: goroutine go@\d+ stores m\.done here`
+	m.msg = v     // want `^race: go@\d+ stores m\.msg here`
+	m.done = true // want `^race: go@\d+ stores m\.done here`
 }
 
 func (m *plainMailbox) receive() int {

@@ -101,7 +101,7 @@ func loadStoreTail() {
 		go func() {
 			me := &qnode{}
 			l.lockLoadStore(me)
-			n++ // want `^race: goroutines go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
+			n++ // want `^race: go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
 			l.Unlock(me)
 			wg.Done()
 		}()

@@ -108,7 +108,7 @@ func (q *Queue) enqueueByStore(v int) bool {
 		switch dif := int64(seq) - int64(pos); {
 		case dif == 0:
 			q.enqueue.Store(pos + 1)
-			c.data = v // want `^race: goroutines go@\d+ and go@\d+ can both reach this access \(it stores q\.buffer\[0\]\.data\)`
+			c.data = v // want `^race: go@\d+ and go@\d+ can both reach this access \(it stores q\.buffer\[0\]\.data\)`
 			c.sequence.Store(pos + 1)
 			return true
 		case dif < 0:
@@ -134,6 +134,6 @@ func claimByStore() {
 	a, _ := q.Dequeue()
 	b, _ := q.Dequeue()
 	if a+b != 3 {
-		panic("lost a value") // want `^SC: system claimByStore is wrong even under sequential consistency, `
+		panic("lost a value") // want `^SC: system claimByStore is wrong even under sequential consistency: `
 	}
 }

@@ -130,6 +130,6 @@ func linkPlain() {
 	a, _ := q.Dequeue()
 	b, _ := q.Dequeue()
 	if a+b != 3 {
-		panic("lost a value") // want `^SC: system linkPlain is wrong even under sequential consistency, `
+		panic("lost a value") // want `^SC: system linkPlain is wrong even under sequential consistency: `
 	}
 }

@@ -98,7 +98,7 @@ func (m *brokenMutex) Lock() {
 }
 
 func (m *brokenMutex) Unlock() {
-	atomic.AddInt32(&m.state, -mutexLocked) // want `^range: system storeNotCAS is wrong even under sequential consistency, so no barrier can fix this: mu\.state takes the value -1`
+	atomic.AddInt32(&m.state, -mutexLocked) // want `^range: system storeNotCAS is wrong even under sequential consistency: mu\.state takes the value -1`
 }
 
 //fencecheck:system

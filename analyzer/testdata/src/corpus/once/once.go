@@ -75,9 +75,9 @@ func casOnceDo() {
 	wg.Add(2)
 	for range 2 {
 		go func() {
-			o.Do(func() { cfg = 42 }) // want `^race: goroutine go@\d+ stores cfg here`
+			o.Do(func() { cfg = 42 }) // want `^race: go@\d+ stores cfg here`
 			if cfg != 42 {
-				panic("Do returned before f ran") // want `^SC: system casOnceDo is wrong even under sequential consistency, `
+				panic("Do returned before f ran") // want `^SC: system casOnceDo is wrong even under sequential consistency: `
 			}
 			wg.Done()
 		}()

@@ -135,7 +135,7 @@ func (d *poolDequeue) popTailStore() (any, bool) {
 	}
 	d.headTail.Store(d.pack(head, tail+1))
 	slot := &d.vals[tail&uint32(len(d.vals)-1)]
-	val := slot.val // want `^race: goroutine go@\d+#2 loads d\.vals\[0\]\.val here while goroutine go@\d+ stores d\.vals\[0\]\.val`
+	val := slot.val // want `^race: go@\d+#2 loads d\.vals\[0\]\.val here while go@\d+ stores d\.vals\[0\]\.val`
 	slot.val = nil
 	slot.typ.Store(0)
 	return val, true

@@ -59,8 +59,8 @@ func reload() {
 // editInPlace changes the published config.
 func (h *Holder) editInPlace(port, limit int) {
 	c := h.current.Load()
-	c.port = port   // want `^race: goroutine go@\d+ stores obj\.port here`
-	c.limit = limit // want `^race: goroutine go@\d+ stores obj\.limit here`
+	c.port = port   // want `^race: go@\d+ stores obj\.port here`
+	c.limit = limit // want `^race: go@\d+ stores obj\.limit here`
 }
 
 //fencecheck:system
@@ -76,7 +76,7 @@ func inPlace() {
 	go func() {
 		c := h.Get()
 		if c.limit-c.port != -72 {
-			panic("mixed configs") // want `^SC: system inPlace is wrong even under sequential consistency, `
+			panic("mixed configs") // want `^SC: system inPlace is wrong even under sequential consistency: `
 		}
 		wg.Done()
 	}()

@@ -127,7 +127,7 @@ func readerSkipsParity() {
 	}()
 	go func() {
 		if x, y := p.loadNoParity(); x != y {
-			panic("torn read") // want `^SC: system readerSkipsParity is wrong even under sequential consistency, `
+			panic("torn read") // want `^SC: system readerSkipsParity is wrong even under sequential consistency: `
 		}
 		wg.Done()
 	}()

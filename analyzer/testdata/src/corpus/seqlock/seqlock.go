@@ -92,7 +92,7 @@ func unlockedWriters() {
 	}()
 	go func() {
 		if a, b := s.Read(); a != b {
-			panic("torn read") // want `^SC: system unlockedWriters is wrong even under sequential consistency, `
+			panic("torn read") // want `^SC: system unlockedWriters is wrong even under sequential consistency: `
 		}
 		wg.Done()
 	}()

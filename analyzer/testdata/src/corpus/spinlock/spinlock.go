@@ -58,7 +58,7 @@ type plainLocker struct {
 }
 
 func (l *plainLocker) Lock() {
-	for !atomic.CompareAndSwapUintptr(&l.lock, 0, 1) { // want `^race: goroutine go@\d+#2 atomically updates l\.lock here`
+	for !atomic.CompareAndSwapUintptr(&l.lock, 0, 1) { // want `^race: go@\d+#2 atomically updates l\.lock here`
 		runtime.Gosched()
 	}
 }
@@ -76,7 +76,7 @@ func plainUnlock() {
 	for range 2 {
 		go func() {
 			l.Lock()
-			n++ // want `^race: goroutines go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
+			n++ // want `^race: go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
 			l.Unlock()
 			wg.Done()
 		}()

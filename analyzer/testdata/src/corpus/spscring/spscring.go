@@ -46,7 +46,7 @@ func (r *Ring) Pop() (int32, bool) {
 	if h == r.tail.Load() {
 		return 0, false
 	}
-	v := r.buf[h&r.mask] // want `^race: goroutine go@\d+ loads r\.buf\[0\] here`
+	v := r.buf[h&r.mask] // want `^race: go@\d+ loads r\.buf\[0\] here`
 	r.head.Store(h + 1)
 	return v, true
 }
@@ -107,7 +107,7 @@ func publishEarly() {
 			v, ok = r.Pop()
 		}
 		if v != 1 {
-			panic("read an unwritten slot") // want `^SC: system publishEarly is wrong even under sequential consistency, `
+			panic("read an unwritten slot") // want `^SC: system publishEarly is wrong even under sequential consistency: `
 		}
 		wg.Done()
 	}()

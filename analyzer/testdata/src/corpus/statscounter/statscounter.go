@@ -76,6 +76,6 @@ func lostIncrement() {
 	}
 	wg.Wait()
 	if c.value() != 2 {
-		panic("lost a count") // want `^SC: system lostIncrement is wrong even under sequential consistency, `
+		panic("lost a count") // want `^SC: system lostIncrement is wrong even under sequential consistency: `
 	}
 }

@@ -73,7 +73,7 @@ func loadStoreTicket() {
 	for range 2 {
 		go func() {
 			l.lockLoadStore()
-			n++ // want `^race: goroutines go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
+			n++ // want `^race: go@\d+ and go@\d+#2 can both reach this access \(it stores n\)`
 			l.Unlock()
 			wg.Done()
 		}()

@@ -75,7 +75,7 @@ func pushPop() {
 // pushPlain links the node with a plain store.
 func (s *Stack) pushPlain(v int) {
 	n := &node{value: v}
-	n.next = atomic.LoadPointer(&s.head) // want `^race: goroutine go@\d+ atomically loads s\.head here while goroutine go@\d+ stores s\.head .* use atomic\.LoadPointer and atomic\.StorePointer for every access`
+	n.next = atomic.LoadPointer(&s.head) // want `^race: go@\d+ atomically loads s\.head here while go@\d+ stores s\.head`
 	s.head = unsafe.Pointer(n)
 }
 

@@ -93,6 +93,6 @@ func plainHead() {
 	a, _ := s.Pop()
 	b, _ := s.Pop()
 	if a+b != 3 {
-		panic("lost a node") // want `^SC: system plainHead is wrong even under sequential consistency, `
+		panic("lost a node") // want `^SC: system plainHead is wrong even under sequential consistency: `
 	}
 }
