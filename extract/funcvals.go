@@ -2,8 +2,8 @@ package extract
 
 import (
 	"go/token"
-	"slices"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 

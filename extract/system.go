@@ -240,15 +240,15 @@ type system struct {
 	// funcTabs are the function values sent on channels, by signature;
 	// funcCalls the calls of values received (funcvals.go).
 	funcTabs  []*funcTable
+	funcCalls []*funcCall
 	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
 	errGroups map[*object]*errGroup
-	funcCalls []*funcCall
-	forever    int // 1 + the variable of a wait that never ends, or 0
-	condSites  []*condSite
-	deadlines  []*ctxNode // contexts with a deadline, each a process that cancels it
-	timers     []*channel // channels of time.After calls of the setup, each a process that sends once
-	tickers    []*ticker
-	tickStops  []tickStop
+	forever   int // 1 + the variable of a wait that never ends, or 0
+	condSites []*condSite
+	deadlines []*ctxNode // contexts with a deadline, each a process that cancels it
+	timers    []*channel // channels of time.After calls of the setup, each a process that sends once
+	tickers   []*ticker
+	tickStops []tickStop
 
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
