@@ -201,24 +201,7 @@ func storeAfter(g *ssa.Go, a *ssa.Alloc, stores []*ssa.Store) bool {
 	if !goOn {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		found, goOn := scan(x.Instrs)
-		if found {
-			return true
-		}
-		if goOn {
-			stack = append(stack, x.Succs...)
-		}
-	}
-	return false
+	return searchSuccs(b, func(x *ssa.BasicBlock) (found, goOn bool) { return scan(x.Instrs) })
 }
 
 // loopFamily returns, for phi, the head's phi of the variable of a

@@ -89,13 +89,7 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 	if len(alts) > maxCases {
 		p.s.unsupported(phi.Pos(), "a channel variable that may hold one of more than %d channels", maxCases)
 	}
-	r := p.newReg(p.regName(fr, phi), types.Typ[types.Int])
-	p.holds(r, fr, phi)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(len(alts))}
-	st.phiReg[phi] = r
+	r := p.indexReg(fr, phi, st, len(alts))
 	fr.vals[phi] = value{kind: vChanRef, e: model.R(r), alts: alts}
 	return true
 }

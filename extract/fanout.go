@@ -199,21 +199,7 @@ func reenters(b, head *ssa.BasicBlock, scc map[*ssa.BasicBlock]bool) bool {
 	if b == head {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == b {
-			return true
-		}
-		if !scc[x] || x == head || seen[x] {
-			continue
-		}
-		seen[x] = true
-		stack = append(stack, x.Succs...)
-	}
-	return false
+	return searchSuccs(b, func(x *ssa.BasicBlock) (found, goOn bool) { return x == b, scc[x] && x != head })
 }
 
 // counter reports whether phi, in the head of the loop scc, counts: it

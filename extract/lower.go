@@ -563,16 +563,28 @@ func negate(e model.Expr) model.Expr {
 
 // inCycle reports whether b can reach itself.
 func inCycle(b *ssa.BasicBlock) bool {
+	return searchSuccs(b, func(x *ssa.BasicBlock) (found, goOn bool) { return x == b, true })
+}
+
+// searchSuccs visits, depth first and each once, the blocks reachable
+// from b's successors: visit says whether the search has found what it
+// looks for, and whether to go on past the block. It reports whether
+// some visit found it.
+func searchSuccs(b *ssa.BasicBlock, visit func(x *ssa.BasicBlock) (found, goOn bool)) bool {
 	seen := map[*ssa.BasicBlock]bool{}
 	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if x == b {
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		found, goOn := visit(x)
+		if found {
 			return true
 		}
-		if !seen[x] {
-			seen[x] = true
+		if goOn {
 			stack = append(stack, x.Succs...)
 		}
 	}
