@@ -11,11 +11,9 @@
 // len and cap, select {}, accesses to a shared plain int32, and sometimes a
 // sync.WaitGroup the body waits on. Most programs balance their sends and
 // receives before a few rewrites and mutations, the others draw each
-// statement on its own (see protocolStyle and randomStyle). No select has
-// two cases on one unbuffered channel, which the README lists as not
-// modelled yet (fencecheck reports it as unsupported: "a select with two
-// cases on the unbuffered channel c"); the channels are made before the
-// go statements and every channel operation comes after them, since the
+// statement on its own (see protocolStyle and randomStyle). A select's two
+// cases may name one channel, buffered or not. The channels are made
+// before the go statements and every channel operation comes after them, since the
 // set-up may not block. Program i of a seed is the same whatever the
 // number of programs.
 //

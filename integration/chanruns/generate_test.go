@@ -330,9 +330,6 @@ func (g *generator) protocolStyle(procs []*proc) {
 		}
 		a, b := p.items[at[0]], p.items[at[1]]
 		ca, cb := g.chans[a.ch], g.chans[b.ch]
-		if a.ch == b.ch && ca.cap == 0 {
-			continue // fencecheck does not model two cases on one unbuffered channel
-		}
 		text := fmt.Sprintf("for range 2 {\nselect {\n%s\n%s\n}\n}", g.recvCase(ca), g.recvCase(cb))
 		merged := item{text: text, key: min(a.key, b.key)}
 		p.items = slices.Delete(p.items, at[1], at[1]+1)
@@ -539,10 +536,8 @@ func (g *generator) rangeStmt(c chanSpec) string {
 	return fmt.Sprintf("for range %s {\n}", c.name)
 }
 
-// selectStmt is a select of two cases, or of one case and a default when
-// the two cases would both be on one unbuffered channel: the README lists
-// such a select as not modelled yet, and fencecheck reports it as
-// unsupported ("a select with two cases on the unbuffered channel c").
+// selectStmt is a select of two cases, on one channel or two, with or
+// without a default.
 func (g *generator) selectStmt() string {
 	type selCase struct {
 		c    chanSpec
@@ -551,11 +546,7 @@ func (g *generator) selectStmt() string {
 	cases := []selCase{{c: g.pick(), send: g.r.IntN(2) == 0}}
 	second := selCase{c: g.pick(), send: g.r.IntN(2) == 0}
 	dflt := g.r.IntN(10) < 3
-	if second.c.name == cases[0].c.name && second.c.cap == 0 {
-		dflt = true
-	} else {
-		cases = append(cases, second)
-	}
+	cases = append(cases, second)
 	var b strings.Builder
 	b.WriteString("select {\n")
 	for _, sc := range cases {
