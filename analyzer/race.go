@@ -333,12 +333,12 @@ func (s *system) raceFix(c *racingCell, together []*types.Var) (string, *analysi
 	}
 	var advice string
 	if fix.Form == "typed" {
-		advice = fmt.Sprintf("make it an %s (the suggested fix rewrites its declaration and %d accesses)", fix.Type, fix.Accesses)
+		advice = fmt.Sprintf("make it an %s (the suggested fix rewrites its declaration and %s)", fix.Type, accesses(fix.Accesses))
 	} else if fix.Type == "Pointer" {
 		// unsafe.Pointer: there is no AddPointer.
-		advice = fmt.Sprintf("use atomic.LoadPointer and atomic.StorePointer for every access (the suggested fix rewrites %d accesses)", fix.Accesses)
+		advice = fmt.Sprintf("use atomic.LoadPointer and atomic.StorePointer for every access (the suggested fix rewrites %s)", accesses(fix.Accesses))
 	} else {
-		advice = fmt.Sprintf("use atomic.Load%[1]s, atomic.Store%[1]s and atomic.Add%[1]s for every access (the suggested fix rewrites %[2]d accesses)", fix.Type, fix.Accesses)
+		advice = fmt.Sprintf("use atomic.Load%[1]s, atomic.Store%[1]s and atomic.Add%[1]s for every access (the suggested fix rewrites %[2]s)", fix.Type, accesses(fix.Accesses))
 	}
 	sf := &analysis.SuggestedFix{Message: fix.Message(c.name), TextEdits: fix.Edits}
 	s.r.raceFixes[v] = sf
@@ -397,4 +397,9 @@ func (s *system) checkGoMemoryModel() bool {
 		}
 	}
 	return true
+}
+
+// accesses says "1 access" or "n accesses".
+func accesses(n int) string {
+	return fmt.Sprintf("%d %s", n, plural(n, "access", "accesses"))
 }

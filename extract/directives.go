@@ -307,6 +307,10 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 					d.errorf(c.Pos(), "misplaced //fencecheck:system: %s has no body", fd.Name.Name)
 					continue
 				}
+				if slices.Contains(d.systems, fd) {
+					d.errorf(c.Pos(), "duplicate //fencecheck:system: %s is marked already", fd.Name.Name)
+					continue
+				}
 				d.systems = append(d.systems, fd)
 			case "range":
 				dom, err := parseRange(dir.args)
@@ -333,10 +337,15 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 						continue
 					case v.Kind() == types.ParamVar || v.Kind() == types.RecvVar || v.Kind() == types.ResultVar:
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is a parameter or result, not a variable or field", id.Name)
+					case isBool(elemType(v.Type())):
+						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is a bool, whose only values are false and true", id.Name)
 					case !isIntegral(v.Type()):
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s has type %s, not an integer type", id.Name, v.Type())
 					case !rangeFits(dom, v.Type()):
 						d.errorf(c.Pos(), "malformed //fencecheck:range: no value of %s's type %s is in %d..%d", id.Name, v.Type(), dom.Lo, dom.Hi)
+					case !rangeWithin(dom, v.Type()):
+						lo, hi, _ := typeRange(elemType(v.Type()))
+						d.errorf(c.Pos(), "malformed //fencecheck:range: %d..%d goes beyond the values of %s's type %s (%d..%d)", dom.Lo, dom.Hi, id.Name, v.Type(), lo, hi)
 					default:
 						d.ranges[v] = dom
 						rd.vars = append(rd.vars, v)
@@ -431,15 +440,26 @@ func stmtFor(fset *token.FileSet, f *ast.File, c *ast.Comment) (s ast.Stmt, own 
 // rangeFits reports whether some value of type t (of its elements, for an
 // array) lies in dom.
 func rangeFits(dom model.Domain, t types.Type) bool {
+	lo, hi, ok := typeRange(elemType(t))
+	return !ok || dom.Lo <= hi && lo <= dom.Hi
+}
+
+// rangeWithin reports whether every value of dom is a value of type t (of
+// its elements, for an array).
+func rangeWithin(dom model.Domain, t types.Type) bool {
+	lo, hi, ok := typeRange(elemType(t))
+	return !ok || lo <= dom.Lo && dom.Hi <= hi
+}
+
+// elemType is t, or the type of its elements for an array (of arrays).
+func elemType(t types.Type) types.Type {
 	for {
 		a, ok := t.Underlying().(*types.Array)
 		if !ok {
-			break
+			return t
 		}
 		t = a.Elem()
 	}
-	lo, hi, ok := typeRange(t)
-	return !ok || dom.Lo <= hi && lo <= dom.Hi
 }
 
 func isIntegral(t types.Type) bool {

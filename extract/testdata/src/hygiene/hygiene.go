@@ -42,6 +42,10 @@ var neverUsed int32 //fencecheck:range 0..3
 
 var small uint8 //fencecheck:range 300..400
 
+var wide int8 //fencecheck:range 0..1000
+
+var flagged bool //fencecheck:range 0..5
+
 //fencecheck:range 0..3
 const notAVariable = 2
 
@@ -60,6 +64,7 @@ func helper() int32 {
 	return x
 }
 
+//fencecheck:system
 //fencecheck:system
 func sys() {
 	var flag, data int32
