@@ -255,19 +255,23 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 	if v.kind == vNil {
 		s.unsupported(in.Pos(), "a send on a nil channel in the setup (it blocks forever)")
 	}
-	ch := s.chanOf(v, in.Pos())
+	s.setupSendOn(s.chanOf(v, in.Pos()), s.get(fr, in.X), in.Pos())
+}
+
+// setupSendOn sends x on ch in the setup.
+func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
 	if ch.initClosed {
-		s.fail(in.Pos(), "the setup of system %s panics: send on closed channel", s.name)
+		s.fail(pos, "the setup of system %s panics: send on closed channel", s.name)
 	}
 	if len(ch.initBuf) >= ch.cap {
-		s.unsupported(in.Pos(), "a send that would block before the last go statement, where the system function runs alone as the set-up (the channel is full or unbuffered)")
+		s.unsupported(pos, "a send that would block before the last go statement, where the system function runs alone as the set-up (the channel is full or unbuffered)")
 	}
 	var vals []int64
 	if len(ch.cells) > 0 {
-		for _, e := range s.elemExprs(ch.elem, s.get(fr, in.X), in.Pos()) {
+		for _, e := range s.elemExprs(ch.elem, x, pos) {
 			c, ok := e.(model.Const)
 			if !ok {
-				s.unsupported(in.Pos(), "a send in the setup of a value it cannot compute")
+				s.unsupported(pos, "a send in the setup of a value it cannot compute")
 			}
 			vals = append(vals, c.Value)
 		}
@@ -277,7 +281,17 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 
 // setupRecv executes a receive of the setup.
 func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
-	ch := s.chanOf(s.get(fr, in.X), in.Pos())
+	v, ok := s.setupRecvFrom(s.chanOf(s.get(fr, in.X), in.Pos()), in.Pos())
+	if in.CommaOk {
+		fr.vals[in] = value{kind: vTuple, tup: []value{v, constVal(ok)}}
+	} else {
+		fr.vals[in] = v
+	}
+}
+
+// setupRecvFrom receives from ch in the setup: the value, and whether it
+// was sent (rather than the zero value of a closed channel).
+func (s *system) setupRecvFrom(ch *channel, pos token.Pos) (value, int64) {
 	vals, ok := make([]int64, len(ch.cells)), int64(0)
 	switch {
 	case len(ch.initBuf) > 0:
@@ -285,7 +299,7 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 		ok = 1
 		ch.initBuf = ch.initBuf[1:]
 	case !ch.initClosed:
-		s.unsupported(in.Pos(), "a receive that would block before the last go statement, where the system function runs alone as the set-up")
+		s.unsupported(pos, "a receive that would block before the last go statement, where the system function runs alone as the set-up")
 	}
 	cell := func(t types.Type, val int64) value {
 		switch {
@@ -310,11 +324,63 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 	case len(ch.cells) > 0:
 		v = cell(ch.elem, vals[0])
 	}
-	if in.CommaOk {
-		fr.vals[in] = value{kind: vTuple, tup: []value{v, constVal(ok)}}
-	} else {
-		fr.vals[in] = v
+	return v, ok
+}
+
+// setupSelect executes a select of the setup, which runs alone: a case is
+// ready when its channel is closed, or buffered with an element to
+// receive or room to send; an unbuffered channel has no partner yet, and a
+// nil one never does. The one ready case runs, or the default when none
+// is; a select that would block, or whose ready cases are several (the
+// run time picks one) or a timer's (it may or may not have fired), is
+// refused.
+func (s *system) setupSelect(fr *frame, in *ssa.Select) {
+	ready := -1
+	var chans []*channel
+	for i, st := range in.States {
+		v := s.get(fr, st.Chan)
+		var ch *channel
+		switch v.kind {
+		case vNil:
+		case vTimer:
+			s.unsupported(st.Pos, "a select in the set-up on a timer's channel (it may or may not have fired)")
+		default:
+			ch = s.chanOf(v, st.Pos)
+		}
+		chans = append(chans, ch)
+		if ch == nil {
+			continue
+		}
+		ok := ch.initClosed || st.Dir == types.RecvOnly && len(ch.initBuf) > 0 ||
+			st.Dir == types.SendOnly && len(ch.initBuf) < ch.cap
+		if !ok {
+			continue
+		}
+		if ready >= 0 {
+			s.unsupported(in.Pos(), "a select in the set-up with several cases ready (the run time picks one)")
+		}
+		ready = i
 	}
+	if ready < 0 && in.Blocking {
+		s.unsupported(in.Pos(), "a select that would block before the last go statement, where the system function runs alone as the set-up")
+	}
+	tup := []value{constVal(int64(ready)), constVal(0)}
+	for i, st := range in.States {
+		if st.Dir != types.RecvOnly {
+			if i == ready {
+				s.setupSendOn(chans[i], s.get(fr, st.Send), st.Pos)
+			}
+			continue
+		}
+		v := s.zero(st.Chan.Type().Underlying().(*types.Chan).Elem())
+		if i == ready {
+			var ok int64
+			v, ok = s.setupRecvFrom(chans[i], st.Pos)
+			tup[1] = constVal(ok)
+		}
+		tup = append(tup, v)
+	}
+	fr.vals[in] = value{kind: vTuple, tup: tup}
 }
 
 // chanOf returns the channel of v, a channel value known when the system

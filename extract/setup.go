@@ -139,6 +139,8 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			fr.vals[in] = s.makeChan(fr, in)
 		case *ssa.Send:
 			s.setupSend(fr, in)
+		case *ssa.Select:
+			s.setupSelect(fr, in)
 		case *ssa.UnOp:
 			if in.Op == token.ARROW {
 				s.setupRecv(fr, in)
