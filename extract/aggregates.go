@@ -251,6 +251,12 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 				agg[c.key] = p.scalarFromSetup(q, "a slice")
 				continue
 			}
+			if ptr.obj.owner >= 0 && !q.dynamic() && (isChanCell(c.typ) || isFuncCell(c.typ)) {
+				var v value
+				v, cur = p.loadPrivateRef(q, c.typ, pos, cur)
+				agg[c.key] = v
+				continue
+			}
 			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
 			continue
 		default:
@@ -317,10 +323,10 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			continue
 		}
 		if ptr.obj.owner >= 0 {
-			if x.kind != vInt {
+			e, ok := p.privateCellExpr(c.typ, x, pos)
+			if !ok {
 				continue // goroutine-local memory of a type the model does not keep
 			}
-			e := x.e
 			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
@@ -375,4 +381,32 @@ func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, 
 	return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
 		return []model.Op{model.ReadOp(s.varFor(q), r)}
 	})
+}
+
+// privateCellExpr returns the expression a goroutine-local cell of type t
+// holds for value x: an integer as it is, a channel's identity, a
+// function's index in its table; ok is false for values the model does
+// not keep in such memory.
+func (p *proc) privateCellExpr(t types.Type, x value, pos token.Pos) (model.Expr, bool) {
+	switch {
+	case isChanCell(t) && (x.kind == vChan || x.kind == vNil || x.kind == vChanRef):
+		return p.s.chanID(x, pos), true
+	case isFuncCell(t) && (x.kind == vFunc || x.kind == vNil || x.kind == vFuncRef):
+		return p.s.funcID(t, x, pos), true
+	case x.kind == vInt:
+		return x.e, true
+	}
+	return nil, false
+}
+
+// loadPrivateRef loads the goroutine-local cell q of type t, a channel or
+// a function: the value whose identity it holds, one of every channel of
+// the type (chanCase.byID), or of the function table.
+func (p *proc) loadPrivateRef(q pointer, t types.Type, pos token.Pos, cur int) (value, int) {
+	r := p.newReg(q.name(), types.Typ[types.Int])
+	cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(q))), pos, Origin{})
+	if isFuncCell(t) {
+		return p.s.funcFromID(t, model.R(r)), cur
+	}
+	return value{kind: vChanRef, e: model.R(r), typ: t, byID: true}, cur
 }

@@ -108,8 +108,16 @@ func (ch *channel) offerCells() []cell {
 // them all in its locked step and a receive reads them all into registers
 // of its own, of which it rebuilds the struct value. Each cell must be of
 // a type a channel of scalars carries (integers, booleans, strings,
-// pointers, interface values and functions): a channel in an element is
-// refused, as are slices, maps and the like.
+// pointers, interface values, functions and channels); slices, maps and
+// the like are refused.
+//
+// A channel carried by a channel (the reply channel of a request) is its
+// identity, chanID; a received one may be any channel of its type, and an
+// operation on it is split over all of them once every process is lowered
+// (splitSites, splitCloses), when the system's channels are known. A
+// goroutine's local memory (a struct variable whose fields the code
+// selects) keeps channel and function values the same way: a register
+// holding the identity (privateCellExpr, loadPrivateRef).
 
 // maxElemCells bounds the cells of a channel's element: each is a variable
 // per buffer slot and per waiting sender.
@@ -135,9 +143,6 @@ func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
 	}
 	for _, c := range cells {
 		name := strings.TrimPrefix(c.name, ".")
-		if _, isChan := c.typ.Underlying().(*types.Chan); isChan {
-			s.unsupported(pos, "a channel of %s, whose elements hold a channel (%s %s): a channel sent on a channel is not modelled", elem, name, c.typ)
-		}
 		if !isElemCell(c.typ) {
 			s.unsupported(pos, "a channel of %s, whose elements hold a value of type %s (%s); channels of integers, booleans, strings, pointers, interface values, functions, struct{}, and structs and arrays of these are modelled", elem, c.typ, name)
 		}
@@ -150,7 +155,15 @@ func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
 // interface value, or a function.
 func isElemCell(t types.Type) bool {
 	k := classify(t)
-	return k == leafInt || k == leafPointer || isFuncCell(t)
+	return k == leafInt || k == leafPointer || isFuncCell(t) || isChanCell(t)
+}
+
+// isChanCell reports whether a cell of type t holds a channel: its
+// identity, 1 + its index among the system's channels, or 0 for nil
+// (chanID).
+func isChanCell(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // cellExpr returns the expression of cell value v of type t as a channel
@@ -161,6 +174,8 @@ func (s *system) cellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		return s.refExpr(v, pos)
 	case isFuncCell(t):
 		return s.funcID(t, v, pos)
+	case isChanCell(t):
+		return s.chanID(v, pos)
 	}
 	return s.asInt(v, pos)
 }
@@ -196,6 +211,8 @@ func (s *system) cellValue(t types.Type, e model.Expr) value {
 		return s.refVal(e, t)
 	case isFuncCell(t):
 		return s.funcFromID(t, e)
+	case isChanCell(t):
+		return value{kind: vChanRef, e: e, typ: t, byID: true}
 	}
 	return intVal(e)
 }
@@ -398,8 +415,12 @@ type chanCase struct {
 	// pick and alts are set for a channel chosen at run time: the case
 	// is on alts[pick-1], or on nil when pick is 0. splitSites resolves
 	// them into ch before the site is lowered.
-	pick   model.Expr
-	alts   []*channel
+	pick model.Expr
+	alts []*channel
+	// byID is set, instead of alts, for a channel received from a
+	// channel: pick is the channel's identity (chanID), and the
+	// alternatives are every channel of the system of type byID.
+	byID   types.Type
 	slot   int     // the slot of the case's offer (lowerChannels)
 	always bool    // a timer's channel: ready at a moment that may be any
 	tick   *ticker // with always: the ticker, ready until stopped
@@ -432,11 +453,15 @@ type chanClose struct {
 	p        *proc
 	from, to int
 	ch       *channel
-	cancel   *ctxNode   // set for a cancellation: ch is nil
-	expire   bool       // the cancellation is a deadline's
-	also     []model.Op // with cancel: steps of the same locked block before it
-	pos      token.Pos
-	origin   Origin
+	cancel   *ctxNode // set for a cancellation: ch is nil
+	expire   bool     // the cancellation is a deadline's
+	// pick and byID are set for a close of a channel received from a
+	// channel (chanCase.byID); splitCloses resolves them into ch.
+	pick   model.Expr
+	byID   types.Type
+	also   []model.Op // with cancel: steps of the same locked block before it
+	pos    token.Pos
+	origin Origin
 }
 
 // chanSiteAt starts a site of process p at cur and returns it; the caller
@@ -683,6 +708,7 @@ func (s *system) lowerChannels() {
 		return
 	}
 	s.splitSites()
+	s.splitCloses()
 	boolT, intT := types.Typ[types.Bool], types.Typ[types.Int]
 	s.uniqueChanNames()
 	for _, ch := range s.chans {

@@ -55,6 +55,9 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 			}
 			return true
 		case vChanRef:
+			if v.byID {
+				p.s.unsupported(phi.Pos(), "a channel variable that may hold a channel received from a channel")
+			}
 			for _, a := range v.alts {
 				add(a)
 			}
@@ -112,6 +115,9 @@ func (s *system) chanIndex(cv, v value, pos token.Pos) model.Expr {
 	case vChan:
 		return model.C(index(v.ch))
 	case vChanRef:
+		if v.byID {
+			s.unsupported(pos, "a channel variable set to a channel received from a channel")
+		}
 		same := len(v.alts) == len(cv.alts)
 		var e model.Expr = model.C(0)
 		for i, a := range v.alts {
@@ -138,13 +144,16 @@ func (s *system) chanID(v value, pos token.Pos) model.Expr {
 	case vChan:
 		return model.C(id(v.ch))
 	case vChanRef:
+		if v.byID {
+			return v.e
+		}
 		var e model.Expr = model.C(0)
 		for i, a := range v.alts {
 			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(id(a.ch))))
 		}
 		return e
 	}
-	s.unsupported(pos, "comparing %s with a channel", describe(v))
+	s.unsupported(pos, "%s where a channel is expected", describe(v))
 	return nil
 }
 
@@ -183,6 +192,10 @@ func (s *system) setCaseChan(c *chanCase, v value, pos token.Pos) {
 	case vNil:
 	case vChanRef:
 		c.pick = v.e
+		if v.byID {
+			c.byID = v.typ
+			break
+		}
 		for _, a := range v.alts {
 			c.alts = append(c.alts, a.ch)
 		}
@@ -199,7 +212,19 @@ func (s *system) splitSites() {
 	for _, site := range s.chanSites {
 		var refs []int // the cases on channels chosen at run time
 		n := 1
-		for k, c := range site.cases {
+		for k := range site.cases {
+			c := &site.cases[k]
+			if c.byID != nil {
+				// Received from a channel: any channel of its type, by
+				// identity.
+				c.alts = s.chansOfType(c.byID)
+				ids := make([]model.Expr, len(c.alts))
+				for i, ch := range c.alts {
+					ids[i] = model.C(int64(slices.Index(s.chans, ch) + 1))
+				}
+				c.pick = pickByID(c.pick, ids)
+				c.byID = nil
+			}
 			if c.pick != nil {
 				refs = append(refs, k)
 				n *= len(c.alts) + 1
@@ -236,10 +261,59 @@ func (s *system) splitSites() {
 	s.chanSites = out
 }
 
+// chansOfType lists the system's channels whose values have type t (of
+// any direction).
+func (s *system) chansOfType(t types.Type) []*channel {
+	elem := t.Underlying().(*types.Chan).Elem()
+	var out []*channel
+	for _, ch := range s.chans {
+		if types.Identical(ch.elem, elem) && !ch.timer {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// pickByID turns a channel identity e into the index among the channels
+// of identities ids (0 for nil, and for a channel not among them).
+func pickByID(e model.Expr, ids []model.Expr) model.Expr {
+	var pick model.Expr = model.C(0)
+	for i, id := range ids {
+		pick = model.Bin(model.OpAdd, pick, model.Bin(model.OpMul, model.Bin(model.OpEq, e, id), model.C(int64(i+1))))
+	}
+	return pick
+}
+
+// splitCloses replaces each close of a channel received from a channel
+// by one close for each channel of its type, under a guard on its
+// identity.
+func (s *system) splitCloses() {
+	var out []*chanClose
+	for _, c := range s.chanCloses {
+		if c.byID == nil {
+			out = append(out, c)
+			continue
+		}
+		for _, ch := range s.chansOfType(c.byID) {
+			id := int64(slices.Index(s.chans, ch) + 1)
+			from := c.p.emit(c.from, model.GuardOp(eq(c.pick, id)), c.pos, c.origin)
+			out = append(out, &chanClose{p: c.p, from: from, to: c.to, ch: ch, pos: c.pos, origin: c.origin})
+		}
+	}
+	s.chanCloses = out
+}
+
 // closeChanRef lowers close(ch) of a channel chosen at run time: one
 // close for each alternative, and a panic for nil.
 func (p *proc) closeChanRef(v value, pos token.Pos, node ast.Node, cur int) int {
 	s := p.s
+	if v.byID {
+		isNil := p.emit(cur, model.GuardOp(eq(v.e, 0)), pos, Origin{Node: node})
+		p.panics = append(p.panics, panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
+		c := &chanClose{p: p, from: cur, to: p.newLoc(pos), pick: v.e, byID: v.typ, pos: pos, origin: Origin{Node: node}}
+		s.chanCloses = append(s.chanCloses, c)
+		return c.to
+	}
 	isNil := p.emit(cur, model.GuardOp(eq(v.e, 0)), pos, Origin{Node: node})
 	p.panics = append(p.panics, panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
 	to := p.newLoc(pos)

@@ -768,6 +768,13 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
 	}
+	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 && !ptr.dynamic() {
+		if e, ok := p.privateCellExpr(t, val, pos); ok {
+			return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+				return []model.Op{model.AssignOp(p.privateReg(q), e)}
+			})
+		}
+	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
@@ -843,6 +850,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isChan := t.Underlying().(*types.Chan); isChan {
+			if ptr.obj.owner >= 0 && !ptr.dynamic() {
+				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
+				return cur
+			}
 			if next, ok := p.loadChanCell(fr, in, ptr, pos, o, cur); ok {
 				return next
 			}

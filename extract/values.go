@@ -66,6 +66,9 @@ type value struct {
 	// is the table of a function value received from a channel, whose
 	// functions are known only once every process is lowered (funcvals.go).
 	ftab *funcTable
+	// byID is set for a vChanRef received from a channel: e is the
+	// channel's identity (chanID), and it may be any channel of type typ.
+	byID bool
 	alts []value
 	// ch is, for a vChan, the channel.
 	ch *channel
