@@ -53,6 +53,10 @@ type heapHint struct {
 	written map[string]bool // keys of pointer cells goroutines write
 	unsafe  []types.Type    // types of objects converted to unsafe.Pointer
 	ifaces  []types.Type    // pointer types converted to interface values
+	// splitAt is the go statement of the system function where the setup
+	// ends, or nil where it ends after the last one: the setup stores to
+	// memory a goroutine it started can reach.
+	splitAt *ssa.Go
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -375,7 +379,10 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt}
+	if s.splitReq != nil {
+		h.splitAt = s.splitReq
+	}
 	for k := range s.heap.hint.written {
 		h.written[k] = true
 	}

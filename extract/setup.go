@@ -61,7 +61,7 @@ func (s *system) runSetup(fn *ssa.Function) (*frame, split, []spawn) {
 func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 	b, idx, pred := fr.fn.Blocks[0], 0, -1
 	for {
-		if top && !s.x.mayStillSpawn(b, idx) {
+		if top && (!s.x.mayStillSpawn(b, idx) || idx < len(b.Instrs) && s.heap.hint.splitAt != nil && b.Instrs[idx] == s.heap.hint.splitAt) {
 			return value{}, split{b: b, idx: idx, pred: pred}
 		}
 		if idx >= len(b.Instrs) {
@@ -130,9 +130,17 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
 			if len(*spawns) > 0 && s.reachable(ptr.obj) {
 				// Processes spawned before the store run concurrently with
-				// it; the model starts every process after the setup, so
-				// it would hide the values they may read before it.
-				s.unsupported(in.Pos(), "a store to %s between go statements (move it before the first go statement)", ptr.name())
+				// it, while the model starts every process after the
+				// setup: the next round ends the setup at the first go
+				// statement, and the system function's own process runs
+				// the rest, go statements included.
+				if s.firstGo == nil || s.heap.hint.splitAt != nil {
+					s.unsupported(in.Pos(), "a store to %s between go statements, the first of them inside a function the system function calls (move it before the first go statement)", ptr.name())
+				}
+				if s.splitReq == nil {
+					s.splitReq = s.firstGo
+					s.heapChange("the set-up stores to shared memory after a go statement")
+				}
 			}
 			s.setupStore(ptr, s.get(fr, in.Val), in.Val, in.Pos())
 		case *ssa.MakeChan:
@@ -161,6 +169,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		case *ssa.Go:
 			if len(*spawns) == 0 {
 				s.spawnObjs = len(s.objects)
+				if top {
+					s.firstGo = in
+				}
 			}
 			*spawns = append(*spawns, s.goStmt(fr, in))
 		case *ssa.If:

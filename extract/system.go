@@ -255,10 +255,14 @@ type system struct {
 	// go statement: those, and the package-level variables, are the objects
 	// a running process may already reach.
 	spawnObjs int
-	objName   map[string]int
-	globals   map[*ssa.Global]*object
-	mem       map[string]value // the setup's memory, by cell key
-	steps     int              // setup steps, for the budget
+	// firstGo is the setup's first go statement when the system function
+	// itself executes it; splitReq asks the next round to end the setup
+	// there (heapHint.splitAt).
+	firstGo, splitReq *ssa.Go
+	objName           map[string]int
+	globals           map[*ssa.Global]*object
+	mem               map[string]value // the setup's memory, by cell key
+	steps             int              // setup steps, for the budget
 
 	prog    *model.Program
 	vars    map[string]int // cell key -> shared variable
