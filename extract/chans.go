@@ -687,12 +687,7 @@ func (s *system) lowerChannels() {
 	seen := map[string]bool{}
 	for _, t := range s.tickers {
 		// Timers a function called twice made share a name: t, t#2.
-		base, n := t.name, 1
-		for seen[t.name] {
-			n++
-			t.name = fmt.Sprintf("%s#%d", base, n)
-		}
-		seen[t.name] = true
+		t.name = uniqueName(seen, t.name)
 		t.stopped = s.newChanVar(t.name+".stopped", types.Typ[types.Bool], b2i(t.initStopped), t.pos)
 	}
 	for _, ts := range s.tickStops {
@@ -842,13 +837,19 @@ func (s *system) lowerChannels() {
 func (s *system) uniqueChanNames() {
 	seen := map[string]bool{}
 	for _, ch := range s.chans {
-		base, n := ch.name, 1
-		for seen[ch.name] {
-			n++
-			ch.name = fmt.Sprintf("%s#%d", base, n)
-		}
-		seen[ch.name] = true
+		ch.name = uniqueName(seen, ch.name)
 	}
+}
+
+// uniqueName returns name, or name#2, name#3, … when seen has it, and
+// adds what it returns to seen.
+func uniqueName(seen map[string]bool, name string) string {
+	out := name
+	for n := 2; seen[out]; n++ {
+		out = fmt.Sprintf("%s#%d", name, n)
+	}
+	seen[out] = true
+	return out
 }
 
 // noSync marks the steps of a locked body as bookkeeping.
