@@ -546,11 +546,11 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 func (s *system) execCall(fr *frame, top bool, b *ssa.BasicBlock, idx int, in *ssa.Call, spawns *[]spawn) (split, bool) {
 	c := in.Common()
 	if top && !c.IsInvoke() && !s.x.mayStillSpawn(b, idx+1) {
-		if f := s.get(fr, c.Value); f.kind == vFunc && s.x.local(f.fn) && s.x.containsGo(f.fn) && !fr.onStack(f.fn) {
-			var args []value
-			for _, a := range c.Args {
-				args = append(args, s.get(fr, a))
-			}
+		var args []value
+		for _, a := range c.Args {
+			args = append(args, s.get(fr, a))
+		}
+		if f, args := s.unbind(s.get(fr, c.Value), args, in.Pos()); f.kind == vFunc && s.x.local(f.fn) && s.x.containsGo(f.fn) && !fr.onStack(f.fn) {
 			child := s.bindCall(f.fn, f.env, args, fr)
 			_, sp := s.exec(child, true, spawns)
 			if sp.b == nil {

@@ -309,12 +309,14 @@ func (ts tickStop) ops() model.Op {
 // firing starts f in a goroutine of its own (a spawn that waits for the
 // timer), at any moment unless Stop comes first.
 func (s *system) setupAfterFunc(f value, pos token.Pos, spawns *[]spawn) value {
-	if f.kind != vFunc || !s.x.local(f.fn) {
+	sw := s.funcSpawn(f, pos)
+	if sw.fn == nil || !s.x.local(sw.fn) {
 		s.unsupported(pos, "time.AfterFunc of %s (functions and closures of this package are modelled)", describeCallee(f))
 	}
 	t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
 	s.tickers = append(s.tickers, t)
-	*spawns = append(*spawns, spawn{fn: f.fn, env: f.env, pos: pos, after: t})
+	sw.captured, sw.after = nil, t
+	*spawns = append(*spawns, sw)
 	return value{kind: vTicker, tick: t}
 }
 

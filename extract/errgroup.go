@@ -81,12 +81,13 @@ func (s *system) errGroupSetup(fn *ssa.Function, args []value, pos token.Pos, sp
 	case "Go":
 		g := s.staticPtr(args[0], pos)
 		eg := s.errGroupOf(g, pos)
-		f := args[1]
-		if f.kind != vFunc || !s.x.local(f.fn) {
-			s.unsupported(pos, "errgroup.Group.Go on %s", describeCallee(f))
+		sw := s.funcSpawn(args[1], pos)
+		if sw.fn == nil || !s.x.local(sw.fn) {
+			s.unsupported(pos, "errgroup.Group.Go on %s", describeCallee(args[1]))
 		}
 		s.mem[g.key()] = constVal(s.memInt(g) + 1)
-		*spawns = append(*spawns, spawn{fn: f.fn, env: f.env, pos: pos, wg: &g, group: eg, captured: s.captured(f)})
+		sw.wg, sw.group = &g, eg
+		*spawns = append(*spawns, sw)
 		return value{}, true
 	}
 	s.unsupported(pos, "(*errgroup.Group).%s in the set-up (Go, and WithContext, are modelled there; Wait in goroutines)", fn.Name())

@@ -331,6 +331,9 @@ func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil mo
 	}
 	var rets []retSite
 	for _, t := range targets {
+		if f, args := s.unbind(value{kind: vFunc, fn: t.fn, env: t.env}, t.args, pos); f.fn != t.fn {
+			t.fn, t.env, t.args = f.fn, nil, args
+		}
 		if !s.x.local(t.fn) {
 			s.unsupported(pos, "a call of %s chosen at run time (only functions of the package are modelled)", t.fn)
 		}

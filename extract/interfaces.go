@@ -30,7 +30,7 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 		for _, a := range c.Args {
 			args = append(args, s.get(fr, a))
 		}
-		return s.get(fr, c.Value), args
+		return s.unbind(s.get(fr, c.Value), args, pos)
 	}
 	recv := s.get(fr, c.Value)
 	if recv.kind == vNil {

@@ -502,11 +502,12 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if k == extWGGo {
 		wg := s.staticPtr(args[0], pos)
 		s.mem[wg.key()] = constVal(s.memInt(wg) + 1)
-		g := args[1]
-		if g.kind != vFunc || !s.x.local(g.fn) {
-			s.unsupported(pos, "WaitGroup.Go on %s", describeCallee(g))
+		sw := s.funcSpawn(args[1], pos)
+		if sw.fn == nil || !s.x.local(sw.fn) {
+			s.unsupported(pos, "WaitGroup.Go on %s", describeCallee(args[1]))
 		}
-		*spawns = append(*spawns, spawn{fn: g.fn, env: g.env, pos: pos, wg: &wg, captured: s.captured(g)})
+		sw.wg = &wg
+		*spawns = append(*spawns, sw)
 		return value{}
 	}
 	p := s.staticPtr(args[0], pos)

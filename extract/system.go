@@ -171,7 +171,7 @@ func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
 			if f := in.Call.StaticCallee(); f != nil && (isTimeFunc(f, "AfterFunc") || errGroupFunc(f) == "Go") {
 				return true // its function runs in a goroutine of its own
 			}
-			if f := in.Call.StaticCallee(); f != nil && x.local(f) && x.containsGo(f) {
+			if f := x.boundTarget(in.Call.StaticCallee()); f != nil && x.local(f) && x.containsGo(f) {
 				return true
 			}
 		}
