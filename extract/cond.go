@@ -62,27 +62,44 @@ func isNewCond(fn *ssa.Function) bool {
 
 // newCond makes the Cond of a sync.NewCond(l) of the setup.
 func (s *system) newCond(l value, pos token.Pos) value {
-	mu := l
-	if mu.kind == vIface && len(mu.env) > 0 {
-		mu = mu.env[0]
-	}
-	if mu.kind == vPtr && !mu.ptr.dynamic() {
-		if t, _ := mu.ptr.target(); classify(t) == leafMutex {
-			c := &condVar{name: "cond", anon: true, locker: l, mu: mu.ptr, pos: pos, waiting: map[int]int{}}
-			return value{kind: vCond, cond: c}
-		}
-	}
-	{
+	if !s.condMutex(l) {
 		s.unsupported(pos, "a sync.Cond whose Locker is not a *sync.Mutex the setup fixes (%s)", describe(l))
 	}
-	return value{}
+	mu := condLocker(l)
+	c := &condVar{name: "cond", anon: true, locker: l, mu: mu.ptr, pos: pos, waiting: map[int]int{}}
+	return value{kind: vCond, cond: c}
+}
+
+// condLocker is the value a sync.Locker l holds.
+func condLocker(l value) value {
+	if l.kind == vIface && len(l.env) > 0 {
+		return l.env[0]
+	}
+	return l
+}
+
+// condMutex reports whether l, the argument of sync.NewCond, is a
+// *sync.Mutex the setup fixes (a variable's, a field's, or one of its own,
+// as in sync.NewCond(&sync.Mutex{})) whose value the package's
+// initialisation knows.
+func (s *system) condMutex(l value) bool {
+	mu := condLocker(l)
+	if mu.kind != vPtr || mu.ptr.dynamic() || s.init.issues[mu.ptr.obj] != nil {
+		return false
+	}
+	t, _ := mu.ptr.target()
+	return classify(t) == leafMutex
 }
 
 // nameCond names an anonymous Cond after the variable or cell it is first
-// bound to.
+// bound to, and the anonymous mutex it was made with after its field L
+// (sync.NewCond(&sync.Mutex{}) bound to c: c.L).
 func nameCond(v value, name string) {
 	if v.kind == vCond && v.cond.anon {
 		v.cond.name, v.cond.anon = name, false
+		if o := v.cond.mu.obj; o.anon && len(v.cond.mu.path) == 0 && !o.named {
+			o.name, o.anon = name+".L", false
+		}
 	}
 }
 

@@ -706,6 +706,14 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		fr.vals[in] = v
 		return true
 	}
+	if isNewCond(f.fn) {
+		// var cond = sync.NewCond(&sync.Mutex{}): made as in the set-up,
+		// from the mutex (the initialisation keeps no interface values).
+		if mi, ok := c.Args[0].(*ssa.MakeInterface); ok && s.condMutex(s.get(fr, mi.X)) {
+			fr.vals[in] = s.newCond(s.makeInterface(fr, mi), pos)
+			return true
+		}
+	}
 	switch k, _ := classifyExtern(f.fn); k {
 	case extNone:
 		return skip("a call of "+f.fn.String(), f)
