@@ -13,7 +13,7 @@ import (
 // friends, Gosched, Goexit, panic and recover, time.Now, sync.Pool), each
 // beside a buggy twin, under the default configuration.
 func TestRuntime(t *testing.T) {
-	for _, pkg := range []string{"runtimecalls"} {
+	for _, pkg := range []string{"runtimecalls", "initpanic"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
 		})

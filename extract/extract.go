@@ -230,6 +230,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -398,7 +399,11 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 		}
 		s, sys, d := x.lowerSystem(name, decl, fn)
 		if d != nil {
-			diags = append(diags, *d)
+			if !slices.Contains(diags, *d) {
+				// Once for what stops every system (the package's
+				// initialisation panics).
+				diags = append(diags, *d)
+			}
 			continue
 		}
 		dirs.noteSystem(s, sys)

@@ -528,12 +528,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		fr.returns = append(fr.returns, retSite{loc: cur, vals: vals})
 		return -1
 	case *ssa.Panic:
-		name, pos := "panic", in.Pos()
-		if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
-			if es, ok := st.(*ast.ExprStmt); ok {
-				name, pos = types.ExprString(es.X), es.X.Pos()
-			}
-		}
+		name, pos := panicName(s.x, in)
 		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
 		return -1
 	case *ssa.Defer:
@@ -545,6 +540,17 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	}
 	s.unsupportedInstr(in)
 	return -1
+}
+
+// panicName returns the source of a panic's call (panic("both loads saw
+// 0")) and its position, or "panic" and the instruction's.
+func panicName(x *extractor, in *ssa.Panic) (string, token.Pos) {
+	if st := x.stmtAt(in.Pos(), in.Pos()); st != nil {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			return types.ExprString(es.X), es.X.Pos()
+		}
+	}
+	return "panic", in.Pos()
 }
 
 func negate(e model.Expr) model.Expr {

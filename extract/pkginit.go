@@ -46,6 +46,9 @@ type initState struct {
 	// named holds the objects the initialisation allocated and stored in a
 	// package-level variable, named after it (var lock = &sync.Mutex{}).
 	named map[*object]*types.Var
+	// panicked is set when the initialisation reaches a panic that nothing
+	// can recover: the program stops there, before any system starts.
+	panicked bool
 }
 
 // initIssue says why the initial value of an object is not known.
@@ -73,7 +76,7 @@ func (s *system) runInit() {
 			return
 		}
 		u, ok := r.(unsupported)
-		if !ok {
+		if !ok || s.init.panicked {
 			panic(r)
 		}
 		s.initStopped(u)
@@ -421,7 +424,7 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 	case *ssa.Go:
 		s.unsupported(pos, "a go statement")
 	case *ssa.Panic:
-		s.unsupported(pos, "a panic")
+		s.initPanic(fr, in)
 	case *ssa.If:
 		if c := s.get(fr, in.Cond); c.kind == vOpaque {
 			s.unsupported(pos, "a branch on %s", c.why)
@@ -516,6 +519,22 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 	}
 	fr.vals[v] = opaqueFrom(why, vals...)
 	return true
+}
+
+// initPanic executes a panic of the initialisation. Every branch that led
+// to it was decided on values the initialisation knows, so it fires in
+// every run: a bad state before any system starts, reported at the panic.
+// A panic that a deferred call of the initialisation might recover stops
+// the run as code that cannot be run does.
+func (s *system) initPanic(fr *frame, in *ssa.Panic) {
+	for f := fr; f != nil; f = f.parent {
+		if len(s.calls.defers[f]) > 0 {
+			s.unsupported(in.Pos(), "a panic after a defer statement")
+		}
+	}
+	name, pos := panicName(s.x, in)
+	s.init.panicked = true
+	s.fail(pos, "SC: the package's initialisation always reaches %s here, so the program stops before any system starts", name)
 }
 
 // operands returns the values of in's operands.
