@@ -1,12 +1,14 @@
-// Package soundnessdiag holds systems whose constructs the lowering
-// reports rather than models.
+// Package soundnessdiag holds systems whose constructs the lowering once
+// reported rather than modelled: a spawned method value, a store between
+// go statements.
 package soundnessdiag
 
 type cell struct{ a int32 }
 
 func (l *cell) set(v int32) { l.a = v }
 
-// methodValue spawns a method value with a constant argument.
+// methodValue spawns a method value with a constant argument: go f(3) is
+// go l.set(3), so the panic is reachable.
 //
 //fencecheck:system
 func methodValue() {
