@@ -469,8 +469,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			}
 		}
 		return cur
-	case *ssa.IndexAddr, *ssa.Slice:
-		// pure declined it: constant bounds out of range, a run-time panic.
+	case *ssa.IndexAddr, *ssa.Slice, *ssa.FieldAddr:
+		// pure declined it: constant bounds out of range, or the address
+		// of a field or element of a nil pointer, a run-time panic.
 		p.panics = append(p.panics, panicSite{loc: cur, name: outOfRange(in), pos: in.Pos()})
 		return -1
 	case *ssa.Store:

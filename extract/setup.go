@@ -120,8 +120,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: s.alloc(in, -1)}}
 		case *ssa.MakeSlice:
 			fr.vals[in] = s.makeSlice(fr, in, -1)
-		case *ssa.IndexAddr, *ssa.Slice:
-			// pure declined it: constant bounds out of range.
+		case *ssa.IndexAddr, *ssa.Slice, *ssa.FieldAddr:
+			// pure declined it: constant bounds out of range, or a nil
+			// pointer.
 			s.fail(in.Pos(), "the setup of system %s panics: %s", s.name, outOfRange(in))
 		case *ssa.Store:
 			if varargsStore(in) {

@@ -239,10 +239,18 @@ func nameBacking(v value, p pointer) {
 }
 
 // outOfRange names the panic of an index or slice expression whose
-// constant bounds are out of range.
+// constant bounds are out of range, or of the address of a field or array
+// element through a nil pointer.
 func outOfRange(in ssa.Instruction) string {
-	if _, ok := in.(*ssa.Slice); ok {
+	switch in := in.(type) {
+	case *ssa.Slice:
 		return "slice bounds out of range"
+	case *ssa.FieldAddr:
+		return "nil pointer dereference"
+	case *ssa.IndexAddr:
+		if _, isSlice := in.X.Type().Underlying().(*types.Slice); !isSlice {
+			return "nil pointer dereference" // of a *[N]T
+		}
 	}
 	return "index out of range"
 }

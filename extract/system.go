@@ -757,6 +757,9 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			return true
 		}
 		p := s.deref(s.get(fr, in.X), in.Pos())
+		if p.kind == vNil {
+			return false // &p.f of a nil p: the caller panics
+		}
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "a field of %s", describe(p))
 		}
@@ -772,6 +775,9 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		}
 		p := s.deref(s.get(fr, in.X), in.Pos())
 		arr, ok := deref(in.X.Type()).Underlying().(*types.Array)
+		if p.kind == vNil {
+			return false // &p[i] of a nil p: the caller panics
+		}
 		if p.kind != vPtr {
 			s.unsupported(in.Pos(), "indexing %s", describe(p))
 		}
