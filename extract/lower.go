@@ -955,6 +955,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)
 	}
+	s.checkCgo(fr, c, f.fn, pos)
 	if fr.onStack(f.fn) {
 		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
 	}

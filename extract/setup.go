@@ -478,6 +478,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return value{}
 	}
 	if s.x.local(f.fn) {
+		s.checkCgo(fr, c, f.fn, pos)
 		if fr.onStack(f.fn) {
 			s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
 		}
