@@ -3,6 +3,7 @@ package analyzer
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
@@ -11,13 +12,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/auto"
-	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/coi"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/pred"
-	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -51,16 +48,7 @@ func New(c Config) *analysis.Analyzer {
 			return nil, run(pass, *cfg)
 		},
 	}
-	a.Flags.StringVar(&cfg.Engine, "engine", cfg.Engine, "reachability engine: auto, sb, pred, explicit or bmc")
-	a.Flags.StringVar(&cfg.Fences, "fences", cfg.Fences, "barrier sets to report: cheapest or all")
-	a.Flags.StringVar(&cfg.Placement, "placement", cfg.Placement, "where barriers may go: after-writes or anywhere")
-	a.Flags.DurationVar(&cfg.Budget, "budget", cfg.Budget, "wall-clock time per system, a safety net behind -maxwork (0 means "+DefaultBudget.String()+")")
-	a.Flags.Int64Var(&cfg.Work, "maxwork", cfg.Work, "work per system, in states and constraints (an abstract state of the predicate engine counts "+fmt.Sprint(engines.AbstractStateWork)+", a solver call "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
-	a.Flags.BoolVar(&cfg.Witness, "witness", cfg.Witness, "include the interleaving as a table in the diagnostics")
-	a.Flags.BoolVar(&cfg.Blocking, "blocking", cfg.Blocking, "report goroutines that can block forever (deadlock: and leak: findings)")
-	a.Flags.BoolVar(&cfg.Races, "races", cfg.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
-	a.Flags.Int64Var(&cfg.MemoryLimit, "memory", cfg.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
-	a.Flags.BoolVar(&cfg.Unfixed, "unfixed", cfg.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
+	cfg.RegisterFlags(&a.Flags)
 	return a
 }
 
@@ -126,6 +114,10 @@ type system struct {
 	// meter counts the work of every engine call for the system.
 	meter *engines.Meter
 	eng   engines.Engine
+	// plan is the plan of eng, and exact the engine that decides in it
+	// (which the race question shares when it learns).
+	plan  registry.Plan
+	exact engines.Engine
 	gap   *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
 	// reduction is what the cone-of-influence reduction removed from the
 	// system before the fence inference searched it.
@@ -202,58 +194,22 @@ func (s *system) analyse() {
 	}
 }
 
-// engine returns the engine for the system under the configuration, or nil
-// and why the system cannot be analysed.
+// engine returns the engine for the system under the configuration (the
+// plan of registry.Choose for the Reach question), or nil and why the
+// system cannot be analysed.
 func (s *system) engine() (engines.Engine, string) {
-	finite := s.p.Finite()
-	name := s.cfg.Engine
-	if name == EngineAuto {
-		name = auto.Exact(s.p)
+	plan, err := registry.Choose(s.cfg.Engine, s.p, registry.Reach)
+	if _, ok := errors.AsType[*registry.DataError](err); ok {
+		subject, pronoun := s.unboundedHave()
+		return nil, fmt.Sprintf("%s no finite domain, which the %s engine cannot explore (-engine=%s); bound %s with //fencecheck:range LO..HI, or use the predicate engine (-engine=%s)",
+			subject, s.cfg.Engine, s.cfg.Engine, pronoun, registry.Pred)
 	}
-	eng, why := s.namedEngine(name, finite)
-	if eng != nil && s.portfolio() {
-		eng = auto.Portfolio(eng, finite)
+	if err != nil {
+		return nil, err.Error()
 	}
-	return eng, why
-}
-
-// portfolio says whether the system's engine runs the bounded engine (bmc)
-// first, with a small budget, as a fast bug finder: in the auto mode, for
-// systems of auto.PortfolioGoroutines goroutines or more.
-func (s *system) portfolio() bool {
-	if s.cfg.Engine != EngineAuto {
-		return false
-	}
-	n := 0
-	for _, pos := range s.sys.Spawns {
-		if pos != s.sys.Decl.Pos() && pos != s.sys.Decl.Name.Pos() {
-			n++
-		}
-	}
-	return n >= auto.PortfolioGoroutines
-}
-
-// namedEngine returns the engine of the given name for the system, or nil
-// and why the system cannot be analysed.
-func (s *system) namedEngine(name string, finite bool) (engines.Engine, string) {
-	switch name {
-	case EngineBMC:
-		return &bmc.Engine{}, ""
-	case EnginePred:
-		return &pred.Engine{}, ""
-	case EngineExplicit, EngineSB:
-		if !finite {
-			subject, pronoun := s.unboundedHave()
-			return nil, fmt.Sprintf("%s no finite domain, which the %s engine cannot explore (-engine=%s); bound %s with //fencecheck:range LO..HI, or use the predicate engine (-engine=pred)",
-				subject, name, name, pronoun)
-		}
-		if name == EngineExplicit {
-			return &explicit.Engine{}, ""
-		}
-		return &sb.Engine{}, ""
-	default:
-		return nil, fmt.Sprintf("unknown engine %q", name)
-	}
+	s.plan = plan
+	s.exact = plan.Exact.New(registry.Options{})
+	return plan.Wrap(s.exact), ""
 }
 
 // report adds a plain diagnostic.

@@ -1,19 +1,21 @@
 package analyzer
 
 import (
+	"flag"
 	"fmt"
 	"time"
 
-	"github.com/fencecheck/fencecheck/engines/auto"
+	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/registry"
 )
 
-// Engine names accepted by Config.Engine.
+// Engine names accepted by Config.Engine: those of registry.Systems.
 const (
-	EngineAuto     = "auto"
-	EngineSB       = auto.SB
-	EnginePred     = auto.Pred
-	EngineExplicit = auto.Explicit
-	EngineBMC      = "bmc"
+	EngineAuto     = registry.Auto
+	EngineSB       = registry.SB
+	EnginePred     = registry.Pred
+	EngineExplicit = registry.Explicit
+	EngineBMC      = registry.BMC
 )
 
 // Fence-set modes accepted by Config.Fences.
@@ -41,9 +43,11 @@ const DefaultWork = 6_000_000
 
 // Config is the analyzer's configuration; its flags are the fields.
 type Config struct {
-	// Engine picks the reachability engine: "auto" (the default: explicit for
-	// finite loop-free systems, where its bound is exact; sb for finite systems
-	// with loops; pred for unbounded data), "sb", "pred" or "explicit".
+	// Engine picks the reachability engine: one of registry.Systems, "auto"
+	// by default (the plan of registry.Choose: explicit for finite loop-free
+	// systems, where its bound is exact; sb for finite systems with loops;
+	// pred for unbounded data; bmc first from registry.PortfolioGoroutines
+	// goroutines).
 	Engine string
 	// Fences is "cheapest" (the default: report one cheapest minimal barrier
 	// set) or "all" (name every minimal set).
@@ -93,10 +97,8 @@ func DefaultConfig() Config {
 // Validate reports the first field of c that holds a value the analyzer does
 // not accept, naming the field and the value.
 func (c Config) Validate() error {
-	switch c.Engine {
-	case EngineAuto, EngineSB, EnginePred, EngineExplicit, EngineBMC:
-	default:
-		return fmt.Errorf("fencecheck: invalid engine %q: want auto, sb, pred, explicit or bmc", c.Engine)
+	if !registry.ForSystems(c.Engine) {
+		return fmt.Errorf("fencecheck: invalid engine %q: want %s", c.Engine, registry.List(registry.Names(registry.Systems())))
 	}
 	switch c.Fences {
 	case FencesCheapest, FencesAll:
@@ -115,6 +117,23 @@ func (c Config) Validate() error {
 		return fmt.Errorf("fencecheck: invalid budget %v: must not be negative", c.Budget)
 	}
 	return nil
+}
+
+// RegisterFlags defines the analyzer's flags on fs, one per field of c,
+// bound to c's fields and with their current values as defaults. New
+// defines them on each analyzer's Flags, and the golangci-lint plugin
+// forwards its settings to them.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Engine, "engine", c.Engine, "reachability engine: "+registry.List(registry.Names(registry.Systems())))
+	fs.StringVar(&c.Fences, "fences", c.Fences, "barrier sets to report: "+FencesCheapest+" or "+FencesAll)
+	fs.StringVar(&c.Placement, "placement", c.Placement, "where barriers may go: "+PlacementAfterWrites+" or "+PlacementAnywhere)
+	fs.DurationVar(&c.Budget, "budget", c.Budget, "wall-clock time per system, a safety net behind -maxwork (0 means "+DefaultBudget.String()+")")
+	fs.Int64Var(&c.Work, "maxwork", c.Work, "work per system, in states and constraints (an abstract state of the predicate engine counts "+fmt.Sprint(engines.AbstractStateWork)+", a solver call "+fmt.Sprint(engines.SolverCallWork)+"); beyond it the answer is inconclusive, the same on every machine (0 means "+fmt.Sprint(DefaultWork)+")")
+	fs.BoolVar(&c.Witness, "witness", c.Witness, "include the interleaving as a table in the diagnostics")
+	fs.BoolVar(&c.Blocking, "blocking", c.Blocking, "report goroutines that can block forever (deadlock: and leak: findings)")
+	fs.BoolVar(&c.Races, "races", c.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
+	fs.Int64Var(&c.MemoryLimit, "memory", c.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
+	fs.BoolVar(&c.Unfixed, "unfixed", c.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
 }
 
 // DefaultMemoryLimit is the heap, in MiB, that the analysis of a system may

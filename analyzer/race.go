@@ -14,44 +14,28 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/auto"
-	"github.com/fencecheck/fencecheck/engines/bmc"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
-	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
-	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/extract/gcpattern"
 	"github.com/fencecheck/fencecheck/model"
 )
 
 // raceEngine returns the engine that decides the system's race question and,
-// for a race-free system, its SC reachability: an exact one (explicit, whose
-// SC search is complete for finite systems, or sb when it is asked for) for
-// finite data, the predicate engine for unbounded data.
+// for a race-free system, its SC reachability: the plan of registry.Choose
+// for the Races question (explicit, whose SC search is complete for finite
+// systems, or the engine asked for; the predicate engine for unbounded
+// data). An exact engine that learns is the one the fence inference uses:
+// the predicates it learns and the solver's answers carry over.
 func (s *system) raceEngine() engines.Engine {
-	switch {
-	case !s.p.Finite():
-		eng := s.eng
-		if pf, ok := eng.(*portfolio.Engine); ok {
-			eng = pf.Exact
-		}
-		if e, ok := eng.(*pred.Engine); ok {
-			// One engine for every question: the predicates it learns and
-			// the solver's answers carry over to the fence inference.
-			return e
-		}
-		return &pred.Engine{}
-	case s.cfg.Engine == EngineSB:
-		return &sb.Engine{}
-	case s.cfg.Engine == EngineBMC:
-		return &bmc.Engine{}
-	case s.portfolio():
-		return auto.Portfolio(&explicit.Engine{}, true)
-	default:
-		return &explicit.Engine{}
+	plan, err := registry.Choose(s.cfg.Engine, s.p, registry.Races)
+	if err != nil {
+		panic(fmt.Sprintf("no plan for the race question of an engine that has one for reachability: %v", err))
 	}
+	if plan.Exact.Learns && plan.Exact == s.plan.Exact {
+		return plan.Wrap(s.exact)
+	}
+	return plan.New(registry.Options{})
 }
 
 // checkRaces decides the system's data races. Races between the same two
@@ -60,16 +44,17 @@ func (s *system) raceEngine() engines.Engine {
 func (s *system) checkRaces(eng engines.Engine) (*race.Result, error) {
 	// Listing every unordered pair of a racy system searches a larger
 	// program (happens-before bits); it gets a smaller budget than the
-	// question whether the system races at all.
-	var enumerate engines.Engine = s.guard(&explicit.Engine{MaxStates: 500_000})
-	switch e := eng.(type) {
-	case *bmc.Engine:
-		// It answers the questions on the program itself, on one solver.
+	// question whether the system races at all, unless the engine answers
+	// the questions on the program itself, on one solver.
+	var enumerate engines.Engine
+	if e, ok := eng.(race.Enumerator); ok {
 		enumerate = e
-	default:
-		if !s.p.Finite() {
-			enumerate = s.guard(&pred.Engine{MaxStates: 200_000})
+	} else {
+		plan, err := registry.Choose(s.cfg.Engine, s.p, registry.Pairs)
+		if err != nil {
+			return nil, err
 		}
+		enumerate = s.guard(plan.New(registry.Options{}))
 	}
 	return race.Check(s.ctx, s.guard(eng), s.p, race.Options{
 		Key: func(a race.Access) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -482,10 +483,8 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var ef engineFlags
-	fs.StringVar(&ef.engine, "engine", "sb", "reachability engine: sb (exact TSO), explicit (bounded buffers) or pred (predicate abstraction, unbounded integers); bmc runs the Fig. 11 comparison instead")
-	fs.IntVar(&ef.buffer, "buffer", 0, "store-buffer bound of the explicit engine (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
-	ef.registerSearch(fs)
-	fs.Int64Var(&ef.maxStates, "max-states", 0, "state or constraint budget per engine call (0: engine default)")
+	fs.StringVar(&ef.engine, "engine", registry.SB, "reachability engine: "+registry.Describe(benchEngines())+"; "+registry.BMC+" runs the Fig. 11 comparison instead")
+	ef.opts.RegisterFlags(fs)
 	fs.DurationVar(&ef.budget, "budget", time.Minute, "time budget per program for each of the two runs (cheapest set, all sets)")
 	manifest := fs.String("manifest", filepath.Join("testdata", "table1", "expected.json"), "the manifest: JSON list of programs and the paper's results")
 	format := fs.String("format", "text", "output: text (aligned) or markdown")
@@ -508,7 +507,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "markdown" {
 		return fail("unknown format %q (want text or markdown)", *format)
 	}
-	if ef.engine == "bmc" {
+	if ef.engine == registry.BMC {
 		set := false
 		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "manifest" })
 		if !set {
@@ -533,7 +532,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 				return fail("manifest %s: %s expects %q (want safe or unsafe)", *manifest, e.Name, e.Expect)
 			}
 		}
-		return benchFig11(entries, filter, ef.budget, ef.maxStates, *runs, *format == "markdown", stdout, stderr)
+		return benchFig11(entries, filter, ef.budget, ef.opts.MaxStates, *runs, *format == "markdown", stdout, stderr)
 	}
 	eng, err := ef.newEngine()
 	if err != nil {
@@ -597,13 +596,20 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	return int(code)
 }
 
+// benchEngines are the engines that the bench's help suggests: those of
+// the papers' tables.
+func benchEngines() []*registry.Entry {
+	return []*registry.Entry{registry.Lookup(registry.SB), registry.Lookup(registry.Explicit), registry.Lookup(registry.Pred)}
+}
+
 // exploredUnit names what the engine's state counter counts.
 func exploredUnit(eng engines.Engine) string {
-	switch eng.Name() {
-	case "sb":
-		return "constraints"
-	case "pred":
-		return "abstract configurations (preds = most parameterized predicates, k = largest k of any check)"
+	e := registry.Lookup(eng.Name())
+	switch {
+	case e == nil:
+		return "states"
+	case e.Name == registry.Pred:
+		return e.Counts + " (preds = most parameterized predicates, k = largest k of any check)"
 	}
-	return "states"
+	return e.Counts
 }

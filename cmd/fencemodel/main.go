@@ -4,23 +4,25 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
-//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=auto|explicit|sb|pred] [-reduce=false] FILE...
+//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-max-states=N] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=...] [flags of check] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
 //	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
 //
-// The engines: auto, the default, chooses per program as fencecheck does
-// (engines/auto); explicit (breadth-first search with bounded store buffers
-// under TSO, exact when fences and locked operations bound them, complete
-// under SC; with partial-order and symmetry reduction), sb (exact
-// single-buffer backward reachability under TSO; sb-backward runs that
-// backward search alone, without the bounded and forward searches that
-// usually answer first) and pred (k-abstraction of the buffers with
-// predicate abstraction of the data, refined by counterexamples; it takes
-// unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, for
-// finite programs under SC or whose reads find their buffers empty), and
-// the proof-only zone (zones for unbounded integers) and modular (views of
-// a few processes at a time), which answer safe or inconclusive.
+// The engines, with their capabilities, are those of engines/registry:
+// auto, the default, chooses per program as fencecheck chooses per system
+// (registry.Choose, on the program as read, before any reduction);
+// explicit (breadth-first search with bounded store buffers under TSO,
+// exact when fences and locked operations bound them, complete under SC;
+// with partial-order and symmetry reduction), sb (exact single-buffer
+// backward reachability under TSO; sb-backward runs that backward search
+// alone, without the bounded and forward searches that usually answer
+// first) and pred (k-abstraction of the buffers with predicate abstraction
+// of the data, refined by counterexamples; it takes unbounded integers),
+// bmc (bounded, loops unrolled), bdd (symbolic, for finite programs under
+// SC or whose reads find their buffers empty), and the proof-only zone
+// (zones for unbounded integers) and modular (views of a few processes at
+// a time), which answer safe or inconclusive.
 //
 // fences prints the minimal sets of barriers that make each program correct
 // under TSO (Algorithm 2 of the single-buffer paper), each barrier by its
@@ -71,23 +73,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/auto"
-	"github.com/fencecheck/fencecheck/engines/bdd"
-	"github.com/fencecheck/fencecheck/engines/bmc"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/modular"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
-	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/race"
-	"github.com/fencecheck/fencecheck/engines/sb"
-	"github.com/fencecheck/fencecheck/engines/zone"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -140,66 +132,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // engineFlags are the flags shared by the commands that run an engine.
 type engineFlags struct {
-	engine    string
-	model     string
-	buffer    int
-	budget    time.Duration
-	maxStates int64
-	memory    int64 // MiB of heap per file; 0: no limit
-	maxWork   int64 // work units per file (engines.Meter); 0: no bound
-	reduce    bool  // slice to the cone of influence first (check, fences)
-	por       bool  // partial-order reduction in the explicit engine
-	symmetry  bool  // symmetry reduction in the explicit engine
+	engine  string
+	opts    registry.Options // the engine's options (-max-states, -buffer, -por, -symmetry)
+	model   string
+	budget  time.Duration
+	memory  int64 // MiB of heap per file; 0: no limit
+	maxWork int64 // work units per file (engines.Meter); 0: no bound
+	reduce  bool  // slice to the cone of influence first (check, fences)
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.engine, "engine", "auto", "reachability engine: auto (as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from 3 goroutines, and modular before it for finite programs), explicit, sb (exact TSO), sb-backward (its single-buffer backward search alone), pred (predicate abstraction, unbounded integers), bmc (bounded, loops unrolled), bdd (symbolic, finite programs under SC or fenced ones under TSO), zone (zones for unbounded integers; proofs only), modular (thread-modular views of a few processes; proofs only), or sb+bmc, explicit+bmc, pred+bmc (bmc first, as a bug finder)")
+	fs.StringVar(&f.engine, "engine", registry.Auto, registry.Usage())
 	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
-	fs.IntVar(&f.buffer, "buffer", 0, "store-buffer bound of the explicit engine under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
-	fs.Int64Var(&f.maxStates, "max-states", 0, "state budget per file (0: engine default)")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
-	f.registerSearch(fs)
+	f.opts.RegisterFlags(fs)
 	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 4 per abstract state of pred, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
 }
 
-// registerSearch adds the flags that turn off the explicit engine's
-// reductions.
-func (f *engineFlags) registerSearch(fs *flag.FlagSet) {
-	fs.BoolVar(&f.por, "por", true, "partial-order reduction in the explicit engine (-por=false turns it off)")
-	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction of identical goroutines in the explicit engine (-symmetry=false turns it off)")
+func (f *engineFlags) newEngine() (engines.Engine, error) {
+	return registry.New(f.engine, f.opts)
 }
 
-func (f *engineFlags) newEngine() (engines.Engine, error) {
-	switch f.engine {
-	case "auto":
-		return &auto.Engine{MaxStates: f.maxStates}, nil
-	case "explicit":
-		return &explicit.Engine{Bound: f.buffer, MaxStates: f.maxStates, NoPOR: !f.por, NoSymmetry: !f.symmetry}, nil
-	case "sb":
-		return &sb.Engine{MaxConstraints: f.maxStates}, nil
-	case "sb-backward":
-		return &sb.Engine{MaxConstraints: f.maxStates, Backward: true}, nil
-	case "pred":
-		return &pred.Engine{MaxStates: f.maxStates}, nil
-	case "bmc":
-		return &bmc.Engine{MaxWork: f.maxStates}, nil
-	case "bdd":
-		return &bdd.Engine{MaxNodes: int(min(f.maxStates, math.MaxInt32))}, nil
-	case "zone":
-		return &zone.Engine{MaxStates: int(min(f.maxStates, math.MaxInt32))}, nil
-	case "modular":
-		return &modular.Engine{MaxViews: int(min(f.maxStates, math.MaxInt32))}, nil
+// forProgram returns the engine that checks p: with auto, the one chosen
+// for p as read, before any reduction, as fencecheck chooses for a system
+// (registry.Choose); else eng.
+func forProgram(eng engines.Engine, p *model.Program) engines.Engine {
+	if a, ok := eng.(*registry.AutoEngine); ok {
+		return a.For(p)
 	}
-	// An exact engine with the bounded one run first: sb+bmc.
-	if exact, ok := strings.CutSuffix(f.engine, "+bmc"); ok && exact != "bmc" {
-		g := *f
-		g.engine = exact
-		if eng, err := g.newEngine(); err == nil {
-			return portfolio.WithBMC(eng), nil
-		}
-	}
-	return nil, fmt.Errorf("unknown engine %q (want auto, explicit, sb, sb-backward, pred, bmc, bdd, zone or modular, or one of explicit, sb, pred followed by +bmc)", f.engine)
+	return eng
 }
 
 // fresh builds another engine like the one parse built (which succeeded
@@ -236,7 +198,7 @@ func (f *engineFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) e
 // engineName names eng for a verdict line: with auto, the engine it chose
 // for the last program.
 func engineName(eng engines.Engine) string {
-	if a, ok := eng.(*auto.Engine); ok && a.Last() != "" {
+	if a, ok := eng.(*registry.AutoEngine); ok && a.Last() != "" {
 		return "auto: " + a.Last()
 	}
 	return eng.Name()
@@ -283,7 +245,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		}
 		chosen := eng
 		ctx, cancel := ef.context()
-		res, err := ef.reduced(eng).Check(ctx, p, m)
+		res, err := ef.reduced(forProgram(eng, p)).Check(ctx, p, m)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
@@ -333,7 +295,7 @@ func fences(args []string, stdout, stderr io.Writer) int {
 			eng = ef.fresh()
 		}
 		ctx, cancel := ef.context()
-		res, err := fence.Infer(ctx, ef.reduced(eng), p, fence.Options{All: *all, Placement: g})
+		res, err := fence.Infer(ctx, ef.reduced(forProgram(eng, p)), p, fence.Options{All: *all, Placement: g})
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)

@@ -1,4 +1,4 @@
-package auto_test
+package registry_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/auto"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -22,28 +22,35 @@ func TestChoice(t *testing.T) {
 		engine     string
 		want       engines.Status
 	}{
-		{"rmm/sb.rmm", auto.Explicit, 2, "explicit", engines.Unsafe},
-		{"rmm/dekker_fenced.rmm", auto.SB, 2, "sb", engines.Safe},
-		{"scale/ring5.fcm", auto.SB, 5, "modular+sb+bmc", engines.Safe},
-		{"scale/bakery4.fcm", auto.SB, 4, "modular+sb+bmc", engines.Unsafe},
-		{"kabs/bakery.rmm", auto.Pred, 2, "pred", engines.Unsafe},
+		{"rmm/sb.rmm", registry.Explicit, 2, "explicit", engines.Unsafe},
+		{"rmm/dekker_fenced.rmm", registry.SB, 2, "sb", engines.Safe},
+		{"scale/ring5.fcm", registry.SB, 5, "modular+sb+bmc", engines.Safe},
+		{"scale/bakery4.fcm", registry.SB, 4, "modular+sb+bmc", engines.Unsafe},
+		{"kabs/bakery.rmm", registry.Pred, 2, "pred", engines.Unsafe},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			p, err := modelfile.Load(filepath.Join("..", "..", "testdata", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := auto.Exact(p); got != tc.exact {
-				t.Errorf("Exact = %s, want %s", got, tc.exact)
+			pl, err := registry.Choose(registry.Auto, p, registry.Reach)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got := auto.Goroutines(p); got != tc.goroutines {
+			if pl.Exact.Name != tc.exact {
+				t.Errorf("exact engine %s, want %s", pl.Exact.Name, tc.exact)
+			}
+			if pl.String() != tc.engine {
+				t.Errorf("plan %s, want %s", pl, tc.engine)
+			}
+			if got := registry.Goroutines(p); got != tc.goroutines {
 				t.Errorf("Goroutines = %d, want %d", got, tc.goroutines)
 			}
-			e := &auto.Engine{}
+			e := &registry.AutoEngine{}
 			if e.Last() != "" {
 				t.Errorf("Last before any check = %q", e.Last())
 			}
-			if tc.exact == auto.Pred && !predAvailable() {
+			if tc.exact == registry.Pred && !predAvailable() {
 				t.Skip("the predicate engine needs Z3")
 			}
 			res, err := e.Check(context.Background(), p, model.TSO)
