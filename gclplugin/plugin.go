@@ -16,25 +16,31 @@
 //	        type: module
 //	        description: memory barriers for lock-free code on x86-TSO
 //	        settings:
-//	          engine: auto         # auto, sb, pred or explicit
+//	          engine: auto         # auto, explicit, sb, pred or bmc
 //	          fences: cheapest     # cheapest or all
 //	          placement: after-writes  # after-writes or anywhere
 //	          maxwork: 6000000     # work per system (states, constraints; 4 per abstract state, 200 per solver call)
 //	          budget: 2m           # wall-clock time per system, a Go duration
 //	          witness: false       # include the breaking interleaving
 //	          races: true          # report data races under the Go memory model
+//	          blocking: true       # report goroutines that can block forever
 //	          memory: 2048         # MiB of heap the analysis may use
+//	          unfixed: false       # report only the findings without a suggested fix
 //
-// Every setting is optional; an unknown setting, one of the wrong type, or a
-// value the analyzer does not accept makes New fail with an error that names
-// the setting, so golangci-lint stops before it lints anything.
+// The settings are the analyzer's flags (fencecheck -help lists them): each
+// one is forwarded to the flag of its name, as on the command line. Every
+// setting is optional; an unknown setting, one of the wrong type, or a value
+// the analyzer does not accept makes New fail with an error that names the
+// setting, so golangci-lint stops before it lints anything.
 package gclplugin
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,56 +56,6 @@ const Name = "fencecheck"
 
 func init() {
 	register.Plugin(Name, New)
-}
-
-// Settings are the plugin's settings: the "settings" map of
-// linters.settings.custom.fencecheck in .golangci.yml. The zero value of a
-// field means the analyzer's default.
-type Settings struct {
-	// Engine is the reachability engine: "auto", "sb", "pred" or "explicit".
-	Engine string `json:"engine"`
-	// Fences is "cheapest" (one cheapest minimal barrier set) or "all".
-	Fences string `json:"fences"`
-	// Placement is where barriers may go: "after-writes" or "anywhere".
-	Placement string `json:"placement"`
-	// Budget is the wall-clock time one system may take, as a Go duration
-	// ("30s", "2m"); empty means the analyzer's default.
-	Budget string `json:"budget"`
-	// Witness includes the interleaving that breaks a system in its
-	// diagnostic.
-	Witness bool `json:"witness"`
-	// Races reports data races under the Go memory model; nil means the
-	// analyzer's default (on).
-	Races *bool `json:"races"`
-	// Blocking reports goroutines that can block forever (deadlock: and
-	// leak:); nil means the analyzer's default (on).
-	Blocking *bool `json:"blocking"`
-	// Memory is the heap, in MiB, that the analysis may use; 0 means the
-	// analyzer's default.
-	Memory int64 `json:"memory"`
-	// MaxWork bounds the engines' work on one system (analyzer.Config.Work);
-	// 0 means the analyzer's default.
-	MaxWork int64 `json:"maxwork"`
-}
-
-// setting describes one key of Settings: the YAML type its value must have
-// and the values it takes, for the error message of an ill-typed one.
-type setting struct {
-	kind string // "string", "bool" or "int"
-	want string // the values it takes
-}
-
-// settingKinds has an entry for every field of Settings, by JSON name.
-var settingKinds = map[string]setting{
-	"engine":    {"string", "auto, sb, pred or explicit"},
-	"fences":    {"string", "cheapest or all"},
-	"placement": {"string", "after-writes or anywhere"},
-	"budget":    {"string", `a Go duration such as "30s" or "2m"`},
-	"witness":   {"bool", "true or false"},
-	"races":     {"bool", "true or false"},
-	"blocking":  {"bool", "true or false"},
-	"memory":    {"int", "MiB, such as 2048"},
-	"maxwork":   {"int", "work units, such as 6000000"},
 }
 
 // Plugin is the golangci-lint plugin for one configuration.
@@ -120,102 +76,125 @@ func New(settings any) (register.LinterPlugin, error) {
 }
 
 // Decode turns golangci-lint's raw settings into an analyzer.Config: the
-// defaults, overridden by each setting present. It reports an unknown
-// setting, a setting of the wrong type, an unparsable budget and any value
-// that analyzer.Config.Validate rejects, naming the setting.
+// defaults, with each setting present forwarded to the analyzer's flag of
+// the same name (analyzer.Config.RegisterFlags), so that the settings are
+// the flags. It reports a setting that names no flag, a value of the wrong
+// type, one the flag cannot parse and any value that analyzer.Config.Validate
+// rejects, naming the setting. An empty value (a YAML key without one, or
+// "") keeps the default.
 func Decode(settings any) (analyzer.Config, error) {
 	cfg := analyzer.DefaultConfig()
 	if settings == nil {
 		return cfg, nil
 	}
-	if err := checkShape(settings); err != nil {
-		return analyzer.Config{}, err
+	fs := flag.NewFlagSet(Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg.RegisterFlags(fs)
+	m, ok := settings.(map[string]any)
+	if !ok {
+		return analyzer.Config{}, fmt.Errorf("fencecheck settings: want a map of settings (%s), got %T", knownSettings(fs), settings)
 	}
-	s, err := register.DecodeSettings[Settings](settings)
-	if err != nil {
-		return analyzer.Config{}, fmt.Errorf("fencecheck settings: %w", err)
-	}
-	if s.Engine != "" {
-		cfg.Engine = s.Engine
-	}
-	if s.Fences != "" {
-		cfg.Fences = s.Fences
-	}
-	if s.Placement != "" {
-		cfg.Placement = s.Placement
-	}
-	if s.Budget != "" {
-		d, err := time.ParseDuration(s.Budget)
-		if err != nil {
-			return analyzer.Config{}, fmt.Errorf("fencecheck settings: budget %q is not a duration (want e.g. \"30s\" or \"2m\"): %w", s.Budget, err)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		f := fs.Lookup(k)
+		if f == nil {
+			return analyzer.Config{}, fmt.Errorf("fencecheck settings: unknown setting %q (known: %s)", k, knownSettings(fs))
 		}
-		cfg.Budget = d
+		v, err := flagValue(f, m[k])
+		if err != nil {
+			return analyzer.Config{}, err
+		}
+		if v == "" {
+			continue // an empty value: the default
+		}
+		if err := fs.Set(k, v); err != nil {
+			if kindOf(f) == kindDuration {
+				return analyzer.Config{}, fmt.Errorf("fencecheck settings: %s %q is not a duration (want e.g. \"30s\" or \"2m\"): %w", k, v, err)
+			}
+			return analyzer.Config{}, fmt.Errorf("fencecheck settings: setting %q: %w", k, err)
+		}
 	}
-	cfg.Witness = s.Witness
-	if s.Races != nil {
-		cfg.Races = *s.Races
-	}
-	if s.Blocking != nil {
-		cfg.Blocking = *s.Blocking
-	}
-	cfg.MemoryLimit = s.Memory
-	cfg.Work = s.MaxWork
 	if err := cfg.Validate(); err != nil {
 		return analyzer.Config{}, err // already says "fencecheck: invalid <setting> ..."
 	}
 	return cfg, nil
 }
 
-// checkShape reports, before the JSON round trip of register.DecodeSettings
-// gets to it, a settings value that is not a map, a key that names no
-// setting and a value of the wrong type, with the setting's name and the
-// type it needs. golangci-lint hands over YAML maps as map[string]any.
-func checkShape(settings any) error {
-	m, ok := settings.(map[string]any)
-	if !ok {
-		return fmt.Errorf("fencecheck settings: want a map of settings (%s), got %T", knownSettings(), settings)
+// The kinds of flag values, by the type of the settings that set them.
+const (
+	kindString   = "string"
+	kindBool     = "bool"
+	kindInt      = "int"
+	kindDuration = "duration"
+)
+
+// kindOf returns the kind of f's value.
+func kindOf(f *flag.Flag) string {
+	switch f.Value.(flag.Getter).Get().(type) {
+	case bool:
+		return kindBool
+	case int, int64, uint, uint64:
+		return kindInt
+	case time.Duration:
+		return kindDuration
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		want, ok := settingKinds[k]
-		if !ok {
-			return fmt.Errorf("fencecheck settings: unknown setting %q (known: %s)", k, knownSettings())
-		}
-		v := m[k]
-		if v == nil {
-			continue // an empty YAML value: the default
-		}
-		var typed bool
-		switch want.kind {
-		case "string":
-			_, typed = v.(string)
-		case "bool":
-			_, typed = v.(bool)
-		case "int":
-			switch n := v.(type) {
-			case int:
-				typed = n >= 0
-			case int64:
-				typed = n >= 0
-			case uint64:
-				typed = true
-			case float64:
-				typed = n >= 0 && n == float64(int64(n))
-			}
-		}
-		if !typed {
-			article := "a"
-			if want.kind == "int" {
-				article = "an"
-			}
-			return fmt.Errorf("fencecheck settings: setting %q must be %s %s (%s), got %v (%T)", k, article, want.kind, want.want, v, v)
-		}
-	}
-	return nil
+	return kindString
 }
 
-// knownSettings lists the setting names for error messages.
-func knownSettings() string {
-	return strings.Join(slices.Sorted(maps.Keys(settingKinds)), ", ")
+// flagValue returns the flag text of a setting's value v for flag f, "" for
+// an empty value, or an error when v does not have the type the flag needs:
+// golangci-lint hands over YAML values as strings, bools and numbers.
+func flagValue(f *flag.Flag, v any) (string, error) {
+	if v == nil {
+		return "", nil
+	}
+	kind := kindOf(f)
+	switch kind {
+	case kindString, kindDuration:
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+	case kindBool:
+		if b, ok := v.(bool); ok {
+			return strconv.FormatBool(b), nil
+		}
+	case kindInt:
+		switch n := v.(type) {
+		case int:
+			if n >= 0 {
+				return strconv.Itoa(n), nil
+			}
+		case int64:
+			if n >= 0 {
+				return strconv.FormatInt(n, 10), nil
+			}
+		case uint64:
+			return strconv.FormatUint(n, 10), nil
+		case float64:
+			if n >= 0 && n == float64(int64(n)) {
+				return strconv.FormatInt(int64(n), 10), nil
+			}
+		}
+	}
+	want, article := kind, "a"
+	switch kind {
+	case kindDuration:
+		want = `string (a Go duration such as "30s" or "2m")`
+	case kindBool:
+		want = "bool (true or false)"
+	case kindInt:
+		want, article = "int (a whole number, 0 or more: "+f.Usage+")", "an"
+	default:
+		want = "string (" + f.Usage + ")"
+	}
+	return "", fmt.Errorf("fencecheck settings: setting %q must be %s %s, got %v (%T)", f.Name, article, want, v, v)
+}
+
+// knownSettings lists the setting names, the analyzer's flags, for error
+// messages.
+func knownSettings(fs *flag.FlagSet) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return strings.Join(names, ", ")
 }
 
 // Config returns the analyzer configuration the plugin was built with.

@@ -1,6 +1,7 @@
 package gclplugin_test
 
 import (
+	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,30 @@ func TestNewDecodesSettings(t *testing.T) {
 			},
 		},
 		{
+			name:     "the bounded engine and unfixed",
+			settings: map[string]any{"engine": "bmc", "unfixed": true, "maxwork": float64(6e6)},
+			want: analyzer.Config{
+				Engine:    analyzer.EngineBMC,
+				Fences:    def.Fences,
+				Placement: def.Placement,
+				Races:     def.Races,
+				Blocking:  def.Blocking,
+				Unfixed:   true,
+				Work:      6_000_000,
+			},
+		},
+		{
+			name:     "as .golangci.yml of the integration tests",
+			settings: map[string]any{"engine": "sb", "fences": "cheapest", "placement": "after-writes", "budget": "1m", "races": false},
+			want: analyzer.Config{
+				Engine:    analyzer.EngineSB,
+				Fences:    def.Fences,
+				Placement: def.Placement,
+				Budget:    time.Minute,
+				Blocking:  def.Blocking,
+			},
+		},
+		{
 			name:     "one setting",
 			settings: map[string]any{"engine": "explicit"},
 			want: analyzer.Config{
@@ -110,7 +135,7 @@ func TestNewRejectsBadSettings(t *testing.T) {
 	}{
 		{"not a map", "engine=sb", []string{"want a map of settings", "string"}},
 		{"list", []any{"engine"}, []string{"want a map of settings"}},
-		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: blocking, budget, engine, fences, maxwork, memory, placement, races, witness"}},
+		{"unknown key", map[string]any{"engines": "sb"}, []string{`unknown setting "engines"`, "known: blocking, budget, engine, fences, maxwork, memory, placement, races, unfixed, witness"}},
 		{"unknown key among good ones", map[string]any{"engine": "sb", "max-depth": 3}, []string{`unknown setting "max-depth"`}},
 		{"engine not a string", map[string]any{"engine": 3}, []string{`setting "engine" must be a string`, "int"}},
 		{"fences not a string", map[string]any{"fences": []any{"all"}}, []string{`setting "fences" must be a string`}},
@@ -139,6 +164,30 @@ func TestNewRejectsBadSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSettingsAreFlags checks that every flag of the analyzer is a setting
+// of the plugin, and that the plugin has no other.
+func TestSettingsAreFlags(t *testing.T) {
+	a := analyzer.New(analyzer.DefaultConfig())
+	n := 0
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		n++
+		var v any = f.Value.String()
+		switch f.Value.(flag.Getter).Get().(type) {
+		case bool:
+			v = f.Value.String() == "true"
+		case int64:
+			v = 0
+		}
+		if _, err := gclplugin.New(map[string]any{f.Name: v}); err != nil {
+			t.Errorf("the analyzer's flag -%s as a setting: %v", f.Name, err)
+		}
+	})
+	_, err := gclplugin.New(map[string]any{"no-such-setting": true})
+	if err == nil || strings.Count(err.Error(), ", ")+1 != n {
+		t.Errorf("the settings are not the analyzer's %d flags: %v", n, err)
 	}
 }
 
