@@ -90,7 +90,7 @@ func (s *system) aggCells(t types.Type, pos token.Pos) []cell {
 // zeroOf returns the zero value of a scalar cell's type.
 func zeroOf(t types.Type) value {
 	switch t.Underlying().(type) {
-	case *types.Pointer, *types.Signature, *types.Slice:
+	case *types.Pointer, *types.Signature, *types.Slice, *types.Map:
 		return value{kind: vNil}
 	}
 	return constVal(0)
@@ -249,6 +249,10 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 		case leafOther:
 			if _, ok := c.typ.Underlying().(*types.Slice); ok {
 				agg[c.key] = p.scalarFromSetup(q, "a slice")
+				continue
+			}
+			if isMap(c.typ) {
+				agg[c.key] = p.scalarFromSetup(q, "a map")
 				continue
 			}
 			if ptr.obj.owner >= 0 && !q.dynamic() && (isChanCell(c.typ) || isFuncCell(c.typ)) {

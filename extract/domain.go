@@ -553,6 +553,7 @@ func (s *system) inferDomains() {
 				regs[r] = join(regs[r], a)
 			}
 		}
+		s.noteMapProbes(p, states[pi])
 		for r := range p.q.Regs {
 			lo, hi := p.regLimits(r)
 			if _, ok := p.ranged[r]; ok {

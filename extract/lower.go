@@ -486,6 +486,8 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.load(fr, in, cur)
 	case *ssa.Send:
 		return p.send(fr, in, cur)
+	case *ssa.MakeMap, *ssa.MapUpdate, *ssa.Lookup, *ssa.Range, *ssa.Next:
+		return p.mapInstr(fr, b, in, cur)
 	case *ssa.Select:
 		return p.selectStmt(fr, in, cur)
 	case *ssa.MakeChan:
@@ -772,6 +774,12 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 		}
 		return cur
 	}
+	if isMap(t) && ptr.obj.owner < 0 {
+		if ptr.dynamic() || !same(p.scalarFromSetup(ptr, ""), val) {
+			s.unsupported(pos, "storing a map in shared memory after the spawns (only the set-up may store one: clear it instead)")
+		}
+		return cur
+	}
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
 	}
@@ -856,6 +864,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
 			return cur
 		}
+		if isMap(t) {
+			fr.vals[in] = p.scalarFromSetup(ptr, "a map")
+			return cur
+		}
 		if _, isChan := t.Underlying().(*types.Chan); isChan {
 			if ptr.obj.owner >= 0 && !ptr.dynamic() {
 				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
@@ -911,6 +923,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
 		if b.Name() == "append" {
 			return p.appendProc(fr, in, cur)
+		}
+		if len(c.Args) > 0 && isMap(c.Args[0].Type()) {
+			return p.mapBuiltin(fr, in, b.Name(), cur)
 		}
 		if len(c.Args) == 1 && s.isChan(c.Args[0]) {
 			switch b.Name() {

@@ -57,6 +57,8 @@ type heapHint struct {
 	// ends, or nil where it ends after the last one: the setup stores to
 	// memory a goroutine it started can reach.
 	splitAt *ssa.Go
+	// maps are the keys of the maps each make makes (maps.go).
+	maps map[*ssa.MakeMap][][]keyCell
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -379,7 +381,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.mapHint()}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -102,7 +102,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			idx++
 			continue
 		}
-		if s.pure(fr, in) {
+		if s.pure(fr, in) || s.setupMap(fr, in, *spawns) {
 			idx++
 			continue
 		}
@@ -225,6 +225,7 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 	nameChan(v, id.Name)
 	nameCond(v, id.Name)
 	nameCtx(v, id.Name)
+	nameMapVar(v, id.Name)
 	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}
@@ -297,7 +298,7 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 		nameCond(v, p.name())
 		s.mem[key] = v
 		return
-	case vSlice:
+	case vSlice, vMap:
 		nameBacking(v, p)
 		s.mem[key] = v
 		return
@@ -327,7 +328,7 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 	switch t.Underlying().(type) {
 	case *types.Basic:
 		return constVal(0)
-	case *types.Pointer, *types.Signature, *types.Slice, *types.Chan:
+	case *types.Pointer, *types.Signature, *types.Slice, *types.Chan, *types.Map:
 		return value{kind: vNil}
 	case *types.Struct, *types.Array:
 		return s.setupLoadAgg(p, t)
@@ -440,6 +441,9 @@ func describeCallee(f value) string {
 // setupCall executes a call of the setup.
 func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *[]spawn) value {
 	if b, ok := c.Value.(*ssa.Builtin); ok && !c.IsInvoke() {
+		if v, ok := s.setupMapBuiltin(fr, b, c.Args, pos, *spawns); ok {
+			return v
+		}
 		return s.builtin(fr, b, c.Args, pos)
 	}
 	if c.IsInvoke() {
@@ -736,12 +740,12 @@ func (s *system) unsupportedInstr(in ssa.Instruction) {
 		}
 	case *ssa.Select:
 		what = "select"
-	case *ssa.MakeMap, *ssa.MapUpdate, *ssa.Lookup:
-		what = "maps"
+	case *ssa.Lookup:
+		what = "indexing a string (strings are opaque values)"
 	case *ssa.Defer, *ssa.RunDefers:
 		what = "defer"
 	case *ssa.Range, *ssa.Next:
-		what = "range over a map or string"
+		what = "range over a string (strings are opaque values)"
 	case *ssa.TypeAssert:
 		what = "type assertions"
 	case *ssa.MakeSlice, *ssa.Slice, *ssa.SliceToArrayPointer:

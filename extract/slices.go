@@ -223,6 +223,10 @@ func (s *system) lenCap(name string, x value, t types.Type, pos token.Pos) value
 // nameBacking names the anonymous backing array of a slice stored in the
 // cell p after it (see system.display).
 func nameBacking(v value, p pointer) {
+	if v.kind == vMap {
+		nameMapHolder(v, p)
+		return
+	}
 	if v.kind != vSlice || len(v.ptr.path) != 0 {
 		return
 	}

@@ -274,6 +274,7 @@ type system struct {
 	init  initState // the run of the package's initialisation (pkginit.go)
 	calls callState // defers, sync types, other packages, nested spawns (defer.go, calls.go)
 	heap  heapState // pointers held in memory (pointers.go)
+	maps  mapState  // maps (maps.go)
 
 	strs   []string         // the interned strings, by id - 1 (strings.go)
 	strIDs map[string]int64 // their ids
@@ -532,6 +533,10 @@ func kindName(k valKind) string {
 		return "a timer's channel"
 	case vTicker, vTickerC:
 		return "a time.Ticker"
+	case vMap:
+		return "a map"
+	case vMapIter:
+		return "a range over a map"
 	}
 	return "a value"
 }
@@ -671,6 +676,7 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		if id, ok := ast.Unparen(in.Expr).(*ast.Ident); ok && !in.IsAddr {
 			if v, ok := fr.vals[in.X]; ok {
 				nameChan(v, id.Name)
+				nameMapVar(v, id.Name)
 			}
 		}
 		return true

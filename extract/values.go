@@ -35,6 +35,8 @@ const (
 	vTicker                 // a *time.Ticker
 	vTickerC                // the address of a Ticker's field C
 	vChanRef                // a channel chosen at run time: alts[e-1], nil when e is 0 (chanvals.go)
+	vMap                    // a map: mp (maps.go)
+	vMapIter                // the iterator of a range over a map: it
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -79,6 +81,9 @@ type value struct {
 	// tick is, for a vTicker, a vTickerC and a ticker's vTimer, the
 	// ticker (nil for a timer's channel).
 	tick *ticker
+	// mp is, for a vMap, the map; it, for a vMapIter, the iterator.
+	mp *mapObj
+	it *mapIter
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
@@ -147,6 +152,10 @@ func same(a, b value) bool {
 		return a.tick != nil && a.tick == b.tick
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
+	case vMap:
+		return a.mp == b.mp
+	case vMapIter:
+		return a.it == b.it
 	}
 	return false
 }

@@ -22,7 +22,7 @@ func channels() {
 //fencecheck:system
 func maps() {
 	go func() {
-		m := map[int]int{}
+		m := map[float64]int{}
 		m[1] = 2
 	}()
 }

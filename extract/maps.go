@@ -1,0 +1,1310 @@
+package extract
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Maps. A map is a fixed set of slots, one per key the system can use,
+// each a presence flag and the cells of an element: m["a"] and
+// present(m["a"]). A key is one cell (an integer, a boolean, a string's
+// interned id) or the cells of a struct or array of them. The keys of a
+// map are those the set-up inserts, the constant keys the goroutines use
+// and, for a key known only at run time, the values the domain inference
+// finds it can take where it is inserted; more than maxMapKeys keys are
+// reported as unsupported.
+//
+// An absent key's element cells hold the zero value (a delete or a clear
+// zeroes them), so that a lookup reads the cells alone and a comma-ok
+// lookup the flag too; len sums the flags. An access with a key known only
+// at run time is a case split over the slots; a key outside them is absent
+// for a lookup and a delete, and inserting it makes the count of keys
+// outside them leave its domain, which the analysis reports as
+// inconclusive, naming the map (another round of lowering gives the map
+// the keys the domain inference found, so that this happens only for keys
+// whose values it cannot bound).
+//
+// A map the set-up makes is shared, and it has a variable of its own,
+// named as the map and always 0: every access reads it, and every
+// assignment, delete and clear writes it, so that two accesses to one map
+// of which one writes race, whatever keys they use (Go's maps are not safe
+// for concurrent use; the runtime may stop the program with "concurrent map
+// writes"). A map a goroutine makes is private to it: registers.
+//
+// A range over a map visits the keys in any order: each step takes any
+// key not visited yet that is present, and the loop ends when every key
+// present at its start has been visited or deleted; a key inserted during
+// the loop may be visited or not, as in Go. The set-up runs once, so it
+// may range only over a map with at most one key. A nil map reads as
+// empty, and an assignment to it panics (a bad state).
+
+// maxMapKeys bounds the keys the model keeps for one map.
+const maxMapKeys = 16
+
+// keyCell is one cell of a key in a form that does not depend on the
+// round of lowering: a string by its contents, anything else by its value.
+type keyCell struct {
+	isStr bool
+	str   string
+	n     int64
+}
+
+func (k keyCell) compare(o keyCell) int {
+	if k.isStr != o.isStr {
+		if k.isStr {
+			return 1
+		}
+		return -1
+	}
+	if k.isStr {
+		return strings.Compare(k.str, o.str)
+	}
+	return cmp.Compare(k.n, o.n)
+}
+
+func descID(d []keyCell) string { return fmt.Sprint(d) }
+
+func tupleID(t []int64) string { return fmt.Sprint(t) }
+
+// mapObj is one map: made by the set-up (shared) or by a goroutine.
+type mapObj struct {
+	typ, key, elem types.Type
+	site           *ssa.MakeMap
+	owner          int     // -1 for the set-up's maps, else the goroutine that made it
+	obj            *object // the map's own variable (see above); its name is the map's
+	cells          []cell  // the cells of a key
+	slots          []*mapSlot
+	byKey          map[string]*mapSlot // by tupleID
+	// enumerated: a lowered operation depends on the set of slots (a
+	// split on a key known only at run time, a range, len, clear), so a
+	// slot made after it asks for another round.
+	enumerated bool
+}
+
+// mapSlot is the slot of one key.
+type mapSlot struct {
+	key     []int64   // the key's cells, as the model holds them
+	desc    []keyCell // the same, for the next round
+	present *object   // bool
+	val     *object   // of the element type
+}
+
+// mapIter is the state of a range over a map: for the set-up, the slots
+// to visit; in a goroutine, a register per slot (0 absent at the start and
+// not visited, 1 present at the start and not visited, 2 visited).
+type mapIter struct {
+	m     *mapObj // nil for a nil map
+	state []int
+	// visits counts the keys visited, so that the domain inference sees
+	// the loop end (a counter of the loop: see loopBudget).
+	visits int
+	pos    token.Pos
+	o      Origin
+	order  []*mapSlot
+	next   int
+}
+
+// mapProbe is a register that holds a key known only at run time where a
+// goroutine inserts it outside the slots of its map.
+type mapProbe struct {
+	m    *mapObj
+	p    *proc
+	regs []int // one per cell of the key
+}
+
+// mapState is what the lowering of one system knows of its maps.
+type mapState struct {
+	all    []*mapObj
+	probes []mapProbe
+	want   map[*ssa.MakeMap][][]keyCell // keys the probes found
+}
+
+// isMap reports whether t is a map type.
+func isMap(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+// newMap makes the map of in for owner (-1: the set-up), with a slot for
+// every key the previous rounds found for it.
+func (s *system) newMap(fr *frame, in *ssa.MakeMap, owner int) *mapObj {
+	mt, ok := in.Type().Underlying().(*types.Map)
+	if !ok {
+		s.unsupported(in.Pos(), "a map of type %s", in.Type())
+	}
+	m := &mapObj{typ: in.Type(), key: mt.Key(), elem: mt.Elem(), site: in, owner: owner, byKey: map[string]*mapSlot{}}
+	m.cells = s.keyCells(m.key, in.Pos())
+	name := ""
+	if id := s.x.debugOf(fr.fn).ident[in]; id != nil {
+		name = id.Name
+	}
+	m.obj = s.newObject(name, in.Type(), nil, owner)
+	if m.obj.anon {
+		m.obj.name = "map"
+	}
+	s.maps.all = append(s.maps.all, m)
+	for _, d := range s.heap.hint.maps[in] {
+		s.addSlot(m, s.keyTuple(d), d, in.Pos())
+	}
+	return m
+}
+
+// keyCells lists the cells of a key of type t: the key itself, or the
+// cells of a struct or array; each must be an integer, a boolean or a
+// string.
+func (s *system) keyCells(t types.Type, pos token.Pos) []cell {
+	cells := []cell{{typ: t}}
+	if isAggregate(t) {
+		cells = s.aggCells(t, pos)
+	}
+	for _, c := range cells {
+		if classify(c.typ) != leafInt {
+			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans and strings, and of structs and arrays of them, are modelled)", t)
+		}
+	}
+	return cells
+}
+
+// keyExprs returns the expressions of the cells of key, a key of m.
+func (s *system) keyExprs(m *mapObj, key value, pos token.Pos) []model.Expr {
+	if !isAggregate(m.key) {
+		return []model.Expr{s.asInt(key, pos)}
+	}
+	if key.kind != vAgg {
+		s.unsupported(pos, "%s as a key of type %s", describe(key), m.key)
+	}
+	out := make([]model.Expr, len(m.cells))
+	for i, c := range m.cells {
+		out[i] = s.asInt(cellOf(key, c), pos)
+	}
+	return out
+}
+
+// constTuple returns the values of constant key cells.
+func constTuple(es []model.Expr) ([]int64, bool) {
+	out := make([]int64, len(es))
+	for i, e := range es {
+		c, ok := e.(model.Const)
+		if !ok {
+			return nil, false
+		}
+		out[i] = c.Value
+	}
+	return out, true
+}
+
+// keyDesc returns the round-independent form of the key tuple t of m.
+func (s *system) keyDesc(m *mapObj, t []int64) []keyCell {
+	d := make([]keyCell, len(t))
+	for i, c := range m.cells {
+		if isString(c.typ) {
+			str, ok := s.stringOf(constVal(t[i]))
+			if !ok {
+				s.fail(token.NoPos, "internal error: string id %d of a map key", t[i])
+			}
+			d[i] = keyCell{isStr: true, str: str}
+			continue
+		}
+		d[i] = keyCell{n: t[i]}
+	}
+	return d
+}
+
+// keyTuple returns the key tuple of the round-independent form d.
+func (s *system) keyTuple(d []keyCell) []int64 {
+	t := make([]int64, len(d))
+	for i, k := range d {
+		if k.isStr {
+			t[i] = s.intern(k.str)
+		} else {
+			t[i] = k.n
+		}
+	}
+	return t
+}
+
+// keyText spells a key of m as Go code would: "a", 3, true, {1, "b"}.
+func (s *system) keyText(m *mapObj, d []keyCell) string {
+	parts := make([]string, len(d))
+	for i, k := range d {
+		t := m.cells[i].typ
+		switch {
+		case k.isStr:
+			parts[i] = strconv.Quote(k.str)
+		case isBool(t):
+			parts[i] = strconv.FormatBool(k.n != 0)
+		case isUnsigned64(t):
+			parts[i] = strconv.FormatUint(uint64(k.n), 10)
+		default:
+			parts[i] = strconv.FormatInt(k.n, 10)
+		}
+	}
+	if !isAggregate(m.key) && len(parts) == 1 {
+		return parts[0]
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// keyValue returns the value of a key of m.
+func keyValue(m *mapObj, t []int64) value {
+	if !isAggregate(m.key) {
+		return constVal(t[0])
+	}
+	agg := map[string]value{}
+	for i, c := range m.cells {
+		agg[c.key] = constVal(t[i])
+	}
+	return value{kind: vAgg, agg: agg}
+}
+
+// mapLabel names m for a message.
+func (s *system) mapLabel(m *mapObj) string {
+	if !m.obj.named && m.obj.anon && m.obj.holder != nil {
+		return m.obj.holder.name()
+	}
+	if m.obj.named {
+		return m.obj.raw
+	}
+	return m.obj.name
+}
+
+// addSlot gives m a slot for the key t (of form d).
+func (s *system) addSlot(m *mapObj, t []int64, d []keyCell, pos token.Pos) *mapSlot {
+	if len(m.slots) >= maxMapKeys {
+		var keys []string
+		for _, sl := range m.slots {
+			keys = append(keys, s.keyText(m, sl.desc))
+		}
+		s.unsupported(pos, "more than %d keys in the map %s (fencecheck keeps at most %d keys of a map; it has %s, and now %s)",
+			maxMapKeys, s.mapLabel(m), maxMapKeys, strings.Join(keys, ", "), s.keyText(m, d))
+	}
+	sl := &mapSlot{key: t, desc: d,
+		present: s.newObject("", types.Typ[types.Bool], nil, m.owner),
+		val:     s.newObject("", m.elem, nil, m.owner)}
+	m.slots = append(m.slots, sl)
+	m.byKey[tupleID(t)] = sl
+	if m.enumerated {
+		// An operation lowered before did not consider the slot.
+		s.heapChange("a map gets a key after an operation that depends on its keys")
+	}
+	if m.obj.named {
+		s.nameSlot(m, sl)
+	}
+	return sl
+}
+
+// slotOf returns the slot of the constant key t of m, made when missing
+// if create is set (else nil).
+func (s *system) slotOf(m *mapObj, t []int64, create bool, pos token.Pos) *mapSlot {
+	if sl := m.byKey[tupleID(t)]; sl != nil || !create {
+		return sl
+	}
+	return s.addSlot(m, t, s.keyDesc(m, t), pos)
+}
+
+// nameMap fixes the names of m's variables: the map's own, then its
+// slots'.
+func (s *system) nameMap(m *mapObj) {
+	s.display(m.obj)
+	for _, sl := range m.slots {
+		s.nameSlot(m, sl)
+	}
+}
+
+func (s *system) nameSlot(m *mapObj, sl *mapSlot) {
+	if sl.val.named || sl.present.named {
+		return
+	}
+	k := m.obj.name + "[" + s.keyText(m, sl.desc) + "]"
+	sl.val.name, sl.val.anon = k, false
+	sl.present.name, sl.present.anon = "present("+k+")", false
+}
+
+// nameMapVar names an anonymous map after the local variable that holds
+// it (m := make(map[string]int)).
+func nameMapVar(v value, name string) {
+	if v.kind == vMap && v.mp.obj.anon && !v.mp.obj.named && v.mp.obj.holder == nil {
+		v.mp.obj.name, v.mp.obj.anon = name, false
+	}
+}
+
+// nameMapHolder names an anonymous map after the cell p the set-up first
+// stores it in (c.items).
+func nameMapHolder(v value, p pointer) {
+	o := v.mp.obj
+	if !o.anon || o.named || o == p.obj {
+		return
+	}
+	if o.holder == nil || o.holder.obj.anon && !p.obj.anon {
+		q := p
+		o.holder = &q
+	}
+}
+
+// zeroValue returns the zero value of type t.
+func zeroValue(t types.Type) value {
+	if isAggregate(t) {
+		return value{kind: vAgg, agg: map[string]value{}}
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Signature, *types.Slice, *types.Map, *types.Chan, *types.Interface:
+		return value{kind: vNil}
+	}
+	return constVal(0)
+}
+
+// The set-up.
+
+// setupMap executes an instruction on a map in the set-up: handled is
+// false for any other instruction.
+func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handled bool) {
+	switch in := in.(type) {
+	case *ssa.MakeMap:
+		fr.vals[in] = value{kind: vMap, mp: s.newMap(fr, in, -1)}
+	case *ssa.MapUpdate:
+		m := s.setupMapOf(s.get(fr, in.Map), true, in.Pos())
+		s.setupMapWrite(m, in.Pos(), spawns)
+		sl := s.slotOf(m, s.setupKey(m, s.get(fr, in.Key), in.Pos()), true, in.Pos())
+		s.mem[pointer{obj: sl.present}.key()] = constVal(1)
+		s.setupStore(pointer{obj: sl.val}, s.get(fr, in.Value), in.Value, in.Pos())
+	case *ssa.Lookup:
+		if !isMap(in.X.Type()) {
+			return false
+		}
+		m := s.setupMapOf(s.get(fr, in.X), false, in.Pos())
+		elem, ok := zeroValue(in.X.Type().Underlying().(*types.Map).Elem()), constVal(0)
+		if m != nil {
+			if sl := s.slotOf(m, s.setupKey(m, s.get(fr, in.Index), in.Pos()), false, in.Pos()); sl != nil && s.setupPresent(sl) {
+				elem, ok = s.setupLoad(pointer{obj: sl.val}, m.elem), constVal(1)
+			}
+		}
+		fr.vals[in] = elem
+		if in.CommaOk {
+			fr.vals[in] = value{kind: vTuple, tup: []value{elem, ok}}
+		}
+	case *ssa.Range:
+		if !isMap(in.X.Type()) {
+			return false
+		}
+		it := &mapIter{m: s.setupMapOf(s.get(fr, in.X), false, in.Pos())}
+		if it.m != nil {
+			for _, sl := range it.m.slots {
+				if s.setupPresent(sl) {
+					it.order = append(it.order, sl)
+				}
+			}
+			if len(it.order) > 1 {
+				s.unsupported(in.Pos(), "a range over the map %s of %d keys in the set-up (the order is the runtime's choice and the set-up runs once: range over it in a goroutine or after the last go statement)", s.mapLabel(it.m), len(it.order))
+			}
+		}
+		fr.vals[in] = value{kind: vMapIter, it: it}
+	case *ssa.Next:
+		if in.IsString {
+			return false
+		}
+		it := s.get(fr, in.Iter).it
+		tt := in.Type().(*types.Tuple)
+		res := []value{constVal(0), zeroValue(tt.At(1).Type()), zeroValue(tt.At(2).Type())}
+		if it.m != nil {
+			for _, sl := range it.m.slots {
+				if s.setupPresent(sl) && !slices.Contains(it.order, sl) {
+					s.unsupported(in.Pos(), "a range in the set-up over the map %s while it gets keys (whether the loop visits them is the runtime's choice)", s.mapLabel(it.m))
+				}
+			}
+			for it.next < len(it.order) && !s.setupPresent(it.order[it.next]) {
+				it.next++ // deleted before the loop reached it
+			}
+			if it.next < len(it.order) {
+				sl := it.order[it.next]
+				it.next++
+				res = []value{constVal(1), keyValue(it.m, sl.key), s.setupLoad(pointer{obj: sl.val}, it.m.elem)}
+			}
+		}
+		fr.vals[in] = value{kind: vTuple, tup: res}
+	default:
+		return false
+	}
+	return true
+}
+
+// setupMapBuiltin executes len, delete or clear of a map in the set-up;
+// ok is false for other calls.
+func (s *system) setupMapBuiltin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.Pos, spawns []spawn) (v value, ok bool) {
+	if len(args) == 0 || !isMap(args[0].Type()) {
+		return value{}, false
+	}
+	m := s.setupMapOf(s.get(fr, args[0]), false, pos)
+	switch b.Name() {
+	case "len":
+		n := 0
+		if m != nil {
+			for _, sl := range m.slots {
+				if s.setupPresent(sl) {
+					n++
+				}
+			}
+		}
+		return constVal(int64(n)), true
+	case "delete":
+		if m == nil {
+			return value{}, true
+		}
+		s.setupMapWrite(m, pos, spawns)
+		if sl := s.slotOf(m, s.setupKey(m, s.get(fr, args[1]), pos), false, pos); sl != nil {
+			s.setupRemove(sl)
+		}
+		return value{}, true
+	case "clear":
+		if m == nil {
+			return value{}, true
+		}
+		s.setupMapWrite(m, pos, spawns)
+		for _, sl := range m.slots {
+			s.setupRemove(sl)
+		}
+		return value{}, true
+	}
+	s.unsupported(pos, "the built-in %s on a map", b.Name())
+	return value{}, false
+}
+
+// setupMapOf returns the map v holds, or nil for a nil map: an
+// assignment (write) to it panics.
+func (s *system) setupMapOf(v value, write bool, pos token.Pos) *mapObj {
+	switch v.kind {
+	case vMap:
+		return v.mp
+	case vNil:
+		if write {
+			s.fail(pos, "the setup of system %s panics: assignment to entry in nil map", s.name)
+		}
+		return nil
+	}
+	s.unsupported(pos, "a map operation on %s", describe(v))
+	return nil
+}
+
+// setupKey returns the cells of a key the set-up computes.
+func (s *system) setupKey(m *mapObj, key value, pos token.Pos) []int64 {
+	t, ok := constTuple(s.keyExprs(m, key, pos))
+	if !ok {
+		s.unsupported(pos, "a map key the set-up cannot compute")
+	}
+	return t
+}
+
+func (s *system) setupPresent(sl *mapSlot) bool {
+	v, ok := s.mem[pointer{obj: sl.present}.key()]
+	c, _ := v.constant()
+	return ok && c != 0
+}
+
+// setupRemove deletes the key of sl: absent, its cells zero.
+func (s *system) setupRemove(sl *mapSlot) {
+	delete(s.mem, pointer{obj: sl.present}.key())
+	key := pointer{obj: sl.val}.key()
+	for k := range s.mem {
+		if below(k, key) {
+			delete(s.mem, k)
+		}
+	}
+}
+
+// setupMapWrite handles a change to m by the set-up after a go statement,
+// as a store (exec): a goroutine already started may reach the map.
+func (s *system) setupMapWrite(m *mapObj, pos token.Pos, spawns []spawn) {
+	if len(spawns) == 0 || !s.reachable(m.obj) {
+		return
+	}
+	if s.firstGo == nil || s.heap.hint.splitAt != nil {
+		s.unsupported(pos, "a change to the map %s between go statements, the first of them inside a function the system function calls (move it before the first go statement)", s.mapLabel(m))
+	}
+	if s.splitReq == nil {
+		s.splitReq = s.firstGo
+		s.heapChange("the set-up changes a map after a go statement")
+	}
+}
+
+// Goroutines.
+
+// slotCase is one case of an access to a map: the slot of the key (nil:
+// a key outside every slot) and the condition (nil: always).
+type slotCase struct {
+	sl   *mapSlot
+	cond model.Expr
+}
+
+// mapInstr lowers an instruction on a map in a goroutine.
+func (p *proc) mapInstr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
+	switch in := in.(type) {
+	case *ssa.MakeMap:
+		return p.makeMap(fr, b, in, cur)
+	case *ssa.MapUpdate:
+		return p.mapUpdate(fr, in, cur)
+	case *ssa.Lookup:
+		if isMap(in.X.Type()) {
+			return p.mapLookup(fr, in, cur)
+		}
+	case *ssa.Range:
+		if isMap(in.X.Type()) {
+			return p.mapRange(fr, in, cur)
+		}
+	case *ssa.Next:
+		if !in.IsString {
+			return p.mapNext(fr, in, cur)
+		}
+	}
+	p.s.unsupportedInstr(in)
+	return -1
+}
+
+// makeMap makes a map of the goroutine; made in a loop, every execution
+// empties it.
+func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) int {
+	m := p.s.newMap(fr, in, p.idx)
+	fr.vals[in] = value{kind: vMap, mp: m}
+	if inLoop(fr, b) {
+		m.enumerated = true
+		p.s.nameMap(m)
+		for _, sl := range m.slots {
+			cur = p.emit(cur, model.AssignOp(p.privateReg(pointer{obj: sl.present}), model.C(0)), in.Pos(), Origin{})
+			for _, q := range leaves(pointer{obj: sl.val}, m.elem, maxAggCells) {
+				cur = p.emit(cur, model.AssignOp(p.privateReg(q), model.C(0)), in.Pos(), Origin{})
+			}
+		}
+	}
+	return cur
+}
+
+// mapOf returns the map v holds, or nil for a nil map.
+func (p *proc) mapOf(v value, pos token.Pos) *mapObj {
+	switch v.kind {
+	case vMap:
+		p.s.nameMap(v.mp)
+		return v.mp
+	case vNil:
+		return nil
+	}
+	p.s.unsupported(pos, "a map operation on %s", describe(v))
+	return nil
+}
+
+// keyCases splits an access to m on its key: the slot of a constant key
+// (made when missing if create is set), or for a key known only at run
+// time a case per slot and one for every other key.
+func (p *proc) keyCases(m *mapObj, key value, create bool, pos token.Pos) ([]slotCase, []model.Expr) {
+	s := p.s
+	es := s.keyExprs(m, key, pos)
+	if t, ok := constTuple(es); ok {
+		return []slotCase{{sl: s.slotOf(m, t, create, pos)}}, es
+	}
+	m.enumerated = true
+	var cases []slotCase
+	var other model.Expr
+	for _, sl := range m.slots {
+		var eq, ne model.Expr
+		for i, e := range es {
+			eq = andAlso(eq, model.Bin(model.OpEq, e, model.C(sl.key[i])))
+			ne = orElse(ne, model.Bin(model.OpNe, e, model.C(sl.key[i])))
+		}
+		cases = append(cases, slotCase{sl: sl, cond: eq})
+		other = andAlso(other, ne)
+	}
+	return append(cases, slotCase{cond: other}), es
+}
+
+// andAlso and orElse are a && b and a || b, or b when a is nil.
+func andAlso(a, b model.Expr) model.Expr {
+	if a == nil {
+		return b
+	}
+	return and(a, b)
+}
+
+func orElse(a, b model.Expr) model.Expr {
+	if a == nil {
+		return b
+	}
+	return or(a, b)
+}
+
+// splitOn emits, from cur, a branch per case (its guard, then body), all
+// joining at one location, which it returns. A body returns -1 for a
+// branch that does not go on.
+func (p *proc) splitOn(cases []slotCase, pos token.Pos, cur int, body func(c slotCase, at int) int) int {
+	if len(cases) == 1 && cases[0].cond == nil {
+		return body(cases[0], cur)
+	}
+	join := p.newLoc(pos)
+	for _, c := range cases {
+		at := cur
+		if c.cond != nil {
+			at = p.emit(cur, model.GuardOp(c.cond), pos, Origin{})
+		}
+		if at = body(c, at); at >= 0 {
+			p.emitTo(at, model.NopOp(), join, pos, Origin{})
+		}
+	}
+	return join
+}
+
+// mapTouch emits the access of an operation on m to the map itself: a
+// read, or a write for an operation that changes it. A goroutine's own map
+// has none.
+func (p *proc) mapTouch(m *mapObj, write bool, pos token.Pos, o Origin, cur int) int {
+	if m.owner >= 0 {
+		return cur
+	}
+	x := p.s.varFor(pointer{obj: m.obj})
+	op := model.ReadOp(x, -1)
+	if write {
+		op = model.WriteOp(x, model.C(0))
+	}
+	return p.emit(cur, op, pos, o)
+}
+
+// readCell reads the integer cell q into register r.
+func (p *proc) readCell(q pointer, r int, pos token.Pos, o Origin, cur int) int {
+	if q.obj.owner >= 0 {
+		return p.emit(cur, model.AssignOp(r, model.R(p.privateReg(q))), pos, o)
+	}
+	return p.emit(cur, model.ReadOp(p.s.varFor(q), r), pos, o)
+}
+
+// writeCell writes e into the integer cell q.
+func (p *proc) writeCell(q pointer, e model.Expr, pos token.Pos, o Origin, cur int) int {
+	if q.obj.owner >= 0 {
+		return p.emit(cur, model.AssignOp(p.privateReg(q), e), pos, o)
+	}
+	return p.emit(cur, model.WriteOp(p.s.varFor(q), e), pos, o)
+}
+
+// mapOrigin returns the position and the origin of an operation on a map:
+// target is the expression that names the map or its element (m[k], m),
+// node the statement or expression lowered.
+func (p *proc) mapOrigin(node ast.Node, target ast.Expr, t types.Type, fallback token.Pos) (token.Pos, Origin) {
+	o := Origin{Node: node, Target: target}
+	if target != nil {
+		o.Type = t
+	}
+	if node == nil {
+		return fallback, o
+	}
+	return node.Pos(), o
+}
+
+// indexAt returns the index expression whose [ is at pos, and the
+// statement around it.
+func (x *extractor) indexAt(pos token.Pos) (*ast.IndexExpr, ast.Stmt) {
+	for _, f := range x.files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			var ix *ast.IndexExpr
+			for _, n := range path {
+				if e, ok := n.(*ast.IndexExpr); ok && ix == nil && e.Lbrack == pos {
+					ix = e
+				}
+				if st, ok := n.(ast.Stmt); ok && ix != nil {
+					if _, isBlock := st.(*ast.BlockStmt); isBlock {
+						return ix, nil
+					}
+					return ix, st
+				}
+			}
+			return ix, nil
+		}
+	}
+	return nil, nil
+}
+
+// mapUpdate lowers m[k] = v.
+func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
+	s := p.s
+	ix, st := s.x.indexAt(in.Pos())
+	var node ast.Node
+	var target ast.Expr
+	if ix != nil {
+		node, target = ix, ix
+		if st != nil {
+			node = st
+		}
+	}
+	pos, o := p.mapOrigin(node, target, in.Map.Type(), in.Pos())
+	m := p.mapOf(s.get(fr, in.Map), pos)
+	if m == nil {
+		p.panics = append(p.panics, panicSite{loc: cur, name: "assignment to entry in nil map", pos: pos})
+		return -1
+	}
+	cases, es := p.keyCases(m, s.get(fr, in.Key), true, pos)
+	cur = p.mapTouch(m, true, pos, o, cur)
+	val := s.get(fr, in.Value)
+	next := p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
+		if c.sl == nil {
+			return p.mapMiss(m, es, pos, at)
+		}
+		at = p.writeCell(pointer{obj: c.sl.present}, model.C(1), pos, o, at)
+		return p.storeTo(pointer{obj: c.sl.val}, val, in.Value, pos, o, at)
+	})
+	if len(cases) == 1 && cases[0].sl == nil {
+		// Only keys outside the slots: the rest of the code is lowered
+		// from a location nothing reaches, for the keys it uses.
+		return p.newLoc(pos)
+	}
+	return next
+}
+
+// mapMiss emits, from cur, the insertion into m of a key outside its
+// slots (of cells es): the key goes into probe registers, whose values
+// the next round adds to the map's keys (noteMapProbes), and a count
+// leaves its domain, which the analysis reports as inconclusive.
+func (p *proc) mapMiss(m *mapObj, es []model.Expr, pos token.Pos, cur int) int {
+	s := p.s
+	pr := mapProbe{m: m, p: p}
+	for i, e := range es {
+		r := p.newReg("key", m.cells[i].typ)
+		cur = p.emit(cur, model.AssignOp(r, e), pos, Origin{})
+		pr.regs = append(pr.regs, r)
+	}
+	s.maps.probes = append(s.maps.probes, pr)
+	name := s.mapLabel(m)
+	miss := p.newReg(name+".others", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[miss] = [2]int64{0, 0}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[miss] = source{fmt.Sprintf("the number of keys of %s beyond the %d that fencecheck keeps for it (it keeps the keys the code can be seen to use, at most %d)", name, len(m.slots), maxMapKeys), pos}
+	p.emit(cur, model.AssignOp(miss, model.C(1)), pos, Origin{})
+	return -1
+}
+
+// elemRead reads the element of a map's slot into registers, shared by
+// the branches of a case split: a register per cell, or a value the
+// set-up fixed that is the same in every slot read.
+type elemRead struct {
+	typ   types.Type
+	cells []cell
+	regs  []int   // -1 for a fixed cell
+	fixed []value // for a fixed cell
+	ptrs  []bool  // the cell holds a heap id
+}
+
+// newElemRead prepares the read of the element of the slots of cases
+// (a nil slot reads as the zero value), named after name.
+func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.Pos) *elemRead {
+	s := p.s
+	er := &elemRead{typ: m.elem}
+	if isAggregate(m.elem) {
+		er.cells = s.aggCells(m.elem, pos)
+	} else {
+		er.cells = []cell{{typ: m.elem}}
+	}
+	for _, c := range er.cells {
+		reg, ptr := false, false
+		var fixed value
+		switch classify(c.typ) {
+		case leafInt:
+			reg = true
+		case leafPointer:
+			ptr = true
+			for i, sc := range cases {
+				var v value
+				if sc.sl == nil {
+					v = value{kind: vNil}
+				} else {
+					q := cellPtr(pointer{obj: sc.sl.val}, c)
+					if q.obj.owner >= 0 || s.ptrCellShared(q, pos) {
+						reg = true
+						break
+					}
+					v = p.scalarFromSetup(q, "a pointer")
+				}
+				if i == 0 {
+					fixed = v
+				} else if !same(v, fixed) {
+					reg = true
+				}
+			}
+		case leafOther:
+			if m.owner >= 0 {
+				s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+			}
+			for i, sc := range cases {
+				v := zeroValue(c.typ)
+				if sc.sl != nil {
+					v = p.scalarFromSetup(cellPtr(pointer{obj: sc.sl.val}, c), "a value")
+				}
+				if i == 0 {
+					fixed = v
+				} else if !same(v, fixed) {
+					s.unsupported(pos, "a map of %s indexed by a key known only at run time (the %s of its elements differ)", m.elem, c.typ)
+				}
+			}
+		default:
+			s.unsupported(pos, "a map of %s (its elements contain a %s)", m.elem, c.typ)
+		}
+		r := -1
+		if reg {
+			r = p.newReg(strings.TrimPrefix(name+c.name, "."), c.typ)
+			if p.sources == nil {
+				p.sources = map[int]source{}
+			}
+			p.sources[r] = source{strings.TrimPrefix(name+c.name, "."), pos}
+		}
+		er.regs = append(er.regs, r)
+		er.fixed = append(er.fixed, fixed)
+		er.ptrs = append(er.ptrs, ptr)
+	}
+	return er
+}
+
+// readElem emits, from cur, the read of slot sl's element (sl nil: the
+// zero value) into er's registers.
+func (p *proc) readElem(er *elemRead, sl *mapSlot, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	for i, c := range er.cells {
+		r := er.regs[i]
+		if r < 0 {
+			continue
+		}
+		if sl == nil {
+			cur = p.emit(cur, model.AssignOp(r, model.C(0)), pos, Origin{})
+			continue
+		}
+		q := cellPtr(pointer{obj: sl.val}, c)
+		switch {
+		case !er.ptrs[i] || q.obj.owner >= 0:
+			if er.ptrs[i] {
+				if p.ptrCells == nil {
+					p.ptrCells = map[string]string{}
+				}
+				if why := p.ptrCells[q.key()]; why != "" {
+					s.unsupported(pos, "%s", why)
+				}
+				p.ptrCells[q.key()] = ""
+			}
+			cur = p.readCell(q, r, pos, o, cur)
+		case s.ptrCellShared(q, pos):
+			cur = p.emit(cur, model.ReadOp(s.varFor(q), r), pos, o)
+		default:
+			cur = p.emit(cur, model.AssignOp(r, s.refExpr(p.scalarFromSetup(q, "a pointer"), pos)), pos, Origin{})
+		}
+	}
+	return cur
+}
+
+// value returns the element er reads.
+func (er *elemRead) value(s *system) value {
+	vals := make([]value, len(er.cells))
+	for i, c := range er.cells {
+		switch {
+		case er.regs[i] < 0:
+			vals[i] = er.fixed[i]
+		case er.ptrs[i]:
+			vals[i] = s.refVal(model.R(er.regs[i]), c.typ)
+		default:
+			vals[i] = intVal(model.R(er.regs[i]))
+		}
+	}
+	if !isAggregate(er.typ) {
+		return vals[0]
+	}
+	agg := map[string]value{}
+	for i, c := range er.cells {
+		agg[c.key] = vals[i]
+	}
+	return value{kind: vAgg, agg: agg}
+}
+
+// tupleUsed reports whether component i of the tuple v is used.
+func tupleUsed(v ssa.Value, i int) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if e, ok := r.(*ssa.Extract); ok && e.Index == i && used(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// mapLookup lowers m[k] and v, ok := m[k].
+func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
+	s := p.s
+	var node ast.Node
+	var target ast.Expr
+	name := "elem"
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		x = s.x.fullExpr(x)
+		node, target, name = x, x, types.ExprString(x)
+	}
+	pos, o := p.mapOrigin(node, target, in.X.Type(), in.Pos())
+	m := p.mapOf(s.get(fr, in.X), pos)
+	elemT := in.X.Type().Underlying().(*types.Map).Elem()
+	valUsed, okUsed := used(in), false
+	if in.CommaOk {
+		valUsed, okUsed = tupleUsed(in, 0), tupleUsed(in, 1)
+	}
+	result := func(v, ok value) {
+		fr.vals[in] = v
+		if in.CommaOk {
+			fr.vals[in] = value{kind: vTuple, tup: []value{v, ok}}
+		}
+	}
+	if m == nil {
+		result(zeroValue(elemT), constVal(0))
+		return cur
+	}
+	cases, _ := p.keyCases(m, s.get(fr, in.Index), false, pos)
+	cur = p.mapTouch(m, false, pos, o, cur)
+	if len(cases) == 1 && cases[0].sl == nil {
+		result(zeroValue(elemT), constVal(0)) // a key no goroutine inserts
+		return cur
+	}
+	var er *elemRead
+	elem := zeroValue(elemT)
+	if valUsed {
+		er = p.newElemRead(m, cases, name, pos)
+		elem = er.value(s)
+	}
+	okReg := -1
+	ok := constVal(0)
+	if okUsed {
+		okReg = p.newReg("ok", types.Typ[types.Bool])
+		ok = intVal(model.R(okReg))
+	}
+	cur = p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
+		if er != nil {
+			at = p.readElem(er, c.sl, pos, o, at)
+		}
+		if okReg >= 0 {
+			if c.sl == nil {
+				return p.emit(at, model.AssignOp(okReg, model.C(0)), pos, Origin{})
+			}
+			at = p.readCell(pointer{obj: c.sl.present}, okReg, pos, o, at)
+		}
+		return at
+	})
+	result(elem, ok)
+	return cur
+}
+
+// mapBuiltin lowers len, delete and clear of a map.
+func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
+	s := p.s
+	args := in.Call.Args
+	var node ast.Node
+	var target ast.Expr
+	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
+		node = x
+		if call, isCall := ast.Unparen(x).(*ast.CallExpr); isCall && len(call.Args) > 0 {
+			target = call.Args[0]
+		}
+	}
+	pos, o := p.mapOrigin(node, target, args[0].Type(), in.Pos())
+	m := p.mapOf(s.get(fr, args[0]), pos)
+	switch name {
+	case "len":
+		if m == nil {
+			fr.vals[in] = constVal(0)
+			return cur
+		}
+		m.enumerated = true
+		cur = p.mapTouch(m, false, pos, o, cur)
+		var sum model.Expr
+		for _, sl := range m.slots {
+			q := pointer{obj: sl.present}
+			var e model.Expr
+			if m.owner >= 0 {
+				e = model.R(p.privateReg(q))
+			} else {
+				t := p.newReg("present", types.Typ[types.Bool])
+				cur = p.readCell(q, t, pos, o, cur)
+				e = model.R(t)
+			}
+			if sum == nil {
+				sum = e
+			} else {
+				sum = model.Bin(model.OpAdd, sum, e)
+			}
+		}
+		if sum == nil || !used(in) {
+			fr.vals[in] = constVal(0)
+			return cur
+		}
+		r := p.newReg("len("+s.mapLabel(m)+")", types.Typ[types.Int])
+		p.holds(r, fr, in)
+		fr.vals[in] = intVal(model.R(r))
+		return p.emit(cur, model.AssignOp(r, sum), pos, Origin{})
+	case "delete":
+		if m == nil {
+			return cur
+		}
+		cases, _ := p.keyCases(m, s.get(fr, args[1]), false, pos)
+		cur = p.mapTouch(m, true, pos, o, cur)
+		return p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
+			if c.sl == nil {
+				return at
+			}
+			return p.removeSlot(m, c.sl, pos, o, at)
+		})
+	case "clear":
+		if m == nil {
+			return cur
+		}
+		m.enumerated = true
+		cur = p.mapTouch(m, true, pos, o, cur)
+		for _, sl := range m.slots {
+			cur = p.removeSlot(m, sl, pos, o, cur)
+		}
+		return cur
+	}
+	s.unsupported(pos, "the built-in %s on a map", name)
+	return -1
+}
+
+// removeSlot emits the deletion of sl's key: absent, its cells zero.
+func (p *proc) removeSlot(m *mapObj, sl *mapSlot, pos token.Pos, o Origin, cur int) int {
+	cur = p.writeCell(pointer{obj: sl.present}, model.C(0), pos, o, cur)
+	return p.storeTo(pointer{obj: sl.val}, zeroValue(m.elem), nil, pos, o, cur)
+}
+
+// rangeOrigin returns the position and origin of a range over a map.
+func (p *proc) rangeOrigin(pos token.Pos, t types.Type) (token.Pos, Origin) {
+	if rs, ok := p.s.x.stmtAt(pos, pos).(*ast.RangeStmt); ok {
+		return p.mapOrigin(rs.X, rs.X, t, pos)
+	}
+	return pos, Origin{}
+}
+
+// mapRange lowers the start of a range over a map: a register per slot
+// records whether its key is present.
+func (p *proc) mapRange(fr *frame, in *ssa.Range, cur int) int {
+	s := p.s
+	pos, o := p.rangeOrigin(in.Pos(), in.X.Type())
+	it := &mapIter{m: p.mapOf(s.get(fr, in.X), pos)}
+	fr.vals[in] = value{kind: vMapIter, it: it}
+	if it.m == nil {
+		return cur
+	}
+	m := it.m
+	m.enumerated = true
+	it.pos, it.o = pos, o
+	cur = p.mapTouch(m, false, pos, o, cur)
+	it.visits = p.newReg("visits", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[it.visits] = [2]int64{0, int64(len(m.slots))}
+	cur = p.emit(cur, model.AssignOp(it.visits, model.C(0)), pos, Origin{})
+	for _, sl := range m.slots {
+		r := p.newReg("range."+sl.present.name, types.Typ[types.Int])
+		p.limits[r] = [2]int64{0, 2}
+		cur = p.readCell(pointer{obj: sl.present}, r, pos, o, cur)
+		it.state = append(it.state, r)
+	}
+	return cur
+}
+
+// mapNext lowers a step of a range over a map: it reads whether each key
+// is present, then visits any present key not visited yet, or ends when
+// no key present at the start is left.
+func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
+	s := p.s
+	it := s.get(fr, in.Iter).it
+	tt := in.Type().(*types.Tuple)
+	kt, vt := tt.At(1).Type(), tt.At(2).Type()
+	invalid := types.Typ[types.Invalid]
+	if it == nil {
+		s.unsupported(in.Pos(), "a range over a map chosen at run time")
+	}
+	if it.m == nil {
+		fr.vals[in] = value{kind: vTuple, tup: []value{constVal(0), zeroValue(kt), zeroValue(vt)}}
+		return cur
+	}
+	m := it.m
+	pos, o := it.pos, it.o
+	slots := m.slots[:len(it.state)]
+	present := make([]model.Expr, len(slots))
+	for i, sl := range slots {
+		q := pointer{obj: sl.present}
+		if m.owner >= 0 {
+			present[i] = model.R(p.privateReg(q))
+			continue
+		}
+		t := p.newReg("present", types.Typ[types.Bool])
+		cur = p.readCell(q, t, pos, o, cur)
+		present[i] = model.R(t)
+	}
+	okReg := p.newReg("ok", types.Typ[types.Bool])
+	var keyRegs []int
+	key := zeroValue(kt)
+	if kt != invalid && tupleUsed(in, 1) {
+		agg := map[string]value{}
+		for _, c := range m.cells {
+			r := p.newReg(strings.TrimPrefix("key"+c.name, "."), c.typ)
+			keyRegs = append(keyRegs, r)
+			agg[c.key] = intVal(model.R(r))
+		}
+		key = value{kind: vAgg, agg: agg}
+		if !isAggregate(m.key) {
+			key = agg[""]
+		}
+	}
+	var cases []slotCase
+	for _, sl := range slots {
+		cases = append(cases, slotCase{sl: sl})
+	}
+	var er *elemRead
+	elem := zeroValue(vt)
+	if vt != invalid && tupleUsed(in, 2) && len(cases) > 0 {
+		er = p.newElemRead(m, cases, "value", pos)
+		elem = er.value(s)
+	}
+	join, visited := p.newLoc(pos), p.newLoc(pos)
+	var left model.Expr // no key present at the start is left
+	for i, sl := range slots {
+		st := model.R(it.state[i])
+		at := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, model.Bin(model.OpNe, st, model.C(2)), model.Bin(model.OpNe, present[i], model.C(0)))), pos, Origin{})
+		at = p.emit(at, model.AssignOp(it.state[i], model.C(2)), pos, Origin{})
+		for k, r := range keyRegs {
+			at = p.emit(at, model.AssignOp(r, model.C(sl.key[k])), pos, Origin{})
+		}
+		if er != nil {
+			at = p.readElem(er, sl, pos, o, at)
+		}
+		p.emitTo(at, model.NopOp(), visited, pos, Origin{})
+		left = andAlso(left, model.Bin(model.OpOr, model.Bin(model.OpNe, st, model.C(1)), model.Bin(model.OpEq, present[i], model.C(0))))
+	}
+	if len(slots) > 0 {
+		// One step counts the visits, the counter of the loop.
+		at := p.emit(visited, model.AssignOp(it.visits, model.Bin(model.OpAdd, model.R(it.visits), model.C(1))), pos, Origin{})
+		p.emitTo(at, model.AssignOp(okReg, model.C(1)), join, pos, Origin{})
+	}
+	done := cur
+	if left != nil {
+		done = p.emit(cur, model.GuardOp(left), pos, Origin{})
+	}
+	p.emitTo(done, model.AssignOp(okReg, model.C(0)), join, pos, Origin{})
+	fr.vals[in] = value{kind: vTuple, tup: []value{intVal(model.R(okReg)), key, elem}}
+	return join
+}
+
+// Rounds.
+
+// noteMapProbes looks, after the domain inference, at the keys that p
+// inserts outside the slots of their maps: states are p's abstract
+// registers at each location. A key whose values it bounds asks for
+// another round, in which the map has slots for them.
+func (s *system) noteMapProbes(p *proc, states [][]abs) {
+	for _, pr := range s.maps.probes {
+		if pr.p != p {
+			continue
+		}
+		sets := make([][]int64, len(pr.regs))
+		bounded := true
+		for i, r := range pr.regs {
+			var a abs
+			for _, t := range p.q.Trans {
+				if t.Op.Kind == model.Assign && t.Op.Reg == r && states[t.To] != nil {
+					a = join(a, states[t.To][r])
+				}
+			}
+			vs, ok := a.values()
+			if !ok || len(vs) > maxMapKeys {
+				bounded = false
+				break
+			}
+			sets[i] = vs
+		}
+		if !bounded {
+			continue
+		}
+		tuples := [][]int64{nil}
+		for _, vs := range sets {
+			var next [][]int64
+			for _, t := range tuples {
+				for _, v := range vs {
+					next = append(next, append(slices.Clone(t), v))
+				}
+			}
+			if tuples = next; len(tuples) > maxMapKeys {
+				break
+			}
+		}
+		var fresh [][]keyCell
+		for _, t := range tuples {
+			if pr.m.byKey[tupleID(t)] == nil && s.validKey(pr.m, t) {
+				fresh = append(fresh, s.keyDesc(pr.m, t))
+			}
+		}
+		if len(fresh) == 0 || len(pr.m.slots)+len(fresh) > maxMapKeys {
+			continue // the insertion stays inconclusive where it is reached
+		}
+		if s.maps.want == nil {
+			s.maps.want = map[*ssa.MakeMap][][]keyCell{}
+		}
+		s.maps.want[pr.m.site] = append(s.maps.want[pr.m.site], fresh...)
+		s.heapChange("a map gets the keys a goroutine computes")
+	}
+}
+
+// validKey reports whether t can be a key of m: a string's cell names an
+// interned string.
+func (s *system) validKey(m *mapObj, t []int64) bool {
+	for i, c := range m.cells {
+		if isString(c.typ) {
+			if _, ok := s.stringOf(constVal(t[i])); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mapHint returns the keys of every map for the next round, by the site
+// that makes it, in a fixed order.
+func (s *system) mapHint() map[*ssa.MakeMap][][]keyCell {
+	out := map[*ssa.MakeMap][][]keyCell{}
+	seen := map[*ssa.MakeMap]map[string]bool{}
+	add := func(site *ssa.MakeMap, d []keyCell) {
+		if seen[site] == nil {
+			seen[site] = map[string]bool{}
+		}
+		if id := descID(d); !seen[site][id] {
+			seen[site][id] = true
+			out[site] = append(out[site], d)
+		}
+	}
+	for _, m := range s.maps.all {
+		for _, sl := range m.slots {
+			add(m.site, sl.desc)
+		}
+	}
+	for site, ds := range s.maps.want {
+		for _, d := range ds {
+			add(site, d)
+		}
+	}
+	for _, ds := range out {
+		slices.SortFunc(ds, func(a, b []keyCell) int {
+			return slices.CompareFunc(a, b, keyCell.compare)
+		})
+	}
+	return out
+}

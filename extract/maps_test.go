@@ -1,0 +1,104 @@
+package extract_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestMapVerdicts checks the verdicts of systems over maps against what
+// x86-TSO and SC allow for the Go code: every order of a range is
+// explored, a nil map's assignment panics.
+func TestMapVerdicts(t *testing.T) {
+	testVerdicts(t, "maps", []verdictCase{
+		{"guarded", S, S},
+		{"unguarded", S, S},
+		{"readOnly", S, S},
+		{"nilMap", U, U},
+		{"rangeSum", S, S},
+		{"rangeFirst", U, U},
+		{"local", S, S},
+	})
+}
+
+// TestMapCells checks what a map becomes: the map's own variable, and a
+// presence flag and the element's cells for each key, named as Go spells
+// them; the keys a goroutine computes get slots too.
+func TestMapCells(t *testing.T) {
+	tests := []struct {
+		sys  string
+		vars []string
+		regs []string // registers of the first process that must exist
+		bad  []string
+	}{
+		{"guarded", []string{"mu", "m", `present(m["a"])`, `m["a"]`, "wg", `present(m["b"])`, `m["b"]`}, nil,
+			[]string{`panic("lost a")`, `panic("lost a key")`, "deadlock", "leak"}},
+		{"readOnly", []string{"i", "m", "m[0]", "m[1]", "m[2]", "sum[0]", "sum[1]", "wg", "i#2"}, nil,
+			[]string{"index out of range", `panic("wrong sum")`, "deadlock"}},
+		{"nilMap", nil, nil, []string{"assignment to entry in nil map"}},
+		{"local", nil, []string{"present(seen[0])", "seen[0]", "present(seen[1])", "seen[1]"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sys, func(t *testing.T) {
+			s := system(t, "maps", tt.sys)
+			var vars []string
+			for _, v := range s.Program.Vars {
+				vars = append(vars, v.Name)
+			}
+			if tt.vars != nil && !slices.Equal(vars, tt.vars) {
+				t.Errorf("variables = %q, want %q", vars, tt.vars)
+			}
+			for _, r := range tt.regs {
+				if s.Program.Procs[0].RegIndex(r) < 0 {
+					t.Errorf("no register %s in %s", r, s.Program.Procs[0].Name)
+				}
+			}
+			var bad []string
+			for _, b := range s.Program.Bad {
+				if !slices.Contains(bad, b.Name) {
+					bad = append(bad, b.Name)
+				}
+			}
+			if tt.bad != nil && !slices.Equal(bad, tt.bad) {
+				t.Errorf("bad states = %q, want %q", bad, tt.bad)
+			}
+			if !s.Program.Finite() {
+				t.Errorf("not finite")
+			}
+		})
+	}
+}
+
+// TestMapAccesses checks that every access to a map the set-up made
+// touches the map's own variable, whatever its key: a write for an
+// assignment, a read for a lookup, so that the two race.
+func TestMapAccesses(t *testing.T) {
+	s := system(t, "maps", "guarded")
+	x := s.Program.VarIndex("m")
+	if x < 0 {
+		t.Fatal("no variable m")
+	}
+	for _, tt := range []struct {
+		proc          string
+		reads, writes int
+	}{
+		{"go@16", 0, 1}, // m["a"] = 1
+		{"go@22", 1, 1}, // m["b"] = m["a"] + 1
+		{"main", 2, 0},  // len(m), m["a"]
+	} {
+		q := s.Program.Procs[s.Program.ProcIndex(tt.proc)]
+		reads, writes := 0, 0
+		for _, tr := range q.Trans {
+			switch {
+			case tr.Op.Kind == model.Read && tr.Op.Var == x:
+				reads++
+			case tr.Op.Kind == model.Write && tr.Op.Var == x:
+				writes++
+			}
+		}
+		if reads != tt.reads || writes != tt.writes {
+			t.Errorf("%s reads m %d times and writes it %d times, want %d and %d", tt.proc, reads, writes, tt.reads, tt.writes)
+		}
+	}
+}
