@@ -68,9 +68,13 @@
 //
 // # Flags
 //
-//	-engine=auto|sb|pred|explicit   reachability engine (auto: explicit for
+//	-engine=auto|explicit|sb|pred|bmc
+//	                                reachability engine (auto: explicit for
 //	                                finite loop-free systems, sb for finite
-//	                                systems with loops, pred for unbounded data)
+//	                                systems with loops, pred for unbounded
+//	                                data; bmc first from three goroutines;
+//	                                the engines and the plan are those of
+//	                                engines/registry)
 //	-fences=cheapest|all            report one cheapest minimal barrier set,
 //	                                or name every minimal set
 //	-placement=after-writes|anywhere where barriers may go
@@ -88,6 +92,10 @@
 //	                                model (false: judge plain accesses as amd64
 //	                                MOVs in program order, which gc does not
 //	                                promise for racy code)
+//	-blocking=true|false            report goroutines that can block forever
+//	                                (deadlock: and leak: findings)
+//	-unfixed                        report only the findings without a
+//	                                suggested fix (what -fix leaves)
 //
 // # Annotations
 //

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -43,7 +44,7 @@ func (s *system) inconclusive(eng engines.Engine, prefix string, start time.Time
 // choice says why the system went to its engine and what would make the
 // engine's work smaller: a sentence.
 func (s *system) choice(name string) string {
-	chosen := "The " + engineTitle(name) + " engine was chosen"
+	chosen := "The " + registry.Title(name) + " engine was chosen"
 	auto := s.cfg.Engine == EngineAuto || name != s.eng.Name()
 	if !auto {
 		chosen += " by -engine=" + name
@@ -74,17 +75,6 @@ func (s *system) choice(name string) string {
 	}
 	return fmt.Sprintf("%s; its search grows with the domains of %s: a narrower //fencecheck:range LO..HI on %s shrinks it",
 		chosen, joinAnd(s.named(wideDom)), them(n))
-}
-
-// engineTitle names an engine in a sentence.
-func engineTitle(name string) string {
-	switch name {
-	case EnginePred:
-		return "predicate"
-	case EngineSB:
-		return "single-buffer (sb)"
-	}
-	return name
 }
 
 func unboundedDom(d model.Domain) bool { return d.Unbounded }

@@ -147,7 +147,8 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
 	f.opts.RegisterFlags(fs)
-	fs.Int64Var(&f.maxWork, "maxwork", 0, "work units per file, counted the same on every machine (states, sb constraints, 4 per abstract state of pred, 200 per solver call; 0: no bound); beyond it the answer is inconclusive")
+	fs.Int64Var(&f.maxWork, "maxwork", 0, fmt.Sprintf("work units per file, counted the same on every machine (states, %s constraints, %d per abstract state of %s, %d per solver call; 0: no bound); beyond it the answer is inconclusive",
+		registry.SB, engines.AbstractStateWork, registry.Pred, engines.SolverCallWork))
 }
 
 func (f *engineFlags) newEngine() (engines.Engine, error) {
