@@ -160,7 +160,7 @@ func (s *system) reportRaces(res *race.Result) {
 	}
 	var together []*types.Var
 	for _, c := range cells {
-		if v, ok := c.obj.(*types.Var); ok {
+		if v, ok := c.obj.(*types.Var); ok && !isMapType(v.Type()) {
 			together = append(together, v)
 		}
 	}
@@ -249,9 +249,14 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	} else {
 		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: "then the two accesses are next"})
 	}
-	advice, fix := s.raceFix(c, together)
-	related = append(related, analysis.RelatedInformation{Pos: first.pos,
-		Message: fmt.Sprintf("fix: make every access to %s atomic: %s", c.name, advice)})
+	var fix *analysis.SuggestedFix
+	if advice, ok := s.mapRaceFix(c); ok {
+		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: advice})
+	} else {
+		advice, fix = s.raceFix(c, together)
+		related = append(related, analysis.RelatedInformation{Pos: first.pos,
+			Message: fmt.Sprintf("fix: make every access to %s atomic: %s", c.name, advice)})
+	}
 	if incomplete != "" {
 		related = append(related, analysis.RelatedInformation{Pos: first.pos,
 			Message: "other accesses may race too: the search for every unordered pair stopped: " + incomplete})

@@ -1,0 +1,210 @@
+// Package maps has systems over maps: correct ones (a map guarded by a
+// mutex, a map the set-up fills and the goroutines only read, a range
+// whose every order gives the same answer) and buggy ones (unguarded
+// writes, a write to a nil map, an outcome that depends on the order of a
+// range).
+package maps
+
+import "sync"
+
+// cache is a map guarded by a mutex, as caches are written.
+type cache struct {
+	mu    sync.Mutex
+	items map[string]int32
+}
+
+func (c *cache) set(k string, v int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[k] = v
+}
+
+func (c *cache) get(k string) (int32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.items[k]
+	return v, ok
+}
+
+func (c *cache) del(k string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.items, k)
+}
+
+// guardedCache: two goroutines set, get and delete under the mutex.
+//
+//fencecheck:system
+func guardedCache() {
+	c := &cache{items: map[string]int32{"x": 1}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.set("a", 2)
+		c.del("x")
+		wg.Done()
+	}()
+	go func() {
+		if v, ok := c.get("a"); ok && v != 2 {
+			panic("a torn value")
+		}
+		if _, ok := c.get("x"); !ok {
+			c.set("b", 3)
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+	if v, _ := c.get("a"); v != 2 {
+		panic("lost a")
+	}
+	if _, ok := c.get("x"); ok {
+		panic("x still there")
+	}
+}
+
+// rwCache: readers under RLock, a writer under Lock.
+//
+//fencecheck:system
+func rwCache() {
+	var mu sync.RWMutex
+	m := map[int]bool{}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		mu.Lock()
+		m[1] = true
+		mu.Unlock()
+		wg.Done()
+	}()
+	for range 2 {
+		go func() {
+			mu.RLock()
+			_ = m[1] || len(m) > 1
+			mu.RUnlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if !m[1] {
+		panic("lost the write")
+	}
+}
+
+// readOnly: the set-up fills the map; the goroutines only read it, with
+// keys they compute.
+//
+//fencecheck:system
+func readOnly() {
+	prices := map[string]int32{"tea": 2, "coffee": 3}
+	names := [2]string{"tea", "coffee"}
+	var total [2]int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			if p, ok := prices[names[i]]; ok {
+				total[i] = p
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if total[0]+total[1] != 5 {
+		panic("wrong total")
+	}
+}
+
+// rangeSum: every order of the range gives the same sum.
+//
+//fencecheck:system
+func rangeSum() {
+	var mu sync.Mutex
+	m := map[string]int32{"a": 1, "b": 2, "c": 4}
+	var sum int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		mu.Lock()
+		for k, v := range m {
+			sum += v
+			delete(m, k)
+		}
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if sum != 7 || len(m) != 0 {
+		panic("wrong sum")
+	}
+}
+
+// concurrentWrites: two goroutines write one map with no lock: Go's
+// "concurrent map writes", whatever the keys.
+//
+//fencecheck:system
+func concurrentWrites() {
+	m := map[string]int32{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		m["a"] = 1 // want `^race: go@\d+ stores m\S* here while go@\d+ stores m\S* at maps.go:\d+:\d+, and nothing orders the two \(system concurrentWrites\)`
+		wg.Done()
+	}()
+	go func() {
+		m["b"] = 2
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// readWhileWrite: a lookup of one key while another is written.
+//
+//fencecheck:system
+func readWhileWrite() {
+	m := map[int]int32{1: 1}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		m[2] = 2 // want `^race: go@\d+ stores m here while main loads m`
+		wg.Done()
+	}()
+	if m[1] != 1 {
+		panic("lost 1")
+	}
+	wg.Wait()
+}
+
+// nilWrite: a goroutine writes to a map nobody made.
+//
+//fencecheck:system
+func nilWrite() {
+	var counts map[string]int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		counts["a"]++ // want `^SC: system nilWrite is wrong even under sequential consistency: the bad state assignment to entry in nil map is reached here`
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// rangeOrder: the value a range sees first depends on the order.
+//
+//fencecheck:system
+func rangeOrder() {
+	m := map[string]int32{"a": 1, "b": 2}
+	var first int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		for _, v := range m {
+			first = v
+			break
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+	if first != 1 {
+		panic("b came first") // want `^SC: system rangeOrder is wrong even under sequential consistency: the panic is reached here`
+	}
+}
