@@ -13,7 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
-	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/extract"
 )
 
@@ -46,10 +46,10 @@ func TestCorpus(t *testing.T) {
 }
 
 // corpusEngines names, for each system of the package, the engine that
-// -engine=auto chooses (the rule of the analyzer's engine selection: pred
-// for unbounded data, explicit for loop-free systems, sb otherwise, with
-// bmc first for three goroutines or more), or "-" for a system that is not
-// lowered.
+// -engine=auto chooses (registry.Choose: pred for unbounded data, explicit
+// for loop-free systems, sb otherwise, with bmc first for three goroutines
+// or more, and the thread-modular engine before it for finite data), or
+// "-" for a system that is not lowered.
 func corpusEngines(pkg string) string {
 	var out []string
 	probe := &analysis.Analyzer{
@@ -62,23 +62,11 @@ func corpusEngines(pkg string) string {
 					out = append(out, sys.Name+"=-")
 					continue
 				}
-				name := "sb"
-				_, loopFree := explicit.MaxWritesOnPath(sys.Program)
-				switch {
-				case !sys.Program.Finite():
-					name = "pred"
-				case loopFree:
-					name = "explicit"
+				plan, err := registry.Choose(registry.Auto, sys.Program, registry.Reach)
+				if err != nil {
+					return nil, err
 				}
-				spawned := 0
-				for _, pos := range sys.Spawns {
-					if pos != sys.Decl.Pos() && pos != sys.Decl.Name.Pos() {
-						spawned++
-					}
-				}
-				if spawned >= 3 {
-					name = "bmc+" + name
-				}
+				name := plan.String()
 				out = append(out, sys.Name+"="+name)
 			}
 			return nil, nil
