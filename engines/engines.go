@@ -80,7 +80,8 @@ func (r *Result) String() string {
 
 // Engine decides reachability of bad states.
 type Engine interface {
-	// Name is the engine's flag value (explicit, sb, pred).
+	// Name is the engine's flag value, as engines/registry lists it
+	// ("explicit", "sb+bmc" for engines run one after the other).
 	Name() string
 	// Check decides whether a bad state of p is reachable under m. A context
 	// deadline ends the search with an Inconclusive result, not an error;
