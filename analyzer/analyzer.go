@@ -60,13 +60,17 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	systems, diags := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
+	systems, diags := extract.PackageWith(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo, extract.Options{MaxProcs: int(cfg.MaxProcs)})
 	for _, d := range reportable(pass, cfg, diags) {
 		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: category(d.Message), Message: d.Message})
 	}
 	r := newReporter(pass)
 	r.unfixedOnly = cfg.Unfixed
 	for _, sys := range systems {
+		r.variant = ""
+		if sys.Variant != "" {
+			r.variant = " with " + sys.Variant
+		}
 		checkSystem(r, cfg, sys)
 	}
 	r.flush()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/registry"
+	"github.com/fencecheck/fencecheck/extract"
 )
 
 // Engine names accepted by Config.Engine: those of registry.Systems.
@@ -81,6 +82,11 @@ type Config struct {
 	// applying the fixes leaves. The fencecheck command runs with it after
 	// -fix, so that findings no fix removes are printed and fail the run.
 	Unfixed bool
+	// MaxProcs bounds the values runtime.GOMAXPROCS(0), runtime.NumCPU()
+	// and runtime.NumGoroutine() may return: any of 1 to MaxProcs; 0 means
+	// extract.DefaultMaxProcs. A system whose set-up reads one is checked
+	// once per value, and a finding names the value it needs.
+	MaxProcs int64
 }
 
 // DefaultConfig returns the configuration of the flags' defaults.
@@ -116,6 +122,9 @@ func (c Config) Validate() error {
 	if c.Budget < 0 {
 		return fmt.Errorf("fencecheck: invalid budget %v: must not be negative", c.Budget)
 	}
+	if c.MaxProcs < 0 {
+		return fmt.Errorf("fencecheck: invalid maxprocs %d: must not be negative", c.MaxProcs)
+	}
 	return nil
 }
 
@@ -134,6 +143,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Races, "races", c.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	fs.Int64Var(&c.MemoryLimit, "memory", c.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
 	fs.BoolVar(&c.Unfixed, "unfixed", c.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
+	fs.Int64Var(&c.MaxProcs, "maxprocs", c.MaxProcs, "the largest value runtime.GOMAXPROCS(0), runtime.NumCPU() and runtime.NumGoroutine() may return; a set-up that reads one is checked once per value (0 means "+fmt.Sprint(extract.DefaultMaxProcs)+")")
 }
 
 // DefaultMemoryLimit is the heap, in MiB, that the analysis of a system may

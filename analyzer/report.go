@@ -29,6 +29,11 @@ type reporter struct {
 	seen  map[string]bool
 	// unfixedOnly drops the diagnostics that carry a suggested fix.
 	unfixedOnly bool
+	// variant is " with " and the variant of the system being checked
+	// (extract.System.Variant), or "": a finding that an earlier variant of
+	// the same system reported already, which differs only by it, is not
+	// reported again.
+	variant string
 
 	// atomics is the package as the race fixes rewrite it, made on first
 	// use; raceFixes are the fixes of the racing cells reported so far.
@@ -57,7 +62,11 @@ func newReporter(pass *analysis.Pass) *reporter {
 // add queues d unless a diagnostic with the same position and message is
 // already queued.
 func (r *reporter) add(d analysis.Diagnostic) {
-	key := fmt.Sprintf("%d\x00%s", d.Pos, d.Message)
+	msg := d.Message
+	if r.variant != "" {
+		msg = strings.ReplaceAll(msg, r.variant, "")
+	}
+	key := fmt.Sprintf("%d\x00%s", d.Pos, msg)
 	if r.seen[key] {
 		return
 	}

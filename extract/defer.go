@@ -2,6 +2,7 @@ package extract
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -135,6 +136,11 @@ func hasRunDefers(b *ssa.BasicBlock) bool {
 
 // runDefers lowers the calls fr deferred at a return of a process.
 func (p *proc) runDefers(fr *frame, in *ssa.RunDefers, cur int) int {
+	return p.runDefersAt(fr, in.Pos(), cur)
+}
+
+// runDefersAt lowers, from cur, the calls fr deferred, at pos.
+func (p *proc) runDefersAt(fr *frame, at token.Pos, cur int) int {
 	ds := p.s.deferList(fr)
 	for i := len(ds) - 1; i >= 0 && cur >= 0; i-- {
 		d := ds[i]
@@ -142,7 +148,7 @@ func (p *proc) runDefers(fr *frame, in *ssa.RunDefers, cur int) int {
 			cur = p.deferredCall(d, cur)
 			continue
 		}
-		pos := in.Pos()
+		pos := at
 		if !pos.IsValid() {
 			pos = d.in.Pos()
 		}
@@ -160,6 +166,10 @@ func (p *proc) runDefers(fr *frame, in *ssa.RunDefers, cur int) int {
 // deferredCall lowers the call of d, from cur, as a call at the defer
 // statement with the values the statement evaluated.
 func (p *proc) deferredCall(d deferred, cur int) int {
+	if p.deferFrames == nil {
+		p.deferFrames = map[*frame]bool{}
+	}
+	p.deferFrames[d.snap] = true
 	call := &ssa.Call{Call: d.in.Call}
 	if ds, ok := p.s.x.stmtAt(d.in.Pos(), d.in.Pos()).(*ast.DeferStmt); ok {
 		// The call's source, for the origins of what it lowers to.

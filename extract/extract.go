@@ -269,6 +269,12 @@ type System struct {
 	// goroutine spawns: there a process waits for its go statement, which
 	// is not a wait of the program's.
 	Unstarted []model.ProcLoc
+	// Variant names the values the run time picked in this run of the
+	// system ("runtime.GOMAXPROCS(0) = 2"), when they decide what the
+	// set-up does: the function is then one System per combination, and
+	// Name is the function's name followed by " with " and Variant.
+	// Empty for a system with one run.
+	Variant string
 }
 
 // Origin ties a model transition to the Go source it was lowered from.
@@ -357,6 +363,13 @@ const directivePrefix = "//fencecheck:"
 // TypesInfo does. A package without directives costs one pass over its
 // comments: no SSA is built.
 func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info) (systems []*System, diags []Diagnostic) {
+	return PackageWith(fset, pkg, files, info, Options{})
+}
+
+// PackageWith is [Package] with options: a system whose set-up reads values
+// the run time picks (runtime.GOMAXPROCS(0)) is one System per combination
+// of them (see System.Variant).
+func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, opts Options) (systems []*System, diags []Diagnostic) {
 	if !HasDirectives(files) {
 		return nil, nil
 	}
@@ -376,7 +389,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 		return nil, append(diags, dirs.unmatched()...)
 	}
 	x := &extractor{
-		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs,
+		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs, opts: opts,
 		defs:    map[token.Pos]*types.Var{},
 		debug:   map[*ssa.Function]*debugInfo{},
 		hasGo:   map[*ssa.Function]int{},
@@ -385,6 +398,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 	if err := x.build(); err != nil {
 		return nil, append(diags, Diagnostic{Pos: dirs.systems[0].Pos(), Message: err.Error()})
 	}
+	lowered := 0
 	for _, decl := range dirs.systems {
 		name := decl.Name.Name
 		if decl.Recv != nil && len(decl.Recv.List) == 1 {
@@ -397,7 +411,7 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 			diags = append(diags, Diagnostic{Pos: decl.Pos(), Message: fmt.Sprintf("internal error: no SSA function for system %s", name)})
 			continue
 		}
-		s, sys, d := x.lowerSystem(name, decl, fn)
+		ss, syss, d := x.lowerVariants(name, decl, fn)
 		if d != nil {
 			if !slices.Contains(diags, *d) {
 				// Once for what stops every system (the package's
@@ -406,10 +420,13 @@ func Package(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *t
 			}
 			continue
 		}
-		dirs.noteSystem(s, sys)
-		systems = append(systems, sys)
+		for i, sys := range syss {
+			dirs.noteSystem(ss[i], sys)
+		}
+		systems = append(systems, syss...)
+		lowered++
 	}
-	if len(systems) == len(dirs.systems) {
+	if lowered == len(dirs.systems) {
 		// A system that was not lowered may have matched any directive.
 		diags = append(diags, dirs.unmatched()...)
 	}
@@ -489,6 +506,7 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
 			mem: map[string]value{}, vars: map[string]int{}}
 		s.initHeap(hint)
+		x.choices.beginRound()
 		sys, d := s.lower(fn)
 		progress := s.heap.changed
 		next := s.finishHeap(d == nil)

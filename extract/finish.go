@@ -50,7 +50,12 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, start)
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)
-			for _, r := range child.returns {
+			rets := child.returns
+			for _, l := range p.goexits {
+				// runtime.Goexit: done, with no error.
+				rets = append(rets, retSite{loc: l})
+			}
+			for _, r := range rets {
 				if sw.group != nil {
 					p.groupReturn(sw.group, r, x, sw.pos)
 					continue

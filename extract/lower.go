@@ -34,6 +34,10 @@ type proc struct {
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
 	grow      *growState           // the slices the process grows by append (slices.go)
+	// goexits are the locations where runtime.Goexit ends the goroutine;
+	// deferFrames the frames that bind deferred calls (runtime.go).
+	goexits     []int
+	deferFrames map[*frame]bool
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -427,6 +431,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
+		if vals, ok := s.anyValues(fr, bo); ok {
+			return p.choice(fr, bo, vals, cur)
+		}
 		if cur = p.guardBinOp(fr, bo, cur); cur < 0 {
 			return -1
 		}
@@ -1059,6 +1066,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	}
 	if randBounded(fn) {
 		return p.randCall(fr, in, args, cur)
+	}
+	if next, ok := p.runtimeCall(fr, in, fn, args, cur); ok {
+		return next
 	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
 		// A fresh timer for each call: a channel a receive from is ready at

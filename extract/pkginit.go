@@ -725,6 +725,10 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		fr.vals[in] = v
 		return true
 	}
+	if k, _ := s.x.runtimeKind(f.fn); k != rtNone || randBounded(f.fn) {
+		// var workers = runtime.GOMAXPROCS(0): as in the set-up.
+		return false
+	}
 	if isNewCond(f.fn) {
 		// var cond = sync.NewCond(&sync.Mutex{}): made as in the set-up,
 		// from the mutex (the initialisation keeps no interface values).

@@ -489,6 +489,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		res, _ := s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
 		return res
 	}
+	if v, ok := s.setupRuntimeCall(f.fn, args, pos); ok {
+		return v
+	}
 	if isNewCond(f.fn) {
 		return s.newCond(args[0], pos)
 	}

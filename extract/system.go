@@ -33,6 +33,12 @@ type extractor struct {
 	fnGlobals map[*ssa.Function][]*ssa.Global
 	// errType is the type of the errors errors.New makes (errsent.go).
 	errType *types.Named
+	// opts tune the extraction; choices are the values the run time picks
+	// in the variant being lowered, and linknames the functions of other
+	// packages that //go:linkname directives name (runtime.go).
+	opts      Options
+	choices   *runChoices
+	linknames map[string]string
 }
 
 // unsupported is the error a construct the model cannot express raises. It
@@ -719,6 +725,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			fr.vals[in] = s.convertPtr(x, in.X.Type(), in.Type(), in.Pos())
 			return true
 		}
+		if v, ok := anyConvert(x, in.Type()); ok {
+			fr.vals[in] = v
+			return true
+		}
 		if x.kind != vInt {
 			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
 		}
@@ -824,6 +834,9 @@ func describe(v value) string {
 }
 
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
+	if v, ok := s.anyBinop(fr, in); ok {
+		return v
+	}
 	s.checkStringOp(in)
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if v, ok := s.opaqueCompare(x, y, in); ok {

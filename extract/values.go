@@ -63,6 +63,9 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// anyInt marks an opaque value that may be any non-negative integer
+	// of type typ (fastrand's result, runtime.go).
+	anyInt bool
 	// alts are, for a vFuncRef, the functions it may be (for a vChanRef,
 	// the channels); ftab, when set,
 	// is the table of a function value received from a channel, whose

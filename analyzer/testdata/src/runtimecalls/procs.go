@@ -1,0 +1,134 @@
+package runtimecalls
+
+import (
+	"runtime"
+	"sync"
+)
+
+// sizedPool starts one worker per P, in the manner of worker pools such as
+// gammazero/workerpool and panjf2000/ants, each with a slot of its own in
+// a slice of the same size: correct for every GOMAXPROCS.
+//
+//fencecheck:system
+func sizedPool() {
+	n := runtime.GOMAXPROCS(0)
+	results := make([]int, n)
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			results[i] = i + 1
+		}()
+	}
+	wg.Wait()
+	if results[n-1] != n {
+		panic("a worker did not report")
+	}
+}
+
+// sizedPoolWrong sizes its slice for two workers: from three Ps on, a
+// worker indexes past its end.
+//
+//fencecheck:system
+func sizedPoolWrong() {
+	n := runtime.GOMAXPROCS(0)
+	results := make([]int, 2)
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			results[i] = i + 1 // want `^SC: system sizedPoolWrong with runtime\.GOMAXPROCS\(0\) = 3 is wrong even under sequential consistency: the bad state index out of range is reached here`
+		}()
+	}
+	wg.Wait()
+}
+
+// cpuBatches splits four jobs between NumCPU workers, the last one taking
+// the rest: every job is done once, whatever the number of CPUs.
+//
+//fencecheck:system
+func cpuBatches() {
+	const jobs = 4
+	workers := runtime.NumCPU()
+	var done [jobs]int32
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	per := jobs / workers
+	for w := 0; w < workers; w++ {
+		go func() {
+			defer wg.Done()
+			end := (w + 1) * per
+			if w == workers-1 {
+				end = jobs
+			}
+			for j := w * per; j < end; j++ {
+				done[j]++
+			}
+		}()
+	}
+	wg.Wait()
+	for j := range done {
+		if done[j] != 1 {
+			panic("a job was not done once")
+		}
+	}
+}
+
+// cpuBatchesWrong forgets the rest: with three CPUs, the last job is left.
+//
+//fencecheck:system
+func cpuBatchesWrong() {
+	const jobs = 4
+	workers := runtime.NumCPU()
+	var done [jobs]int32
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	per := jobs / workers
+	for w := 0; w < workers; w++ {
+		go func() {
+			defer wg.Done()
+			for j := w * per; j < (w+1)*per; j++ {
+				done[j]++
+			}
+		}()
+	}
+	wg.Wait()
+	for j := range done {
+		if done[j] != 1 {
+			panic("a job was not done once") // want `^SC: system cpuBatchesWrong with runtime\.NumCPU\(\) = 3 is wrong even under sequential consistency`
+		}
+	}
+}
+
+// goroutineCount reads NumGoroutine in a goroutine: any value from 1 to
+// -maxprocs, never 0.
+//
+//fencecheck:system
+func goroutineCount() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if runtime.NumGoroutine() < 1 {
+			panic("no goroutine runs this")
+		}
+	}()
+	wg.Wait()
+}
+
+// goroutineCountWrong expects two goroutines: there may be more.
+//
+//fencecheck:system
+func goroutineCountWrong() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if runtime.NumGoroutine() != 2 {
+			panic("not two goroutines") // want `^SC: system goroutineCountWrong is wrong even under sequential consistency`
+		}
+	}()
+	wg.Wait()
+}
