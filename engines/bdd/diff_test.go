@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/bdd"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -29,7 +30,7 @@ func TestDifferential(t *testing.T) {
 	switch {
 	case *long:
 		n = 5000
-	case testing.Short():
+	case longtest.Quick():
 		n = 80
 	}
 	gens := []struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -81,7 +82,7 @@ func TestDiffReach(t *testing.T) {
 	if *long {
 		n = 20000
 	}
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 200
 	}
 	var (
@@ -154,7 +155,7 @@ func TestDiffRaces(t *testing.T) {
 	if *long {
 		n = 10000
 	}
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 100
 	}
 	var (

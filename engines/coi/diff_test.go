@@ -14,6 +14,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -126,7 +127,7 @@ func genProgram(rng *rand.Rand) *model.Program {
 }
 
 // TestDifferential compares every engine answer on generated programs
-// with the answer on their reduction: 1000 programs (10000 with -long),
+// with the answer on their reduction: 80 programs (1000 in the long suites, 10000 with -long),
 // under SC by the explicit engine (exact), under TSO by the sb engine
 // (exact; with a budget of 20000 constraints or states, and pairs where
 // either side runs out of it are counted, not compared) and, for loop-free programs, by the explicit engine (exact
@@ -134,7 +135,7 @@ func genProgram(rng *rand.Rand) *model.Program {
 // through the fence inference with all minimal sets, on the sb engine:
 // the status and the sets must agree.
 func TestDifferential(t *testing.T) {
-	programs, every := 1000, 20
+	programs, every := longtest.Size(80, 1000), 20
 	if *long {
 		programs, every = 10000, 5
 	}

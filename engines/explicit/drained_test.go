@@ -8,6 +8,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -56,7 +57,7 @@ func TestLoadsDrained(t *testing.T) {
 // where a read can see a buffered store.
 func TestDrainedSC(t *testing.T) {
 	n := 300
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 60
 	}
 	counts := map[engines.Status]int{}

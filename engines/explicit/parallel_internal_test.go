@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -21,7 +22,7 @@ import (
 // on a state not yet expanded).
 func TestParallelPlanning(t *testing.T) {
 	n := 120
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 40
 	}
 	redos, parallel := 0, 0

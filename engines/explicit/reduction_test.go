@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -49,8 +50,8 @@ func diffReduction(t *testing.T, name string, p *model.Program, m model.Model, b
 // engine's own choice of bound.
 func TestReductionDifferential(t *testing.T) {
 	n := 150
-	if testing.Short() {
-		n = 60
+	if longtest.Quick() {
+		n = 30
 	}
 	for _, tc := range []struct {
 		name    string

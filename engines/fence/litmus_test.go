@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/internal/litmus"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -22,7 +23,8 @@ import (
 //   - forbidden under TSO: Correct;
 //   - allowed under SC: WrongUnderSC.
 //
-// With -short, tests of more than 4 threads are skipped.
+// The quick run (see internal/longtest) takes every third test of at most
+// 4 threads.
 func TestLitmusCorpus(t *testing.T) {
 	tests := loadCorpus(t)
 	ctx := context.Background()
@@ -34,9 +36,9 @@ func TestLitmusCorpus(t *testing.T) {
 		differ                  int             // tests whose sets differ between placements
 	)
 	skipped := 0
-	for _, lt := range tests {
-		if testing.Short() && len(lt.Threads) > 4 {
-			skipped++ // 6.SB alone takes most of the time
+	for i, lt := range tests {
+		if longtest.Quick() && (len(lt.Threads) > 4 || i%3 != 0) {
+			skipped++ // 6.SB alone would take most of the time
 			continue
 		}
 		p, err := lt.Program()
@@ -116,7 +118,7 @@ func TestLitmusCorpus(t *testing.T) {
 	t.Logf("fixable (after writes): number of minimal sets -> tests: %s", histogram(setCounts))
 	t.Logf("fixable: %d tests have other minimal sets when barriers may go anywhere", differ)
 	if skipped > 0 {
-		t.Logf("short mode: %d tests with more than 4 threads skipped", skipped)
+		t.Logf("quick run: %d tests skipped", skipped)
 		return
 	}
 	if len(tests) == 394 && (fixable != 128 || correct != 264 || wrong != 2) {

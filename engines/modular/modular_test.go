@@ -15,6 +15,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/modular"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -101,7 +102,7 @@ func TestSound(t *testing.T) {
 	switch {
 	case *long:
 		n = 5000
-	case testing.Short():
+	case longtest.Quick():
 		n = 80
 	}
 	gens := []struct {

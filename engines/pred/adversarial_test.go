@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -158,7 +159,7 @@ func TestBufferedAgainstExplicit(t *testing.T) {
 	switch {
 	case *long:
 		n = 3000
-	case testing.Short():
+	case longtest.Quick():
 		n = 15
 	}
 	rng := rand.New(rand.NewPCG(7, 11))

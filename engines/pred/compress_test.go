@@ -10,6 +10,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -151,7 +152,7 @@ func genBranchy(rng *rand.Rand) *model.Program {
 // with -long.
 func TestCompressionAndFamilies(t *testing.T) {
 	requireZ3(t)
-	n := 120
+	n := longtest.Size(40, 120)
 	if *long {
 		n = 1500
 	}

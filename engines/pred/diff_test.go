@@ -10,6 +10,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -123,7 +124,7 @@ func checkAgrees(t *testing.T, i int, p *model.Program, m model.Model, got, want
 // Unsafe answer carries a trace that replayed.
 func TestDifferential(t *testing.T) {
 	requireZ3(t)
-	n := 150
+	n := longtest.Size(60, 150)
 	if *long {
 		n = 2000
 	}

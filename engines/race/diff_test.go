@@ -19,6 +19,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
@@ -235,7 +236,7 @@ const (
 	maxPredStates = 2000
 )
 
-// TestDifferential generates programs (2,000, or 20,000 with -long), with
+// TestDifferential generates programs (150; 2,000 in the long suites, 20,000 with -long), with
 // and without loops, and checks that race.Check with the explicit engine,
 // with sb and, for every tenth program when Z3 is available and the program
 // is small, with pred (all under SC) agrees with the oracles ([oracles]):
@@ -246,7 +247,7 @@ const (
 // with a happens-before race has two conflicting accesses at their
 // locations at once.
 func TestDifferential(t *testing.T) {
-	n := 2000
+	n := longtest.Size(150, 2000)
 	if *long {
 		n = 20000
 	}
@@ -378,13 +379,13 @@ func firstWords(s string) string {
 }
 
 // TestDRFSC checks the DRF-SC property on generated loop-free programs with
-// a bad state (2,000, or 20,000 with -long): when no two conflicting
+// a bad state (150; 2,000 in the long suites, 20,000 with -long): when no two conflicting
 // accesses are ever at their locations at once ([locOracle]; the program
 // is then free of happens-before races too, see TestDifferential), the
 // explicit engine, exact under TSO for loop-free programs, gives the same
 // verdict under TSO as under SC. Racy programs are counted, with those whose verdicts differ.
 func TestDRFSC(t *testing.T) {
-	n := 2000
+	n := longtest.Size(150, 2000)
 	if *long {
 		n = 20000
 	}

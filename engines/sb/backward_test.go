@@ -14,6 +14,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -179,7 +180,7 @@ func BenchmarkBackwardOnly(b *testing.B) {
 // by 1..4. Every Unsafe answer has been replayed by Check. Inconclusive
 // answers are counted (BenchmarkBackwardOnly measures how many).
 func TestBackwardDifferential(t *testing.T) {
-	programs, budget, timeout := 40, int64(20_000), 3*time.Second
+	programs, budget, timeout := longtest.Size(15, 40), int64(20_000), 3*time.Second
 	if *long {
 		programs, budget, timeout = 1000, backwardBudget, 20*time.Second
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -142,7 +143,7 @@ func TestBudgetHonoured(t *testing.T) {
 		t.Fatalf("no scale models: %v", err)
 	}
 	for _, f := range files {
-		if strings.Contains(f, "stores") && testing.Short() {
+		if strings.Contains(f, "stores") && longtest.Quick() {
 			continue
 		}
 		p, err := modelfile.Load(f)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -526,7 +527,7 @@ func genWriteHeavy(rng *rand.Rand, maxOps, nvars int, loops bool) *model.Program
 // write-heavy programs, loop-free (explored without a bound) and with loops
 // (explored with buffers bounded by 6), for suffix lengths 1 and 2.
 func TestForwardSimulatesRandom(t *testing.T) {
-	programs := 600
+	programs := longtest.Size(100, 600)
 	if *longSound {
 		programs = 20000
 	}
@@ -657,11 +658,11 @@ func TestVerdictsTargeted(t *testing.T) {
 }
 
 // TestVerdictsRandom compares the engine with the explicit engine on random
-// write-heavy loop-free programs, whose explicit answer is exact: 700 in
-// the normal run, 5000 with -long-sound. (The SB search alone seldom
+// write-heavy loop-free programs, whose explicit answer is exact: 120 in
+// the quick run, 700 in the long suites, 5000 with -long-sound. (The SB search alone seldom
 // concludes on programs of this size; TestBackwardTiny covers it.)
 func TestVerdictsRandom(t *testing.T) {
-	programs := 700
+	programs := longtest.Size(120, 700)
 	if *longSound {
 		programs = 5000
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
@@ -126,12 +127,12 @@ func differential(t testing.TB, e *sb.Engine, p *model.Program, timeout time.Dur
 }
 
 // TestDifferential compares the engine with the explicit engine on
-// generated programs (see progen.Simple): 2000 in the normal run, 20000 with
-// -long, where the first 2000 also go through the SB search alone
+// generated programs (see progen.Simple): 150 in the quick run, 2000 in
+// the long suites, 20000 with -long, where the first 2000 also go through the SB search alone
 // (Backward), with pruning and without. (TestBackwardTiny compares the SB
 // search alone on programs small enough for it to conclude.)
 func TestDifferential(t *testing.T) {
-	programs, backward := 2000, 0
+	programs, backward := longtest.Size(150, 2000), 0
 	if *long {
 		programs, backward = 20000, 2000
 	}

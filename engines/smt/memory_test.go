@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 var long = flag.Bool("long", false, "run the million-query memory test")
@@ -139,7 +141,7 @@ func TestMemoryFlat(t *testing.T) {
 	if *long {
 		n = 1_000_000
 	}
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 10_000
 	}
 	c := newContext(t, Config{})

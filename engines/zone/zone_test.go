@@ -12,6 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/zone"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -59,7 +60,7 @@ func TestUnboundedLocks(t *testing.T) {
 // zone engine must not call it safe.
 func TestSound(t *testing.T) {
 	n := 600
-	if testing.Short() {
+	if longtest.Quick() {
 		n = 150
 	}
 	counts := map[string]int{}
