@@ -3,6 +3,8 @@ package extract_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // bitExpr returns x combined by a bitwise operator with an expression of
@@ -25,7 +27,7 @@ func (g *exprGen) bitExpr(t, x string, depth int) string {
 // values and the model's must agree on int8, uint8, int16, uint32, int64
 // and uint64.
 func TestGoBitwiseSemantics(t *testing.T) {
-	if testing.Short() {
+	if longtest.Quick() {
 		t.Skip("runs the go command")
 	}
 	for _, seed := range []uint64{7, 2027} {

@@ -17,6 +17,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/extract"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -121,7 +122,7 @@ func (g *exprGen) check() string {
 // result differs from Go's: each check panics on a difference, and the
 // explicit engine must find no panic.
 func TestGoIntegerSemantics(t *testing.T) {
-	if testing.Short() {
+	if longtest.Quick() {
 		t.Skip("runs the go command")
 	}
 	checkGoSemantics(t, newExprGen(2026))

@@ -10,28 +10,57 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
-// buildTool builds the fencecheck command into a temporary directory and
-// returns the path of the binary and of the go command.
+// built is the fencecheck command, built once for every test of the
+// package that needs it.
+var built struct {
+	once       sync.Once
+	bin, gocmd string
+	err        error
+	out        []byte
+}
+
+// buildTool builds the fencecheck command (once) into a temporary directory
+// and returns the path of the binary and of the go command.
 func buildTool(t *testing.T) (bin, gocmd string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command and runs go vet")
 	}
-	gocmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
+	built.once.Do(func() {
+		built.gocmd, built.err = exec.LookPath("go")
+		if built.err != nil {
+			return
+		}
+		dir, err := os.MkdirTemp("", "fencecheck-cmd-test")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.bin = filepath.Join(dir, "fencecheck")
+		built.out, built.err = exec.Command(built.gocmd, "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	switch {
+	case built.gocmd == "":
+		t.Skipf("no go command: %v", built.err)
+	case built.err != nil:
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	bin = filepath.Join(t.TempDir(), "fencecheck")
-	out, err := exec.Command(gocmd, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	return built.bin, built.gocmd
+}
+
+// TestMain removes the command built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.bin != "" {
+		os.RemoveAll(filepath.Dir(built.bin))
 	}
-	return bin, gocmd
+	os.Exit(code)
 }
 
 // module copies the testdata module into a temporary directory.

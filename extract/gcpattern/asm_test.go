@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencecheck/fencecheck/extract/gcpattern"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // An asmFunc is one function of an assembly test: what Describe must say
@@ -51,7 +52,7 @@ type asmFunc struct {
 //     stays when the loop branches on a loaded value, calls or does an atomic
 //     operation, or when its own pointer is nil-checked in the loop.
 func TestAgainstGC(t *testing.T) {
-	if testing.Short() {
+	if longtest.Quick() {
 		t.Skip("compiles packages with go build")
 	}
 	gobin, err := exec.LookPath("go")

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/fencecheck/fencecheck/extract/gcpattern"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // prelude starts every unit test's source.
@@ -423,7 +424,7 @@ func TestKindString(t *testing.T) {
 // TestDescribeStd runs Describe on every instruction of a few standard
 // packages: it must not panic, and every finding must be one sentence.
 func TestDescribeStd(t *testing.T) {
-	if testing.Short() {
+	if longtest.Quick() {
 		t.Skip("loads standard packages with the go command")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
