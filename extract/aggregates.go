@@ -252,7 +252,7 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 				continue
 			}
 			if isMap(c.typ) {
-				agg[c.key] = p.scalarFromSetup(q, "a map")
+				agg[c.key], cur = p.loadMapCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
 				continue
 			}
 			if ptr.obj.owner >= 0 && !q.dynamic() && (isChanCell(c.typ) || isFuncCell(c.typ)) {

@@ -13,8 +13,9 @@ import (
 
 // Errors made by errors.New.
 //
-// errors.New (and fmt.Errorf with a constant format that has no verbs)
-// returns a distinct object on every call, compared by identity: the
+// errors.New (and fmt.Errorf with a constant format that wraps no error,
+// of booleans, numbers and strings) returns a distinct object on every
+// call, compared by identity: the
 // package-level sentinels of Go code (var errClosed = errors.New("closed")).
 // Each call of the package's initialisation or of a system's setup makes an
 // object of a type of the extractor's own, *errors.errorString, whose
@@ -61,11 +62,9 @@ func (s *system) errorMessage(fn *ssa.Function, c *ssa.CallCommon, args []value)
 			return "", false
 		}
 		f := constant.StringVal(k.Value)
-		if strings.Contains(f, "%") {
-			return "", false
-		}
-		if sl, isSlice := c.Args[1].(*ssa.Const); !isSlice || sl.Value != nil {
-			return "", false
+		if strings.Contains(f, "%") || !isNilConst(c.Args[1]) {
+			// The message is the format: no Error call may read it.
+			return f, plainErrorf(f, c.Args[1])
 		}
 		return f, true
 	}

@@ -662,6 +662,8 @@ func (s *system) varFor(ptr pointer) int {
 		init = s.refExpr(v, token.NoPos).(model.Const).Value
 	} else if ok && isFuncCell(t) {
 		init = s.funcID(t, v, token.NoPos).(model.Const).Value
+	} else if ok && isMap(t) {
+		init = s.mapInit(v)
 	} else if ok {
 		c, ok := v.constant()
 		if !ok {
@@ -782,10 +784,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 		return cur
 	}
 	if isMap(t) && ptr.obj.owner < 0 {
-		if ptr.dynamic() || !same(p.scalarFromSetup(ptr, ""), val) {
-			s.unsupported(pos, "storing a map in shared memory after the spawns (only the set-up may store one: clear it instead)")
-		}
-		return cur
+		return p.storeMapCell(ptr, val, pos, o, cur)
 	}
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
@@ -872,7 +871,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if isMap(t) {
-			fr.vals[in] = p.scalarFromSetup(ptr, "a map")
+			fr.vals[in], cur = p.loadMapCell(ptr, t, p.regName(fr, in), pos, o, cur)
 			return cur
 		}
 		if _, isChan := t.Underlying().(*types.Chan); isChan {

@@ -90,6 +90,11 @@ type mapObj struct {
 	// split on a key known only at run time, a range, len, clear), so a
 	// slot made after it asks for another round.
 	enumerated bool
+	// id is the map's identity in a cell that goroutines store maps
+	// into (0 until it needs one; 0 there is nil).
+	id int64
+	// escaped: a goroutine makes the map and stores it in shared memory.
+	escaped bool
 }
 
 // mapSlot is the slot of one key.
@@ -100,19 +105,21 @@ type mapSlot struct {
 	val     *object   // of the element type
 }
 
-// mapIter is the state of a range over a map: for the set-up, the slots
-// to visit; in a goroutine, a register per slot (0 absent at the start and
-// not visited, 1 present at the start and not visited, 2 visited).
+// mapIter is the state of a range over a map.
 type mapIter struct {
-	m     *mapObj // nil for a nil map
-	state []int
-	// visits counts the keys visited, so that the domain inference sees
-	// the loop end (a counter of the loop: see loopBudget).
+	// The set-up's: the map (nil for a nil map), the slots to visit and
+	// the next.
+	m     *mapObj
+	order []*mapSlot
+	next  int
+	// A goroutine's: the state of each map the ranged value may be (none
+	// for a nil map), and visits, which counts the keys visited, so that
+	// the domain inference sees the loop end (a counter of the loop: see
+	// loopBudget).
+	alts   []iterAlt
 	visits int
 	pos    token.Pos
 	o      Origin
-	order  []*mapSlot
-	next   int
 }
 
 // mapProbe is a register that holds a key known only at run time where a
@@ -128,6 +135,29 @@ type mapState struct {
 	all    []*mapObj
 	probes []mapProbe
 	want   map[*ssa.MakeMap][][]keyCell // keys the probes found
+	// written are the map cells goroutines store into, escapes the maps
+	// goroutines make and store in shared memory (both for the next
+	// round); escaped are the latter, made shared in this round.
+	written map[string]bool
+	escapes map[escapeID]string
+	escaped map[escapeID]*mapObj
+	lastID  int64
+}
+
+// escapeID names a map a goroutine makes: the make, and the goroutine.
+type escapeID struct {
+	site *ssa.MakeMap
+	proc int
+}
+
+// mapsHint is what a round of lowering tells the next about maps: the
+// keys of the maps each make makes, the map cells goroutines store into,
+// and the maps goroutines make and store in shared memory, with their
+// names.
+type mapsHint struct {
+	keys    map[*ssa.MakeMap][][]keyCell
+	cells   map[string]bool
+	escapes map[escapeID]string
 }
 
 // isMap reports whether t is a map type.
@@ -136,25 +166,31 @@ func isMap(t types.Type) bool {
 	return ok
 }
 
-// newMap makes the map of in for owner (-1: the set-up), with a slot for
-// every key the previous rounds found for it.
+// newMap makes the map of in for owner (-1: the set-up), named after the
+// local variable that holds it.
 func (s *system) newMap(fr *frame, in *ssa.MakeMap, owner int) *mapObj {
+	name := ""
+	if id := s.x.debugOf(fr.fn).ident[in]; id != nil {
+		name = id.Name
+	}
+	return s.newMapObj(in, owner, name)
+}
+
+// newMapObj makes a map of in for owner, with a slot for every key the
+// previous rounds found for it.
+func (s *system) newMapObj(in *ssa.MakeMap, owner int, name string) *mapObj {
 	mt, ok := in.Type().Underlying().(*types.Map)
 	if !ok {
 		s.unsupported(in.Pos(), "a map of type %s", in.Type())
 	}
 	m := &mapObj{typ: in.Type(), key: mt.Key(), elem: mt.Elem(), site: in, owner: owner, byKey: map[string]*mapSlot{}}
 	m.cells = s.keyCells(m.key, in.Pos())
-	name := ""
-	if id := s.x.debugOf(fr.fn).ident[in]; id != nil {
-		name = id.Name
-	}
 	m.obj = s.newObject(name, in.Type(), nil, owner)
 	if m.obj.anon {
 		m.obj.name = "map"
 	}
 	s.maps.all = append(s.maps.all, m)
-	for _, d := range s.heap.hint.maps[in] {
+	for _, d := range s.heap.hint.maps.keys[in] {
 		s.addSlot(m, s.keyTuple(d), d, in.Pos())
 	}
 	return m
@@ -314,8 +350,14 @@ func (s *system) slotOf(m *mapObj, t []int64, create bool, pos token.Pos) *mapSl
 }
 
 // nameMap fixes the names of m's variables: the map's own, then its
-// slots'.
+// slots'. A map that may be in a cell goroutines store maps into is named
+// after where it is made too (c.items@12), the cell being a variable of
+// its own.
 func (s *system) nameMap(m *mapObj) {
+	if !m.obj.named && s.inMapCell(m) {
+		m.obj.name = fmt.Sprintf("%s@%d", s.mapLabel(m), s.x.fset.Position(m.site.Pos()).Line)
+		m.obj.anon, m.obj.holder = false, nil
+	}
 	s.display(m.obj)
 	for _, sl := range m.slots {
 		s.nameSlot(m, sl)
@@ -545,6 +587,13 @@ type slotCase struct {
 	cond model.Expr
 }
 
+// mapAlt is one map that a map value may be (nil: a nil map), with the
+// condition under which it is (nil: always).
+type mapAlt struct {
+	m    *mapObj
+	cond model.Expr
+}
+
 // mapInstr lowers an instruction on a map in a goroutine.
 func (p *proc) mapInstr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) int {
 	switch in := in.(type) {
@@ -570,13 +619,22 @@ func (p *proc) mapInstr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur in
 }
 
 // makeMap makes a map of the goroutine; made in a loop, every execution
-// empties it.
+// empties it. A map that the goroutine stores in shared memory (found by
+// an earlier round) is shared from here on.
 func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) int {
-	m := p.s.newMap(fr, in, p.idx)
+	s := p.s
+	if _, ok := s.heap.hint.maps.escapes[escapeID{in, p.idx}]; ok {
+		if inLoop(fr, b) {
+			s.unsupported(in.Pos(), "a map made in a loop of a goroutine and stored in shared memory (each iteration would make a new one)")
+		}
+		fr.vals[in] = value{kind: vMap, mp: s.escapedMap(in, p.idx)}
+		return cur
+	}
+	m := s.newMap(fr, in, p.idx)
 	fr.vals[in] = value{kind: vMap, mp: m}
 	if inLoop(fr, b) {
 		m.enumerated = true
-		p.s.nameMap(m)
+		s.nameMap(m)
 		for _, sl := range m.slots {
 			cur = p.emit(cur, model.AssignOp(p.privateReg(pointer{obj: sl.present}), model.C(0)), in.Pos(), Origin{})
 			for _, q := range leaves(pointer{obj: sl.val}, m.elem, maxAggCells) {
@@ -587,27 +645,56 @@ func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) i
 	return cur
 }
 
-// mapOf returns the map v holds, or nil for a nil map.
-func (p *proc) mapOf(v value, pos token.Pos) *mapObj {
+// mapAlts returns the maps v may be: one map, nil, or for a map loaded
+// from a cell that goroutines store maps into, every map that may be
+// stored there and nil.
+func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
+	s := p.s
 	switch v.kind {
 	case vMap:
-		p.s.nameMap(v.mp)
-		return v.mp
+		s.nameMap(v.mp)
+		return []mapAlt{{m: v.mp}}
 	case vNil:
-		return nil
+		return []mapAlt{{}}
+	case vMapRef:
+		var alts []mapAlt
+		for _, m := range s.mapCandidates(v.typ) {
+			s.nameMap(m)
+			alts = append(alts, mapAlt{m: m, cond: model.Bin(model.OpEq, v.e, model.C(s.mapID(m)))})
+		}
+		return append(alts, mapAlt{cond: model.Bin(model.OpEq, v.e, model.C(0))})
 	}
-	p.s.unsupported(pos, "a map operation on %s", describe(v))
+	s.unsupported(pos, "a map operation on %s", describe(v))
 	return nil
+}
+
+// onAlts emits, from cur, body for every alternative (i its index),
+// each after its guard, joining at one location, which it returns (a
+// body returns -1 for a branch that does not go on).
+func (p *proc) onAlts(alts []mapAlt, pos token.Pos, cur int, body func(i int, a mapAlt, at int) int) int {
+	if len(alts) == 1 && alts[0].cond == nil {
+		return body(0, alts[0], cur)
+	}
+	join := p.newLoc(pos)
+	for i, a := range alts {
+		at := cur
+		if a.cond != nil {
+			at = p.emit(cur, model.GuardOp(a.cond), pos, Origin{})
+		}
+		if at = body(i, a, at); at >= 0 {
+			p.emitTo(at, model.NopOp(), join, pos, Origin{})
+		}
+	}
+	return join
 }
 
 // keyCases splits an access to m on its key: the slot of a constant key
 // (made when missing if create is set), or for a key known only at run
 // time a case per slot and one for every other key.
-func (p *proc) keyCases(m *mapObj, key value, create bool, pos token.Pos) ([]slotCase, []model.Expr) {
+func (p *proc) keyCases(m *mapObj, es []model.Expr, create bool, pos token.Pos) []slotCase {
 	s := p.s
-	es := s.keyExprs(m, key, pos)
 	if t, ok := constTuple(es); ok {
-		return []slotCase{{sl: s.slotOf(m, t, create, pos)}}, es
+		return []slotCase{{sl: s.slotOf(m, t, create, pos)}}
 	}
 	m.enumerated = true
 	var cases []slotCase
@@ -621,7 +708,7 @@ func (p *proc) keyCases(m *mapObj, key value, create bool, pos token.Pos) ([]slo
 		cases = append(cases, slotCase{sl: sl, cond: eq})
 		other = andAlso(other, ne)
 	}
-	return append(cases, slotCase{cond: other}), es
+	return append(cases, slotCase{cond: other})
 }
 
 // andAlso and orElse are a && b and a || b, or b when a is nil.
@@ -741,54 +828,55 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 		}
 	}
 	pos, o := p.mapOrigin(node, target, in.Map.Type(), in.Pos())
-	m := p.mapOf(s.get(fr, in.Map), pos)
-	if m == nil {
-		p.panics = append(p.panics, panicSite{loc: cur, name: "assignment to entry in nil map", pos: pos})
-		return -1
-	}
-	cases, es := p.keyCases(m, s.get(fr, in.Key), true, pos)
-	cur = p.mapTouch(m, true, pos, o, cur)
-	val := s.get(fr, in.Value)
-	next := p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
-		if c.sl == nil {
-			return p.mapMiss(m, es, pos, at)
+	alts := p.mapAlts(s.get(fr, in.Map), pos)
+	key, val := s.get(fr, in.Key), s.get(fr, in.Value)
+	return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
+		if a.m == nil {
+			p.panics = append(p.panics, panicSite{loc: at, name: "assignment to entry in nil map", pos: pos})
+			return -1
 		}
-		at = p.writeCell(pointer{obj: c.sl.present}, model.C(1), pos, o, at)
-		return p.storeTo(pointer{obj: c.sl.val}, val, in.Value, pos, o, at)
+		m := a.m
+		es := s.keyExprs(m, key, pos)
+		cases := p.keyCases(m, es, true, pos)
+		at = p.mapTouch(m, true, pos, o, at)
+		return p.splitOn(cases, pos, at, func(c slotCase, at int) int {
+			if c.sl == nil {
+				return p.mapMiss(m, es, pos, at)
+			}
+			at = p.writeCell(pointer{obj: c.sl.present}, model.C(1), pos, o, at)
+			return p.storeTo(pointer{obj: c.sl.val}, val, in.Value, pos, o, at)
+		})
 	})
-	if len(cases) == 1 && cases[0].sl == nil {
-		// Only keys outside the slots: the rest of the code is lowered
-		// from a location nothing reaches, for the keys it uses.
-		return p.newLoc(pos)
-	}
-	return next
 }
 
 // mapMiss emits, from cur, the insertion into m of a key outside its
 // slots (of cells es): the key goes into probe registers, whose values
 // the next round adds to the map's keys (noteMapProbes), and a count
-// leaves its domain, which the analysis reports as inconclusive.
+// leaves its domain, which the analysis reports as inconclusive. The
+// code goes on after it for the domain inference, which sees the values
+// of the keys that later runs of the insertion compute (a loop's keys in
+// one round); no execution of the model goes past the fault.
 func (p *proc) mapMiss(m *mapObj, es []model.Expr, pos token.Pos, cur int) int {
 	s := p.s
+	name := s.mapLabel(m)
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
 	pr := mapProbe{m: m, p: p}
 	for i, e := range es {
 		r := p.newReg("key", m.cells[i].typ)
+		p.sources[r] = source{"the key inserted into " + name, pos}
 		cur = p.emit(cur, model.AssignOp(r, e), pos, Origin{})
 		pr.regs = append(pr.regs, r)
 	}
 	s.maps.probes = append(s.maps.probes, pr)
-	name := s.mapLabel(m)
 	miss := p.newReg(name+".others", types.Typ[types.Int])
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
 	}
 	p.limits[miss] = [2]int64{0, 0}
-	if p.sources == nil {
-		p.sources = map[int]source{}
-	}
-	p.sources[miss] = source{fmt.Sprintf("the number of keys of %s beyond the %d that fencecheck keeps for it (it keeps the keys the code can be seen to use, at most %d)", name, len(m.slots), maxMapKeys), pos}
-	p.emit(cur, model.AssignOp(miss, model.C(1)), pos, Origin{})
-	return -1
+	p.sources[miss] = source{fmt.Sprintf("the count of keys inserted into %s other than the %d that fencecheck keeps for it (those the code can be seen to use, at most %d)", name, len(m.slots), maxMapKeys), pos}
+	return p.emit(cur, model.AssignOp(miss, model.C(1)), pos, Origin{})
 }
 
 // elemRead reads the element of a map's slot into registers, shared by
@@ -803,7 +891,8 @@ type elemRead struct {
 }
 
 // newElemRead prepares the read of the element of the slots of cases
-// (a nil slot reads as the zero value), named after name.
+// (a nil slot reads as the zero value), named after name; m is one of
+// the maps the slots belong to.
 func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.Pos) *elemRead {
 	s := p.s
 	er := &elemRead{typ: m.elem}
@@ -839,12 +928,12 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 				}
 			}
 		case leafOther:
-			if m.owner >= 0 {
-				s.unsupported(pos, "a goroutine's own map of %s", m.elem)
-			}
 			for i, sc := range cases {
 				v := zeroValue(c.typ)
 				if sc.sl != nil {
+					if sc.sl.val.owner >= 0 {
+						s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+					}
 					v = p.scalarFromSetup(cellPtr(pointer{obj: sc.sl.val}, c), "a value")
 				}
 				if i == 0 {
@@ -954,54 +1043,70 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 		node, target, name = x, x, types.ExprString(x)
 	}
 	pos, o := p.mapOrigin(node, target, in.X.Type(), in.Pos())
-	m := p.mapOf(s.get(fr, in.X), pos)
+	alts := p.mapAlts(s.get(fr, in.X), pos)
 	elemT := in.X.Type().Underlying().(*types.Map).Elem()
 	valUsed, okUsed := used(in), false
 	if in.CommaOk {
 		valUsed, okUsed = tupleUsed(in, 0), tupleUsed(in, 1)
 	}
-	result := func(v, ok value) {
-		fr.vals[in] = v
-		if in.CommaOk {
-			fr.vals[in] = value{kind: vTuple, tup: []value{v, ok}}
+	// The cases of every map the value may be: when no slot is read,
+	// the key is absent from all.
+	key := s.get(fr, in.Index)
+	cases := make([][]slotCase, len(alts))
+	var all []slotCase
+	var some *mapObj
+	for i, a := range alts {
+		if a.m != nil {
+			cases[i] = p.keyCases(a.m, s.keyExprs(a.m, key, pos), false, pos)
+			all = append(all, cases[i]...)
+			some = a.m
 		}
 	}
-	if m == nil {
-		result(zeroValue(elemT), constVal(0))
-		return cur
+	absent := true
+	for _, c := range all {
+		if c.sl != nil {
+			absent = false
+		}
 	}
-	cases, _ := p.keyCases(m, s.get(fr, in.Index), false, pos)
-	cur = p.mapTouch(m, false, pos, o, cur)
-	if len(cases) == 1 && cases[0].sl == nil {
-		result(zeroValue(elemT), constVal(0)) // a key no goroutine inserts
-		return cur
-	}
+	var elem, ok value = zeroValue(elemT), constVal(0)
 	var er *elemRead
-	elem := zeroValue(elemT)
-	if valUsed {
-		er = p.newElemRead(m, cases, name, pos)
-		elem = er.value(s)
-	}
 	okReg := -1
-	ok := constVal(0)
-	if okUsed {
-		okReg = p.newReg("ok", types.Typ[types.Bool])
-		ok = intVal(model.R(okReg))
+	if !absent {
+		if valUsed {
+			er = p.newElemRead(some, append(all, slotCase{}), name, pos)
+			elem = er.value(s)
+		}
+		if okUsed {
+			okReg = p.newReg("ok", types.Typ[types.Bool])
+			ok = intVal(model.R(okReg))
+		}
 	}
-	cur = p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
-		if er != nil {
-			at = p.readElem(er, c.sl, pos, o, at)
+	fr.vals[in] = elem
+	if in.CommaOk {
+		fr.vals[in] = value{kind: vTuple, tup: []value{elem, ok}}
+	}
+	return p.onAlts(alts, pos, cur, func(i int, a mapAlt, at int) int {
+		cs := []slotCase{{}}
+		if a.m != nil {
+			at = p.mapTouch(a.m, false, pos, o, at)
+			cs = cases[i]
 		}
-		if okReg >= 0 {
-			if c.sl == nil {
-				return p.emit(at, model.AssignOp(okReg, model.C(0)), pos, Origin{})
+		if absent {
+			return at
+		}
+		return p.splitOn(cs, pos, at, func(c slotCase, at int) int {
+			if er != nil {
+				at = p.readElem(er, c.sl, pos, o, at)
 			}
-			at = p.readCell(pointer{obj: c.sl.present}, okReg, pos, o, at)
-		}
-		return at
+			if okReg >= 0 {
+				if c.sl == nil {
+					return p.emit(at, model.AssignOp(okReg, model.C(0)), pos, Origin{})
+				}
+				at = p.readCell(pointer{obj: c.sl.present}, okReg, pos, o, at)
+			}
+			return at
+		})
 	})
-	result(elem, ok)
-	return cur
 }
 
 // mapBuiltin lowers len, delete and clear of a map.
@@ -1017,62 +1122,78 @@ func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 		}
 	}
 	pos, o := p.mapOrigin(node, target, args[0].Type(), in.Pos())
-	m := p.mapOf(s.get(fr, args[0]), pos)
+	alts := p.mapAlts(s.get(fr, args[0]), pos)
 	switch name {
 	case "len":
-		if m == nil {
+		r := -1
+		if used(in) {
+			r = p.newReg("len", types.Typ[types.Int])
+			p.holds(r, fr, in)
+			fr.vals[in] = intVal(model.R(r))
+		}
+		if len(alts) == 1 && (alts[0].m == nil || len(alts[0].m.slots) == 0) {
 			fr.vals[in] = constVal(0)
-			return cur
+			r = -1
 		}
-		m.enumerated = true
-		cur = p.mapTouch(m, false, pos, o, cur)
-		var sum model.Expr
-		for _, sl := range m.slots {
-			q := pointer{obj: sl.present}
-			var e model.Expr
-			if m.owner >= 0 {
-				e = model.R(p.privateReg(q))
-			} else {
-				t := p.newReg("present", types.Typ[types.Bool])
-				cur = p.readCell(q, t, pos, o, cur)
-				e = model.R(t)
-			}
-			if sum == nil {
-				sum = e
-			} else {
-				sum = model.Bin(model.OpAdd, sum, e)
-			}
-		}
-		if sum == nil || !used(in) {
-			fr.vals[in] = constVal(0)
-			return cur
-		}
-		r := p.newReg("len("+s.mapLabel(m)+")", types.Typ[types.Int])
-		p.holds(r, fr, in)
-		fr.vals[in] = intVal(model.R(r))
-		return p.emit(cur, model.AssignOp(r, sum), pos, Origin{})
-	case "delete":
-		if m == nil {
-			return cur
-		}
-		cases, _ := p.keyCases(m, s.get(fr, args[1]), false, pos)
-		cur = p.mapTouch(m, true, pos, o, cur)
-		return p.splitOn(cases, pos, cur, func(c slotCase, at int) int {
-			if c.sl == nil {
+		return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
+			if a.m == nil {
+				if r >= 0 {
+					at = p.emit(at, model.AssignOp(r, model.C(0)), pos, Origin{})
+				}
 				return at
 			}
-			return p.removeSlot(m, c.sl, pos, o, at)
+			m := a.m
+			m.enumerated = true
+			at = p.mapTouch(m, false, pos, o, at)
+			var sum model.Expr = model.C(0)
+			for i, sl := range m.slots {
+				q := pointer{obj: sl.present}
+				var e model.Expr
+				if m.owner >= 0 {
+					e = model.R(p.privateReg(q))
+				} else {
+					t := p.newReg("present", types.Typ[types.Bool])
+					at = p.readCell(q, t, pos, o, at)
+					e = model.R(t)
+				}
+				if i == 0 {
+					sum = e
+				} else {
+					sum = model.Bin(model.OpAdd, sum, e)
+				}
+			}
+			if r >= 0 {
+				at = p.emit(at, model.AssignOp(r, sum), pos, Origin{})
+			}
+			return at
+		})
+	case "delete":
+		key := s.get(fr, args[1])
+		return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
+			if a.m == nil {
+				return at // a no-op on a nil map
+			}
+			cases := p.keyCases(a.m, s.keyExprs(a.m, key, pos), false, pos)
+			at = p.mapTouch(a.m, true, pos, o, at)
+			return p.splitOn(cases, pos, at, func(c slotCase, at int) int {
+				if c.sl == nil {
+					return at
+				}
+				return p.removeSlot(a.m, c.sl, pos, o, at)
+			})
 		})
 	case "clear":
-		if m == nil {
-			return cur
-		}
-		m.enumerated = true
-		cur = p.mapTouch(m, true, pos, o, cur)
-		for _, sl := range m.slots {
-			cur = p.removeSlot(m, sl, pos, o, cur)
-		}
-		return cur
+		return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
+			if a.m == nil {
+				return at
+			}
+			a.m.enumerated = true
+			at = p.mapTouch(a.m, true, pos, o, at)
+			for _, sl := range a.m.slots {
+				at = p.removeSlot(a.m, sl, pos, o, at)
+			}
+			return at
+		})
 	}
 	s.unsupported(pos, "the built-in %s on a map", name)
 	return -1
@@ -1092,33 +1213,59 @@ func (p *proc) rangeOrigin(pos token.Pos, t types.Type) (token.Pos, Origin) {
 	return pos, Origin{}
 }
 
+// iterAlt is the state of a range over one of the maps a value may be: a
+// register per slot (0 absent at the start and not visited, 1 present at
+// the start and not visited, 2 visited).
+type iterAlt struct {
+	mapAlt
+	state []int
+}
+
 // mapRange lowers the start of a range over a map: a register per slot
 // records whether its key is present.
 func (p *proc) mapRange(fr *frame, in *ssa.Range, cur int) int {
 	s := p.s
 	pos, o := p.rangeOrigin(in.Pos(), in.X.Type())
-	it := &mapIter{m: p.mapOf(s.get(fr, in.X), pos)}
+	it := &mapIter{pos: pos, o: o}
 	fr.vals[in] = value{kind: vMapIter, it: it}
-	if it.m == nil {
-		return cur
+	alts := p.mapAlts(s.get(fr, in.X), pos)
+	if len(alts) == 1 && alts[0].m == nil {
+		return cur // a nil map: nothing to visit
 	}
-	m := it.m
-	m.enumerated = true
-	it.pos, it.o = pos, o
-	cur = p.mapTouch(m, false, pos, o, cur)
+	most := 0
+	for _, a := range alts {
+		if a.m != nil {
+			most = max(most, len(a.m.slots))
+		}
+	}
 	it.visits = p.newReg("visits", types.Typ[types.Int])
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
 	}
-	p.limits[it.visits] = [2]int64{0, int64(len(m.slots))}
+	p.limits[it.visits] = [2]int64{0, int64(most)}
 	cur = p.emit(cur, model.AssignOp(it.visits, model.C(0)), pos, Origin{})
-	for _, sl := range m.slots {
-		r := p.newReg("range."+sl.present.name, types.Typ[types.Int])
-		p.limits[r] = [2]int64{0, 2}
-		cur = p.readCell(pointer{obj: sl.present}, r, pos, o, cur)
-		it.state = append(it.state, r)
+	for _, a := range alts {
+		ia := iterAlt{mapAlt: a}
+		if a.m != nil {
+			a.m.enumerated = true
+			for _, sl := range a.m.slots {
+				r := p.newReg("range."+sl.present.name, types.Typ[types.Int])
+				p.limits[r] = [2]int64{0, 2}
+				ia.state = append(ia.state, r)
+			}
+		}
+		it.alts = append(it.alts, ia)
 	}
-	return cur
+	return p.onAlts(alts, pos, cur, func(i int, a mapAlt, at int) int {
+		if a.m == nil {
+			return at
+		}
+		at = p.mapTouch(a.m, false, pos, o, at)
+		for k, sl := range a.m.slots[:len(it.alts[i].state)] {
+			at = p.readCell(pointer{obj: sl.present}, it.alts[i].state[k], pos, o, at)
+		}
+		return at
+	})
 }
 
 // mapNext lowers a step of a range over a map: it reads whether each key
@@ -1133,75 +1280,91 @@ func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
 	if it == nil {
 		s.unsupported(in.Pos(), "a range over a map chosen at run time")
 	}
-	if it.m == nil {
+	if len(it.alts) == 0 {
 		fr.vals[in] = value{kind: vTuple, tup: []value{constVal(0), zeroValue(kt), zeroValue(vt)}}
 		return cur
 	}
-	m := it.m
 	pos, o := it.pos, it.o
-	slots := m.slots[:len(it.state)]
-	present := make([]model.Expr, len(slots))
-	for i, sl := range slots {
-		q := pointer{obj: sl.present}
-		if m.owner >= 0 {
-			present[i] = model.R(p.privateReg(q))
-			continue
-		}
-		t := p.newReg("present", types.Typ[types.Bool])
-		cur = p.readCell(q, t, pos, o, cur)
-		present[i] = model.R(t)
-	}
 	okReg := p.newReg("ok", types.Typ[types.Bool])
 	var keyRegs []int
 	key := zeroValue(kt)
-	if kt != invalid && tupleUsed(in, 1) {
+	var all []slotCase
+	var some *mapObj
+	for _, ia := range it.alts {
+		if ia.m != nil {
+			some = ia.m
+			for _, sl := range ia.m.slots[:len(ia.state)] {
+				all = append(all, slotCase{sl: sl})
+			}
+		}
+	}
+	if kt != invalid && tupleUsed(in, 1) && some != nil {
 		agg := map[string]value{}
-		for _, c := range m.cells {
+		for _, c := range some.cells {
 			r := p.newReg(strings.TrimPrefix("key"+c.name, "."), c.typ)
 			keyRegs = append(keyRegs, r)
 			agg[c.key] = intVal(model.R(r))
 		}
 		key = value{kind: vAgg, agg: agg}
-		if !isAggregate(m.key) {
+		if !isAggregate(some.key) {
 			key = agg[""]
 		}
 	}
-	var cases []slotCase
-	for _, sl := range slots {
-		cases = append(cases, slotCase{sl: sl})
-	}
 	var er *elemRead
 	elem := zeroValue(vt)
-	if vt != invalid && tupleUsed(in, 2) && len(cases) > 0 {
-		er = p.newElemRead(m, cases, "value", pos)
+	if vt != invalid && tupleUsed(in, 2) && len(all) > 0 {
+		er = p.newElemRead(some, all, "value", pos)
 		elem = er.value(s)
 	}
+	fr.vals[in] = value{kind: vTuple, tup: []value{intVal(model.R(okReg)), key, elem}}
 	join, visited := p.newLoc(pos), p.newLoc(pos)
-	var left model.Expr // no key present at the start is left
-	for i, sl := range slots {
-		st := model.R(it.state[i])
-		at := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, model.Bin(model.OpNe, st, model.C(2)), model.Bin(model.OpNe, present[i], model.C(0)))), pos, Origin{})
-		at = p.emit(at, model.AssignOp(it.state[i], model.C(2)), pos, Origin{})
-		for k, r := range keyRegs {
-			at = p.emit(at, model.AssignOp(r, model.C(sl.key[k])), pos, Origin{})
-		}
-		if er != nil {
-			at = p.readElem(er, sl, pos, o, at)
-		}
-		p.emitTo(at, model.NopOp(), visited, pos, Origin{})
-		left = andAlso(left, model.Bin(model.OpOr, model.Bin(model.OpNe, st, model.C(1)), model.Bin(model.OpEq, present[i], model.C(0))))
+	anyVisit := false
+	var alts []mapAlt
+	for _, ia := range it.alts {
+		alts = append(alts, ia.mapAlt)
 	}
-	if len(slots) > 0 {
+	done := p.onAlts(alts, pos, cur, func(i int, a mapAlt, at int) int {
+		ia := it.alts[i]
+		var left model.Expr // no key present at the start is left
+		if a.m != nil {
+			slots := a.m.slots[:len(ia.state)]
+			present := make([]model.Expr, len(slots))
+			for i, sl := range slots {
+				q := pointer{obj: sl.present}
+				if a.m.owner >= 0 {
+					present[i] = model.R(p.privateReg(q))
+					continue
+				}
+				t := p.newReg("present", types.Typ[types.Bool])
+				at = p.readCell(q, t, pos, o, at)
+				present[i] = model.R(t)
+			}
+			for i, sl := range slots {
+				st := model.R(ia.state[i])
+				v := p.emit(at, model.GuardOp(and(model.Bin(model.OpNe, st, model.C(2)), model.Bin(model.OpNe, present[i], model.C(0)))), pos, Origin{})
+				v = p.emit(v, model.AssignOp(ia.state[i], model.C(2)), pos, Origin{})
+				for k, r := range keyRegs {
+					v = p.emit(v, model.AssignOp(r, model.C(sl.key[k])), pos, Origin{})
+				}
+				if er != nil {
+					v = p.readElem(er, sl, pos, o, v)
+				}
+				p.emitTo(v, model.NopOp(), visited, pos, Origin{})
+				anyVisit = true
+				left = andAlso(left, or(model.Bin(model.OpNe, st, model.C(1)), model.Bin(model.OpEq, present[i], model.C(0))))
+			}
+		}
+		if left != nil {
+			at = p.emit(at, model.GuardOp(left), pos, Origin{})
+		}
+		return p.emit(at, model.AssignOp(okReg, model.C(0)), pos, Origin{})
+	})
+	p.emitTo(done, model.NopOp(), join, pos, Origin{})
+	if anyVisit {
 		// One step counts the visits, the counter of the loop.
 		at := p.emit(visited, model.AssignOp(it.visits, model.Bin(model.OpAdd, model.R(it.visits), model.C(1))), pos, Origin{})
 		p.emitTo(at, model.AssignOp(okReg, model.C(1)), join, pos, Origin{})
 	}
-	done := cur
-	if left != nil {
-		done = p.emit(cur, model.GuardOp(left), pos, Origin{})
-	}
-	p.emitTo(done, model.AssignOp(okReg, model.C(0)), join, pos, Origin{})
-	fr.vals[in] = value{kind: vTuple, tup: []value{intVal(model.R(okReg)), key, elem}}
 	return join
 }
 
@@ -1277,9 +1440,27 @@ func (s *system) validKey(m *mapObj, t []int64) bool {
 	return true
 }
 
-// mapHint returns the keys of every map for the next round, by the site
+// nextMapHint returns what the next round needs to know of the maps.
+func (s *system) nextMapHint() mapsHint {
+	h := mapsHint{keys: s.mapKeys(), cells: map[string]bool{}, escapes: map[escapeID]string{}}
+	for _, cells := range []map[string]bool{s.heap.hint.maps.cells, s.maps.written} {
+		for k := range cells {
+			h.cells[k] = true
+		}
+	}
+	for _, es := range []map[escapeID]string{s.heap.hint.maps.escapes, s.maps.escapes} {
+		for k, name := range es {
+			if h.escapes[k] == "" {
+				h.escapes[k] = name
+			}
+		}
+	}
+	return h
+}
+
+// mapKeys returns the keys of every map for the next round, by the site
 // that makes it, in a fixed order.
-func (s *system) mapHint() map[*ssa.MakeMap][][]keyCell {
+func (s *system) mapKeys() map[*ssa.MakeMap][][]keyCell {
 	out := map[*ssa.MakeMap][][]keyCell{}
 	seen := map[*ssa.MakeMap]map[string]bool{}
 	add := func(site *ssa.MakeMap, d []keyCell) {
@@ -1307,4 +1488,139 @@ func (s *system) mapHint() map[*ssa.MakeMap][][]keyCell {
 		})
 	}
 	return out
+}
+
+// Maps in cells that goroutines store into.
+
+// mapID returns m's identity in a cell that goroutines store maps into.
+func (s *system) mapID(m *mapObj) int64 {
+	if m.id == 0 {
+		s.maps.lastID++
+		m.id = s.maps.lastID
+	}
+	return m.id
+}
+
+// inMapCell reports whether m may be in a cell that goroutines store maps
+// into.
+func (s *system) inMapCell(m *mapObj) bool {
+	if m.id != 0 || m.escaped {
+		return true
+	}
+	return m.obj.holder != nil && s.heap.hint.maps.cells[m.obj.holder.key()]
+}
+
+// escapedMap returns the shared map that goroutine proc makes at site.
+func (s *system) escapedMap(site *ssa.MakeMap, proc int) *mapObj {
+	k := escapeID{site, proc}
+	if m := s.maps.escaped[k]; m != nil {
+		return m
+	}
+	if s.maps.escaped == nil {
+		s.maps.escaped = map[escapeID]*mapObj{}
+	}
+	m := s.newMapObj(site, -1, s.heap.hint.maps.escapes[k])
+	m.escaped = true
+	s.maps.escaped[k] = m
+	return m
+}
+
+// mapCandidates returns the maps of type t that a cell goroutines store
+// maps into may hold: the set-up's, and those that goroutines make and
+// store in shared memory (an earlier round found them).
+func (s *system) mapCandidates(t types.Type) []*mapObj {
+	var keys []escapeID
+	for k := range s.heap.hint.maps.escapes {
+		if types.Identical(k.site.Type(), t) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b escapeID) int {
+		return cmp.Or(cmp.Compare(a.site.Pos(), b.site.Pos()), cmp.Compare(a.proc, b.proc))
+	})
+	for _, k := range keys {
+		s.escapedMap(k.site, k.proc)
+	}
+	var out []*mapObj
+	for _, m := range s.maps.all {
+		if m.owner < 0 && types.Identical(m.typ, t) {
+			s.mapID(m)
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// mapInit returns the initial value of a map cell that goroutines store
+// into: the identity of the map the set-up left there.
+func (s *system) mapInit(v value) int64 {
+	switch v.kind {
+	case vNil:
+		return 0
+	case vMap:
+		return s.mapID(v.mp)
+	}
+	s.unsupported(token.NoPos, "%s in a map cell", describe(v))
+	return 0
+}
+
+// storeMapCell lowers a store of the map val into the shared cell ptr:
+// the cell becomes a variable holding a map's identity (from the next
+// round on, if this one read it as what the set-up left), and a map the
+// goroutine made becomes shared (another round).
+func (p *proc) storeMapCell(ptr pointer, val value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	if ptr.dynamic() {
+		s.unsupported(pos, "storing a map through a pointer or an index chosen at run time")
+	}
+	k := ptr.key()
+	if s.maps.written == nil {
+		s.maps.written = map[string]bool{}
+	}
+	s.maps.written[k] = true
+	var e model.Expr
+	switch val.kind {
+	case vNil:
+		e = model.C(0)
+	case vMap:
+		if m := val.mp; m.owner >= 0 {
+			if s.maps.escapes == nil {
+				s.maps.escapes = map[escapeID]string{}
+			}
+			s.maps.escapes[escapeID{m.site, m.owner}] = ptr.name()
+			s.heapChange("a goroutine stores a map it made in shared memory")
+			return cur
+		}
+		e = model.C(s.mapID(val.mp))
+	case vMapRef:
+		e = val.e
+	default:
+		s.unsupported(pos, "storing %s in a map cell", describe(val))
+	}
+	if !s.heap.hint.maps.cells[k] {
+		s.heapChange("a goroutine stores a map in shared memory")
+		return cur
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.WriteOp(s.varFor(q), e)}
+	})
+}
+
+// loadMapCell lowers a load of the map cell ptr of type t: the map the
+// set-up left there, or, when goroutines store into it, a register
+// holding the identity of the map (vMapRef).
+func (p *proc) loadMapCell(ptr pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
+	s := p.s
+	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.heap.hint.maps.cells[ptr.key()] {
+		return p.scalarFromSetup(ptr, "a map"), cur
+	}
+	r := p.newReg(name, t)
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[r] = source{name, pos}
+	cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.ReadOp(s.varFor(q), r)}
+	})
+	return value{kind: vMapRef, e: model.R(r), typ: t}, cur
 }

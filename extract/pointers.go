@@ -57,8 +57,8 @@ type heapHint struct {
 	// ends, or nil where it ends after the last one: the setup stores to
 	// memory a goroutine it started can reach.
 	splitAt *ssa.Go
-	// maps are the keys of the maps each make makes (maps.go).
-	maps map[*ssa.MakeMap][][]keyCell
+	// maps is what the round found of the maps (maps.go).
+	maps mapsHint
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -381,7 +381,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.mapHint()}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint()}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -543,6 +543,8 @@ func kindName(k valKind) string {
 		return "a map"
 	case vMapIter:
 		return "a range over a map"
+	case vMapRef:
+		return "a map chosen at run time"
 	}
 	return "a value"
 }

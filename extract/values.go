@@ -37,6 +37,7 @@ const (
 	vChanRef                // a channel chosen at run time: alts[e-1], nil when e is 0 (chanvals.go)
 	vMap                    // a map: mp (maps.go)
 	vMapIter                // the iterator of a range over a map: it
+	vMapRef                 // a map chosen at run time: the identity e of a map of type typ, 0 for nil (maps.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -159,6 +160,8 @@ func same(a, b value) bool {
 		return a.mp == b.mp
 	case vMapIter:
 		return a.it == b.it
+	case vMapRef:
+		return a.e == b.e && types.Identical(a.typ, b.typ)
 	}
 	return false
 }
