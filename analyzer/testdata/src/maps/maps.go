@@ -208,3 +208,88 @@ func rangeOrder() {
 		panic("b came first") // want `^SC: system rangeOrder is wrong even under sequential consistency: the panic is reached here`
 	}
 }
+
+func (c *cache) flush() {
+	c.mu.Lock()
+	c.items = map[string]int32{}
+	c.mu.Unlock()
+}
+
+func (c *cache) peek(k string) bool {
+	_, ok := c.items[k] // want `^race: go@\d+ stores c.items here while go@\d+ loads c.items at maps.go:\d+:\d+, and nothing orders the two \(system flushRace\)`
+	return ok
+}
+
+// flushed: Flush swaps in a new map under the lock while another
+// goroutine sets and gets.
+//
+//fencecheck:system
+func flushed() {
+	c := &cache{items: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.flush()
+		wg.Done()
+	}()
+	go func() {
+		c.set("b", 2)
+		if v, ok := c.get("b"); ok && v != 2 {
+			panic("b torn")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+	if _, ok := c.get("a"); ok {
+		panic("a survived the flush")
+	}
+}
+
+// flushRace: a peek without the lock while Flush swaps the map.
+//
+//fencecheck:system
+func flushRace() {
+	c := &cache{items: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		c.flush()
+		wg.Done()
+	}()
+	_ = c.peek("a")
+	wg.Wait()
+}
+
+// counterKeys: the keys come from a counter that nothing bounds: the
+// model keeps no slot for them, and says so.
+//
+//fencecheck:system
+func counterKeys() { // want `^inconclusive: system counterKeys: the count of keys inserted into seen other than the 0 that fencecheck keeps for it`
+	var mu sync.Mutex
+	seen := map[int32]bool{}
+	done := make(chan struct{})
+	go func() {
+		for i := int32(0); ; i++ {
+			mu.Lock()
+			seen[i] = true
+			n := len(seen)
+			mu.Unlock()
+			if n > 3 {
+				break
+			}
+		}
+		close(done)
+	}()
+	<-done
+}
+
+// tooMany: more keys than the model keeps.
+//
+//fencecheck:system
+func tooMany() {
+	squares := map[int]int{}
+	for i := range 20 {
+		squares[i] = i * i // want `^unsupported in a fencecheck system: more than 16 keys in the map squares`
+	}
+	go func() { _ = squares[3] }()
+}

@@ -2,7 +2,11 @@
 // goroutine, read, written, deleted, cleared and ranged over.
 package maps
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
 
 // guarded: two goroutines insert under a mutex; the map holds both keys
 // after the wait.
@@ -145,4 +149,174 @@ func local() {
 	if out != 1 {
 		panic("wrong count")
 	}
+}
+
+// store is a cache whose Flush swaps in a new map under the lock.
+type store struct {
+	mu    sync.Mutex
+	items map[string]int32
+}
+
+func (c *store) set(k string, v int32) {
+	c.mu.Lock()
+	c.items[k] = v
+	c.mu.Unlock()
+}
+
+func (c *store) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
+}
+
+func (c *store) flush() {
+	c.mu.Lock()
+	c.items = map[string]int32{}
+	c.mu.Unlock()
+}
+
+// swap: a goroutine flushes and sets while another counts.
+//
+//fencecheck:system
+func swap() {
+	c := &store{items: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.flush()
+		c.set("b", 2)
+		wg.Done()
+	}()
+	go func() {
+		if c.count() > 1 {
+			panic("two items")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+	if c.count() != 1 {
+		panic("flush lost")
+	}
+}
+
+// swapLost: a count of 2 is possible when the flush is not seen.
+//
+//fencecheck:system
+func swapLost() {
+	c := &store{items: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		c.set("b", 2)
+		c.flush()
+		wg.Done()
+	}()
+	if c.count() == 2 {
+		panic("saw both")
+	}
+	wg.Wait()
+}
+
+// nilReads: a nil map reads as empty; delete and clear do nothing.
+//
+//fencecheck:system
+func nilReads() {
+	var m map[int]int32
+	var out int32
+	done := make(chan struct{})
+	go func() {
+		delete(m, 1)
+		clear(m)
+		for range m {
+			out++
+		}
+		v, ok := m[1]
+		if ok || v != 0 || len(m) != 0 {
+			out = 9
+		}
+		close(done)
+	}()
+	<-done
+	if out != 0 {
+		panic("a nil map had keys")
+	}
+}
+
+type pair struct {
+	a int8
+	b bool
+}
+
+// structKeys: keys of struct type, computed by the goroutines.
+//
+//fencecheck:system
+func structKeys() {
+	var mu sync.Mutex
+	m := map[pair]string{{1, true}: "x"}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			mu.Lock()
+			m[pair{int8(i), i == 1}] = "y"
+			mu.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if m[pair{1, true}] != "y" || m[pair{0, false}] != "y" || len(m) != 2 {
+		panic("lost a key")
+	}
+}
+
+// counterKeys: a goroutine inserts the keys of a counter nothing bounds.
+//
+//fencecheck:system
+func counterKeys() {
+	var mu sync.Mutex
+	m := map[int32]bool{}
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		for i := int32(0); !stop.Load(); i++ {
+			mu.Lock()
+			m[i] = true
+			mu.Unlock()
+		}
+		close(done)
+	}()
+	stop.Store(true)
+	<-done
+}
+
+// errorResult: Add returns nil or an fmt.Errorf error, as go-cache's.
+//
+//fencecheck:system
+func errorResult() {
+	c := &store{items: map[string]int32{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	var fails atomic.Int32
+	for range 2 {
+		go func() {
+			if err := c.add("a", 1); err != nil {
+				fails.Add(1)
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if fails.Load() != 1 {
+		panic("two adds of one key")
+	}
+}
+
+func (c *store) add(k string, v int32) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[k]; ok {
+		return fmt.Errorf("item %s already exists", k)
+	}
+	c.items[k] = v
+	return nil
 }
