@@ -80,6 +80,17 @@
 // integer, so strings are stored, loaded and compared with == and !=, and
 // len of a constant is known (strings.go).
 //
+// A map is a slot per key the system can use, at most 16: a presence flag
+// and the element's cells (m["a"], present(m["a"])), with a variable of
+// the map's own that every access reads and every assignment, delete and
+// clear writes, so that a write races with any other access to the map.
+// A key known only at run time is a case split over the slots; the keys
+// are those the set-up inserts, the constant keys of the goroutines and
+// the values the domain inference finds for a computed key (another
+// round); inserting any other key is inconclusive. A range visits the
+// keys in every order, an assignment to a nil map panics, and a cell that
+// goroutines store maps into holds the identity of a map (maps.go).
+//
 // # Calls
 //
 // Calls of functions and methods of the package are inlined (recursion is
@@ -133,7 +144,7 @@
 // become bad states by blocking.go.
 //
 // Every other construct the model cannot express is reported: channels a
-// goroutine makes, maps, interface values holding run-time integers or structs,
+// goroutine makes, interface values holding run-time integers or structs,
 // append beyond the capacity of a slice of the shared state in a goroutine,
 // copy, slices of run-time length,
 // string concatenation, calls into other
