@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -151,6 +152,9 @@ func argProblem(v ssa.Value) string {
 			if f := v.Call.StaticCallee(); f != nil && !v.Call.IsInvoke() && classifyCall(f) == callPure {
 				return ""
 			}
+			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "recover" {
+				return "" // a panic's value, which recover.go checks
+			}
 		case *ssa.Phi:
 			for _, e := range v.Edges {
 				if why := check(e); why != "" {
@@ -253,7 +257,15 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
 			pos = x.Pos()
 		}
-		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
+		site := panicSite{loc: cur, name: name, pos: pos}
+		if strings.HasPrefix(fn.Name(), "Panic") {
+			p.panicAt(site) // log.Panic panics, which a deferred call may recover
+		} else {
+			p.panics = append(p.panics, site)
+		}
+		return -1, true
+	}
+	if p.nilDeref(args[0], pos, cur) {
 		return -1, true
 	}
 	ptr := p.pointerArg(args[0], pos)

@@ -462,6 +462,9 @@ type chanClose struct {
 	also   []model.Op // with cancel: steps of the same locked block before it
 	pos    token.Pos
 	origin Origin
+	// landing, when not -1, is where a close of a closed channel goes: a
+	// panic a deferred call may recover (recover.go).
+	landing int
 }
 
 // chanSiteAt starts a site of process p at cur and returns it; the caller
@@ -551,6 +554,7 @@ func (p *proc) send(fr *frame, in *ssa.Send, cur int) int {
 	elem := in.Chan.Type().Underlying().(*types.Chan).Elem()
 	site := p.chanSiteAt(cur, in.Pos(), s.chanNode(fr, nil, in.Pos()))
 	site.cases = []chanCase{p.sendCase(s.get(fr, in.Chan), s.get(fr, in.X), elem, in.Pos())}
+	site.panicAt = p.landing("panic: send on closed channel", in.Pos())
 	return site.join
 }
 
@@ -603,6 +607,9 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 			tup = append(tup, p.recvValue(c, elem))
 		}
 		site.cases = append(site.cases, c)
+		if c.send && site.panicAt < 0 {
+			site.panicAt = p.landing("panic: send on closed channel", in.Pos())
+		}
 	}
 	fr.vals[in] = value{kind: vTuple, tup: tup}
 	return site.join
@@ -614,13 +621,14 @@ func (p *proc) closeChan(fr *frame, in *ssa.Call, cur int) int {
 	v := s.get(fr, in.Call.Args[0])
 	node := s.chanNode(fr, in, in.Pos())
 	if v.kind == vNil {
-		p.panics = append(p.panics, panicSite{loc: cur, name: "panic: close of nil channel", pos: in.Pos()})
+		p.panicAt(panicSite{loc: cur, name: "panic: close of nil channel", pos: in.Pos()})
 		return -1
 	}
 	if v.kind == vChanRef {
 		return p.closeChanRef(v, in.Pos(), node, cur)
 	}
-	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node}}
+	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node},
+		landing: p.landing("panic: close of closed channel", in.Pos())}
 	s.chanCloses = append(s.chanCloses, c)
 	return c.to
 }
@@ -818,9 +826,12 @@ func (s *system) lowerChannels() {
 		}
 		x := c.ch.closed
 		p.emitTo(c.from, model.LockedOp(model.ReadEqOp(x, model.C(0)), model.WriteOp(x, model.C(1))), c.to, c.pos, c.origin)
-		panicLoc := p.newLoc(c.pos)
+		panicLoc := c.landing
+		if panicLoc < 0 {
+			panicLoc = p.newLoc(c.pos)
+			p.panics = append(p.panics, panicSite{loc: panicLoc, name: "panic: close of closed channel", pos: c.pos})
+		}
 		p.emitTo(c.from, model.LockedOp(model.ReadEqOp(x, model.C(1))), panicLoc, c.pos, c.origin)
-		p.panics = append(p.panics, panicSite{loc: panicLoc, name: "panic: close of closed channel", pos: c.pos})
 	}
 	for _, l := range s.chanLens {
 		var sum model.Expr = model.C(0)

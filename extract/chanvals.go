@@ -297,7 +297,7 @@ func (s *system) splitCloses() {
 		for _, ch := range s.chansOfType(c.byID) {
 			id := int64(slices.Index(s.chans, ch) + 1)
 			from := c.p.emit(c.from, model.GuardOp(eq(c.pick, id)), c.pos, c.origin)
-			out = append(out, &chanClose{p: c.p, from: from, to: c.to, ch: ch, pos: c.pos, origin: c.origin})
+			out = append(out, &chanClose{p: c.p, from: from, to: c.to, ch: ch, pos: c.pos, origin: c.origin, landing: c.landing})
 		}
 	}
 	s.chanCloses = out
@@ -309,17 +309,19 @@ func (p *proc) closeChanRef(v value, pos token.Pos, node ast.Node, cur int) int 
 	s := p.s
 	if v.byID {
 		isNil := p.emit(cur, model.GuardOp(eq(v.e, 0)), pos, Origin{Node: node})
-		p.panics = append(p.panics, panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
-		c := &chanClose{p: p, from: cur, to: p.newLoc(pos), pick: v.e, byID: v.typ, pos: pos, origin: Origin{Node: node}}
+		p.panicAt(panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
+		c := &chanClose{p: p, from: cur, to: p.newLoc(pos), pick: v.e, byID: v.typ, pos: pos, origin: Origin{Node: node},
+			landing: p.landing("panic: close of closed channel", pos)}
 		s.chanCloses = append(s.chanCloses, c)
 		return c.to
 	}
 	isNil := p.emit(cur, model.GuardOp(eq(v.e, 0)), pos, Origin{Node: node})
-	p.panics = append(p.panics, panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
+	p.panicAt(panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
 	to := p.newLoc(pos)
+	landing := p.landing("panic: close of closed channel", pos)
 	for i, a := range v.alts {
 		from := p.emit(cur, model.GuardOp(eq(v.e, int64(i+1))), pos, Origin{Node: node})
-		s.chanCloses = append(s.chanCloses, &chanClose{p: p, from: from, to: to, ch: a.ch, pos: pos, origin: Origin{Node: node}})
+		s.chanCloses = append(s.chanCloses, &chanClose{p: p, from: from, to: to, ch: a.ch, pos: pos, origin: Origin{Node: node}, landing: landing})
 	}
 	return to
 }

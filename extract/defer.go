@@ -136,40 +136,75 @@ func hasRunDefers(b *ssa.BasicBlock) bool {
 
 // runDefers lowers the calls fr deferred at a return of a process.
 func (p *proc) runDefers(fr *frame, in *ssa.RunDefers, cur int) int {
-	return p.runDefersAt(fr, in.Pos(), cur)
+	return p.runDeferList(fr, in.Block(), p.s.deferList(fr), in.Pos(), cur)
 }
 
-// runDefersAt lowers, from cur, the calls fr deferred, at pos.
-func (p *proc) runDefersAt(fr *frame, at token.Pos, cur int) int {
-	ds := p.s.deferList(fr)
+// runDeferList lowers, from cur, the calls of ds, which fr deferred, the
+// last first, each when its defer statement ran on the way to block b, where
+// fr's control stands (at pos).
+func (p *proc) runDeferList(fr *frame, b *ssa.BasicBlock, ds []deferred, pos token.Pos, cur int) int {
 	for i := len(ds) - 1; i >= 0 && cur >= 0; i-- {
-		d := ds[i]
-		if d.flag < 0 {
-			cur = p.deferredCall(d, cur)
-			continue
-		}
-		pos := at
-		if !pos.IsValid() {
-			pos = d.in.Pos()
-		}
-		join := p.newLoc(pos)
-		p.emitTo(cur, model.GuardOp(model.Bin(model.OpEq, model.R(d.flag), model.C(0))), join, pos, Origin{})
-		ran := p.emit(cur, model.GuardOp(model.Bin(model.OpNe, model.R(d.flag), model.C(0))), pos, Origin{})
-		if ran = p.deferredCall(d, ran); ran >= 0 {
-			p.emitTo(ran, model.AssignOp(d.flag, model.C(0)), join, pos, Origin{})
-		}
-		cur = join
+		cur = p.runDefer(fr, b, ds, i, pos, cur, nil)
 	}
 	return cur
+}
+
+// runDefer lowers, from cur, the call of ds[i], which fr deferred, when its
+// defer statement ran on the way to block b: always when its block
+// dominates b, as its flag says when it has one, never when its block
+// cannot reach b. The call is lowered by call (deferredCall when nil), and
+// the flag cleared after it, for the next activation of an inlined
+// function.
+func (p *proc) runDefer(fr *frame, b *ssa.BasicBlock, ds []deferred, i int, pos token.Pos, cur int, call func(loc int) int) int {
+	d := ds[i]
+	run := func(loc int) int {
+		prev, had := p.snapOf[d.snap]
+		if p.snapOf == nil {
+			p.snapOf = map[*frame]snapInfo{}
+		}
+		p.snapOf[d.snap] = snapInfo{real: fr, left: i, b: b}
+		if call != nil {
+			loc = call(loc)
+		} else {
+			loc = p.deferredCall(d, loc)
+		}
+		if had {
+			p.snapOf[d.snap] = prev
+		} else {
+			delete(p.snapOf, d.snap)
+		}
+		return loc
+	}
+	if !pos.IsValid() {
+		pos = d.in.Pos()
+	}
+	db := d.in.Block()
+	switch {
+	case b != nil && (db == b || db.Dominates(b)):
+		return run(cur)
+	case d.flag >= 0:
+	case b != nil && !reaches(db, b):
+		return cur // not on the way to b
+	default:
+		p.s.unsupported(pos, "a deferred call that only some of the paths to here defer (defer it where every path passes, or at the start of the function)")
+	}
+	join := p.newLoc(pos)
+	p.emitTo(cur, model.GuardOp(model.Bin(model.OpEq, model.R(d.flag), model.C(0))), join, pos, Origin{})
+	ran := p.emit(cur, model.GuardOp(model.Bin(model.OpNe, model.R(d.flag), model.C(0))), pos, Origin{})
+	if ran = run(ran); ran >= 0 {
+		p.emitTo(ran, model.AssignOp(d.flag, model.C(0)), join, pos, Origin{})
+	}
+	return join
+}
+
+// reaches reports whether block to can be reached from block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	return from == to || searchSuccs(from, func(x *ssa.BasicBlock) (found, goOn bool) { return x == to, true })
 }
 
 // deferredCall lowers the call of d, from cur, as a call at the defer
 // statement with the values the statement evaluated.
 func (p *proc) deferredCall(d deferred, cur int) int {
-	if p.deferFrames == nil {
-		p.deferFrames = map[*frame]bool{}
-	}
-	p.deferFrames[d.snap] = true
 	call := &ssa.Call{Call: d.in.Call}
 	if ds, ok := p.s.x.stmtAt(d.in.Pos(), d.in.Pos()).(*ast.DeferStmt); ok {
 		// The call's source, for the origins of what it lowers to.

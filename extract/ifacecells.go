@@ -263,7 +263,7 @@ func (p *proc) typeAssertRef(fr *frame, in *ssa.TypeAssert, x value, cur int) in
 		fr.vals[in] = value{kind: vTuple, tup: []value{res, intVal(ok)}}
 	} else {
 		name := fmt.Sprintf("interface conversion: interface is not %s", types.TypeString(at, types.RelativeTo(s.x.pkg)))
-		p.panics = append(p.panics, panicSite{loc: fail, name: name, pos: pos})
+		p.panicAt(panicSite{loc: fail, name: name, pos: pos})
 		fr.vals[in] = res
 	}
 	return join
@@ -327,7 +327,7 @@ func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil mo
 	pos := in.Pos()
 	if isNil != nil {
 		g := p.emit(cur, model.GuardOp(isNil), pos, Origin{})
-		p.panics = append(p.panics, panicSite{loc: g, name: "invalid memory address or nil pointer dereference", pos: pos})
+		p.panicAt(panicSite{loc: g, name: "invalid memory address or nil pointer dereference", pos: pos})
 	}
 	var rets []retSite
 	for _, t := range targets {
@@ -406,6 +406,9 @@ func (s *system) valueSetup(fn *ssa.Function, args []value, pos token.Pos) value
 func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) int {
 	s := p.s
 	o, pos := p.callOrigin(fr, in, fn)
+	if p.nilDeref(args[0], pos, cur) {
+		return -1
+	}
 	ptr := p.pointerArg(args[0], pos)
 	if ptr.obj.owner >= 0 && !ptr.dynamic() {
 		s.idOf(ptr.obj, pos)
@@ -425,7 +428,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		})
 	}
 	panicAt := func(loc int, msg string) {
-		p.panics = append(p.panics, panicSite{loc: loc, name: "sync/atomic: " + msg, pos: pos})
+		p.panicAt(panicSite{loc: loc, name: "sync/atomic: " + msg, pos: pos})
 	}
 	nw := args[len(args)-1]
 	if nw.kind == vNil {

@@ -436,10 +436,10 @@ func (p *proc) guardBinOp(fr *frame, in *ssa.BinOp, cur int) int {
 		return cur
 	case !isConst:
 		z := p.emit(cur, model.GuardOp(bad), pos, o)
-		p.panics = append(p.panics, panicSite{loc: z, name: name, pos: pos})
+		p.panicAt(panicSite{loc: z, name: name, pos: pos})
 		return p.emit(cur, model.GuardOp(good), pos, o)
 	}
-	p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
+	p.panicAt(panicSite{loc: cur, name: name, pos: pos})
 	return -1
 }
 

@@ -34,10 +34,18 @@ type proc struct {
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
 	grow      *growState           // the slices the process grows by append (slices.go)
-	// goexits are the locations where runtime.Goexit ends the goroutine;
-	// deferFrames the frames that bind deferred calls (runtime.go).
-	goexits     []int
-	deferFrames map[*frame]bool
+	// goexits are the locations where runtime.Goexit ends the goroutine
+	// (runtime.go).
+	goexits []int
+	// at is where the instruction being lowered stands; snapOf describes
+	// the frames that bind the deferred calls being lowered; panicking is
+	// 1 + the register that is set while a panic is in progress, and
+	// unwinding the panic whose deferred calls are being lowered
+	// (recover.go).
+	at        unwindCtx
+	snapOf    map[*frame]snapInfo
+	panicking int
+	unwinding *unwinding
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -46,6 +54,7 @@ type panicSite struct {
 	loc  int
 	name string
 	pos  token.Pos
+	val  ssa.Value // the value of an explicit panic; nil for the run time's
 }
 
 func (s *system) newProc(name string) *proc {
@@ -390,7 +399,10 @@ func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
 			p.noFence = p.s.x.stmtIn(p.s.x.dirs.nofence, pos) != nil
 			p.s.x.dirs.reached(pos)
 		}
+		prev := p.at
+		p.at = unwindCtx{fr: fr, b: b}
 		cur = p.instr(fr, b, in, cur)
+		p.at = prev
 		if cur < 0 {
 			break
 		}
@@ -479,7 +491,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.IndexAddr, *ssa.Slice, *ssa.FieldAddr:
 		// pure declined it: constant bounds out of range, or the address
 		// of a field or element of a nil pointer, a run-time panic.
-		p.panics = append(p.panics, panicSite{loc: cur, name: outOfRange(in), pos: in.Pos()})
+		p.panicAt(panicSite{loc: cur, name: outOfRange(in), pos: in.Pos()})
 		return -1
 	case *ssa.Store:
 		return p.store(fr, in, cur)
@@ -539,7 +551,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return -1
 	case *ssa.Panic:
 		name, pos := panicName(s.x, in)
-		p.panics = append(p.panics, panicSite{loc: cur, name: name, pos: pos})
+		p.panicAt(panicSite{loc: cur, name: name, pos: pos, val: in.X})
 		return -1
 	case *ssa.Defer:
 		return p.deferInstr(fr, b, in, cur)
@@ -722,11 +734,11 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 	}
 	if isNil != nil {
 		g := p.emit(cur, model.GuardOp(isNil), pos, Origin{})
-		p.panics = append(p.panics, panicSite{loc: g, name: "nil pointer dereference", pos: pos})
+		p.panicAt(panicSite{loc: g, name: "nil pointer dereference", pos: pos})
 	}
 	if oor != nil {
 		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})
-		p.panics = append(p.panics, panicSite{loc: g, name: "index out of range", pos: pos})
+		p.panicAt(panicSite{loc: g, name: "index out of range", pos: pos})
 	}
 	return join
 }
@@ -746,6 +758,9 @@ func (p *proc) pointerArg(v value, pos token.Pos) pointer {
 
 func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 	s := p.s
+	if p.nilDeref(s.get(fr, in.Addr), in.Pos(), cur) {
+		return -1
+	}
 	ptr := p.pointerArg(s.get(fr, in.Addr), in.Pos())
 	val := s.get(fr, in.Val)
 	pos := in.Pos()
@@ -841,6 +856,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	} else if x.kind == vTickerC {
 		fr.vals[in] = value{kind: vTimer, tick: x.tick}
 		return cur
+	}
+	if p.nilDeref(s.get(fr, in.X), in.Pos(), cur) {
+		return -1
 	}
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
@@ -940,6 +958,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			case "len", "cap":
 				return p.chanLen(fr, in, b.Name(), cur)
 			}
+		}
+		if b.Name() == "recover" {
+			return p.recoverCall(fr, in, cur)
 		}
 		if v := s.builtin(fr, b, c.Args, pos); v.kind != vOpaque || v.why != "" {
 			fr.vals[in] = v
@@ -1113,6 +1134,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
 			s.setCallTarget(&o, fn, call)
 		}
+	}
+	if p.nilDeref(args[0], pos, cur) {
+		return -1
 	}
 	ptr := p.pointerArg(args[0], pos)
 	if ptr.obj.owner >= 0 && !ptr.dynamic() {

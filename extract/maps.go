@@ -526,6 +526,9 @@ func (s *system) setupMapBuiltin(fr *frame, b *ssa.Builtin, args []ssa.Value, po
 func (s *system) setupMapOf(v value, write bool, pos token.Pos) *mapObj {
 	switch v.kind {
 	case vMap:
+		if !s.init.running {
+			s.checkInit(v.mp.obj)
+		}
 		return v.mp
 	case vNil:
 		if write {
@@ -652,6 +655,7 @@ func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
 	s := p.s
 	switch v.kind {
 	case vMap:
+		s.checkInit(v.mp.obj)
 		s.nameMap(v.mp)
 		return []mapAlt{{m: v.mp}}
 	case vNil:
@@ -659,6 +663,7 @@ func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
 	case vMapRef:
 		var alts []mapAlt
 		for _, m := range s.mapCandidates(v.typ) {
+			s.checkInit(m.obj)
 			s.nameMap(m)
 			alts = append(alts, mapAlt{m: m, cond: model.Bin(model.OpEq, v.e, model.C(s.mapID(m)))})
 		}
@@ -832,7 +837,7 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 	key, val := s.get(fr, in.Key), s.get(fr, in.Value)
 	return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
 		if a.m == nil {
-			p.panics = append(p.panics, panicSite{loc: at, name: "assignment to entry in nil map", pos: pos})
+			p.panicAt(panicSite{loc: at, name: "assignment to entry in nil map", pos: pos})
 			return -1
 		}
 		m := a.m
@@ -1623,4 +1628,86 @@ func (p *proc) loadMapCell(ptr pointer, t types.Type, name string, pos token.Pos
 		return []model.Op{model.ReadOp(s.varFor(q), r)}
 	})
 	return value{kind: vMapRef, e: model.R(r), typ: t}, cur
+}
+
+// The package's initialisation.
+
+// initMap executes an instruction on a map in the package's
+// initialisation as the set-up does, when the initialisation knows the
+// map and the operands; handled is false for other instructions, and for
+// those on a map it cannot follow (initInstr makes their results opaque),
+// which it marks, with what the instruction would store in it.
+func (s *system) initMap(fr *frame, in ssa.Instruction) (handled bool) {
+	var mv value
+	var ops []ssa.Value
+	switch in := in.(type) {
+	case *ssa.MakeMap:
+		return s.setupMap(fr, in, nil)
+	case *ssa.MapUpdate:
+		mv, ops = s.get(fr, in.Map), []ssa.Value{in.Key, in.Value}
+	case *ssa.Lookup:
+		if !isMap(in.X.Type()) {
+			return false
+		}
+		mv, ops = s.get(fr, in.X), []ssa.Value{in.Index}
+	case *ssa.Range:
+		if !isMap(in.X.Type()) {
+			return false
+		}
+		mv = s.get(fr, in.X)
+	case *ssa.Next:
+		it := s.get(fr, in.Iter)
+		if in.IsString || it.kind != vMapIter {
+			return false
+		}
+		return s.setupMap(fr, in, nil)
+	case *ssa.Call:
+		b, ok := in.Call.Value.(*ssa.Builtin)
+		args := in.Call.Args
+		if !ok || len(args) == 0 || !isMap(args[0].Type()) {
+			return false
+		}
+		mv, ops = s.get(fr, args[0]), args[1:]
+		if mv.kind == vMap && s.init.issues[mv.mp.obj] == nil && s.knownOps(fr, mv.mp, ops, in.Pos()) || mv.kind == vNil {
+			fr.vals[in], _ = s.setupMapBuiltin(fr, b, args, in.Pos(), nil)
+			return true
+		}
+		return false
+	default:
+		return false
+	}
+	switch {
+	case mv.kind == vNil:
+	case mv.kind != vMap || s.init.issues[mv.mp.obj] != nil || !s.knownOps(fr, mv.mp, ops, in.Pos()):
+		return false
+	}
+	return s.setupMap(fr, in, nil)
+}
+
+// knownOps reports whether the initialisation knows the values of ops, the
+// operands of an operation on m; when it does not, m is marked.
+func (s *system) knownOps(fr *frame, m *mapObj, ops []ssa.Value, pos token.Pos) bool {
+	for _, op := range ops {
+		if v := s.get(fr, op); v.kind == vOpaque {
+			s.taintMap(m, v.why, pos, map[*object]bool{})
+			return false
+		}
+	}
+	return true
+}
+
+// taintMap marks m, and what its elements reach, as changed in a way the
+// initialisation cannot follow.
+func (s *system) taintMap(m *mapObj, why string, pos token.Pos, seen map[*object]bool) {
+	if s.init.issues[m.obj] == nil {
+		is := s.newIssue(m.obj, why, pos)
+		if h := m.obj.holder; h != nil && len(h.path) == 0 && isPkgVar(h.obj.decl) {
+			is.pos, is.what = h.obj.decl.Pos(), "the map in package-level variable "+h.obj.decl.Name()
+		}
+		s.init.issues[m.obj] = is
+	}
+	s.taintObj(m.obj, why, pos, seen)
+	for _, sl := range m.slots {
+		s.taintObj(sl.val, why, pos, seen)
+	}
 }

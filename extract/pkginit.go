@@ -266,6 +266,8 @@ func (s *system) taint(v value, why string, pos token.Pos, seen map[*object]bool
 	switch v.kind {
 	case vPtr, vSlice:
 		s.taintObj(v.ptr.obj, why, pos, seen)
+	case vMap:
+		s.taintMap(v.mp, why, pos, seen)
 	case vAgg:
 		for _, e := range v.agg {
 			s.taint(e, why, pos, seen)
@@ -327,7 +329,7 @@ func reaching(vs []value) []value {
 	var out []value
 	for _, v := range vs {
 		switch v.kind {
-		case vPtr, vFunc, vTuple, vSlice:
+		case vPtr, vFunc, vTuple, vSlice, vMap:
 			out = append(out, v)
 		case vAgg:
 			var cells []value
@@ -527,10 +529,8 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 // A panic that a deferred call of the initialisation might recover stops
 // the run as code that cannot be run does.
 func (s *system) initPanic(fr *frame, in *ssa.Panic) {
-	for f := fr; f != nil; f = f.parent {
-		if len(s.calls.defers[f]) > 0 {
-			s.unsupported(in.Pos(), "a panic after a defer statement")
-		}
+	if s.setupRecoverable(fr) {
+		s.unsupported(in.Pos(), "a panic that a deferred call may recover")
 	}
 	name, pos := panicName(s.x, in)
 	s.init.panicked = true

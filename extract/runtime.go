@@ -427,8 +427,8 @@ func (p *proc) choice(fr *frame, in ssa.Value, vals []int64, cur int) int {
 }
 
 // goexit lowers runtime.Goexit: the deferred calls of fr and of every
-// function it is inlined into, innermost first, and then the goroutine
-// ends.
+// function it is inlined into, innermost first (those that ran on the way
+// there, recover.go's chain), and then the goroutine ends.
 func (p *proc) goexit(fr *frame, pos token.Pos, cur int) int {
 	s := p.s
 	root := fr
@@ -438,11 +438,13 @@ func (p *proc) goexit(fr *frame, pos token.Pos, cur int) int {
 	if root.fn.Syntax() == s.decl {
 		s.unsupported(pos, "runtime.Goexit in the system function's own goroutine (Go ends it without returning, and crashes once every other goroutine has exited)")
 	}
-	for f := fr; f != nil && cur >= 0; f = f.parent {
-		if p.deferFrames[f] {
-			s.unsupported(pos, "runtime.Goexit inside a deferred call")
+	for _, c := range p.chain() {
+		if c.b == nil && len(c.ds) > 0 {
+			s.unsupported(pos, "runtime.Goexit in code that the system function's goroutine runs from inside a function that started goroutines")
 		}
-		cur = p.runDefersAt(f, pos, cur)
+		if cur = p.runDeferList(c.fr, c.b, c.ds, pos, cur); cur < 0 {
+			return -1
+		}
 	}
 	if cur >= 0 {
 		p.goexits = append(p.goexits, cur)

@@ -98,7 +98,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			s.nameObject(fr, dr)
 			s.setupRange(fr, dr)
 		}
-		if s.init.running && s.initInstr(fr, in) {
+		if s.init.running && (s.initMap(fr, in) || s.initInstr(fr, in)) {
 			idx++
 			continue
 		}
@@ -202,6 +202,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			}
 			return value{kind: vTuple, tup: res}, split{}
 		case *ssa.Panic:
+			if s.setupRecoverable(fr) {
+				s.unsupported(in.Pos(), "a panic of the set-up that a deferred call may recover")
+			}
 			s.fail(in.Pos(), "the setup of system %s panics", s.name)
 		case *ssa.Defer:
 			s.setupDefer(fr, in)
@@ -606,7 +609,7 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 	case "print", "println":
 		return value{}
 	case "recover":
-		s.unsupported(pos, "recover (a panic is a bad state of the system; deferred calls do not run after it)")
+		return recoverNil() // the set-up does not panic: it fails
 	case "len", "cap":
 		if len(args) == 1 {
 			return s.lenCap(b.Name(), s.get(fr, args[0]), args[0].Type(), pos)

@@ -38,14 +38,6 @@ func defers() {
 }
 
 //fencecheck:system
-func recovers() {
-	go func() {
-		defer func() { _ = recover() }()
-		x = 1
-	}()
-}
-
-//fencecheck:system
 func otherPackage() {
 	go func() {
 		_ = os.Getenv("X")

@@ -1,0 +1,278 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Panics and recover.
+//
+// A panic of a goroutine (an explicit panic, a run-time panic such as a
+// nil dereference or an index out of range, log.Panic) is a bad state
+// where it happens when no deferred call that can stop it is pending: no
+// function the goroutine is in has deferred a function that calls recover
+// itself. Otherwise the panic is lowered as Go runs it: a register,
+// panicking, is set, and the deferred calls of the function the panic
+// happened in run, the last first, then those of its caller, and so on up
+// the goroutine's functions (the deferred calls of a function whose defer
+// statements ran on the way there: those whose block dominates the point,
+// or whose flag is set). A recover() that a deferred call makes itself
+// while panicking is set clears it and returns the panic's value (any
+// other recover returns nil); after a deferred call that recovered, the
+// function that deferred it runs its remaining deferred calls and returns
+// normally, with its named results' current values (go/ssa's Recover
+// block) or its results' zero values, and its caller goes on after the
+// call. A panic that no deferred call recovers is a bad state after the
+// last of them, named and placed like the panic. A panic inside a deferred
+// call goes on with the deferred calls of the function that deferred it
+// that have not run yet. Fatal errors (an Unlock of an unlocked RWMutex),
+// os.Exit and log.Fatal cannot be recovered.
+
+// unwindCtx is where the instruction being lowered stands: its frame, and
+// its block.
+type unwindCtx struct {
+	fr *frame
+	b  *ssa.BasicBlock
+}
+
+// snapInfo describes the frame that binds a deferred call being lowered:
+// the frame real that deferred it, whose control stands in block b, and
+// the number of real's deferred calls that run after it (the first left).
+type snapInfo struct {
+	real *frame
+	left int
+	b    *ssa.BasicBlock
+}
+
+// unwinding is a panic whose deferred calls are being lowered: snap binds
+// the deferred call being lowered, whose own recover() stops the panic.
+type unwinding struct {
+	snap *frame
+	site panicSite
+}
+
+// chainElem is a function of the goroutine that a panic passes through:
+// its frame, the block its control stands in, and the deferred calls of it
+// that are still to run.
+type chainElem struct {
+	fr *frame
+	b  *ssa.BasicBlock
+	ds []deferred
+}
+
+// chain lists the functions of the goroutine from the instruction being
+// lowered up to the goroutine's own function, innermost first. A frame that
+// binds a deferred call stands for the function that deferred it, with the
+// deferred calls that run after that one.
+func (p *proc) chain() []chainElem {
+	var out []chainElem
+	f, b := p.at.fr, p.at.b
+	for f != nil {
+		if info, ok := p.snapOf[f]; ok {
+			out = append(out, chainElem{fr: info.real, b: info.b, ds: p.s.deferList(info.real)[:info.left]})
+			f, b = f.parent, info.real.site
+			continue
+		}
+		out = append(out, chainElem{fr: f, b: b, ds: p.s.deferList(f)})
+		f, b = f.parent, f.site
+	}
+	return out
+}
+
+// callsRecover reports whether fn calls recover itself.
+func callsRecover(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(*ssa.Call); ok {
+				if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "recover" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayRecover reports whether the deferred call d may call recover itself.
+func (s *system) mayRecover(d deferred) bool {
+	if _, ok := d.in.Call.Value.(*ssa.Builtin); ok {
+		return false
+	}
+	f, _ := s.unbind(d.snap.vals[d.in.Call.Value], nil, d.in.Pos())
+	switch f.kind {
+	case vFunc:
+		return s.x.local(f.fn) && callsRecover(f.fn)
+	case vFuncRef:
+		for _, a := range f.alts {
+			if a.kind == vFunc && s.x.local(a.fn) && callsRecover(a.fn) {
+				return true
+			}
+		}
+		return f.ftab != nil
+	}
+	return false
+}
+
+// recoverable reports whether a panic at the instruction being lowered may
+// meet a deferred call that recovers.
+func (p *proc) recoverable() bool {
+	for _, c := range p.chain() {
+		for _, d := range c.ds {
+			if p.s.mayRecover(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// panicAt makes a panic at the instruction being lowered: a bad state at
+// site.loc, or, when a deferred call may recover it, the run of the
+// deferred calls from there (unwind).
+func (p *proc) panicAt(site panicSite) {
+	if !p.recoverable() {
+		p.panics = append(p.panics, site)
+		return
+	}
+	p.unwind(site)
+}
+
+// landing returns a location from which the panic name at pos runs as
+// panicAt lowers it, for a panic that a channel operation being lowered
+// may raise when every process is known (chans.go), or -1 when it is a bad
+// state there.
+func (p *proc) landing(name string, pos token.Pos) int {
+	if !p.recoverable() {
+		return -1
+	}
+	l := p.newLoc(pos)
+	p.unwind(panicSite{loc: l, name: name, pos: pos})
+	return l
+}
+
+// panicReg returns the register that is set while a panic is in progress.
+func (p *proc) panicReg() int {
+	if p.panicking == 0 {
+		p.panicking = 1 + p.newReg("panicking", types.Typ[types.Bool])
+	}
+	return p.panicking - 1
+}
+
+// unwind lowers the panic site: the deferred calls of the goroutine's
+// functions, innermost first, each a function's return when a deferred
+// call of it recovers; the bad state of the panic after the last.
+func (p *proc) unwind(site panicSite) {
+	s := p.s
+	if site.val != nil && !panicValueFree(site.val) {
+		s.unsupported(site.pos, "a panic that a deferred call may recover, whose value (of type %s) may point into the system's memory", site.val.Type())
+	}
+	pr := p.panicReg()
+	isSet := func(set bool) model.Op {
+		op := model.OpNe
+		if !set {
+			op = model.OpEq
+		}
+		return model.GuardOp(model.Bin(op, model.R(pr), model.C(0)))
+	}
+	cur := p.emit(site.loc, model.AssignOp(pr, model.C(1)), site.pos, Origin{})
+	for _, c := range p.chain() {
+		if c.b == nil && len(c.ds) > 0 {
+			s.unsupported(site.pos, "a panic that a deferred call may recover, in code that the system function's goroutine runs from inside a function that started goroutines")
+		}
+		for i := len(c.ds) - 1; i >= 0 && cur >= 0; i-- {
+			d := c.ds[i]
+			cur = p.runDefer(c.fr, c.b, c.ds, i, site.pos, cur, func(loc int) int {
+				prev := p.unwinding
+				p.unwinding = &unwinding{snap: d.snap, site: site}
+				loc = p.deferredCall(d, loc)
+				p.unwinding = prev
+				return loc
+			})
+			if cur < 0 || !s.mayRecover(d) {
+				continue
+			}
+			// Recovered: the function returns normally, after its
+			// remaining deferred calls.
+			rec := p.emit(cur, isSet(false), site.pos, Origin{})
+			if rec = p.runDeferList(c.fr, c.b, c.ds[:i], site.pos, rec); rec >= 0 {
+				p.recoverReturn(c.fr, rec)
+			}
+			cur = p.emit(cur, isSet(true), site.pos, Origin{})
+		}
+		if cur < 0 {
+			return
+		}
+	}
+	site.loc = cur
+	p.panics = append(p.panics, site)
+}
+
+// recoverReturn lowers, from loc, the return of fr after a recovered panic:
+// go/ssa's Recover block, which returns the named results' current values
+// or the results' zero values.
+func (p *proc) recoverReturn(fr *frame, loc int) {
+	if fr.fn.Recover == nil {
+		p.s.unsupported(fr.fn.Pos(), "a recovered panic in %s, which has no recover block", fr.fn.Name())
+	}
+	p.lowerBody(fr, fr.fn.Recover, 0, -1, loc)
+}
+
+// recoverCall lowers recover() of a process: while a panic is in progress
+// and the call is the deferred call's own, it stops the panic and returns
+// its value (an interface value the model keeps only as nil or not);
+// otherwise nil.
+func (p *proc) recoverCall(fr *frame, in *ssa.Call, cur int) int {
+	u := p.unwinding
+	if u == nil || fr.parent != u.snap {
+		fr.vals[in] = recoverNil()
+		return cur
+	}
+	pr := p.panicReg()
+	r := p.newReg("recovered", types.Typ[types.Bool])
+	cur = p.emit(cur, model.AssignOp(r, model.R(pr)), in.Pos(), Origin{})
+	cur = p.emit(cur, model.AssignOp(pr, model.C(0)), in.Pos(), Origin{})
+	fr.vals[in] = value{kind: vOpaque, e: model.R(r),
+		why: fmt.Sprintf("the value recover returns (the value of %s, which the model keeps only as nil or not)", u.site.name)}
+	return cur
+}
+
+// recoverNil is what recover returns when no panic is in progress, or to
+// a call that no deferred call makes itself.
+func recoverNil() value {
+	return value{kind: vOpaque, e: model.C(0), why: "the value recover returns, nil here"}
+}
+
+// panicValueFree reports whether v, the value of a panic, cannot point into
+// the system's memory: a value without pointers, an interface value made
+// from one, or an error a call of errors or fmt made.
+func panicValueFree(v ssa.Value) bool {
+	return argProblem(v) == ""
+}
+
+// setupRecoverable reports whether a panic of the set-up in frame fr may
+// meet a deferred call that recovers.
+func (s *system) setupRecoverable(fr *frame) bool {
+	for f := fr; f != nil; f = f.parent {
+		for _, d := range s.calls.defers[f] {
+			if s.mayRecover(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nilDeref makes, when v is a nil pointer, the panic of dereferencing it at
+// pos, from cur, and reports whether it did.
+func (p *proc) nilDeref(v value, pos token.Pos, cur int) bool {
+	if p.s.deref(v, pos).kind != vNil {
+		return false
+	}
+	p.panicAt(panicSite{loc: cur, name: "nil pointer dereference", pos: pos})
+	return true
+}

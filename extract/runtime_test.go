@@ -1,0 +1,67 @@
+package extract_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/extract"
+)
+
+// TestRuntimeVerdicts checks the verdicts of systems that call into the
+// run time (yields, linknamed random numbers, Goexit, panic and recover)
+// against what Go allows (each system's comment in testdata/src/runtime
+// gives the reasoning).
+func TestRuntimeVerdicts(t *testing.T) {
+	testVerdicts(t, "runtime", []verdictCase{
+		{"yieldSpin", S, S},
+		{"pick", U, U},
+		{"goexitDefers", S, S},
+		{"goexitSkipsRest", S, S},
+		{"recovered", S, S},
+		{"notRecovered", U, U},
+		{"recoverValue", S, S},
+		{"recoverNotPanicking", S, S},
+		{"namedResults", S, S},
+		{"nilDerefRecovered", S, S},
+	})
+}
+
+// TestVariants checks that a system whose set-up reads values the run time
+// picks is one System per combination of them, named after it, and that
+// too many combinations are reported.
+func TestVariants(t *testing.T) {
+	l := load(t, "runtimevariants")
+	systems, diags := extract.PackageWith(l.fset, l.pkg, l.files, l.info, extract.Options{MaxProcs: 3})
+	var names []string
+	for _, s := range systems {
+		names = append(names, s.Name)
+		if err := s.Program.Validate(); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+		if strings.Contains(s.Name, " with ") != (s.Variant != "") {
+			t.Errorf("%s: variant %q", s.Name, s.Variant)
+		}
+	}
+	want := []string{
+		"pool with runtime.GOMAXPROCS(0) = 1", "pool with runtime.GOMAXPROCS(0) = 2", "pool with runtime.GOMAXPROCS(0) = 3",
+		"twoChoices with runtime.NumCPU() = 1, rand.Intn(2) = 0", "twoChoices with runtime.NumCPU() = 1, rand.Intn(2) = 1",
+		"twoChoices with runtime.NumCPU() = 2, rand.Intn(2) = 0", "twoChoices with runtime.NumCPU() = 2, rand.Intn(2) = 1",
+		"twoChoices with runtime.NumCPU() = 3, rand.Intn(2) = 0", "twoChoices with runtime.NumCPU() = 3, rand.Intn(2) = 1",
+		"sameValue with runtime.GOMAXPROCS(0) = 1", "sameValue with runtime.GOMAXPROCS(0) = 2", "sameValue with runtime.GOMAXPROCS(0) = 3",
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("systems:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range systems {
+		if strings.HasPrefix(s.Name, "pool ") && len(s.Program.Procs) != int(s.Name[len(s.Name)-1]-'0')+1 {
+			t.Errorf("%s: %d processes", s.Name, len(s.Program.Procs))
+		}
+	}
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, "more than 16 runs of system tooMany") || l.fset.Position(diags[0].Pos).Line != lineOf(t, "testdata/src/runtimevariants/runtimevariants.go", "n := runtime.NumGoroutine()") {
+		for _, d := range diags {
+			t.Errorf("%s: %s", l.fset.Position(d.Pos), d.Message)
+		}
+		t.Errorf("want one diagnostic: more than 16 runs of system tooMany")
+	}
+}

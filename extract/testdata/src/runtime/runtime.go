@@ -1,0 +1,201 @@
+// Package runtime holds systems that call into the run time: the verdicts
+// of extract's tests say what Go allows for each (its comment says why).
+package runtime
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	_ "unsafe" // for go:linkname
+)
+
+//go:linkname osyield runtime.osyield
+func osyield()
+
+//go:linkname cheaprandn runtime.cheaprandn
+func cheaprandn(n uint32) uint32
+
+// yieldSpin spins with yields on an atomic flag that the other goroutine
+// sets: the yields change nothing, the data is published by the flag.
+//
+//fencecheck:system
+func yieldSpin() {
+	var ready atomic.Bool
+	data := 0
+	go func() {
+		data = 1
+		ready.Store(true)
+	}()
+	for !ready.Load() {
+		runtime.Gosched()
+		osyield()
+	}
+	if data != 1 {
+		panic("data not published")
+	}
+}
+
+// pick: cheaprandn(3) is any of 0, 1 and 2, so 2 is reachable.
+//
+//fencecheck:system
+func pick() {
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		got.Store(int32(cheaprandn(3)))
+		close(done)
+	}()
+	<-done
+	if got.Load() == 2 {
+		panic("picked 2")
+	}
+}
+
+// goexitDefers: Goexit runs the deferred Done and the deferred store.
+//
+//fencecheck:system
+func goexitDefers() {
+	var wg sync.WaitGroup
+	var cleaned atomic.Bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer cleaned.Store(true)
+		runtime.Goexit()
+	}()
+	wg.Wait()
+	if !cleaned.Load() {
+		panic("deferred call skipped")
+	}
+}
+
+// goexitSkipsRest: nothing after Goexit runs.
+//
+//fencecheck:system
+func goexitSkipsRest() {
+	var wg sync.WaitGroup
+	var after atomic.Bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		runtime.Goexit()
+		after.Store(true)
+	}()
+	wg.Wait()
+	if after.Load() {
+		panic("ran past Goexit")
+	}
+}
+
+// recovered: the deferred call stops the panic, so the goroutine ends
+// normally.
+//
+//fencecheck:system
+func recovered() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { recover() }()
+		panic("stopped")
+	}()
+	wg.Wait()
+}
+
+// notRecovered: recover in a function the deferred call calls returns
+// nil, so the panic goes on.
+//
+//fencecheck:system
+func notRecovered() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { helper() }()
+		panic("goes on")
+	}()
+	wg.Wait()
+}
+
+func helper() { recover() }
+
+// recoverValue: recover returns the panic's value, which is not nil.
+//
+//fencecheck:system
+func recoverValue() {
+	var wg sync.WaitGroup
+	var sawNil atomic.Bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if recover() == nil {
+				sawNil.Store(true)
+			}
+		}()
+		panic("value")
+	}()
+	wg.Wait()
+	if sawNil.Load() {
+		panic("recover returned nil while panicking")
+	}
+}
+
+// recoverNotPanicking: without a panic, recover returns nil.
+//
+//fencecheck:system
+func recoverNotPanicking() {
+	var wg sync.WaitGroup
+	var sawValue atomic.Bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if recover() != nil {
+				sawValue.Store(true)
+			}
+		}()
+	}()
+	wg.Wait()
+	if sawValue.Load() {
+		panic("recover returned a value without a panic")
+	}
+}
+
+func namedResult() (n int) {
+	defer func() { recover() }()
+	n = 7
+	panic("after n is set")
+}
+
+// namedResults: a function that recovered returns its named results'
+// current values.
+//
+//fencecheck:system
+func namedResults() {
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		got.Store(int32(namedResult()))
+		close(done)
+	}()
+	<-done
+	if got.Load() != 7 {
+		panic("lost the named result")
+	}
+}
+
+// nilDerefRecovered: a nil dereference is a panic like any other.
+//
+//fencecheck:system
+func nilDerefRecovered() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { recover() }()
+		var p *int32
+		atomic.AddInt32(p, 1)
+	}()
+	wg.Wait()
+}
