@@ -68,6 +68,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 	r.unfixedOnly = cfg.Unfixed
 	for _, sys := range systems {
 		r.variant = ""
+		r.anchor, r.foreign = sys.Decl.Name.Pos(), sys.Foreign
 		if sys.Variant != "" {
 			r.variant = " with " + sys.Variant
 		}

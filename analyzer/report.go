@@ -34,6 +34,11 @@ type reporter struct {
 	// the same system reported already, which differs only by it, is not
 	// reported again.
 	variant string
+	// anchor is the position of the name of the system being checked, and
+	// foreign its extract.System.Foreign: a finding in another package's
+	// code is reported at the anchor (see relocate).
+	anchor  token.Pos
+	foreign map[string]string
 
 	// atomics is the package as the race fixes rewrite it, made on first
 	// use; raceFixes are the fixes of the racing cells reported so far.
@@ -62,6 +67,7 @@ func newReporter(pass *analysis.Pass) *reporter {
 // add queues d unless a diagnostic with the same position and message is
 // already queued.
 func (r *reporter) add(d analysis.Diagnostic) {
+	r.relocate(&d)
 	msg := d.Message
 	if r.variant != "" {
 		msg = strings.ReplaceAll(msg, r.variant, "")
@@ -72,6 +78,41 @@ func (r *reporter) add(d analysis.Diagnostic) {
 	}
 	r.seen[key] = true
 	r.diags = append(r.diags, d)
+}
+
+// relocate moves a diagnostic whose position lies in the code of another
+// package that the system runs to the system's name, where go vet and the
+// package's readers see it, and names the place in the message and as the
+// first related position. Suggested fixes that would edit another
+// package's files are dropped.
+func (r *reporter) relocate(d *analysis.Diagnostic) {
+	if len(r.foreign) == 0 {
+		return
+	}
+	if p := r.pass.Fset.Position(d.Pos); r.anchor.IsValid() && r.foreign[p.Filename] != "" {
+		path := r.foreign[p.Filename]
+		note := fmt.Sprintf("at %s:%d:%d in package %s", filepath.Base(p.Filename), p.Line, p.Column, path)
+		if i := strings.LastIndex(d.Message, " (system "); i >= 0 && strings.HasSuffix(d.Message, ")") {
+			d.Message = d.Message[:len(d.Message)-1] + "; " + note + ")"
+		} else {
+			d.Message += " (" + note + ")"
+		}
+		d.Related = append([]analysis.RelatedInformation{{Pos: d.Pos, Message: "the finding is here, in package " + path}}, d.Related...)
+		d.Pos, d.End = r.anchor, token.NoPos
+	}
+	fixes := d.SuggestedFixes[:0]
+	for _, f := range d.SuggestedFixes {
+		local := true
+		for _, e := range f.TextEdits {
+			if r.files[r.pass.Fset.Position(e.Pos).Filename] == nil {
+				local = false
+			}
+		}
+		if local {
+			fixes = append(fixes, f)
+		}
+	}
+	d.SuggestedFixes = fixes
 }
 
 // flush reports the queued diagnostics, ordered by position.

@@ -280,6 +280,10 @@ type System struct {
 	// goroutine spawns: there a process waits for its go statement, which
 	// is not a wait of the program's.
 	Unstarted []model.ProcLoc
+	// Foreign maps the names of the files of other packages whose code
+	// the system may run (read from source: calls into other packages of
+	// the build) to those packages' import paths.
+	Foreign map[string]string
 	// Variant names the values the run time picked in this run of the
 	// system ("runtime.GOMAXPROCS(0) = 2"), when they decide what the
 	// set-up does: the function is then one System per combination, and
@@ -394,6 +398,16 @@ func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, inf
 			diags = append(diags, Diagnostic{Pos: pos, Message: fmt.Sprintf("internal error in fencecheck's extraction: %v", r)})
 		}
 	}()
+	// Calls into other packages of the build: everything type-checked
+	// again from source (wholeprog.go).
+	wp, noSource, wpErr := loadWholeProgram(fset, pkg, files, info)
+	var deps []*sourcePackage
+	if wp != nil {
+		pkg, info, deps = wp.pkg, wp.info, wp.deps
+	}
+	if wpErr != nil {
+		noSource = map[string]string{"": wpErr.Error()}
+	}
 	dirs := collectDirectives(fset, files, info)
 	diags = append(diags, dirs.diags...)
 	if len(dirs.systems) == 0 {
@@ -401,6 +415,7 @@ func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, inf
 	}
 	x := &extractor{
 		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs, opts: opts,
+		deps: deps, noSource: noSource, foreign: foreignFiles(fset, deps),
 		defs:    map[token.Pos]*types.Var{},
 		debug:   map[*ssa.Function]*debugInfo{},
 		hasGo:   map[*ssa.Function]int{},
@@ -464,13 +479,31 @@ func (x *extractor) build() (err error) {
 			}
 		}
 	}
+	// The packages read from source first, with their syntax.
+	x.srcPkgs = map[*ssa.Package]bool{}
+	for _, d := range x.deps {
+		created[d.pkg] = true
+		x.srcPkgs[prog.CreatePackage(d.pkg, d.files, d.info, false)] = true
+	}
+	for _, d := range x.deps {
+		createAll(d.pkg.Imports())
+	}
 	createAll(x.pkg.Imports())
 	x.ssapkg = prog.CreatePackage(x.pkg, x.files, x.info, false)
-	x.ssapkg.Build()
+	x.srcPkgs[x.ssapkg] = true
+	for p := range x.srcPkgs {
+		p.Build()
+	}
 
-	for id, obj := range x.info.Defs {
-		if v, ok := obj.(*types.Var); ok {
-			x.defs[id.Pos()] = v
+	infos := []*types.Info{x.info}
+	for _, d := range x.deps {
+		infos = append(infos, d.info)
+	}
+	for _, info := range infos {
+		for id, obj := range info.Defs {
+			if v, ok := obj.(*types.Var); ok {
+				x.defs[id.Pos()] = v
+			}
 		}
 	}
 	for _, f := range x.files {

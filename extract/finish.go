@@ -17,7 +17,8 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			if u, ok := r.(unsupported); ok {
-				sys, diag = nil, &Diagnostic{Pos: u.pos, Message: u.msg}
+				pos, where := s.x.localize(u.pos, s.decl)
+				sys, diag = nil, &Diagnostic{Pos: pos, Message: u.msg + where}
 				return
 			}
 			pos := s.curPos
@@ -78,7 +79,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.lowerChannels()
 	s.lowerConds()
 
-	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns}
+	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns, Foreign: s.x.foreign}
 	type crit struct {
 		loc int
 		pos token.Pos

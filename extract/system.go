@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -24,6 +25,14 @@ type extractor struct {
 	info    *types.Info
 	dirs    *directives
 	ssapkg  *ssa.Package
+	// deps are the packages of the build read from source (wholeprog.go),
+	// srcPkgs their SSA packages and the package's own, whose functions
+	// are inlined; noSource says why a package whose functions the
+	// package uses is not among them.
+	deps     []*sourcePackage
+	srcPkgs  map[*ssa.Package]bool
+	noSource map[string]string
+	foreign  map[string]string // see foreignFiles
 	defs    map[token.Pos]*types.Var // local variables by the position of their name
 	debug   map[*ssa.Function]*debugInfo
 	hasGo   map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
@@ -102,7 +111,7 @@ func (x *extractor) debugOf(fn *ssa.Function) *debugInfo {
 
 // stmtAt returns the innermost statement enclosing [pos, end).
 func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
-	for _, f := range x.files {
+	for _, f := range x.sourceFiles() {
 		if f.FileStart <= pos && pos <= f.FileEnd {
 			path, _ := astutil.PathEnclosingInterval(f, pos, end)
 			for _, n := range path {
@@ -122,7 +131,7 @@ func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
 // selected name (f.up for the up of f.up, pkg.x for its x), or e itself: go/ssa
 // records a field store under the field's name alone.
 func (x *extractor) fullExpr(e ast.Expr) ast.Expr {
-	for _, f := range x.files {
+	for _, f := range x.sourceFiles() {
 		if f.FileStart <= e.Pos() && e.End() <= f.FileEnd {
 			path, _ := astutil.PathEnclosingInterval(f, e.Pos(), e.End())
 			for i, n := range path {
@@ -216,7 +225,20 @@ func (x *extractor) local(fn *ssa.Function) bool {
 	if fn.Origin() != nil {
 		fn = fn.Origin()
 	}
-	return fn.Pkg == x.ssapkg && len(fn.Blocks) > 0
+	return x.srcPkgs[fn.Pkg] && len(fn.Blocks) > 0
+}
+
+// sourceFiles returns the syntax of the package and of the packages read
+// from source with it.
+func (x *extractor) sourceFiles() []*ast.File {
+	if len(x.deps) == 0 {
+		return x.files
+	}
+	files := slices.Clip(x.files)
+	for _, d := range x.deps {
+		files = append(files, d.files...)
+	}
+	return files
 }
 
 // system is the state of one system being lowered.
