@@ -1,9 +1,13 @@
 package extract_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -112,5 +116,69 @@ func TestMapAccesses(t *testing.T) {
 		if reads != tt.reads || writes != tt.writes {
 			t.Errorf("%s reads m %d times and writes it %d times, want %d and %d", q.Name, reads, writes, tt.reads, tt.writes)
 		}
+	}
+}
+
+// TestMapDiagnostics checks what is reported about maps fencecheck cannot
+// model, on its line, and that a system beside them is lowered.
+func TestMapDiagnostics(t *testing.T) {
+	l := load(t, "mapsdiag")
+	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	var names []string
+	for _, s := range systems {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"globals"}) {
+		t.Errorf("systems = %v, want [globals]", names)
+	}
+	file := filepath.Join("testdata", "src", "mapsdiag", "mapsdiag.go")
+	tests := []struct{ line, msg string }{
+		{"m := map[float64]int{}", "unsupported in a fencecheck system: a map whose keys are of type float64 (keys of integers, booleans and strings, and of structs and arrays of them, are modelled)"},
+		{"m[i] = i // more than 16 keys", "unsupported in a fencecheck system: more than 16 keys in the map m (fencecheck keeps at most 16 keys of a map; it has 0, 1, 2,"},
+		{"for _, v := range m {", "unsupported in a fencecheck system: a range over the map m of 2 keys in the set-up (the order is the runtime's choice"},
+		{"var fromEnv = ", "unsupported in a fencecheck system: the initial value of the map in package-level variable fromEnv, which depends on a call of os.Getenv"},
+	}
+	got := map[int][]string{}
+	for _, d := range diags {
+		got[l.fset.Position(d.Pos).Line] = append(got[l.fset.Position(d.Pos).Line], d.Message)
+	}
+	for _, tt := range tests {
+		line := lineOf(t, file, tt.line)
+		found := false
+		for _, m := range got[line] {
+			found = found || strings.HasPrefix(m, tt.msg)
+		}
+		if !found {
+			t.Errorf("line %d (%q): got %q, want a message starting %q", line, tt.line, got[line], tt.msg)
+		}
+		delete(got, line)
+	}
+	for line, msgs := range got {
+		t.Errorf("unexpected diagnostics at line %d: %q", line, msgs)
+	}
+}
+
+// TestMapGlobals checks the maps of package-level variables: the
+// initialisation fills them as Go does.
+func TestMapGlobals(t *testing.T) {
+	l := load(t, "mapsdiag")
+	systems, _ := extract.Package(l.fset, l.pkg, l.files, l.info)
+	for _, s := range systems {
+		if s.Name != "globals" {
+			continue
+		}
+		var vars []string
+		for _, v := range s.Program.Vars {
+			if v.Init.Value != 0 && (strings.Contains(v.Name, "counts") || strings.Contains(v.Name, "limits")) {
+				vars = append(vars, fmt.Sprintf("%s=%d", v.Name, v.Init.Value))
+			}
+		}
+		want := []string{`present(counts["boot"])=1`, `counts["boot"]=1`, `limits["big"]=3`, `limits["small"]=1`}
+		slices.Sort(vars)
+		slices.Sort(want)
+		if !slices.Equal(vars, want) {
+			t.Errorf("initial values = %q, want %q", vars, want)
+		}
+		checkVerdicts(t, s.Program, 4, S, S)
 	}
 }

@@ -1,0 +1,78 @@
+// Package mapsdiag has systems over maps that fencecheck cannot model, and
+// one it can beside them.
+package mapsdiag
+
+import (
+	"os"
+	"sync"
+)
+
+//fencecheck:system
+func floatKeys() {
+	go func() {
+		m := map[float64]int{}
+		m[1.5] = 2
+	}()
+}
+
+//fencecheck:system
+func tooMany() {
+	m := map[int]int{}
+	for i := range 20 {
+		m[i] = i // more than 16 keys
+	}
+	go func() { _ = m[3] }()
+}
+
+//fencecheck:system
+func setupRange() {
+	m := map[string]int32{"a": 1, "b": 2}
+	var sum int32
+	for _, v := range m {
+		sum += v
+	}
+	go func() { _ = sum }()
+}
+
+var fromEnv = map[string]string{}
+
+func init() {
+	fromEnv["home"] = os.Getenv("HOME")
+}
+
+//fencecheck:system
+func envMap() {
+	go func() { _ = fromEnv["home"] }()
+}
+
+var (
+	mu     sync.Mutex
+	limits = map[string]int32{"small": 1, "big": 3}
+	counts = make(map[string]int32)
+)
+
+func init() {
+	counts["boot"] = 1
+	delete(counts, "none")
+}
+
+// globals: maps of package-level variables, filled by their initialisers
+// and an init function.
+//
+//fencecheck:system
+func globals() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for _, k := range []string{"small", "big"} {
+		go func() {
+			mu.Lock()
+			counts[k] += limits[k]
+			mu.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if counts["small"]+counts["big"] != 4 || len(counts) != 3 {
+		panic("wrong counts")
+	}
+}
