@@ -19,12 +19,12 @@ import (
 
 // extractor holds what every system of one package shares.
 type extractor struct {
-	fset    *token.FileSet
-	pkg     *types.Package
-	files   []*ast.File
-	info    *types.Info
-	dirs    *directives
-	ssapkg  *ssa.Package
+	fset   *token.FileSet
+	pkg    *types.Package
+	files  []*ast.File
+	info   *types.Info
+	dirs   *directives
+	ssapkg *ssa.Package
 	// deps are the packages of the build read from source (wholeprog.go),
 	// srcPkgs their SSA packages and the package's own, whose functions
 	// are inlined; noSource says why a package whose functions the
@@ -32,11 +32,11 @@ type extractor struct {
 	deps     []*sourcePackage
 	srcPkgs  map[*ssa.Package]bool
 	noSource map[string]string
-	foreign  map[string]string // see foreignFiles
-	defs    map[token.Pos]*types.Var // local variables by the position of their name
-	debug   map[*ssa.Function]*debugInfo
-	hasGo   map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
-	globals map[*types.Var]int64  // constant initial values of package-level variables
+	foreign  map[string]string        // see foreignFiles
+	defs     map[token.Pos]*types.Var // local variables by the position of their name
+	debug    map[*ssa.Function]*debugInfo
+	hasGo    map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
+	globals  map[*types.Var]int64  // constant initial values of package-level variables
 	// fnGlobals caches, for each function, the package-level variables its
 	// code and the code it may call refer to (see globalsOf).
 	fnGlobals map[*ssa.Function][]*ssa.Global
@@ -275,6 +275,10 @@ type system struct {
 	condSites []*condSite
 	deadlines []*ctxNode // contexts with a deadline, each a process that cancels it
 	timers    []*channel // channels of time.After calls of the setup, each a process that sends once
+	// clock is 1 + the clock's variable once time.Now is read, at
+	// clockPos (clock.go).
+	clock     int
+	clockPos  token.Pos
 	tickers   []*ticker
 	tickStops []tickStop
 
@@ -860,6 +864,9 @@ func describe(v value) string {
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if v, ok := s.anyBinop(fr, in); ok {
 		return v
+	}
+	if c, ok := s.clockBinop(fr, in); ok {
+		return s.constCompare(c, in.Pos()) // the set-up's durations are known
 	}
 	s.checkStringOp(in)
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
