@@ -19,7 +19,8 @@ import (
 // Maps. A map is a fixed set of slots, one per key the system can use,
 // each a presence flag and the cells of an element: m["a"] and
 // present(m["a"]). A key is one cell (an integer, a boolean, a string's
-// interned id) or the cells of a struct or array of them. The keys of a
+// interned id, a pointer's or an interface value's heap id, a channel's
+// number) or the cells of a struct or array of them. The keys of a
 // map are those the set-up inserts, the constant keys the goroutines use
 // and, for a key known only at run time, the values the domain inference
 // finds it can take where it is inserted; more than maxMapKeys keys are
@@ -197,16 +198,17 @@ func (s *system) newMapObj(in *ssa.MakeMap, owner int, name string) *mapObj {
 }
 
 // keyCells lists the cells of a key of type t: the key itself, or the
-// cells of a struct or array; each must be an integer, a boolean or a
-// string.
+// cells of a struct or array; each must be an integer, a boolean, a
+// string, a pointer, an interface value or a channel (the last three by
+// their identity: a heap id, a channel's number).
 func (s *system) keyCells(t types.Type, pos token.Pos) []cell {
 	cells := []cell{{typ: t}}
 	if isAggregate(t) {
 		cells = s.aggCells(t, pos)
 	}
 	for _, c := range cells {
-		if classify(c.typ) != leafInt {
-			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans and strings, and of structs and arrays of them, are modelled)", t)
+		if k := classify(c.typ); k != leafInt && (k != leafPointer || isAggregate(c.typ)) && !isChanCell(c.typ) {
+			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans, strings, pointers, interface values and channels, and of structs and arrays of them, are modelled)", t)
 		}
 	}
 	return cells
@@ -215,16 +217,46 @@ func (s *system) keyCells(t types.Type, pos token.Pos) []cell {
 // keyExprs returns the expressions of the cells of key, a key of m.
 func (s *system) keyExprs(m *mapObj, key value, pos token.Pos) []model.Expr {
 	if !isAggregate(m.key) {
-		return []model.Expr{s.asInt(key, pos)}
+		return []model.Expr{s.keyCellExpr(m.key, key, pos)}
 	}
 	if key.kind != vAgg {
 		s.unsupported(pos, "%s as a key of type %s", describe(key), m.key)
 	}
 	out := make([]model.Expr, len(m.cells))
 	for i, c := range m.cells {
-		out[i] = s.asInt(cellOf(key, c), pos)
+		out[i] = s.keyCellExpr(c.typ, cellOf(key, c), pos)
 	}
 	return out
+}
+
+// keyCellExpr returns the expression of v, a cell of a key of type t: a
+// channel's number, a pointer's or an interface value's heap id, or the
+// value.
+func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
+	switch {
+	case isChanCell(t):
+		return s.chanID(v, pos)
+	case isPtrCell(t):
+		return s.refExpr(v, pos)
+	}
+	return s.asInt(v, pos)
+}
+
+// keyCellValue returns the value of a cell of a key of type t that the
+// model holds as e.
+func (s *system) keyCellValue(t types.Type, e model.Expr) value {
+	c, isConst := e.(model.Const)
+	switch {
+	case isChanCell(t) && isConst && c.Value == 0:
+		return value{kind: vNil}
+	case isChanCell(t) && isConst && c.Value > 0 && int(c.Value) <= len(s.chans):
+		return value{kind: vChan, ch: s.chans[c.Value-1]}
+	case isChanCell(t):
+		return value{kind: vChanRef, e: e, typ: t, byID: true}
+	case isPtrCell(t):
+		return s.refVal(e, t)
+	}
+	return intVal(e)
 }
 
 // constTuple returns the values of constant key cells.
@@ -276,6 +308,15 @@ func (s *system) keyText(m *mapObj, d []keyCell) string {
 	for i, k := range d {
 		t := m.cells[i].typ
 		switch {
+		case (isChanCell(t) || isPtrCell(t)) && k.n == 0:
+			parts[i] = "nil"
+		case isChanCell(t) && k.n <= int64(len(s.chans)):
+			parts[i] = s.chans[k.n-1].name
+		case isPtrCell(t) && k.n <= int64(len(s.heap.heap)):
+			o := s.heap.heap[k.n-1]
+			if parts[i] = o.name; !o.box {
+				parts[i] = "&" + o.name
+			}
 		case k.isStr:
 			parts[i] = strconv.Quote(k.str)
 		case isBool(t):
@@ -293,13 +334,13 @@ func (s *system) keyText(m *mapObj, d []keyCell) string {
 }
 
 // keyValue returns the value of a key of m.
-func keyValue(m *mapObj, t []int64) value {
+func (s *system) keyValue(m *mapObj, t []int64) value {
 	if !isAggregate(m.key) {
-		return constVal(t[0])
+		return s.keyCellValue(m.key, model.C(t[0]))
 	}
 	agg := map[string]value{}
 	for i, c := range m.cells {
-		agg[c.key] = constVal(t[i])
+		agg[c.key] = s.keyCellValue(c.typ, model.C(t[i]))
 	}
 	return value{kind: vAgg, agg: agg}
 }
@@ -470,7 +511,7 @@ func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handle
 			if it.next < len(it.order) {
 				sl := it.order[it.next]
 				it.next++
-				res = []value{constVal(1), keyValue(it.m, sl.key), s.setupLoad(pointer{obj: sl.val}, it.m.elem)}
+				res = []value{constVal(1), s.keyValue(it.m, sl.key), s.setupLoad(pointer{obj: sl.val}, it.m.elem)}
 			}
 		}
 		fr.vals[in] = value{kind: vTuple, tup: res}
@@ -1308,7 +1349,7 @@ func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
 		for _, c := range some.cells {
 			r := p.newReg(strings.TrimPrefix("key"+c.name, "."), c.typ)
 			keyRegs = append(keyRegs, r)
-			agg[c.key] = intVal(model.R(r))
+			agg[c.key] = s.keyCellValue(c.typ, model.R(r))
 		}
 		key = value{kind: vAgg, agg: agg}
 		if !isAggregate(some.key) {
@@ -1433,13 +1474,17 @@ func (s *system) noteMapProbes(p *proc, states [][]abs) {
 }
 
 // validKey reports whether t can be a key of m: a string's cell names an
-// interned string.
+// interned string, a channel's a channel, a pointer's an object.
 func (s *system) validKey(m *mapObj, t []int64) bool {
 	for i, c := range m.cells {
-		if isString(c.typ) {
+		switch {
+		case isString(c.typ):
 			if _, ok := s.stringOf(constVal(t[i])); !ok {
 				return false
 			}
+		case isChanCell(c.typ) && (t[i] < 0 || t[i] > int64(len(s.chans))),
+			isPtrCell(c.typ) && (t[i] < 0 || t[i] > int64(len(s.heap.heap))):
+			return false
 		}
 	}
 	return true

@@ -320,3 +320,71 @@ func (c *store) add(k string, v int32) error {
 	c.items[k] = v
 	return nil
 }
+
+type node struct{ next *node }
+
+// visited: a set of pointers, as a graph walk keeps.
+//
+//fencecheck:system
+func visited() {
+	a := &node{}
+	b := &node{next: a}
+	var mu sync.Mutex
+	seen := map[*node]bool{a: true}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for _, n := range [2]*node{a, b} {
+		go func() {
+			mu.Lock()
+			seen[n] = true
+			mu.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if len(seen) != 2 || !seen[b] || seen[nil] {
+		panic("lost b")
+	}
+}
+
+// chanKeys: channels as keys, ranged over in a goroutine that sends on
+// the one it looks for.
+//
+//fencecheck:system
+func chanKeys() {
+	a, b := make(chan int, 1), make(chan int, 1)
+	names := map[chan int]string{a: "a", b: "b"}
+	done := make(chan struct{})
+	go func() {
+		for c, name := range names {
+			if name == "a" {
+				c <- 1
+			}
+		}
+		close(done)
+	}()
+	<-done
+	if len(a) != 1 || len(b) != 0 {
+		panic("sent on the wrong channel")
+	}
+}
+
+// anyKeys: interface values as keys.
+//
+//fencecheck:system
+func anyKeys() {
+	var mu sync.Mutex
+	m := map[any]int32{1: 10, "one": 1}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		mu.Lock()
+		m[1] += m["one"]
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if m[1] != 11 || len(m) != 2 {
+		panic("wrong sum")
+	}
+}
