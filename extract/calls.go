@@ -239,6 +239,9 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		if ek, _ := classifyExtern(fn); ek != extNone {
 			return 0, false
 		}
+		if why := s.x.noSourceReason(fn); why != "" {
+			s.unsupported(pos, "a call of %s (%s)", fn.String(), why)
+		}
 		s.unsupported(pos, "a call of %s (not modelled; only calls that cannot touch the system's memory, such as fmt, log, strconv, strings and time.Sleep, are)", fn.String())
 	case callNop:
 		return cur, true

@@ -1107,7 +1107,13 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = value{kind: vTicker, tick: t}
 		return cur
 	}
-	if _, ok := s.contextCall(fn, args, in.Pos()); ok {
+	if v, ok := s.contextCall(fn, args, in.Pos()); ok {
+		if v.kind == vCtx && v.ctx.parent == nil {
+			// context.Background or TODO: never cancelled, no variable of
+			// its own, the same wherever it is made.
+			fr.vals[in] = v
+			return cur
+		}
 		s.unsupported(in.Pos(), "a %s made by a goroutine (make it in the system function, before its go statements)", fn.Name())
 	}
 	if len(args) > 0 && args[0].kind == vTicker {

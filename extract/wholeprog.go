@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // Whole-program calls. A system may call functions of other packages whose
@@ -177,6 +179,23 @@ func (x *extractor) localize(pos token.Pos, decl *ast.FuncDecl) (token.Pos, stri
 	return decl.Name.Pos(), fmt.Sprintf(" (at %s:%d:%d in package %s)", filepath.Base(p.Filename), p.Line, p.Column, path)
 }
 
+// noSourceReason says why the package of fn, a function the model does
+// not know, was not read from source, or "" when nothing is known.
+func (x *extractor) noSourceReason(fn *ssa.Function) string {
+	if fn.Pkg == nil {
+		return ""
+	}
+	if why := x.noSource[fn.Pkg.Pkg.Path()]; why != "" {
+		return why
+	}
+	file := x.fset.Position(fn.Pos()).Filename
+	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
+	if why := x.noSource[""]; why != "" && file != "" && !inGoroot && !isStandard(fn.Pkg.Pkg.Path()) {
+		return "the packages it uses could not be read from source: " + why
+	}
+	return ""
+}
+
 // foreignFiles maps the names of the files of the packages read from
 // source to their import paths.
 func foreignFiles(fset *token.FileSet, deps []*sourcePackage) map[string]string {
@@ -305,7 +324,7 @@ func (l *progLoader) sourceDir(p *types.Package) string {
 			continue
 		}
 		dir := filepath.Dir(file)
-		if goroot := gorootSrc(); goroot != "" && strings.HasPrefix(dir, goroot+string(filepath.Separator)) {
+		if goroot := gorootSrc(); goroot != "" && strings.HasPrefix(dir, goroot+string(filepath.Separator)) && !stdFromSource[p.Path()] {
 			return ""
 		}
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
@@ -315,13 +334,28 @@ func (l *progLoader) sourceDir(p *types.Package) string {
 	return ""
 }
 
+// stdFromSource lists the packages of the standard library that are read
+// from source like the build's own: plain data structures, which touch no
+// memory but their own and synchronise nothing.
+var stdFromSource = map[string]bool{
+	"container/list": true,
+	"container/ring": true,
+	"container/heap": true,
+}
+
 // resolve returns the absolute name of a source file that export data
 // names. The go command records a file below its working directory by a
 // relative name; that directory is the analysed package's or one above it
 // (the module's root, usually), so the first of them where the file exists
 // is taken.
 func (l *progLoader) resolve(file string) string {
-	if file == "" || strings.HasPrefix(file, "$GOROOT") {
+	if rest, ok := strings.CutPrefix(file, "$GOROOT"); ok {
+		if gorootSrc() == "" {
+			return ""
+		}
+		return filepath.Join(filepath.Dir(gorootSrc()), rest)
+	}
+	if file == "" {
 		return ""
 	}
 	if filepath.IsAbs(file) {

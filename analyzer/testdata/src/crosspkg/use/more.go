@@ -1,0 +1,55 @@
+package use
+
+import (
+	"context"
+	"sync"
+
+	"crosspkg/conf"
+)
+
+// workersFromConf starts as many goroutines as another package's
+// initialisation says; each records the largest value seen through a
+// generic function of that package.
+//
+//fencecheck:system
+func workersFromConf() {
+	var mu sync.Mutex
+	var best, done int32
+	var wg sync.WaitGroup
+	if conf.Workers != 2 {
+		panic("the initialisation of conf did not run")
+	}
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			best = conf.Max(best, int32(i+1))
+			done++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if best != 2 || done != 2 {
+		panic("lost update")
+	}
+}
+
+// backgroundInGoroutine makes a context in the goroutine that uses it: a
+// Background context is never done.
+//
+//fencecheck:system
+func backgroundInGoroutine() {
+	ch := make(chan int, 1)
+	go func() {
+		ctx := context.Background()
+		select {
+		case ch <- 1:
+		case <-ctx.Done():
+			panic("a Background context is never done")
+		}
+	}()
+	if <-ch != 1 {
+		panic("wrong value")
+	}
+}
