@@ -692,6 +692,7 @@ type procChan struct {
 // known.
 func (s *system) lowerChannels() {
 	s.addDeadlineProcs()
+	s.addClock()
 	seen := map[string]bool{}
 	for _, t := range s.tickers {
 		// Timers a function called twice made share a name: t, t#2.

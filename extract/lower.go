@@ -446,6 +446,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		if vals, ok := s.anyValues(fr, bo); ok {
 			return p.choice(fr, bo, vals, cur)
 		}
+		if c, ok := s.clockBinop(fr, bo); ok {
+			return p.clockCompare(fr, bo, c.x, c.op, c.k, cur)
+		}
 		if cur = p.guardBinOp(fr, bo, cur); cur < 0 {
 			return -1
 		}
@@ -1088,6 +1091,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		return p.randCall(fr, in, args, cur)
 	}
 	if next, ok := p.runtimeCall(fr, in, fn, args, cur); ok {
+		return next
+	}
+	if next, ok := p.timeCall(fr, in, fn, args, cur); ok {
 		return next
 	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {

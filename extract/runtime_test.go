@@ -9,7 +9,8 @@ import (
 )
 
 // TestRuntimeVerdicts checks the verdicts of systems that call into the
-// run time (yields, linknamed random numbers, Goexit, panic and recover)
+// run time (yields, linknamed random numbers, Goexit, panic and recover,
+// the clock)
 // against what Go allows (each system's comment in testdata/src/runtime
 // gives the reasoning).
 func TestRuntimeVerdicts(t *testing.T) {
@@ -24,6 +25,11 @@ func TestRuntimeVerdicts(t *testing.T) {
 		{"recoverNotPanicking", S, S},
 		{"namedResults", S, S},
 		{"nilDerefRecovered", S, S},
+		{"monotonic", S, S},
+		{"ticks", U, U},
+		{"zeroTime", S, S},
+		{"timeout", U, U},
+		{"noTimeout", S, S},
 	})
 }
 

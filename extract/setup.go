@@ -328,6 +328,9 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 	if isPtrCell(t) {
 		return value{kind: vNil}
 	}
+	if isTime(t) {
+		return constVal(0) // the zero Time
+	}
 	switch t.Underlying().(type) {
 	case *types.Basic:
 		return constVal(0)
@@ -493,6 +496,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return res
 	}
 	if v, ok := s.setupRuntimeCall(f.fn, args, pos); ok {
+		return v
+	}
+	if v, ok := s.setupTimeCall(f.fn, args, pos); ok {
 		return v
 	}
 	if isNewCond(f.fn) {

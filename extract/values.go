@@ -67,6 +67,9 @@ type value struct {
 	// anyInt marks an opaque value that may be any non-negative integer
 	// of type typ (fastrand's result, runtime.go).
 	anyInt bool
+	// clock is, for an opaque value, the duration or moved time.Time it
+	// is on the clock (clock.go).
+	clock *clockVal
 	// alts are, for a vFuncRef, the functions it may be (for a vChanRef,
 	// the channels); ftab, when set,
 	// is the table of a function value received from a channel, whose
@@ -379,6 +382,8 @@ func classify(t types.Type) leafKind {
 		return leafOnce
 	case isNamed(t, "sync/atomic", "Pointer"), isNamed(t, "sync/atomic", "Value"):
 		return leafPointer
+	case isTime(t):
+		return leafInt // a reading of the clock (clock.go)
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -402,6 +407,9 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 	}
 	if isNamed(t, "sync", "Mutex") {
 		return 0, 1, true
+	}
+	if isTime(t) {
+		return 0, clockMax, true
 	}
 	if lo, hi, ok := syncRange(t); ok {
 		return lo, hi, true

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	_ "unsafe" // for go:linkname
 )
 
@@ -198,4 +199,93 @@ func nilDerefRecovered() {
 		atomic.AddInt32(p, 1)
 	}()
 	wg.Wait()
+}
+
+// monotonic: a reading made after another, by any goroutine, is not
+// before it.
+//
+//fencecheck:system
+func monotonic() {
+	readings := make(chan time.Time, 1)
+	go func() { readings <- time.Now() }()
+	first := <-readings
+	if time.Now().Before(first) {
+		panic("time went backwards")
+	}
+}
+
+// ticks: a later reading may be after an earlier one.
+//
+//fencecheck:system
+func ticks() {
+	start := time.Now()
+	done := make(chan struct{})
+	go func() { close(done) }()
+	<-done
+	if time.Now().After(start) {
+		panic("time passed")
+	}
+}
+
+type stamped struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+// zeroTime: a time.Time field nobody set is the zero Time, and one set
+// by time.Now is not.
+//
+//fencecheck:system
+func zeroTime() {
+	var s stamped
+	if !s.at.IsZero() {
+		panic("not zero")
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.mu.Lock()
+		s.at = time.Now()
+		s.mu.Unlock()
+	}()
+	wg.Wait()
+	if s.at.IsZero() {
+		panic("still zero")
+	}
+}
+
+// timeout: a duration is compared with a constant as any positive
+// amount of time may make it: both outcomes once a tick passed.
+//
+//fencecheck:system
+func timeout() {
+	var timedOut atomic.Bool
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		if time.Since(start) > 5*time.Second {
+			timedOut.Store(true)
+		}
+		close(done)
+	}()
+	<-done
+	if timedOut.Load() {
+		panic("timed out")
+	}
+}
+
+// noTimeout: no duration is negative.
+//
+//fencecheck:system
+func noTimeout() {
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		if time.Since(start) < 0 {
+			panic("negative duration")
+		}
+		close(done)
+	}()
+	<-done
 }

@@ -1,0 +1,90 @@
+package runtimecalls
+
+import (
+	"sync"
+	"time"
+)
+
+type session struct {
+	mu       sync.Mutex
+	lastSeen time.Time
+}
+
+// touch records activity, as session and connection pools do.
+func (s *session) touch() {
+	s.mu.Lock()
+	s.lastSeen = time.Now() // want `^race: go@\d+ stores s\.lastSeen here while main loads s\.lastSeen`
+	s.mu.Unlock()
+}
+
+// idleSessions: a reaper reads the time of the last activity under the
+// lock; time never goes backwards.
+//
+//fencecheck:system
+func idleSessions() {
+	s := &session{lastSeen: time.Now()}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.touch()
+	}()
+	s.mu.Lock()
+	seen := s.lastSeen
+	s.mu.Unlock()
+	if time.Now().Before(seen) {
+		panic("time went backwards")
+	}
+	wg.Wait()
+}
+
+// idleSessionsWrong reads the time of the last activity without the lock.
+//
+//fencecheck:system
+func idleSessionsWrong() {
+	s := &session{lastSeen: time.Now()}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.touch()
+	}()
+	if time.Since(s.lastSeen) > time.Minute {
+		println("idle")
+	}
+	wg.Wait()
+}
+
+// pollUntil waits with a deadline: the loop ends once time has passed.
+//
+//fencecheck:system
+func pollUntil() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	wg.Wait()
+}
+
+// elapsedWrong assumes that time passes while a goroutine sleeps: it may
+// stand still, as far as the model's clock (and a coarse one) goes.
+//
+//fencecheck:system
+func elapsedWrong() {
+	start := time.Now()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(time.Millisecond)
+	}()
+	wg.Wait()
+	if time.Since(start) == 0 {
+		panic("no time passed") // want `^SC: system elapsedWrong is wrong even under sequential consistency`
+	}
+}

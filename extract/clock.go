@@ -1,0 +1,332 @@
+package extract
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// The clock.
+//
+// time.Now() reads the system's clock: a shared variable that starts at 1
+// and that a process of its own, clock, advances one tick at a time, at any
+// moment, up to clockMax, with atomic stores; a reading is an atomic load
+// that orders nothing else (reading the time synchronises nothing in Go,
+// and the clock process touches no other memory). So every reading is
+// any value not smaller than one read before it by any goroutine, and
+// time may also stand still. A time.Time is its reading (0 is the zero
+// Time), in registers and in memory alike (a field of type time.Time is
+// one integer cell); t.Add(d) with a constant d, a deadline, is the reading
+// moved by d. A tick is any positive amount of time: t.Sub(u),
+// time.Since(t) and time.Until(t) are durations of a whole number of ticks
+// plus a constant, compared with constants as all of their values may be
+// (time.Since(start) > timeout is false while no tick has passed since
+// start, and either once one has); t.Before(u), t.After(u), t.Equal(u)
+// and t.IsZero() compare readings. Nothing else of such a duration is
+// modelled (it counts ticks, not nanoseconds). The set-up reads the clock
+// before any tick: 1.
+
+// clockMax is the clock's last reading: time advances by at most
+// clockMax-1 ticks in a run.
+const clockMax = 3
+
+// clockVal is a time value the model keeps as ticks: a duration (dur) of
+// tick ticks plus off nanoseconds, or a time.Time moved by a constant
+// (tick the reading, off the constant).
+type clockVal struct {
+	tick model.Expr
+	off  int64
+	dur  bool
+}
+
+// isTime reports whether t is time.Time.
+func isTime(t types.Type) bool { return isNamed(t, "time", "Time") }
+
+// timeOp names a function or method of package time that the clock
+// models, or returns "".
+func timeOp(fn *ssa.Function) string {
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "time" {
+		return ""
+	}
+	name := fn.Name()
+	if recv := fn.Signature.Recv(); recv != nil {
+		if !isTime(deref(recv.Type())) {
+			return ""
+		}
+		switch name {
+		case "Sub", "Add", "Before", "After", "Equal", "IsZero":
+			return "Time." + name
+		}
+		return ""
+	}
+	switch name {
+	case "Now", "Since", "Until":
+		return name
+	}
+	return ""
+}
+
+// clockOf returns what the model keeps of v, a value of type time.Time:
+// its reading and the constant it was moved by.
+func (s *system) clockOf(v value, pos token.Pos) (model.Expr, int64) {
+	switch {
+	case v.clock != nil && !v.clock.dur:
+		return v.clock.tick, v.clock.off
+	case v.kind == vInt:
+		return v.e, 0
+	case v.kind == vAgg && len(v.agg) == 0:
+		return model.C(0), 0 // the zero Time
+	}
+	s.unsupported(pos, "a time.Time that is not a reading of time.Now (%s)", describe(v))
+	return nil, 0
+}
+
+// timeValue is a time.Time of reading tick moved by off.
+func timeValue(tick model.Expr, off int64) value {
+	if off == 0 {
+		return intVal(tick)
+	}
+	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take (it cannot be stored)")
+	v.clock = &clockVal{tick: tick, off: off}
+	return v
+}
+
+// durValue is a duration of tick ticks plus off.
+func durValue(tick model.Expr, off int64) value {
+	if c, ok := tick.(model.Const); ok && c.Value == 0 {
+		return constVal(off)
+	}
+	v := opaque("a duration measured on the clock, in ticks of any length: only comparisons with constants are modelled")
+	v.clock = &clockVal{tick: tick, off: off, dur: true}
+	return v
+}
+
+// clockVar returns the clock's variable, and makes it with its process the
+// first time.
+func (s *system) clockVar(pos token.Pos) int {
+	if s.clock == 0 {
+		s.clock = 1 + s.newChanVar("time.Now", types.Typ[types.Int64], 1, pos)
+		s.clockPos = pos
+	}
+	return s.clock - 1
+}
+
+// addClock adds the process that advances the clock, when something reads
+// it.
+func (s *system) addClock() {
+	if s.clock == 0 {
+		return
+	}
+	x := s.clock - 1
+	p := s.newProc("clock")
+	p.q.Init = p.newLoc(s.clockPos)
+	cur := p.q.Init
+	for t := int64(2); t <= clockMax; t++ {
+		cur = p.emit(cur, model.LockedOp(model.WriteOp(x, model.C(t))), s.clockPos, Origin{})
+	}
+	s.spawns = append(s.spawns, s.clockPos)
+}
+
+// readClock lowers a reading of the clock by a process into a new register.
+func (p *proc) readClock(pos token.Pos, cur int) (model.Expr, int) {
+	x := p.s.clockVar(pos)
+	r := p.newReg("now", types.Typ[types.Int64])
+	cur = p.emit(cur, model.AtomicReadOp(x, r), pos, Origin{})
+	return model.R(r), cur
+}
+
+// timeCall lowers a call of package time that the clock models by a
+// process; ok is false for other calls.
+func (p *proc) timeCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) (int, bool) {
+	s := p.s
+	op := timeOp(fn)
+	if op == "" {
+		return 0, false
+	}
+	pos := in.Pos()
+	now := func() model.Expr {
+		var e model.Expr
+		e, cur = p.readClock(pos, cur)
+		return e
+	}
+	v, ok := s.timeResult(op, args, now, pos)
+	if !ok {
+		return 0, false
+	}
+	if v.cmp != nil {
+		return p.clockCompare(fr, in, v.cmp.x, v.cmp.op, v.cmp.k, cur), true
+	}
+	fr.vals[in] = v.v
+	return cur, true
+}
+
+// timeRes is the result of a call of package time: a value, or a
+// comparison of a duration with a constant that timeCall lowers.
+type timeRes struct {
+	v   value
+	cmp *durCmp
+}
+
+// durCmp compares the duration x with the constant k by op.
+type durCmp struct {
+	x  clockVal
+	op token.Token
+	k  int64
+}
+
+// timeResult evaluates a call of package time op with args; now reads the
+// clock. ok is false when op is not modelled.
+func (s *system) timeResult(op string, args []value, now func() model.Expr, pos token.Pos) (timeRes, bool) {
+	sub := func(a, b model.Expr) model.Expr {
+		if ca, ok := a.(model.Const); ok {
+			if cb, ok := b.(model.Const); ok {
+				return model.C(ca.Value - cb.Value)
+			}
+		}
+		return model.Bin(model.OpSub, a, b)
+	}
+	switch op {
+	case "Now":
+		return timeRes{v: intVal(now())}, true
+	case "Since":
+		t, off := s.clockOf(args[0], pos)
+		return timeRes{v: durValue(sub(now(), t), -off)}, true
+	case "Until":
+		t, off := s.clockOf(args[0], pos)
+		return timeRes{v: durValue(sub(t, now()), off)}, true
+	case "Time.Sub":
+		a, ao := s.clockOf(args[0], pos)
+		b, bo := s.clockOf(args[1], pos)
+		return timeRes{v: durValue(sub(a, b), ao-bo)}, true
+	case "Time.Add":
+		t, off := s.clockOf(args[0], pos)
+		d, isConst := args[1].constant()
+		if !isConst {
+			s.unsupported(pos, "t.Add(d) with a d known only at run time")
+		}
+		return timeRes{v: timeValue(t, off+d)}, true
+	case "Time.IsZero":
+		t, off := s.clockOf(args[0], pos)
+		if off != 0 {
+			return timeRes{v: constVal(0)}, true
+		}
+		if c, ok := t.(model.Const); ok {
+			return timeRes{v: constVal(b2i(c.Value == 0))}, true
+		}
+		return timeRes{v: intVal(model.Bin(model.OpEq, t, model.C(0)))}, true
+	case "Time.Before", "Time.After", "Time.Equal":
+		a, ao := s.clockOf(args[0], pos)
+		b, bo := s.clockOf(args[1], pos)
+		cmp := map[string]token.Token{"Time.Before": token.LSS, "Time.After": token.GTR, "Time.Equal": token.EQL}[op]
+		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a, b), off: ao - bo, dur: true}, op: cmp, k: 0}}, true
+	}
+	return timeRes{}, false
+}
+
+// setupTimeCall evaluates a call of package time that the clock models in
+// the set-up, which reads the clock before its first tick.
+func (s *system) setupTimeCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
+	op := timeOp(fn)
+	if op == "" {
+		return value{}, false
+	}
+	v, ok := s.timeResult(op, args, func() model.Expr {
+		s.clockVar(pos)
+		return model.C(1)
+	}, pos)
+	if !ok {
+		return value{}, false
+	}
+	if v.cmp != nil {
+		return s.constCompare(*v.cmp, pos), true
+	}
+	return v.v, true
+}
+
+// constCompare decides a comparison of a duration whose ticks are known.
+func (s *system) constCompare(c durCmp, pos token.Pos) value {
+	d, ok := c.x.tick.(model.Const)
+	if !ok {
+		s.unsupported(pos, "a duration the set-up cannot compute")
+	}
+	truths := durTruths(d.Value, c.op, c.k-c.x.off)
+	if len(truths) != 1 {
+		s.unsupported(pos, "a comparison of a duration the set-up cannot decide")
+	}
+	return constVal(b2i(truths[0]))
+}
+
+// durTruths returns the outcomes of v op k for the values v of a duration
+// of sign (the sign of its ticks: any positive amount of time for a
+// positive one).
+func durTruths(sign int64, op token.Token, k int64) []bool {
+	kf := float64(k)
+	var vs []float64
+	switch {
+	case sign == 0:
+		vs = []float64{0}
+	case sign > 0 && k > 0:
+		vs = []float64{kf / 2, kf, 2 * kf}
+	case sign > 0:
+		vs = []float64{1}
+	case k < 0:
+		vs = []float64{2 * kf, kf, kf / 2}
+	default:
+		vs = []float64{-1}
+	}
+	var out []bool
+	seen := map[bool]bool{}
+	for _, v := range vs {
+		r, _ := compare(op, v, kf)
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// clockBinop intercepts a comparison of a duration measured on the clock
+// with a constant; ok is false for any other binary operation. It returns
+// the comparison for clockCompare.
+func (s *system) clockBinop(fr *frame, in *ssa.BinOp) (durCmp, bool) {
+	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	op := in.Op
+	if y.clock != nil && y.clock.dur {
+		x, y = y, x
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ,
+			token.GEQ: token.LEQ, token.EQL: token.EQL, token.NEQ: token.NEQ}[op]
+	}
+	if x.clock == nil || !x.clock.dur {
+		return durCmp{}, false
+	}
+	k, isConst := y.constant()
+	if !isConst || op == token.ILLEGAL {
+		s.unsupported(in.Pos(), "%s %s %s: a duration measured on the clock is only compared with constants", s.x.valueName(fr.fn, in.X), in.Op, s.x.valueName(fr.fn, in.Y))
+	}
+	return durCmp{x: *x.clock, op: op, k: k}, true
+}
+
+// clockCompare lowers, from cur, the comparison c into the value of v:
+// its outcomes for each sign of the duration's ticks, each a step.
+func (p *proc) clockCompare(fr *frame, v ssa.Value, x clockVal, op token.Token, k int64, cur int) int {
+	pos := v.Pos()
+	r := p.newReg(p.regName(fr, v), types.Typ[types.Bool])
+	p.holds(r, fr, v)
+	fr.vals[v] = intVal(model.R(r))
+	next := p.newLoc(pos)
+	for _, sign := range []struct {
+		op model.BinOp
+		s  int64
+	}{{model.OpLt, -1}, {model.OpEq, 0}, {model.OpGt, 1}} {
+		g := p.emit(cur, model.GuardOp(model.Bin(sign.op, x.tick, model.C(0))), pos, Origin{})
+		for _, t := range durTruths(sign.s, op, k-x.off) {
+			p.emitTo(g, model.AssignOp(r, model.C(b2i(t))), next, pos, Origin{})
+		}
+	}
+	return next
+}
