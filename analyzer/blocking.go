@@ -284,9 +284,10 @@ func (s *system) stepsRelated(t *model.Trace) []analysis.RelatedInformation {
 }
 
 // capSteps keeps, without -witness, the first step and the last
-// maxSteps-1 of steps, saying which it left out.
+// maxSteps-1 of steps, saying which it left out; it leaves out two steps
+// or more, never one (which would take the line its note takes).
 func (s *system) capSteps(steps []analysis.RelatedInformation) []analysis.RelatedInformation {
-	if len(steps) <= maxSteps || s.cfg.Witness {
+	if len(steps) <= maxSteps+1 || s.cfg.Witness {
 		return steps
 	}
 	first := steps[0]
