@@ -807,20 +807,57 @@ func (p *proc) mapTouch(m *mapObj, write bool, pos token.Pos, o Origin, cur int)
 	return p.emit(cur, op, pos, o)
 }
 
-// readCell reads the integer cell q into register r.
-func (p *proc) readCell(q pointer, r int, pos token.Pos, o Origin, cur int) int {
-	if q.obj.owner >= 0 {
-		return p.emit(cur, model.AssignOp(r, model.R(p.privateReg(q))), pos, o)
-	}
-	return p.emit(cur, model.ReadOp(p.s.varFor(q), r), pos, o)
+// mapStep is the access of one operation to the slots of a map: for a
+// map the set-up made, one locked step, so that no other goroutine sees a
+// slot half written (two accesses that overlap race on the map's own
+// variable, which stays a plain access beside it); for a goroutine's own
+// map, assignments of its registers.
+type mapStep struct {
+	p       *proc
+	private bool
+	ops     []model.Op
 }
 
-// writeCell writes e into the integer cell q.
-func (p *proc) writeCell(q pointer, e model.Expr, pos token.Pos, o Origin, cur int) int {
-	if q.obj.owner >= 0 {
-		return p.emit(cur, model.AssignOp(p.privateReg(q), e), pos, o)
+// slotStep starts the access of an operation to the slots of m (nil: a nil
+// map, whose reads are constants).
+func (p *proc) slotStep(m *mapObj) *mapStep {
+	return &mapStep{p: p, private: m == nil || m.owner >= 0}
+}
+
+// read reads the cell q into register r.
+func (st *mapStep) read(q pointer, r int) {
+	if st.private {
+		st.assign(r, model.R(st.p.privateReg(q)))
+		return
 	}
-	return p.emit(cur, model.WriteOp(p.s.varFor(q), e), pos, o)
+	st.ops = append(st.ops, model.ReadOp(st.p.s.varFor(q), r))
+}
+
+// write writes e into the cell q.
+func (st *mapStep) write(q pointer, e model.Expr) {
+	if st.private {
+		st.assign(st.p.privateReg(q), e)
+		return
+	}
+	st.ops = append(st.ops, model.WriteOp(st.p.s.varFor(q), e))
+}
+
+func (st *mapStep) assign(r int, e model.Expr) {
+	st.ops = append(st.ops, model.AssignOp(r, e))
+}
+
+// emit emits the step from cur and returns the location after it.
+func (st *mapStep) emit(pos token.Pos, o Origin, cur int) int {
+	if len(st.ops) == 0 {
+		return cur
+	}
+	if !st.private {
+		return st.p.emit(cur, model.LockedOp(st.ops...), pos, o)
+	}
+	for _, op := range st.ops {
+		cur = st.p.emit(cur, op, pos, o)
+	}
+	return cur
 }
 
 // mapOrigin returns the position and the origin of an operation on a map:
@@ -889,8 +926,10 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 			if c.sl == nil {
 				return p.mapMiss(m, es, pos, at)
 			}
-			at = p.writeCell(pointer{obj: c.sl.present}, model.C(1), pos, o, at)
-			return p.storeTo(pointer{obj: c.sl.val}, val, in.Value, pos, o, at)
+			st := p.slotStep(m)
+			st.write(pointer{obj: c.sl.present}, model.C(1))
+			p.writeElem(st, m, c.sl, val, pos)
+			return st.emit(pos, o, at)
 		})
 	})
 }
@@ -1006,9 +1045,9 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 	return er
 }
 
-// readElem emits, from cur, the read of slot sl's element (sl nil: the
-// zero value) into er's registers.
-func (p *proc) readElem(er *elemRead, sl *mapSlot, pos token.Pos, o Origin, cur int) int {
+// readElem adds to st the read of slot sl's element (sl nil: the zero
+// value) into er's registers.
+func (p *proc) readElem(er *elemRead, sl *mapSlot, st *mapStep, pos token.Pos) {
 	s := p.s
 	for i, c := range er.cells {
 		r := er.regs[i]
@@ -1016,29 +1055,65 @@ func (p *proc) readElem(er *elemRead, sl *mapSlot, pos token.Pos, o Origin, cur 
 			continue
 		}
 		if sl == nil {
-			cur = p.emit(cur, model.AssignOp(r, model.C(0)), pos, Origin{})
+			st.assign(r, model.C(0))
 			continue
 		}
 		q := cellPtr(pointer{obj: sl.val}, c)
 		switch {
-		case !er.ptrs[i] || q.obj.owner >= 0:
-			if er.ptrs[i] {
-				if p.ptrCells == nil {
-					p.ptrCells = map[string]string{}
-				}
-				if why := p.ptrCells[q.key()]; why != "" {
-					s.unsupported(pos, "%s", why)
-				}
-				p.ptrCells[q.key()] = ""
+		case !er.ptrs[i]:
+			st.read(q, r)
+		case st.private:
+			if p.ptrCells == nil {
+				p.ptrCells = map[string]string{}
 			}
-			cur = p.readCell(q, r, pos, o, cur)
+			if why := p.ptrCells[q.key()]; why != "" {
+				s.unsupported(pos, "%s", why)
+			}
+			p.ptrCells[q.key()] = ""
+			st.read(q, r)
 		case s.ptrCellShared(q, pos):
-			cur = p.emit(cur, model.ReadOp(s.varFor(q), r), pos, o)
+			st.read(q, r)
 		default:
-			cur = p.emit(cur, model.AssignOp(r, s.refExpr(p.scalarFromSetup(q, "a pointer"), pos)), pos, Origin{})
+			st.assign(r, s.refExpr(p.scalarFromSetup(q, "a pointer"), pos))
 		}
 	}
-	return cur
+}
+
+// writeElem adds to st the writes of val, an element of m, into slot sl.
+func (p *proc) writeElem(st *mapStep, m *mapObj, sl *mapSlot, val value, pos token.Pos) {
+	s := p.s
+	cells := []cell{{typ: m.elem}}
+	if isAggregate(m.elem) {
+		if val.kind != vAgg {
+			s.unsupported(pos, "%s as an element of type %s", describe(val), m.elem)
+		}
+		cells = s.aggCells(m.elem, pos)
+	}
+	for _, c := range cells {
+		q := cellPtr(pointer{obj: sl.val}, c)
+		x := val
+		if isAggregate(m.elem) {
+			x = cellOf(val, c)
+		}
+		switch classify(c.typ) {
+		case leafInt:
+			st.write(q, s.asInt(x, pos))
+		case leafPointer:
+			if !st.private {
+				s.wrotePtrCell(q)
+			}
+			st.write(q, s.refExpr(x, pos))
+		case leafOther:
+			if st.private {
+				s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+			}
+			if !same(p.scalarFromSetup(q, ""), x) {
+				s.unsupported(pos, "storing %s in the element of a map after the spawns (a map's elements of type %s are fixed by the set-up)", describe(x), c.typ)
+			}
+		default:
+			s.unsupported(pos, "a map of %s (its elements contain a %s)", m.elem, c.typ)
+		}
+	}
 }
 
 // value returns the element er reads.
@@ -1141,16 +1216,16 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 			return at
 		}
 		return p.splitOn(cs, pos, at, func(c slotCase, at int) int {
+			st := p.slotStep(a.m)
 			if er != nil {
-				at = p.readElem(er, c.sl, pos, o, at)
+				p.readElem(er, c.sl, st, pos)
 			}
-			if okReg >= 0 {
-				if c.sl == nil {
-					return p.emit(at, model.AssignOp(okReg, model.C(0)), pos, Origin{})
-				}
-				at = p.readCell(pointer{obj: c.sl.present}, okReg, pos, o, at)
+			if okReg >= 0 && c.sl == nil {
+				st.assign(okReg, model.C(0))
+			} else if okReg >= 0 {
+				st.read(pointer{obj: c.sl.present}, okReg)
 			}
-			return at
+			return st.emit(pos, o, at)
 		})
 	})
 }
@@ -1191,27 +1266,12 @@ func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 			m := a.m
 			m.enumerated = true
 			at = p.mapTouch(m, false, pos, o, at)
-			var sum model.Expr = model.C(0)
-			for i, sl := range m.slots {
-				q := pointer{obj: sl.present}
-				var e model.Expr
-				if m.owner >= 0 {
-					e = model.R(p.privateReg(q))
-				} else {
-					t := p.newReg("present", types.Typ[types.Bool])
-					at = p.readCell(q, t, pos, o, at)
-					e = model.R(t)
-				}
-				if i == 0 {
-					sum = e
-				} else {
-					sum = model.Bin(model.OpAdd, sum, e)
-				}
+			if r < 0 {
+				return at
 			}
-			if r >= 0 {
-				at = p.emit(at, model.AssignOp(r, sum), pos, Origin{})
-			}
-			return at
+			st := p.slotStep(m)
+			st.assign(r, p.presentSum(m, st))
+			return st.emit(pos, o, at)
 		})
 	case "delete":
 		key := s.get(fr, args[1])
@@ -1225,7 +1285,9 @@ func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 				if c.sl == nil {
 					return at
 				}
-				return p.removeSlot(a.m, c.sl, pos, o, at)
+				st := p.slotStep(a.m)
+				p.removeSlot(a.m, c.sl, st, pos)
+				return st.emit(pos, o, at)
 			})
 		})
 	case "clear":
@@ -1235,20 +1297,44 @@ func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 			}
 			a.m.enumerated = true
 			at = p.mapTouch(a.m, true, pos, o, at)
+			st := p.slotStep(a.m)
 			for _, sl := range a.m.slots {
-				at = p.removeSlot(a.m, sl, pos, o, at)
+				p.removeSlot(a.m, sl, st, pos)
 			}
-			return at
+			return st.emit(pos, o, at)
 		})
 	}
 	s.unsupported(pos, "the built-in %s on a map", name)
 	return -1
 }
 
-// removeSlot emits the deletion of sl's key: absent, its cells zero.
-func (p *proc) removeSlot(m *mapObj, sl *mapSlot, pos token.Pos, o Origin, cur int) int {
-	cur = p.writeCell(pointer{obj: sl.present}, model.C(0), pos, o, cur)
-	return p.storeTo(pointer{obj: sl.val}, zeroValue(m.elem), nil, pos, o, cur)
+// presentSum adds to st the reads of the presence flags of m's slots, and
+// returns their sum (m's length).
+func (p *proc) presentSum(m *mapObj, st *mapStep) model.Expr {
+	var sum model.Expr = model.C(0)
+	for i, sl := range m.slots {
+		q := pointer{obj: sl.present}
+		var e model.Expr
+		if st.private {
+			e = model.R(p.privateReg(q))
+		} else {
+			t := p.newReg("present", types.Typ[types.Bool])
+			st.read(q, t)
+			e = model.R(t)
+		}
+		if i == 0 {
+			sum = e
+		} else {
+			sum = model.Bin(model.OpAdd, sum, e)
+		}
+	}
+	return sum
+}
+
+// removeSlot adds to st the deletion of sl's key: absent, its cells zero.
+func (p *proc) removeSlot(m *mapObj, sl *mapSlot, st *mapStep, pos token.Pos) {
+	st.write(pointer{obj: sl.present}, model.C(0))
+	p.writeElem(st, m, sl, zeroValue(m.elem), pos)
 }
 
 // rangeOrigin returns the position and origin of a range over a map.
@@ -1307,10 +1393,11 @@ func (p *proc) mapRange(fr *frame, in *ssa.Range, cur int) int {
 			return at
 		}
 		at = p.mapTouch(a.m, false, pos, o, at)
+		st := p.slotStep(a.m)
 		for k, sl := range a.m.slots[:len(it.alts[i].state)] {
-			at = p.readCell(pointer{obj: sl.present}, it.alts[i].state[k], pos, o, at)
+			st.read(pointer{obj: sl.present}, it.alts[i].state[k])
 		}
-		return at
+		return st.emit(pos, o, at)
 	})
 }
 
@@ -1375,16 +1462,18 @@ func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
 		if a.m != nil {
 			slots := a.m.slots[:len(ia.state)]
 			present := make([]model.Expr, len(slots))
+			st := p.slotStep(a.m)
 			for i, sl := range slots {
 				q := pointer{obj: sl.present}
-				if a.m.owner >= 0 {
+				if st.private {
 					present[i] = model.R(p.privateReg(q))
 					continue
 				}
 				t := p.newReg("present", types.Typ[types.Bool])
-				at = p.readCell(q, t, pos, o, at)
+				st.read(q, t)
 				present[i] = model.R(t)
 			}
+			at = st.emit(pos, o, at)
 			for i, sl := range slots {
 				st := model.R(ia.state[i])
 				v := p.emit(at, model.GuardOp(and(model.Bin(model.OpNe, st, model.C(2)), model.Bin(model.OpNe, present[i], model.C(0)))), pos, Origin{})
@@ -1393,7 +1482,9 @@ func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
 					v = p.emit(v, model.AssignOp(r, model.C(sl.key[k])), pos, Origin{})
 				}
 				if er != nil {
-					v = p.readElem(er, sl, pos, o, v)
+					st := p.slotStep(a.m)
+					p.readElem(er, sl, st, pos)
+					v = st.emit(pos, o, v)
 				}
 				p.emitTo(v, model.NopOp(), visited, pos, Origin{})
 				anyVisit = true
