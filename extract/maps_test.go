@@ -31,6 +31,7 @@ func TestMapVerdicts(t *testing.T) {
 		{"visited", S, S},
 		{"chanKeys", S, S},
 		{"anyKeys", S, S},
+		{"clearAll", S, S},
 	})
 }
 

@@ -388,3 +388,35 @@ func anyKeys() {
 		panic("wrong sum")
 	}
 }
+
+// set is a named map type with methods.
+type set map[string]bool
+
+func (s set) add(k string)      { s[k] = true }
+func (s set) has(k string) bool { return s[k] }
+
+// clearAll: a goroutine clears a set under the lock, another adds to it.
+//
+//fencecheck:system
+func clearAll() {
+	var mu sync.Mutex
+	s := set{"a": true}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		mu.Lock()
+		clear(s)
+		mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		mu.Lock()
+		s.add("b")
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if s.has("a") || len(s) > 1 {
+		panic("clear lost")
+	}
+}
