@@ -909,6 +909,12 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+			if ptr.obj.owner >= 0 && !ptr.dynamic() {
+				// A cell of the goroutine's own (a variable a closure
+				// captures): a register, as storeTo keeps it.
+				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
+				return cur
+			}
 			if !ptr.dynamic() && ptr.obj.owner < 0 && s.ptrCellShared(ptr, pos) {
 				// A goroutine stores function values in it: a shared
 				// variable holding a funcTable index.
