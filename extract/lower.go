@@ -1102,6 +1102,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if next, ok := p.timeCall(fr, in, fn, args, cur); ok {
 		return next
 	}
+	if next, ok := p.poolCall(fr, in, fn, args, cur); ok {
+		return next
+	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
 		// A fresh timer for each call: a channel a receive from is ready at
 		// a moment that may be any.

@@ -10,7 +10,7 @@ import (
 
 // TestRuntimeVerdicts checks the verdicts of systems that call into the
 // run time (yields, linknamed random numbers, Goexit, panic and recover,
-// the clock)
+// the clock, sync.Pool)
 // against what Go allows (each system's comment in testdata/src/runtime
 // gives the reasoning).
 func TestRuntimeVerdicts(t *testing.T) {
@@ -30,6 +30,9 @@ func TestRuntimeVerdicts(t *testing.T) {
 		{"zeroTime", S, S},
 		{"timeout", U, U},
 		{"noTimeout", S, S},
+		{"poolReturnsPut", S, S},
+		{"poolMayIgnore", U, U},
+		{"poolHandsOver", S, S},
 	})
 }
 

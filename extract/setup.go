@@ -501,6 +501,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if v, ok := s.setupTimeCall(f.fn, args, pos); ok {
 		return v
 	}
+	if v, ok := s.setupPoolCall(fr, f.fn, args, pos, spawns); ok {
+		return v
+	}
 	if isNewCond(f.fn) {
 		return s.newCond(args[0], pos)
 	}

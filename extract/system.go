@@ -282,6 +282,9 @@ type system struct {
 	tickers   []*ticker
 	tickStops []tickStop
 
+	// pools are the sync.Pools, by the key of their cell (pool.go).
+	pools map[string]*syncPool
+
 	objects []*object
 	// spawnObjs is the number of objects when the setup executed its first
 	// go statement: those, and the package-level variables, are the objects

@@ -289,3 +289,60 @@ func noTimeout() {
 	}()
 	<-done
 }
+
+type item struct{ v int32 }
+
+// poolReturnsPut: what Get returns is what a Put gave, or New's.
+//
+//fencecheck:system
+func poolReturnsPut() {
+	p := &sync.Pool{New: func() any { return &item{v: 1} }}
+	p.Put(&item{v: 2})
+	got := make(chan int32, 1)
+	go func() {
+		it := p.Get().(*item)
+		got <- it.v
+	}()
+	if v := <-got; v != 1 && v != 2 {
+		panic("an item from nowhere")
+	}
+}
+
+// poolMayIgnore: Get may ignore an object that was put and call New.
+//
+//fencecheck:system
+func poolMayIgnore() {
+	p := &sync.Pool{New: func() any { return &item{v: 1} }}
+	p.Put(&item{v: 2})
+	got := make(chan int32, 1)
+	go func() {
+		it := p.Get().(*item)
+		got <- it.v
+	}()
+	if <-got == 1 {
+		panic("New was called")
+	}
+}
+
+// poolHandsOver: a Put is ordered before the Get that returns its object,
+// so the object's field is not raced on.
+//
+//fencecheck:system
+func poolHandsOver() {
+	var p sync.Pool
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		it := &item{}
+		it.v = 5
+		p.Put(it)
+	}()
+	go func() {
+		defer wg.Done()
+		if x := p.Get(); x != nil && x.(*item).v != 5 {
+			panic("saw the item before its Put")
+		}
+	}()
+	wg.Wait()
+}
