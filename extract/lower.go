@@ -258,6 +258,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
 		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
+		case p.mapPhi(fr, phi, st, known):
 		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -308,6 +309,8 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			x = p.s.funcIndex(fv, v, phi.Pos())
 		} else if fv.kind == vChanRef {
 			x = p.s.chanIndex(fv, v, edgePos(phi, e.pred))
+		} else if fv.kind == vMapRef {
+			x = p.s.mapRefExpr(v, phi.Pos())
 		} else if fv.kind == vSlice {
 			var copies [][2]int
 			x, copies = p.growEdge(fr, b, phi, fv, v)

@@ -1719,25 +1719,11 @@ func (p *proc) storeMapCell(ptr pointer, val value, pos token.Pos, o Origin, cur
 		s.maps.written = map[string]bool{}
 	}
 	s.maps.written[k] = true
-	var e model.Expr
-	switch val.kind {
-	case vNil:
-		e = model.C(0)
-	case vMap:
-		if m := val.mp; m.owner >= 0 {
-			if s.maps.escapes == nil {
-				s.maps.escapes = map[escapeID]string{}
-			}
-			s.maps.escapes[escapeID{m.site, m.owner}] = ptr.name()
-			s.heapChange("a goroutine stores a map it made in shared memory")
-			return cur
-		}
-		e = model.C(s.mapID(val.mp))
-	case vMapRef:
-		e = val.e
-	default:
-		s.unsupported(pos, "storing %s in a map cell", describe(val))
+	if val.kind == vMap && val.mp.owner >= 0 {
+		s.escape(val.mp, ptr.name())
+		return cur
 	}
+	e := s.mapRefExpr(val, pos)
 	if !s.heap.hint.maps.cells[k] {
 		s.heapChange("a goroutine stores a map in shared memory")
 		return cur
@@ -1846,4 +1832,83 @@ func (s *system) taintMap(m *mapObj, why string, pos token.Pos, seen map[*object
 	for _, sl := range m.slots {
 		s.taintObj(sl.val, why, pos, seen)
 	}
+}
+
+// mapCompare lowers m == nil and m != nil for a map chosen at run time
+// (Go compares maps only with nil); ok is false for other operands.
+func (s *system) mapCompare(x, y value, in *ssa.BinOp) (v value, ok bool) {
+	if x.kind != vMapRef && y.kind != vMapRef || in.Op != token.EQL && in.Op != token.NEQ {
+		return value{}, false
+	}
+	if y.kind == vMapRef {
+		x, y = y, x
+	}
+	var other model.Expr
+	switch y.kind {
+	case vNil:
+		other = model.C(0)
+	case vMap:
+		other = model.C(s.mapID(y.mp))
+	default:
+		s.unsupported(in.Pos(), "comparing a map chosen at run time with %s", describe(y))
+	}
+	op := model.OpEq
+	if in.Op == token.NEQ {
+		op = model.OpNe
+	}
+	return intVal(model.Bin(op, x.e, other)), true
+}
+
+// escape records that m, a goroutine's own map, reaches shared memory or
+// a join of maps (name names it for the next round, which makes it shared
+// from its make).
+func (s *system) escape(m *mapObj, name string) {
+	if s.maps.escapes == nil {
+		s.maps.escapes = map[escapeID]string{}
+	}
+	if _, ok := s.maps.escapes[escapeID{m.site, m.owner}]; !ok {
+		s.maps.escapes[escapeID{m.site, m.owner}] = name
+	}
+	s.heapChange("a goroutine's own map reaches shared memory or a join of maps")
+}
+
+// mapRefExpr returns the identity of the map v holds (0 for nil), as a
+// cell or a register holding a map chosen at run time does.
+func (s *system) mapRefExpr(v value, pos token.Pos) model.Expr {
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vMap:
+		if v.mp.owner >= 0 {
+			s.escape(v.mp, s.mapLabel(v.mp))
+			return model.C(0) // this round's model is not the answer
+		}
+		return model.C(s.mapID(v.mp))
+	case vMapRef:
+		return v.e
+	}
+	s.unsupported(pos, "%s where a map is expected", describe(v))
+	return nil
+}
+
+// mapPhi makes the value of a join of maps (m := c.m; if m == nil { m =
+// make(...) }): a register holding the identity of the map, one of the
+// maps of its type (vMapRef). It reports false for a phi of another type,
+// or of values that are not maps.
+func (p *proc) mapPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) bool {
+	if !isMap(phi.Type()) {
+		return false
+	}
+	for _, v := range known {
+		switch v.kind {
+		case vNil, vMap, vMapRef:
+		default:
+			return false
+		}
+	}
+	r := p.newReg(p.regName(fr, phi), phi.Type())
+	p.holds(r, fr, phi)
+	st.phiReg[phi] = r
+	fr.vals[phi] = value{kind: vMapRef, e: model.R(r), typ: phi.Type()}
+	return true
 }

@@ -32,6 +32,7 @@ func TestMapVerdicts(t *testing.T) {
 		{"chanKeys", S, S},
 		{"anyKeys", S, S},
 		{"clearAll", S, S},
+		{"lazyInit", S, S},
 	})
 }
 

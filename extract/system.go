@@ -879,6 +879,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if v, ok := s.chanCompare(x, y, in); ok {
 		return v
 	}
+	if v, ok := s.mapCompare(x, y, in); ok {
+		return v
+	}
 	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {
 		eq := s.ifaceEqual(x, y, in.Pos())
 		if in.Op == token.EQL {

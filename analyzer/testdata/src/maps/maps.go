@@ -293,3 +293,62 @@ func tooMany() {
 	}
 	go func() { _ = squares[3] }()
 }
+
+// registry makes its map on first use.
+type registry struct {
+	mu sync.Mutex
+	m  map[string]int32
+}
+
+func (r *registry) put(k string, v int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.m
+	if m == nil {
+		m = make(map[string]int32)
+		r.m = m
+	}
+	m[k] = v
+}
+
+// lazyInit: whichever goroutine puts first makes the map.
+//
+//fencecheck:system
+func lazyInit() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r.put("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		r.put("b", 2)
+		wg.Done()
+	}()
+	wg.Wait()
+	if r.m["a"] != 1 || r.m["b"] != 2 {
+		panic("lost a put")
+	}
+}
+
+// lazyRace: one goroutine makes the map without the lock.
+//
+//fencecheck:system
+func lazyRace() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r.put("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		if r.m == nil { // want `^race: go@\d+ loads r.m here while go@\d+ stores r.m`
+			r.m = map[string]int32{}
+		}
+		r.m["b"] = 2
+		wg.Done()
+	}()
+	wg.Wait()
+}

@@ -420,3 +420,56 @@ func clearAll() {
 		panic("clear lost")
 	}
 }
+
+// registry makes its map on first use.
+type registry struct {
+	mu sync.Mutex
+	m  map[string]int32
+}
+
+func (r *registry) put(k string, v int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[string]int32{}
+	}
+	r.m[k] = v
+}
+
+func (r *registry) putLocal(k string, v int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.m
+	if m == nil {
+		m = make(map[string]int32)
+		r.m = m
+	}
+	m[k] = v
+}
+
+func (r *registry) get(k string) int32 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m[k]
+}
+
+// lazyInit: the first put makes the map, whichever goroutine runs it.
+//
+//fencecheck:system
+func lazyInit() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r.put("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		r.putLocal("b", 2)
+		wg.Done()
+	}()
+	wg.Wait()
+	if r.get("a") != 1 || r.get("b") != 2 {
+		panic("lost a put")
+	}
+}
