@@ -14,8 +14,9 @@ import (
 //
 // A defer statement evaluates the function and its arguments where it
 // stands and runs the call when the function returns (at the RunDefers that
-// go/ssa puts before each return), the last deferred first. A panic does not
-// run them: a reachable panic is a bad state already, whatever would follow.
+// go/ssa puts before each return), the last deferred first. A panic runs
+// them when one of them may recover it (recover.go); otherwise it is a bad
+// state where it happens, whatever the deferred calls would do.
 //
 // In the setup the defers a function executes are a concrete list, whatever
 // loops run them. In a process a defer is a point of the function's control
@@ -25,8 +26,12 @@ import (
 // can reach each other are on a loop). A defer whose block dominates every
 // return runs on every path that returns; any other one sets a register of
 // its own, and the return runs it when the register is set (and clears it,
-// for the next activation of an inlined function). A defer in a loop of its
-// function would need an unbounded stack, and is reported.
+// for the next activation of an inlined function). At a panic or a Goexit,
+// which may stand where not every defer statement before it in reverse
+// postorder ran, a defer runs when its block dominates that point, as its
+// register says when it has one, and not when its block cannot reach the
+// point. A defer in a loop of its function would need an unbounded stack,
+// and is reported.
 
 // deferred is one executed defer statement of a frame.
 type deferred struct {

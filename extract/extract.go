@@ -115,9 +115,10 @@
 //
 // A defer statement runs its call, with the function and arguments it
 // evaluated, when its function returns (an inlined function's return, not
-// the goroutine's end), the last deferred first; a panic does not run them,
-// since it is a bad state already. In a process, a defer in a loop of its
-// function is reported, and recover is.
+// the goroutine's end), the last deferred first. A panic runs them when one
+// of them may recover it, as Go does (recover.go); otherwise it is a bad
+// state where it happens. In a process, a defer in a loop of its function
+// is reported.
 //
 // Calls into errors, fmt, log, math, math/bits, strconv, strings, time,
 // unicode, unicode/utf8 and unicode/utf16 cannot touch the system's memory
