@@ -740,7 +740,13 @@ func (p *proc) onAlts(alts []mapAlt, pos token.Pos, cur int, body func(i int, a 
 func (p *proc) keyCases(m *mapObj, es []model.Expr, create bool, pos token.Pos) []slotCase {
 	s := p.s
 	if t, ok := constTuple(es); ok {
-		return []slotCase{{sl: s.slotOf(m, t, create, pos)}}
+		sl := s.slotOf(m, t, create, pos)
+		if sl == nil {
+			// The key is absent for good only if nothing lowered later
+			// inserts it: a slot made later asks for another round.
+			m.enumerated = true
+		}
+		return []slotCase{{sl: sl}}
 	}
 	m.enumerated = true
 	var cases []slotCase

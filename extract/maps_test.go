@@ -33,6 +33,7 @@ func TestMapVerdicts(t *testing.T) {
 		{"anyKeys", S, S},
 		{"clearAll", S, S},
 		{"lazyInit", S, S},
+		{"readerFirst", U, U},
 	})
 }
 

@@ -473,3 +473,31 @@ func lazyInit() {
 		panic("lost a put")
 	}
 }
+
+// readerFirst: the goroutine lowered first looks up a key that only the
+// second inserts; the lookup must not be taken as always missing.
+//
+//fencecheck:system
+func readerFirst() {
+	var mu sync.Mutex
+	m := map[string]int32{}
+	var seen int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		mu.Lock()
+		seen = m["b"]
+		mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		mu.Lock()
+		m["b"] = 1
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if seen == 1 {
+		panic("the reader came second")
+	}
+}
