@@ -16,6 +16,7 @@ import (
 // TestAnalyzer checks the diagnostics of every testdata package that the
 // default configuration analyses.
 func TestAnalyzer(t *testing.T) {
+	t.Parallel()
 	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints", "bitops"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
@@ -28,6 +29,7 @@ func TestAnalyzer(t *testing.T) {
 // select), under the default configuration (the race question first) and
 // with each engine that decides unbounded loops: they must agree.
 func TestBlocking(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{analyzer.EngineAuto, "explicit", "sb", "pred"} {
 		for _, pkg := range []string{"blocking", "channels"} {
 			t.Run(engine+"/"+pkg, func(t *testing.T) {
@@ -42,6 +44,7 @@ func TestBlocking(t *testing.T) {
 // TestSuggestedFixes checks the diagnostics and the fixes, against the
 // .golden files, of the packages whose barriers can be made atomic stores.
 func TestSuggestedFixes(t *testing.T) {
+	t.Parallel()
 	for _, pkg := range []string{"sb", "dekker", "fixes", "unbounded", "storebarriers"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
@@ -51,6 +54,7 @@ func TestSuggestedFixes(t *testing.T) {
 
 // TestConfigurations checks the flags that change what is reported.
 func TestConfigurations(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		pkg    string
 		config func(*analyzer.Config)
@@ -165,6 +169,7 @@ func tsoOnly() analyzer.Config {
 // fixes against the .golden files: every access to a racing field or
 // variable made atomic.
 func TestRaces(t *testing.T) {
+	t.Parallel()
 	for _, pkg := range []string{"races", "racefree", "sliced", "pointerraces"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
@@ -177,6 +182,7 @@ func TestRaces(t *testing.T) {
 // Michael–Scott queue), with races reported, under the default
 // configuration.
 func TestPointers(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "pointers")
 }
 
@@ -184,11 +190,13 @@ func TestPointers(t *testing.T) {
 // (a stack of any payloads, atomic.Value, errors.New sentinels) and call
 // function values chosen at run time, under the default configuration.
 func TestInterfaces(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "ifaces")
 }
 
 // TestAppends checks systems that append to slices with room.
 func TestAppends(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "appends")
 }
 
@@ -229,5 +237,6 @@ func TestRaceFixesHold(t *testing.T) {
 // time, a method that starts the goroutines and a generic spin lock, with
 // race detection on.
 func TestRealCalls(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "realcalls")
 }

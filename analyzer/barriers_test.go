@@ -22,6 +22,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer"
 	"github.com/fencecheck/fencecheck/internal/litmus"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // TestBarrierFixesHold checks, at the level of Go source, that a barrier
@@ -42,10 +43,11 @@ import (
 // the models of Table 1, barriers inserted into the model, is
 // TestTable1MinimalSets of engines/fence.)
 func TestBarrierFixesHold(t *testing.T) {
+	t.Parallel()
 	var units []*fixUnit
 	units = append(units, testdataUnits(t)...)
 	units = append(units, litmusUnits(t)...)
-	n := 1000
+	n := longtest.Size(150, 1000)
 	if *litmusLong {
 		n = 3000
 	}
@@ -100,6 +102,9 @@ func litmusUnits(t *testing.T) []*fixUnit {
 		lt := &tests[i]
 		if len(lt.Threads) > 4 && !*litmusLong {
 			continue // 6.SB alone takes minutes
+		}
+		if longtest.Quick() && i%3 != 0 {
+			continue // the quick run takes every third test
 		}
 		fn, err := litmusFunc(fmt.Sprintf("litmus%03d", i), lt)
 		if err != nil {

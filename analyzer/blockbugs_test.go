@@ -23,6 +23,7 @@ import (
 // of its two systems, and the time of the whole run, loading and
 // type-checking included.
 func TestBlockBugs(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(analysistest.TestData(), "src", "blockbugs", "*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no blockbugs packages: %v", err)

@@ -34,6 +34,7 @@ var choicePackages = []string{"dekker", "bakery", "ticket", "sb", "correct", "un
 // analyzer's auto mode makes for the program is the one that `fencemodel
 // check` names in its verdict line ([auto: ...]).
 func TestFencemodelChoosesAlike(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds fencemodel")
 	}

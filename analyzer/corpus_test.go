@@ -23,6 +23,7 @@ import (
 // package, the time of the analysis and the engine -engine=auto picks for
 // each system, the rows of the corpus table in docs/evidence.md.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(analysistest.TestData(), "src", "corpus", "*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no corpus packages: %v", err)

@@ -16,6 +16,7 @@ import (
 // Category is a finding kind, the one its message starts with when it
 // starts with one.
 func TestCategories(t *testing.T) {
+	t.Parallel()
 	extract, err := filepath.Abs(filepath.Join("..", "extract", "testdata"))
 	if err != nil {
 		t.Fatal(err)

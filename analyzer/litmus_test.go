@@ -17,6 +17,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer"
 	"github.com/fencecheck/fencecheck/internal/litmus"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // corpus is the shared litmus corpus, beside the repository.
@@ -48,6 +49,7 @@ type litmusSystem struct {
 // under SC gets x86-TSO barrier diagnostics, an outcome allowed under SC gets
 // one SC diagnostic, and a forbidden outcome gets nothing.
 func TestLitmusGo(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("litmus corpus not found at %s (it sits beside the repository in the project's checkout): %v", corpus, err)
 	}
@@ -62,9 +64,16 @@ func TestLitmusGo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if testing.Short() {
-		// 6.SB alone takes most of the time.
-		tests = slices.DeleteFunc(tests, func(lt litmus.Test) bool { return len(lt.Threads) > 4 })
+	if longtest.Quick() {
+		// 6.SB alone would take most of the time; the quick run takes
+		// every third test of at most four threads.
+		var quick []litmus.Test
+		for i, lt := range tests {
+			if i%3 == 0 && len(lt.Threads) <= 4 {
+				quick = append(quick, lt)
+			}
+		}
+		tests = quick
 	}
 	systems := writeLitmusModule(t, dir, tests)
 
@@ -110,6 +119,7 @@ var litmusAtomic bool
 // its SC verdict (an outcome allowed under SC is an SC finding, a forbidden
 // one nothing), with no x86-TSO finding.
 func TestLitmusGoRaces(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("litmus corpus not found at %s: %v", corpus, err)
 	}
@@ -119,7 +129,11 @@ func TestLitmusGoRaces(t *testing.T) {
 	}
 	var tests []litmus.Test
 	for i, lt := range all {
-		if (*litmusLong || i%4 == 0) && len(lt.Threads) <= 4 {
+		every := 4
+		if longtest.Quick() {
+			every = 12
+		}
+		if (*litmusLong || i%every == 0) && len(lt.Threads) <= 4 {
 			tests = append(tests, lt)
 		}
 	}

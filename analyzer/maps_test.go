@@ -15,5 +15,6 @@ import (
 // a nil map panics, and an outcome that depends on the order of a range
 // is found.
 func TestMaps(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "maps")
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // ssaName matches what go/ssa calls the values it computes (t12, $t12,
@@ -24,7 +25,8 @@ var ssaName = regexp.MustCompile(`(^|[^\w.@$])\$?t[0-9]+(_[0-9]+|_tmp)?\b`)
 // inconclusive), and checks that no message names an SSA value instead of
 // the Go variable or expression, or calls a limitation an internal error.
 func TestMessagesNameSource(t *testing.T) {
-	if testing.Short() {
+	t.Parallel()
+	if longtest.Quick() {
 		t.Skip("analyses every testdata package three times")
 	}
 	// The larger systems get a smaller work bound than the default: the

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // TestUnboundedLocks checks the verdicts on two locks whose tickets grow
@@ -17,6 +18,7 @@ import (
 // of Table 1 of Abdulla et al., SAS 2012) and is proved once its suggested
 // fixes are applied.
 func TestUnboundedLocks(t *testing.T) {
+	t.Parallel()
 	cfg := tsoOnly()
 	// The bakery takes about a third of the default budget on an idle
 	// machine; the margin keeps the test stable when the machine is busy.
@@ -25,6 +27,7 @@ func TestUnboundedLocks(t *testing.T) {
 		analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), "ticket")
 	})
 	t.Run("bakery", func(t *testing.T) {
+		longtest.Skip(t) // the predicate engine's longest analysis
 		analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(cfg), "bakery")
 	})
 }
@@ -32,6 +35,7 @@ func TestUnboundedLocks(t *testing.T) {
 // TestUnboundedNeedsPred checks that the finite-state engines, when forced,
 // decline the unbounded locks and point at the predicate engine.
 func TestUnboundedNeedsPred(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ engine, pkg, want string }{
 		{analyzer.EngineSB, "ticket", "inconclusive: system ticketLock: l.next and l.serving have no finite domain, which the sb engine cannot explore (-engine=sb); bound them with //fencecheck:range LO..HI"},
 		{analyzer.EngineExplicit, "bakery", "inconclusive: system bakery: b.number[1], b.number[0] and n (bakery.go:28:3) have no finite domain"},
@@ -53,6 +57,7 @@ func TestUnboundedNeedsPred(t *testing.T) {
 // and fixes must be those of the default engine, which the same want
 // comments and .golden files check.
 func TestPredOnFinite(t *testing.T) {
+	t.Parallel()
 	cfg := tsoOnly()
 	cfg.Engine = analyzer.EnginePred
 	cfg.Budget = time.Minute

@@ -25,6 +25,7 @@ func fencesAll() analyzer.Config {
 // comments do not see: for each finding at file:line, some related
 // message matches the pattern, or their lines joined with newlines do.
 func TestRelated(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pkg     string
 		cfg     analyzer.Config

@@ -14,6 +14,7 @@ import (
 // beside a buggy twin, a package whose initialisation panics and one that
 // calls C, under the default configuration.
 func TestRuntime(t *testing.T) {
+	t.Parallel()
 	for _, pkg := range []string{"runtimecalls", "initpanic", "cgocall"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // TestWorkBound checks the answers a small work bound cuts short: they name
@@ -27,7 +28,7 @@ func TestWorkBound(t *testing.T) {
 // once) and the exact ones, three times: as is, on one processor, and with
 // every processor kept busy. The answers must be the same each time.
 func TestWorkBoundReproducible(t *testing.T) {
-	if testing.Short() {
+	if longtest.Quick() {
 		t.Skip("analyses the packages three times")
 	}
 	run := func() []string {
