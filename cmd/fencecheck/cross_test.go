@@ -1,0 +1,67 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCrossPackageDrivers checks that go vet and the standalone command
+// give the same findings on a system that calls into another package of
+// its module and, through it, into a dependency (a module of its own,
+// required through a replace directive): under go vet each package sees
+// its imports as export data only, so the callees' source must be found
+// from it.
+func TestCrossPackageDrivers(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	root := filepath.Join(t.TempDir(), "cross")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "cross"))); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(root, "app")
+	_, standalone, code := run(t, app, bin, "./...")
+	if code != 3 {
+		t.Errorf("fencecheck ./...: exit status %d, want 3:\n%s", code, standalone)
+	}
+	_, vet, code := run(t, app, gocmd, "vet", "-vettool="+bin, "./...")
+	if code != 1 {
+		t.Errorf("go vet: exit status %d, want 1:\n%s", code, vet)
+	}
+	a, b := findingLines(standalone), findingLines(vet)
+	if !slices.Equal(a, b) {
+		t.Errorf("the drivers disagree:\nstandalone:\n%s\ngo vet:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	want := []string{
+		`use.go:20:6: race: .* stores b\.v here while main loads b\.v at ring\.go:29:9, .*\(system handOffEarly; at ring\.go:22:2 in package example\.com/dep/ring\)`,
+		`ring.go:22:2: 	the finding is here, in package example\.com/dep/ring`,
+		`use.go:24:3: SC: system handOffEarly is wrong even under sequential consistency`,
+	}
+	for _, w := range want {
+		re := regexp.MustCompile(w)
+		if !slices.ContainsFunc(a, re.MatchString) {
+			t.Errorf("no finding matches %q:\n%s", w, strings.Join(a, "\n"))
+		}
+	}
+	if strings.Contains(standalone, "handOff ") || strings.Contains(standalone, "system handOff)") {
+		t.Errorf("a finding on the correct system handOff:\n%s", standalone)
+	}
+}
+
+// findingLines returns the lines of a driver's output that carry a
+// position, with the position's directories dropped, in order.
+func findingLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if i := strings.Index(l, ".go:"); i >= 0 {
+			l = filepath.Base(l[:i]) + l[i:]
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
