@@ -36,12 +36,20 @@ import (
 // the keys the domain inference found, so that this happens only for keys
 // whose values it cannot bound).
 //
-// A map the set-up makes is shared, and it has a variable of its own,
-// named as the map and always 0: every access reads it, and every
-// assignment, delete and clear writes it, so that two accesses to one map
-// of which one writes race, whatever keys they use (Go's maps are not safe
-// for concurrent use; the runtime may stop the program with "concurrent map
-// writes"). A map a goroutine makes is private to it: registers.
+// A map the set-up (or the package's initialisation) makes is shared, and
+// it has a variable of its own, named as the map and always 0: every
+// access reads it, and every assignment, delete and clear writes it, so
+// that two accesses to one map of which one writes race, whatever keys
+// they use (Go's maps are not safe for concurrent use; the runtime may stop
+// the program with "concurrent map writes"). Beside that plain access, an
+// operation's access to the slots is one locked step, so that no
+// interleaving sees a key half inserted. A map a goroutine makes is
+// private to it: registers; one it stores in shared memory or joins with
+// another map is shared from its make (another round).
+//
+// A field or variable that goroutines store maps into holds the identity
+// of a map (1, 2, ...; 0 is nil), and an operation on a map loaded from it
+// or joined at a phi (vMapRef) splits over every shared map of its type.
 //
 // A range over a map visits the keys in any order: each step takes any
 // key not visited yet that is present, and the loop ends when every key
@@ -61,6 +69,7 @@ type keyCell struct {
 	n     int64
 }
 
+// compare orders key cells: numbers before strings, each by value.
 func (k keyCell) compare(o keyCell) int {
 	if k.isStr != o.isStr {
 		if k.isStr {
@@ -74,6 +83,7 @@ func (k keyCell) compare(o keyCell) int {
 	return cmp.Compare(k.n, o.n)
 }
 
+// descID and tupleID key a key's form d and its tuple t in Go maps.
 func descID(d []keyCell) string { return fmt.Sprint(d) }
 
 func tupleID(t []int64) string { return fmt.Sprint(t) }
@@ -405,6 +415,7 @@ func (s *system) nameMap(m *mapObj) {
 	}
 }
 
+// nameSlot names sl's variables after m's name and sl's key.
 func (s *system) nameSlot(m *mapObj, sl *mapSlot) {
 	if sl.val.named || sl.present.named {
 		return
@@ -590,6 +601,7 @@ func (s *system) setupKey(m *mapObj, key value, pos token.Pos) []int64 {
 	return t
 }
 
+// setupPresent reports whether sl's key is in its map, in the set-up.
 func (s *system) setupPresent(sl *mapSlot) bool {
 	v, ok := s.mem[pointer{obj: sl.present}.key()]
 	c, _ := v.constant()
@@ -848,6 +860,7 @@ func (st *mapStep) write(q pointer, e model.Expr) {
 	st.ops = append(st.ops, model.WriteOp(st.p.s.varFor(q), e))
 }
 
+// assign sets register r to e.
 func (st *mapStep) assign(r int, e model.Expr) {
 	st.ops = append(st.ops, model.AssignOp(r, e))
 }
