@@ -158,7 +158,7 @@ func Choose(name string, p *model.Program, q Question) (Plan, error) {
 	case q == Races && !finite:
 		return Plan{Exact: Lookup(Pred)}, nil
 	case name == Auto:
-		exact := Lookup(Explicit)
+		exact := Lookup(e.Races)
 		if q == Reach {
 			exact = exactFor(p)
 		}
