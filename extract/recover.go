@@ -50,10 +50,13 @@ type snapInfo struct {
 }
 
 // unwinding is a panic whose deferred calls are being lowered: snap binds
-// the deferred call being lowered, whose own recover() stops the panic.
+// the deferred call being lowered, whose own recover() stops the panic;
+// id is the heap id of the panic's value, when it is a constant or a
+// pointer (ifacecells.go), else nil.
 type unwinding struct {
 	snap *frame
 	site panicSite
+	id   model.Expr
 }
 
 // chainElem is a function of the goroutine that a panic passes through:
@@ -139,7 +142,25 @@ func (p *proc) panicAt(site panicSite) {
 		p.panics = append(p.panics, site)
 		return
 	}
-	p.unwind(site)
+	p.unwind(site, p.panicID(site))
+}
+
+// panicID returns the heap id of the value of the explicit panic site, as
+// the instruction being lowered computes it, when it is an interface value
+// holding a constant or a pointer; else nil.
+func (p *proc) panicID(site panicSite) model.Expr {
+	if site.val == nil || p.at.fr == nil {
+		return nil
+	}
+	v := p.s.get(p.at.fr, site.val)
+	if v.kind != vIface {
+		return nil
+	}
+	pl := v.env[0]
+	if _, isConst := pl.constant(); isObjPtr(v.typ) && (pl.kind == vPtr || pl.kind == vNil) || isConst && (isIntegral(v.typ) || isString(v.typ)) {
+		return p.s.ifaceID(v, site.pos)
+	}
+	return nil
 }
 
 // landing returns a location from which the panic name at pos runs as
@@ -151,7 +172,7 @@ func (p *proc) landing(name string, pos token.Pos) int {
 		return -1
 	}
 	l := p.newLoc(pos)
-	p.unwind(panicSite{loc: l, name: name, pos: pos})
+	p.unwind(panicSite{loc: l, name: name, pos: pos}, nil)
 	return l
 }
 
@@ -163,10 +184,11 @@ func (p *proc) panicReg() int {
 	return p.panicking - 1
 }
 
-// unwind lowers the panic site: the deferred calls of the goroutine's
-// functions, innermost first, each a function's return when a deferred
-// call of it recovers; the bad state of the panic after the last.
-func (p *proc) unwind(site panicSite) {
+// unwind lowers the panic site, whose value has the heap id id (nil when
+// it has none): the deferred calls of the goroutine's functions, innermost
+// first, each a function's return when a deferred call of it recovers; the
+// bad state of the panic after the last.
+func (p *proc) unwind(site panicSite, id model.Expr) {
 	s := p.s
 	if site.val != nil && !panicValueFree(site.val) {
 		s.unsupported(site.pos, "a panic that a deferred call may recover, whose value (of type %s) may point into the system's memory", site.val.Type())
@@ -188,7 +210,7 @@ func (p *proc) unwind(site panicSite) {
 			d := c.ds[i]
 			cur = p.runDefer(c.fr, c.b, c.ds, i, site.pos, cur, func(loc int) int {
 				prev := p.unwinding
-				p.unwinding = &unwinding{snap: d.snap, site: site}
+				p.unwinding = &unwinding{snap: d.snap, site: site, id: id}
 				loc = p.deferredCall(d, loc)
 				p.unwinding = prev
 				return loc
@@ -224,8 +246,8 @@ func (p *proc) recoverReturn(fr *frame, loc int) {
 
 // recoverCall lowers recover() of a process: while a panic is in progress
 // and the call is the deferred call's own, it stops the panic and returns
-// its value (an interface value the model keeps only as nil or not);
-// otherwise nil.
+// its value (the interface value of an explicit panic of a constant or a
+// pointer; any other the model keeps only as nil or not); otherwise nil.
 func (p *proc) recoverCall(fr *frame, in *ssa.Call, cur int) int {
 	u := p.unwinding
 	if u == nil || fr.parent != u.snap {
@@ -233,18 +255,31 @@ func (p *proc) recoverCall(fr *frame, in *ssa.Call, cur int) int {
 		return cur
 	}
 	pr := p.panicReg()
+	pos := in.Pos()
+	if u.id != nil {
+		anyT := types.NewInterfaceType(nil, nil).Complete()
+		r := p.newReg(p.regName(fr, in), anyT)
+		p.holds(r, fr, in)
+		next := p.newLoc(pos)
+		set := p.emit(cur, model.GuardOp(model.Bin(model.OpNe, model.R(pr), model.C(0))), pos, Origin{})
+		p.emitTo(set, model.AssignOp(r, u.id), next, pos, Origin{})
+		unset := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(pr), model.C(0))), pos, Origin{})
+		p.emitTo(unset, model.AssignOp(r, model.C(0)), next, pos, Origin{})
+		fr.vals[in] = p.s.refVal(model.R(r), anyT)
+		return p.emit(next, model.AssignOp(pr, model.C(0)), pos, Origin{})
+	}
 	r := p.newReg("recovered", types.Typ[types.Bool])
-	cur = p.emit(cur, model.AssignOp(r, model.R(pr)), in.Pos(), Origin{})
-	cur = p.emit(cur, model.AssignOp(pr, model.C(0)), in.Pos(), Origin{})
+	cur = p.emit(cur, model.AssignOp(r, model.R(pr)), pos, Origin{})
+	cur = p.emit(cur, model.AssignOp(pr, model.C(0)), pos, Origin{})
 	fr.vals[in] = value{kind: vOpaque, e: model.R(r),
 		why: fmt.Sprintf("the value recover returns (the value of %s, which the model keeps only as nil or not)", u.site.name)}
 	return cur
 }
 
 // recoverNil is what recover returns when no panic is in progress, or to
-// a call that no deferred call makes itself.
+// a call that no deferred call makes itself: nil.
 func recoverNil() value {
-	return value{kind: vOpaque, e: model.C(0), why: "the value recover returns, nil here"}
+	return value{kind: vNil}
 }
 
 // panicValueFree reports whether v, the value of a panic, cannot point into

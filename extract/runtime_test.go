@@ -33,6 +33,8 @@ func TestRuntimeVerdicts(t *testing.T) {
 		{"poolReturnsPut", S, S},
 		{"poolMayIgnore", U, U},
 		{"poolHandsOver", S, S},
+		{"recoverStores", S, S},
+		{"recoverStoresWrong", U, U},
 	})
 }
 

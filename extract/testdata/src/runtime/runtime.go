@@ -346,3 +346,56 @@ func poolHandsOver() {
 	}()
 	wg.Wait()
 }
+
+type caught struct {
+	first atomic.Pointer[panicked]
+}
+
+type panicked struct{ value any }
+
+func (c *caught) catch() {
+	if v := recover(); v != nil {
+		c.first.CompareAndSwap(nil, &panicked{value: v})
+	}
+}
+
+// recoverStores keeps the recovered value, as conc's catcher does: it is
+// the panic's.
+//
+//fencecheck:system
+func recoverStores() {
+	var c caught
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer c.catch()
+		panic("boom")
+	}()
+	wg.Wait()
+	p := c.first.Load()
+	if p == nil {
+		panic("lost the panic")
+	}
+	if s, ok := p.value.(string); !ok || s != "boom" {
+		panic("another value")
+	}
+}
+
+// recoverStoresWrong expects another value.
+//
+//fencecheck:system
+func recoverStoresWrong() {
+	var c caught
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer c.catch()
+		panic("boom")
+	}()
+	wg.Wait()
+	if p := c.first.Load(); p != nil && p.value != "bang" {
+		panic("another value")
+	}
+}
