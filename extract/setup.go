@@ -515,6 +515,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	}
 	k, vt := classifyExtern(f.fn)
 	if k == extNone {
+		if why := s.x.noSourceReason(f.fn); why != "" {
+			s.unsupported(pos, "a call of %s (%s)", f.fn.String(), why)
+		}
 		s.unsupported(pos, "a call of %s", f.fn.String())
 	}
 	if k == extGosched {

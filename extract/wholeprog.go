@@ -110,6 +110,14 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 		}
 		l.parsed[path] = pp
 		work = append(work, pp.used...)
+		// An import the export data describes only in part (a package
+		// the analysed one reaches only through another's types) is read
+		// from source too, when its source is found.
+		for _, imp := range pp.imports {
+			if p := l.exported[imp]; p != nil && !p.Complete() && l.sourceDir(p) != "" {
+				work = append(work, imp)
+			}
+		}
 		// A package of the build that imports this one must see the same
 		// types: it is read from source too.
 		for _, q := range l.importers(path) {

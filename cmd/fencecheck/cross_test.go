@@ -35,8 +35,8 @@ func TestCrossPackageDrivers(t *testing.T) {
 		t.Errorf("the drivers disagree:\nstandalone:\n%s\ngo vet:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
 	}
 	want := []string{
-		`use.go:20:6: race: .* stores b\.v here while main loads b\.v at ring\.go:29:9, .*\(system handOffEarly; at ring\.go:22:2 in package example\.com/dep/ring\)`,
-		`ring.go:22:2: 	the finding is here, in package example\.com/dep/ring`,
+		`use.go:20:6: race: .* stores b\.v here while main loads b\.v at ring\.go:36:9, .*\(system handOffEarly; at ring\.go:29:2 in package example\.com/dep/ring\)`,
+		`ring.go:29:2: 	the finding is here, in package example\.com/dep/ring`,
 		`use.go:24:3: SC: system handOffEarly is wrong even under sequential consistency`,
 	}
 	for _, w := range want {

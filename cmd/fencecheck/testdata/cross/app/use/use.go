@@ -11,7 +11,7 @@ import (
 func handOff() {
 	var b ring.Box
 	go lib.Send(&b, 7, false)
-	if b.Take() != 7 {
+	if b.Take() != 7 || b.Puts() != 1 {
 		panic("lost")
 	}
 }

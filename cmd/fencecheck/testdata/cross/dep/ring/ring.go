@@ -2,22 +2,29 @@
 // value before the flag, PutEarly the other way round.
 package ring
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"example.com/dep/count"
+)
 
 // Box holds one value.
 type Box struct {
 	full atomic.Bool
 	v    int
+	puts count.Counter
 }
 
 // Put stores v and then marks the box full.
 func (b *Box) Put(v int) {
+	b.puts.Inc()
 	b.v = v
 	b.full.Store(true)
 }
 
 // PutEarly marks the box full before it stores v.
 func (b *Box) PutEarly(v int) {
+	b.puts.Inc()
 	b.full.Store(true)
 	b.v = v
 }
@@ -28,3 +35,6 @@ func (b *Box) Take() int {
 	}
 	return b.v
 }
+
+// Puts returns how many values were put.
+func (b *Box) Puts() int32 { return b.puts.Get() }
