@@ -130,10 +130,26 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 		return nil, l.noSource, nil
 	}
 	// Type-check the parsed packages in dependency order, each importing
-	// the others' source versions.
+	// the others' source versions. A package that does not type-check so
+	// is dropped, with the packages that import it, and the rest tried
+	// again.
+	for len(l.parsed) > 0 {
+		wp, failed, err := l.checkAll(pkg, files)
+		if failed == "" {
+			return wp, l.noSource, err
+		}
+		l.drop(failed, err.Error())
+	}
+	return nil, l.noSource, nil
+}
+
+// checkAll type-checks the parsed packages and then the analysed package
+// from source. On an error in a parsed package it returns that package's
+// path.
+func (l *progLoader) checkAll(pkg *types.Package, files []*ast.File) (wp *wholeProgram, failed string, err error) {
 	order, err := l.order()
 	if err != nil {
-		return nil, l.noSource, err
+		return nil, "", err
 	}
 	checked := map[string]*types.Package{}
 	imp := importerFunc(func(path string) (*types.Package, error) {
@@ -154,9 +170,9 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 		pp := l.parsed[path]
 		var errs []error
 		sp := &sourcePackage{files: pp.files, info: newInfo()}
-		sp.pkg, _ = conf(&errs).Check(path, fset, pp.files, sp.info)
+		sp.pkg, _ = conf(&errs).Check(path, l.fset, pp.files, sp.info)
 		if len(errs) > 0 {
-			return nil, l.noSource, fmt.Errorf("type-checking %s from source: %w", path, errors.Join(errs...))
+			return nil, path, fmt.Errorf("type-checking %s from source: %w", path, errs[0])
 		}
 		checked[path] = sp.pkg
 		wp.deps = append(wp.deps, sp)
@@ -165,11 +181,33 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 	wp.info = newInfo()
 	c := conf(&errs)
 	c.GoVersion = pkg.GoVersion()
-	wp.pkg, _ = c.Check(pkg.Path(), fset, files, wp.info)
+	wp.pkg, _ = c.Check(pkg.Path(), l.fset, files, wp.info)
 	if len(errs) > 0 {
-		return nil, l.noSource, fmt.Errorf("type-checking %s with its dependencies from source: %w", pkg.Path(), errs[0])
+		return nil, "", fmt.Errorf("type-checking %s with its dependencies from source: %w", pkg.Path(), errs[0])
 	}
-	return wp, l.noSource, nil
+	return wp, "", nil
+}
+
+// drop removes path from the packages read from source, with every
+// parsed package that imports it, directly or not, giving why.
+func (l *progLoader) drop(path, why string) {
+	gone := map[string]bool{path: true}
+	for changed := true; changed; {
+		changed = false
+		for q, pp := range l.parsed {
+			if !gone[q] && slices.ContainsFunc(pp.imports, func(i string) bool { return gone[i] }) {
+				gone[q], changed = true, true
+			}
+		}
+	}
+	for q := range gone {
+		delete(l.parsed, q)
+		if q == path {
+			l.noSource[q] = why
+		} else {
+			l.noSource[q] = fmt.Sprintf("it imports %s, which could not be read from source: %s", path, why)
+		}
+	}
 }
 
 // localize returns pos when it lies in the analysed package, and otherwise
