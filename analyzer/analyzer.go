@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -66,8 +67,12 @@ func run(pass *analysis.Pass, cfg Config) error {
 	}
 	r := newReporter(pass)
 	r.unfixedOnly = cfg.Unfixed
+	r.variants = map[string]int{}
 	for _, sys := range systems {
-		r.variant = ""
+		r.variants[strings.TrimSuffix(sys.Name, " with "+sys.Variant)]++
+	}
+	for _, sys := range systems {
+		r.variant, r.base = "", strings.TrimSuffix(sys.Name, " with "+sys.Variant)
 		r.anchor, r.foreign = sys.Decl.Name.Pos(), sys.Foreign
 		if sys.Variant != "" {
 			r.variant = " with " + sys.Variant

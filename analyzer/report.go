@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -32,8 +33,18 @@ type reporter struct {
 	// variant is " with " and the variant of the system being checked
 	// (extract.System.Variant), or "": a finding that an earlier variant of
 	// the same system reported already, which differs only by it, is not
-	// reported again.
-	variant string
+	// reported again. variants counts the variants of each system, by the
+	// name of its function; base is that of the system being checked, and
+	// shown counts, for each queued diagnostic (by its key), the variants
+	// that reported it: a finding every variant reports does not depend
+	// on the values, and flush drops the variant from its message.
+	variant  string
+	base     string
+	variants map[string]int
+	shown    map[string]int
+	keys     []string // the key of each queued diagnostic
+	labels   []string // the variant of each queued diagnostic's system
+	bases    []string // the function of each queued diagnostic's system
 	// anchor is the position of the name of the system being checked, and
 	// foreign its extract.System.Foreign: a finding in another package's
 	// code is reported at the anchor (see relocate).
@@ -70,15 +81,28 @@ func (r *reporter) add(d analysis.Diagnostic) {
 	r.relocate(&d)
 	msg := d.Message
 	if r.variant != "" {
-		msg = strings.ReplaceAll(msg, r.variant, "")
+		// A goroutine a loop started is go@LINE(i=0) when the loop
+		// starts several, go@LINE when it starts one.
+		msg = loopSuffix.ReplaceAllString(strings.ReplaceAll(msg, r.variant, ""), "$1")
 	}
 	key := fmt.Sprintf("%d\x00%s", d.Pos, msg)
+	if r.shown == nil {
+		r.shown = map[string]int{}
+	}
+	if r.variant != "" {
+		r.shown[key]++
+	}
 	if r.seen[key] {
 		return
 	}
 	r.seen[key] = true
 	r.diags = append(r.diags, d)
+	r.keys, r.labels, r.bases = append(r.keys, key), append(r.labels, r.variant), append(r.bases, r.base)
 }
+
+// loopSuffix matches the loop variables in the name of a goroutine that a
+// go statement in a loop started.
+var loopSuffix = regexp.MustCompile(`(go@\d+)\([^)]*\)`)
 
 // relocate moves a diagnostic whose position lies in the code of another
 // package that the system runs to the system's name, where go vet and the
@@ -117,6 +141,15 @@ func (r *reporter) relocate(d *analysis.Diagnostic) {
 
 // flush reports the queued diagnostics, ordered by position.
 func (r *reporter) flush() {
+	for i := range r.diags {
+		if r.labels[i] != "" && r.shown[r.keys[i]] == r.variants[r.bases[i]] {
+			r.diags[i].Message = strings.ReplaceAll(r.diags[i].Message, r.labels[i], "")
+			for j := range r.diags[i].Related {
+				r.diags[i].Related[j].Message = strings.ReplaceAll(r.diags[i].Related[j].Message, r.labels[i], "")
+			}
+		}
+	}
+	r.keys, r.labels, r.bases = nil, nil, nil
 	slices.SortStableFunc(r.diags, func(a, b analysis.Diagnostic) int { return cmp.Compare(a.Pos, b.Pos) })
 	for _, d := range r.diags {
 		if r.unfixedOnly && len(d.SuggestedFixes) > 0 {
@@ -475,6 +508,7 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
+	s.emitWitness(d, b.trace)
 	s.r.add(d)
 }
 
@@ -505,7 +539,9 @@ func (s *system) reportSCText(t *model.Trace) {
 		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "from the initial state: no goroutine needs to move"})
 	}
 	related = append(related, analysis.RelatedInformation{Pos: pos, Message: "no barrier can fix this: the interleaving above needs no store buffer"})
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related}
+	s.emitWitness(d, t)
+	s.r.add(d)
 }
 
 // reportNotFixable reports a system that only barriers outside the placement
@@ -534,7 +570,9 @@ func (s *system) reportNotFixable(res *fence.Result) {
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related}
+	s.emitWitness(d, t)
+	s.r.add(d)
 }
 
 // stepText describes one step of a trace for a Go programmer, or returns ""

@@ -132,3 +132,24 @@ func goroutineCountWrong() {
 	}()
 	wg.Wait()
 }
+
+// sizedPoolNoWait reads the first worker's slot before it waits: a race
+// whatever GOMAXPROCS is, so the finding names no value.
+//
+//fencecheck:system
+func sizedPoolNoWait() {
+	n := runtime.GOMAXPROCS(0)
+	results := make([]int, n)
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			results[i] = 1 // want `^race: go@\d+ stores results\[0\] here while main loads results\[0\] at procs\.go:\d+:\d+, and nothing orders the two \(system sizedPoolNoWait\)$`
+		}()
+	}
+	if results[0] == 1 {
+		println("done early")
+	}
+	wg.Wait()
+}
