@@ -508,7 +508,6 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	s.emitWitness(d, b.trace)
 	s.r.add(d)
 }
 
@@ -539,9 +538,7 @@ func (s *system) reportSCText(t *model.Trace) {
 		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "from the initial state: no goroutine needs to move"})
 	}
 	related = append(related, analysis.RelatedInformation{Pos: pos, Message: "no barrier can fix this: the interleaving above needs no store buffer"})
-	d := analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related}
-	s.emitWitness(d, t)
-	s.r.add(d)
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related})
 }
 
 // reportNotFixable reports a system that only barriers outside the placement
@@ -570,9 +567,7 @@ func (s *system) reportNotFixable(res *fence.Result) {
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	d := analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related}
-	s.emitWitness(d, t)
-	s.r.add(d)
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related})
 }
 
 // stepText describes one step of a trace for a Go programmer, or returns ""
