@@ -12,7 +12,8 @@ import (
 //
 // A method value x.m (lock := mu.Lock, go f(0) with f := l.run) is, in
 // go/ssa, a closure of a synthetic wrapper (m$bound) that binds the
-// receiver x and calls the method. The wrapper has no source: a call of it
+// receiver x and calls the method; a method expression (*T).m is a
+// wrapper (m$thunk) that takes the receiver as its first argument. The wrapper has no source: a call of it
 // is lowered as the call of the method itself with the bound receiver as
 // its first argument, at the position of the call, so that a method value
 // of sync.Mutex locks like mu.Lock() does and one of the package's methods
@@ -30,9 +31,13 @@ func boundMethod(fn *ssa.Function) (*types.Func, bool) {
 }
 
 // unbind returns the callee and arguments of a call of f with args: for a
-// method value, its method with the bound receiver first; for any other
-// value, f and args.
+// method value, its method with the bound receiver first; for a method
+// expression ((*T).m, whose first argument is the receiver), its method;
+// for any other value, f and args.
 func (s *system) unbind(f value, args []value, pos token.Pos) (value, []value) {
+	if f.kind == vFunc && strings.HasPrefix(f.fn.Synthetic, "thunk for") && len(args) > 0 && len(f.fn.Params) > 0 {
+		return s.unthunk(f.fn, args, pos)
+	}
 	if f.kind != vFunc || len(f.env) != 1 {
 		return f, args
 	}
@@ -62,6 +67,33 @@ func (s *system) unbind(f value, args []value, pos token.Pos) (value, []value) {
 		s.unsupported(pos, "the method value %s (no method found for it)", f.fn.Name())
 	}
 	return value{kind: vFunc, fn: fn}, append([]value{recv}, args...)
+}
+
+// unthunk returns the method a method expression's wrapper fn calls, and
+// args with the receiver as the method takes it.
+func (s *system) unthunk(fn *ssa.Function, args []value, pos token.Pos) (value, []value) {
+	m, ok := fn.Object().(*types.Func)
+	if !ok {
+		return value{kind: vFunc, fn: fn}, args
+	}
+	prog := s.x.ssapkg.Prog
+	rt := fn.Params[0].Type()
+	args = append([]value(nil), args...)
+	var method *ssa.Function
+	if types.IsInterface(rt) {
+		recv := args[0]
+		if recv.kind != vIface {
+			s.unsupported(pos, "the method expression %s on %s (only interface values whose dynamic type is known in the system are modelled)", m.Name(), describe(recv))
+		}
+		method = prog.LookupMethod(recv.typ, m.Pkg(), m.Name())
+		args[0] = recv.env[0]
+	} else {
+		method = prog.LookupMethod(rt, m.Pkg(), m.Name())
+	}
+	if method == nil {
+		s.unsupported(pos, "the method expression %s (no method found for it)", fn.Name())
+	}
+	return value{kind: vFunc, fn: method}, args
 }
 
 // funcSpawn is the goroutine that a function value f starts when a call

@@ -106,3 +106,51 @@ func goMethodValueWrong() {
 		panic("a run is missing") // want `^SC: system goMethodValueWrong is wrong even under sequential consistency`
 	}
 }
+
+func (c *counter) inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *counter) incUnlocked() {
+	c.n++ // want `^race: go@\d+ stores c\.n here while go@\d+#2 loads c\.n`
+}
+
+// methodExpressions calls methods through method expressions: inc(&c) is
+// c.inc().
+//
+//fencecheck:system
+func methodExpressions() {
+	var c counter
+	inc := (*counter).inc
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			inc(&c)
+		}()
+	}
+	wg.Wait()
+	if c.n != 2 {
+		panic("lost update")
+	}
+}
+
+// methodExpressionsWrong calls the unlocked increment.
+//
+//fencecheck:system
+func methodExpressionsWrong() {
+	var c counter
+	inc := (*counter).incUnlocked
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			inc(&c)
+		}()
+	}
+	wg.Wait()
+}
