@@ -90,7 +90,7 @@ func timeValue(tick model.Expr, off int64) value {
 	if off == 0 {
 		return intVal(tick)
 	}
-	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take (it cannot be stored)")
+	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take: memory keeps readings of time.Now only (store the reading, and add the duration where it is compared)")
 	v.clock = &clockVal{tick: tick, off: off}
 	return v
 }
