@@ -11,10 +11,10 @@ import (
 // TestRuntimeVerdicts checks the verdicts of systems that call into the
 // run time (yields, linknamed random numbers, Goexit, panic and recover,
 // the clock, sync.Pool)
-// against what Go allows (each system's comment in testdata/src/runtime
+// against what Go allows (each system's comment in testdata/src/rtcalls
 // gives the reasoning).
 func TestRuntimeVerdicts(t *testing.T) {
-	testVerdicts(t, "runtime", []verdictCase{
+	testVerdicts(t, "rtcalls", []verdictCase{
 		{"yieldSpin", S, S},
 		{"pick", U, U},
 		{"goexitDefers", S, S},

@@ -1,6 +1,6 @@
-// Package runtime holds systems that call into the run time: the verdicts
+// Package rtcalls holds systems that call into the run time: the verdicts
 // of extract's tests say what Go allows for each (its comment says why).
-package runtime
+package rtcalls
 
 import (
 	"runtime"
