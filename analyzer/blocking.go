@@ -209,7 +209,9 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: pos, Category: kind, Message: msg, Related: related}
+	s.emitWitness(d, t)
+	s.r.add(d)
 }
 
 // syncStepText describes a step of a channel operation or of a

@@ -268,6 +268,7 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
+	s.emitWitness(d, rc.Trace)
 	s.r.add(d)
 }
 

@@ -508,6 +508,7 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
+	s.emitWitness(d, b.trace)
 	s.r.add(d)
 }
 
@@ -538,7 +539,9 @@ func (s *system) reportSCText(t *model.Trace) {
 		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "from the initial state: no goroutine needs to move"})
 	}
 	related = append(related, analysis.RelatedInformation{Pos: pos, Message: "no barrier can fix this: the interleaving above needs no store buffer"})
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg, Related: related}
+	s.emitWitness(d, t)
+	s.r.add(d)
 }
 
 // reportNotFixable reports a system that only barriers outside the placement
@@ -567,7 +570,9 @@ func (s *system) reportNotFixable(res *fence.Result) {
 	if s.cfg.Witness {
 		msg += "\n" + s.reachabilityTable(t)
 	}
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: pos, Category: KindTSO, Message: msg, Related: related}
+	s.emitWitness(d, t)
+	s.r.add(d)
 }
 
 // stepText describes one step of a trace for a Go programmer, or returns ""

@@ -54,6 +54,9 @@ func main() {
 	if rest, ok := explainArgs(args); ok {
 		os.Exit(explain(os.Stdout, os.Stderr, rest))
 	}
+	if dir, rest, ok := htmlArgs(args); ok {
+		os.Exit(writeHTMLReport(dir, rest, os.Stderr))
+	}
 	if fix, rest, diff := fixFlags(args); fix && os.Getenv(fixChildEnv) == "" {
 		os.Exit(fixThenReport(args, rest, diff))
 	}
