@@ -179,8 +179,15 @@ type durCmp struct {
 }
 
 // timeResult evaluates a call of package time op with args; now reads the
-// clock. ok is false when op is not modelled.
+// clock. ok is false when op is not modelled, or a time.Time it takes is
+// none of the clock's (time.Unix's result): then the call is one that
+// cannot touch the system (calls.go), whose results are not computed.
 func (s *system) timeResult(op string, args []value, now func() model.Expr, pos token.Pos) (timeRes, bool) {
+	for _, a := range args {
+		if a.kind == vOpaque && a.clock == nil {
+			return timeRes{}, false
+		}
+	}
 	sub := func(a, b model.Expr) model.Expr {
 		if ca, ok := a.(model.Const); ok {
 			if cb, ok := b.(model.Const); ok {

@@ -35,6 +35,7 @@ func TestRuntimeVerdicts(t *testing.T) {
 		{"poolHandsOver", S, S},
 		{"recoverStores", S, S},
 		{"recoverStoresWrong", U, U},
+		{"otherTimes", S, S},
 	})
 }
 

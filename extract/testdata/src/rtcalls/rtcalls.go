@@ -3,6 +3,7 @@
 package rtcalls
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -398,4 +399,19 @@ func recoverStoresWrong() {
 	if p := c.first.Load(); p != nil && p.value != "bang" {
 		panic("another value")
 	}
+}
+
+// otherTimes: a time.Time that is no reading of the clock (time.Unix's)
+// goes, with what is computed from it, to calls that cannot touch the
+// system, as before the clock.
+//
+//fencecheck:system
+func otherTimes() {
+	done := make(chan struct{})
+	go func() {
+		d := time.Unix(5, 0).Sub(time.Unix(3, 0))
+		fmt.Println(d, time.Now().UnixNano())
+		close(done)
+	}()
+	<-done
 }
