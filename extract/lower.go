@@ -960,6 +960,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		if b.Name() == "append" {
 			return p.appendProc(fr, in, cur)
 		}
+		if b.Name() == "copy" {
+			return p.copyProc(fr, in, cur)
+		}
 		if len(c.Args) > 0 && isMap(c.Args[0].Type()) {
 			return p.mapBuiltin(fr, in, b.Name(), cur)
 		}
