@@ -3,7 +3,7 @@
 // checking), for finite programs under sequential consistency, and under
 // x86-TSO for programs whose reads never find a store of their own process
 // pending (a fence or locked operation between every write and the next
-// read: [explicit.LoadsDrained]), where TSO has SC's behaviours.
+// read: [facts.LoadsDrained]), where TSO has SC's behaviours.
 //
 // Where the explicit engine stores every state, this engine stores the
 // set of states reached as one diagram, whose size depends on the
@@ -35,7 +35,6 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bdd/dd"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -65,7 +64,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
 	p.Index()
-	if err := explicit.RequireDrained("the bdd engine", p, m); err != nil {
+	if err := engines.RequireDrained("the bdd engine", p, m); err != nil {
 		return nil, err
 	}
 	mgr := dd.New()
@@ -109,7 +108,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		case err == errWork:
 			res.Reason = meter.Reason()
 		default:
-			res.Reason = explicit.StopReason(ctx)
+			res.Reason = engines.StopReason(ctx)
 		}
 		res.Stats.Duration = time.Since(start)
 		return res, nil

@@ -7,8 +7,8 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bdd/dd"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // MaxCombinations bounds the assignments of the values a transition (or a
@@ -103,7 +103,7 @@ type procRel struct {
 
 // newEncoding lays out the bits of p's state and builds its relations.
 func newEncoding(p *model.Program, m *dd.Manager) (*encoding, error) {
-	e := &encoding{p: p, m: m, dead: explicit.Dead(p)}
+	e := &encoding{p: p, m: m, dead: facts.Dead(p)}
 	if err := e.layout(); err != nil {
 		return nil, err
 	}

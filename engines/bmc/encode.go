@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // This file is the interference-modular encoding Φ_C of §3.1 and the
@@ -127,7 +127,7 @@ type encoding struct {
 	endOrder []*smt.Expr
 	openEnd  bool
 	// dead[i][l] lists the registers of process i dead at location l of
-	// the unrolled program (explicit.Dead).
+	// the unrolled program (facts.Dead).
 	dead [][][]int
 	// flushAll holds when the chosen bad state names memory: every store
 	// has left its buffer by tEnd.
@@ -165,7 +165,7 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp 
 	// The registers no later step reads need no value where paths join.
 	// u.Prog has no bad states (the property names copies of p's
 	// locations); the registers p's bad states read are live everywhere.
-	en.dead = explicit.Dead(&model.Program{Name: p.Name, Vars: u.Prog.Vars, Procs: u.Prog.Procs, Bad: p.Bad})
+	en.dead = facts.Dead(&model.Program{Name: p.Name, Vars: u.Prog.Vars, Procs: u.Prog.Procs, Bad: p.Bad})
 	// Initial writes (t0 in Fig. 2).
 	for x, v := range p.Vars {
 		val := b.num(v.Init.Value)

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // fb builds terms in one Z3 context, folding the Boolean constants: tt and
@@ -427,5 +427,5 @@ func (s *scope) inInt64(e model.Expr) bool {
 		}
 		return s.prog.Vars[x].Dom
 	}
-	return coi.InInt64(e, regDom, varDom)
+	return facts.InInt64(e, regDom, varDom)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 	"github.com/fencecheck/fencecheck/model/native"
 )
 
@@ -188,7 +189,7 @@ func TestDifferential(t *testing.T) {
 		stats.regs += red.Stats.IrrelevantRegs
 		check(p, i, "explicit/sc", &explicit.Engine{}, model.SC, false)
 		check(p, i, "sb/tso", &sb.Engine{MaxConstraints: 20_000}, model.TSO, false)
-		if _, acyclic := explicit.MaxWritesOnPath(p); acyclic {
+		if _, acyclic := facts.MaxWritesOnPath(p); acyclic {
 			check(p, i, "explicit/tso", &explicit.Engine{}, model.TSO, true)
 		}
 		if i%every == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // TestLoadsDrained checks the static test behind searching x86-TSO under
@@ -40,7 +41,7 @@ func TestLoadsDrained(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.p.Index()
-			if got := explicit.LoadsDrained(tc.p); got != tc.want {
+			if got := facts.LoadsDrained(tc.p); got != tc.want {
 				t.Fatalf("LoadsDrained = %v, want %v", got, tc.want)
 			}
 		})
@@ -74,7 +75,7 @@ func TestDrainedSC(t *testing.T) {
 			if i%2 == 1 {
 				p = fenceWrites(p)
 				p.Index()
-				if !explicit.LoadsDrained(p) {
+				if !facts.LoadsDrained(p) {
 					t.Fatalf("program %d: a fence after every write leaves a read with a store in its buffer", i)
 				}
 				drained++

@@ -3,7 +3,7 @@
 //
 // Under SC the search is complete for programs with finite domains. Under TSO
 // the store buffers are unbounded, so the search bounds them. The bound is
-// exact when the control graph bounds the buffers (see [DrainBound]: fences
+// exact when the control graph bounds the buffers (see [facts.DrainBound]: fences
 // and locked operations empty them, so a program whose loops write only
 // between such operations has bounded buffers); a search with a larger bound
 // than any buffer reaches loses nothing. Otherwise the engine starts from
@@ -11,7 +11,7 @@
 // MaxAutoBound); a search in which the bound disabled no write is exact as
 // well. Only when the bound did cut writes off is a Safe answer qualified,
 // "up to buffer bound N". When every read of the program finds its
-// process's buffer empty (see [LoadsDrained]: a fence or a locked operation
+// process's buffer empty (see [facts.LoadsDrained]: a fence or a locked operation
 // between every plain write and the next read), TSO has the behaviours of
 // SC, and the search runs without buffers; its traces become TSO traces in
 // which every store leaves its buffer at once. The engine is the project's
@@ -38,21 +38,19 @@
 //
 // States are hashed through a compact variable-length encoding of locations,
 // registers, memory and buffers. Registers that are dead at a process's
-// location (see [Dead]) are reset to 0 first, which merges states with the
+// location (see [facts.Dead]) are reset to 0 first, which merges states with the
 // same future. A program whose initial values '*' give more initial states
 // than the state budget (a wide domain) is answered inconclusive at once.
 package explicit
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // DefaultBound is the store-buffer bound used under TSO when neither the
@@ -99,7 +97,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	bound, exact := 0, true
 	under := m // the model the search runs under
 	switch {
-	case m == model.TSO && !e.KeepBuffers && LoadsDrained(p):
+	case m == model.TSO && !e.KeepBuffers && facts.LoadsDrained(p):
 		// No read can see a buffered store: the behaviours are SC's,
 		// and the traces are turned into TSO traces at the end.
 		under = model.SC
@@ -111,9 +109,9 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		maxStates = DefaultMaxStates
 	}
 	res := &engines.Result{Model: m}
-	if n := InitialStates(p); n > maxStates {
+	if n := facts.InitialStates(p); n > maxStates {
 		res.Status = engines.Inconclusive
-		res.Reason = TooManyInitial(n, maxStates)
+		res.Reason = engines.TooManyInitial(n, maxStates)
 		res.Stats.Duration = time.Since(start)
 		return res, nil
 	}
@@ -168,176 +166,9 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 
 // MaxAutoBound is the largest buffer bound the engine tries by itself (when
 // Engine.Bound is 0) for a program whose buffers the control graph does not
-// bound (see [DrainBound]): it starts at DefaultBound and doubles the bound
+// bound (see [facts.DrainBound]): it starts at DefaultBound and doubles the bound
 // while a write was disabled by it, within a state budget of autoGrowth
 // times the states of the previous round.
 const MaxAutoBound = 16
 
 const autoGrowth = 8
-
-// InitialStates returns the number of initial states of p: the product of
-// the sizes of the domains of the values marked Any (initial '*'),
-// saturating at math.MaxInt64 (also for an unbounded domain). Engines that
-// enumerate initial states compare it with their budget first, so that a
-// wide domain ends in an inconclusive answer instead of an endless loop.
-func InitialStates(p *model.Program) int64 {
-	n := int64(1)
-	mul := func(d model.Domain) {
-		k := d.Size()
-		switch {
-		case k == 0 || n == 0:
-			n = 0
-		case n > math.MaxInt64/k:
-			n = math.MaxInt64
-		default:
-			n *= k
-		}
-	}
-	for _, v := range p.Vars {
-		if v.Init.Any {
-			mul(v.Dom)
-		}
-	}
-	for _, q := range p.Procs {
-		for _, r := range q.Regs {
-			if r.Init.Any {
-				mul(r.Dom)
-			}
-		}
-	}
-	return n
-}
-
-// TooManyInitial is the reason of an inconclusive answer for a program with
-// n initial states, more than the budget.
-func TooManyInitial(n, budget int64) string {
-	count := fmt.Sprint(n)
-	if n == math.MaxInt64 {
-		count = "at least 2^63"
-	}
-	return fmt.Sprintf("%s initial states (values '*' of wide domains) exceed the state budget of %d", count, budget)
-}
-
-// StopReason names the limit that ended ctx: "time budget exhausted" for a
-// deadline, else the context's cause (a memory limit, a cancellation).
-func StopReason(ctx context.Context) string {
-	cause := context.Cause(ctx)
-	switch {
-	case cause == nil, errors.Is(cause, context.DeadlineExceeded):
-		return "time budget exhausted"
-	case errors.Is(cause, context.Canceled):
-		return "search canceled"
-	}
-	return fmt.Sprintf("stopped by the %v", cause)
-}
-
-// Dead returns, for every process of p and every location, the registers
-// that are dead there: on no path from the location is the register read
-// before it is assigned. Registers named by a bad-state condition are live
-// everywhere. Two states that differ only in the values of dead registers
-// have the same futures, so a search may reset dead registers (see
-// [CanonicalRegs]) and merge such states without losing a bad state; the
-// steps it records are the same, so its traces replay on p.
-func Dead(p *model.Program) [][][]int {
-	out := make([][][]int, len(p.Procs))
-	for i, q := range p.Procs {
-		n := len(q.Regs)
-		pinned := make([]bool, n)
-		for _, b := range p.Bad {
-			model.WalkExpr(b.Cond, func(e model.Expr) {
-				if r, ok := e.(model.RegRef); ok && r.Proc == i && r.Reg >= 0 && r.Reg < n {
-					pinned[r.Reg] = true
-				}
-			})
-		}
-		use := make([][]bool, len(q.Trans))
-		def := make([][]bool, len(q.Trans))
-		for ti, t := range q.Trans {
-			use[ti], def[ti] = make([]bool, n), make([]bool, n)
-			useDef(t.Op, use[ti], def[ti])
-		}
-		live := make([][]bool, len(q.Locs))
-		for l := range live {
-			live[l] = slices.Clone(pinned)
-		}
-		for changed := true; changed; {
-			changed = false
-			for ti, t := range q.Trans {
-				for r := range n {
-					if live[t.From][r] {
-						continue
-					}
-					if use[ti][r] || (live[t.To][r] && !def[ti][r]) {
-						live[t.From][r], changed = true, true
-					}
-				}
-			}
-		}
-		out[i] = make([][]int, len(q.Locs))
-		for l := range live {
-			for r := range n {
-				if !live[l][r] {
-					out[i][l] = append(out[i][l], r)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// useDef marks the registers o reads before it assigns them (use) and the
-// ones it assigns whenever it is taken (def).
-func useDef(o model.Op, use, def []bool) {
-	uses := func(e model.Expr) {
-		model.WalkExpr(e, func(e model.Expr) {
-			if r, ok := e.(model.RegRef); ok && r.Proc < 0 && r.Reg >= 0 && r.Reg < len(use) && !def[r.Reg] {
-				use[r.Reg] = true
-			}
-		})
-	}
-	switch o.Kind {
-	case model.Assign:
-		uses(o.Expr)
-		def[o.Reg] = true
-	case model.Guard:
-		uses(o.Expr)
-	case model.Read:
-		uses(o.Expr)
-		if o.Reg >= 0 {
-			def[o.Reg] = true
-		}
-	case model.Write:
-		uses(o.Expr)
-	case model.Locked:
-		for _, b := range o.Body {
-			useDef(b, use, def)
-		}
-	}
-}
-
-// CanonicalRegs returns s with the dead registers of every process (dead,
-// from [Dead]) set to 0, sharing what it does not change.
-func CanonicalRegs(s model.State, dead [][][]int) model.State {
-	cloned := false
-	for i, l := range s.Locs {
-		if l < 0 || l >= len(dead[i]) {
-			continue
-		}
-		own := false
-		for _, r := range dead[i][l] {
-			if s.Regs[i][r] == 0 {
-				continue
-			}
-			if !cloned {
-				s.Regs = slices.Clone(s.Regs)
-				cloned = true
-			}
-			if !own {
-				s.Regs[i] = slices.Clone(s.Regs[i])
-				own = true
-			}
-			s.Regs[i][r] = 0
-		}
-	}
-	return s
-}

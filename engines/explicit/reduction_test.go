@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // diffReduction checks p under m with the reductions named by reduced and
@@ -81,7 +82,7 @@ func TestReductionDifferential(t *testing.T) {
 						if m == model.SC && bound > 0 {
 							continue
 						}
-						if _, finite := explicit.DrainBound(p); m == model.TSO && bound == 0 && !finite {
+						if _, finite := facts.DrainBound(p); m == model.TSO && bound == 0 && !finite {
 							continue // the rounds of growing bounds are tested apart
 						}
 						f, r := diffReduction(t, p.Name+" seed "+strconv.Itoa(seed), p, m, bound, tc.engine)
@@ -292,7 +293,7 @@ func TestDrainBound(t *testing.T) {
 		{"test and set, looping", symmetricBug(), 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, finite := explicit.DrainBound(tc.p)
+			n, finite := facts.DrainBound(tc.p)
 			if finite != tc.finite || finite && n != tc.want {
 				t.Fatalf("got %d, %v; want %d, %v", n, finite, tc.want, tc.finite)
 			}
@@ -323,7 +324,7 @@ func TestAutoBound(t *testing.T) {
 	// The stores land in order: R never sees x go down.
 	p.Bad = []model.BadState{{Name: "x went down", Locs: []model.ProcLoc{{Proc: 1, Loc: 2}},
 		Cond: model.Bin(model.OpLt, model.RegRef{Proc: 1, Reg: 1}, model.RegRef{Proc: 1, Reg: 0})}}
-	if _, finite := explicit.DrainBound(p); finite {
+	if _, finite := facts.DrainBound(p); finite {
 		t.Fatal("the drain bound of a loop that writes is finite")
 	}
 	for _, tc := range []struct {

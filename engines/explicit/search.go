@@ -9,6 +9,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // node is a visited state: how the search reached it (its parent and the
@@ -120,7 +121,7 @@ func (w *worker) lookup(a *succ) {
 func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
 	s := &search{
 		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
-		dead: Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
+		dead: facts.Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
 	}
 	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
 		s.red = newPOR(p, m)
@@ -163,7 +164,7 @@ func (s *search) canon(st model.State) model.State {
 	if s.keepDead {
 		return st
 	}
-	return CanonicalRegs(st, s.dead)
+	return facts.CanonicalRegs(st, s.dead)
 }
 
 // planned is a successor that an expansion's plan inserts unless it was
@@ -318,7 +319,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 	head, off := 0, 0 // the next node to expand and its packed state
 	for head < len(s.nodes) && s.badNode < 0 {
 		if err := ctx.Err(); err != nil {
-			return fmt.Sprintf("%s after %d states", StopReason(ctx), len(s.nodes)), nil
+			return fmt.Sprintf("%s after %d states", engines.StopReason(ctx), len(s.nodes)), nil
 		}
 		if off > len(s.queue)/2 && off > 1<<16 {
 			n := copy(s.queue, s.queue[off:])

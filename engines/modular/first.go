@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // FirstWork is the work (views stored) the thread-modular engine may spend
@@ -47,7 +47,7 @@ func (f *First) prove(ctx context.Context, p *model.Program, m model.Model) *eng
 		return nil
 	}
 	p.Index()
-	if m == model.TSO && !explicit.LoadsDrained(p) {
+	if m == model.TSO && !facts.LoadsDrained(p) {
 		return nil
 	}
 	s, err := newSearch(p)

@@ -36,11 +36,11 @@
 //
 // The engine searches under sequential consistency, and takes x86-TSO for
 // programs whose reads never find a store of their own process pending
-// ([explicit.LoadsDrained]), where TSO has SC's behaviours, by the same
+// ([facts.LoadsDrained]), where TSO has SC's behaviours, by the same
 // search. Under x86-TSO otherwise, a process's store buffer is part of its
 // local state and the flush of a store to a variable several processes
 // write is a step that changes the shared variables; fences and locked
-// operations must bound the buffers ([explicit.DrainBound]).
+// operations must bound the buffers ([facts.DrainBound]).
 package modular
 
 import (
@@ -52,8 +52,8 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // DefaultMaxViews bounds the views stored (about 100 bytes each) unless
@@ -91,8 +91,8 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	// buffer empty; otherwise the buffers are part of the processes' local
 	// states, and fences and locked operations must bound them.
 	sem, bound := model.SC, 0
-	if m == model.TSO && !explicit.LoadsDrained(p) {
-		b, ok := explicit.DrainBound(p)
+	if m == model.TSO && !facts.LoadsDrained(p) {
+		b, ok := facts.DrainBound(p)
 		if !ok {
 			return nil, &engines.Unsupported{Engine: "the thread-modular engine", What: "a program under x86-TSO whose store buffers no fence or locked operation bounds"}
 		}
@@ -110,9 +110,9 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		s.maxViews = DefaultMaxViews
 	}
 	res := &engines.Result{Model: m}
-	if n := explicit.InitialStates(p); n > int64(s.maxViews) {
+	if n := facts.InitialStates(p); n > int64(s.maxViews) {
 		res.Status = engines.Inconclusive
-		res.Reason = explicit.TooManyInitial(n, int64(s.maxViews))
+		res.Reason = engines.TooManyInitial(n, int64(s.maxViews))
 		res.Stats.Duration = time.Since(start)
 		return res, nil
 	}
@@ -139,7 +139,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	case errors.Is(err, errWork):
 		res.Reason = s.meter.Reason()
 	case ctx.Err() != nil:
-		res.Reason = explicit.StopReason(ctx)
+		res.Reason = engines.StopReason(ctx)
 	default:
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func newSearch(p *model.Program) (*search, error) {
 	s := &search{
 		p:          p,
 		n:          n,
-		dead:       explicit.Dead(p),
+		dead:       facts.Dead(p),
 		owner:      make([]int, len(p.Vars)),
 		owned:      make([][]int, n),
 		sharedIDs:  map[string]uint32{},
@@ -357,9 +357,9 @@ func newSearch(p *model.Program) (*search, error) {
 
 // passable returns, for every process and location, whether every
 // transition from the location is local (no memory access) and no bad
-// state watches it ([explicit.Watched]): settle may pass it.
+// state watches it ([facts.Watched]): settle may pass it.
 func passable(p *model.Program) [][]bool {
-	watched := explicit.Watched(p)
+	watched := facts.Watched(p)
 	out := make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		out[i] = make([]bool, len(q.Locs))

@@ -18,6 +18,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -152,7 +153,7 @@ func TestSound(t *testing.T) {
 					t.Fatalf("program %d under %v: the explicit search is not exact (%v), but the buffers are bounded", i, m, want)
 				}
 				key := fmt.Sprintf("%v/%v", want.Status, got.Status)
-				if m == model.TSO && !explicit.LoadsDrained(p) {
+				if m == model.TSO && !facts.LoadsDrained(p) {
 					key += " tso"
 				}
 				if got.Status == engines.Safe && len(p.Procs) >= 3 {

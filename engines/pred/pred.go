@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/engines/zone"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // DefaultMaxIterations is the refinement budget when Engine.MaxIterations is 0.
@@ -248,7 +248,7 @@ const ZoneWork = 2_000_000
 // It returns the safe answer, or nil to go on; the work it spent is
 // charged to the meter of ctx either way, within ZoneWork.
 func (e *Engine) zoneProof(ctx context.Context, p *model.Program, m model.Model) *Report {
-	if e.NoZones || (m == model.TSO && !explicit.LoadsDrained(p)) || wrapFree(p).ops < MinWrapFreeOps {
+	if e.NoZones || (m == model.TSO && !facts.LoadsDrained(p)) || wrapFree(p).ops < MinWrapFreeOps {
 		return nil
 	}
 	start := time.Now()

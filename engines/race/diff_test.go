@@ -22,6 +22,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 	"github.com/fencecheck/fencecheck/model/native"
 )
 
@@ -286,7 +287,7 @@ func TestDifferential(t *testing.T) {
 				i, formatPairs(p, hb.races), native.Format(p))
 			return
 		}
-		_, acyclic := explicit.MaxWritesOnPath(p)
+		_, acyclic := facts.MaxWritesOnPath(p)
 		c.mu.Lock()
 		c.programs++
 		if !acyclic {
@@ -403,7 +404,7 @@ func TestDRFSC(t *testing.T) {
 			return
 		}
 		p := progs[i]
-		if _, acyclic := explicit.MaxWritesOnPath(p); !acyclic {
+		if _, acyclic := facts.MaxWritesOnPath(p); !acyclic {
 			t.Errorf("program %d has a loop", i)
 			return
 		}

@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/modular"
 	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // PortfolioGoroutines is the number of goroutines (see [Goroutines]) from
@@ -178,7 +178,7 @@ func Choose(name string, p *model.Program, q Question) (Plan, error) {
 // exactFor returns the exact engine of the auto mode for the Reach question
 // about p: pred, explicit or sb.
 func exactFor(p *model.Program) *Entry {
-	switch _, loopFree := explicit.MaxWritesOnPath(p); {
+	switch _, loopFree := facts.MaxWritesOnPath(p); {
 	case !p.Finite():
 		return Lookup(Pred)
 	case loopFree:

@@ -17,6 +17,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -192,7 +193,7 @@ func TestBackwardDifferential(t *testing.T) {
 		p := progen.Simple(rng)
 		var truth *engines.Result
 		var err error
-		if _, acyclic := explicit.MaxWritesOnPath(p); acyclic {
+		if _, acyclic := facts.MaxWritesOnPath(p); acyclic {
 			truth, err = (&explicit.Engine{MaxStates: 2_000_000}).Check(context.Background(), p, model.TSO)
 			if err == nil && truth.Bound != "" {
 				t.Fatalf("program %d: the explicit engine bounded a loop-free program: %v", i, truth)

@@ -195,7 +195,7 @@
 // a guess). The forward searches' budgets stop growing at MaxRoundStates
 // (or MaxConstraints); from then on the SB search alone goes on. Both
 // forward searches keep the registers that are dead at a process's location
-// reset (explicit.Dead), which merges states with the same future.
+// reset (facts.Dead), which merges states with the same future.
 // Engine.Backward makes the SB search give every answer (the
 // over-approximation then only prunes and guides it, with budgets that grow
 // in turns with the SB search's); Engine.NoPrune turns pruning off.

@@ -9,8 +9,8 @@ import (
 	"slices"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // This file holds the forward over-approximation: TSO with every store
@@ -150,7 +150,7 @@ type forward struct {
 	viewSeen map[string]struct{}
 
 	// dead lists the dead registers per process and location
-	// (explicit.Dead): states are kept with them reset to 0, and mayReach
+	// (facts.Dead): states are kept with them reset to 0, and mayReach
 	// ignores them.
 	dead [][][]int
 
@@ -170,7 +170,7 @@ var errAbsBudget = errors.New("abstract state budget exhausted")
 // abstract states. It explores everything it can, also past a bad state, so
 // that a complete run yields the reachable local states for pruning.
 func runForward(ctx context.Context, p *model.Program, k int, max int64) (*forward, error) {
-	f := &forward{meter: engines.MeterOf(ctx), prog: p, k: k, visited: map[string]struct{}{}, local: map[string]*localStates{}, dead: explicit.Dead(p)}
+	f := &forward{meter: engines.MeterOf(ctx), prog: p, k: k, visited: map[string]struct{}{}, local: map[string]*localStates{}, dead: facts.Dead(p)}
 	return f, f.run(ctx, max)
 }
 
@@ -213,7 +213,7 @@ func (f *forward) run(ctx context.Context, max int64) error {
 
 func (f *forward) add(s absState) {
 	if f.dead != nil {
-		s.regs = explicit.CanonicalRegs(model.State{Locs: s.locs, Regs: s.regs}, f.dead).Regs
+		s.regs = facts.CanonicalRegs(model.State{Locs: s.locs, Regs: s.regs}, f.dead).Regs
 	}
 	f.key = f.key[:0]
 	for _, l := range s.locs {

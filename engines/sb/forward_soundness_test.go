@@ -15,6 +15,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 	"github.com/fencecheck/fencecheck/model/native"
 )
 
@@ -122,7 +123,7 @@ func localKey(locs []int, regs [][]int64, mem []int64, fault bool) string {
 // is bad.
 func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs int64) (int, bool) {
 	t.Helper()
-	dead := explicit.Dead(p)
+	dead := facts.Dead(p)
 	f := &forward{prog: p, k: k, visited: map[string]struct{}{}, local: map[string]*localStates{}, keep: true, dead: dead}
 	if err := f.run(context.Background(), maxAbs); errors.Is(err, errAbsBudget) {
 		return -1, false
@@ -165,7 +166,7 @@ func simulation(t *testing.T, p *model.Program, k, bound, maxStates int, maxAbs 
 	}
 	bad := false
 	for head := 0; head < len(nodes); head++ {
-		c := explicit.CanonicalRegs(nodes[head].s, dead) // as the abstraction keeps them
+		c := facts.CanonicalRegs(nodes[head].s, dead) // as the abstraction keeps them
 		ok := false
 		for _, a := range abs[localKey(c.Locs, c.Regs, c.Mem, c.Fault != nil)] {
 			if represents(a, c, k) {

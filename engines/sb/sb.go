@@ -11,6 +11,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // DefaultMaxConstraints is the constraint budget when Engine.MaxConstraints is 0.
@@ -115,9 +116,9 @@ const (
 
 func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engines.Result, error) {
 	res := &engines.Result{}
-	if n := explicit.InitialStates(p); n > max {
+	if n := facts.InitialStates(p); n > max {
 		res.Status = engines.Inconclusive
-		res.Reason = explicit.TooManyInitial(n, max)
+		res.Reason = engines.TooManyInitial(n, max)
 		return res, nil
 	}
 	fp, err := withFaults(p)
@@ -146,7 +147,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			res.Reason = wide.Error()
 		case err != nil:
 			res.Status = engines.Inconclusive
-			res.Reason = fmt.Sprintf("%s after %d constraints and %d states", explicit.StopReason(ctx), s.count, other)
+			res.Reason = fmt.Sprintf("%s after %d constraints and %d states", engines.StopReason(ctx), s.count, other)
 		case found == nil:
 			res.Status = engines.Safe
 		default:
@@ -155,7 +156,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 				// The budget ended while the counterexample was turned
 				// into a TSO trace: no verdict without the trace.
 				res.Status = engines.Inconclusive
-				res.Reason = fmt.Sprintf("%s while concretizing a counterexample, after %d constraints", explicit.StopReason(ctx), s.count)
+				res.Reason = fmt.Sprintf("%s while concretizing a counterexample, after %d constraints", engines.StopReason(ctx), s.count)
 				return res, nil
 			}
 			if err != nil {
@@ -181,7 +182,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		// search that the abstraction's first states guide well ends
 		// before the abstraction grows large.
 		k := DefaultPruneSuffix
-		if n, acyclic := explicit.MaxWritesOnPath(p); acyclic {
+		if n, acyclic := facts.MaxWritesOnPath(p); acyclic {
 			k = n
 		}
 		states, cons := int64(firstPruneStates), int64(firstPruneConstraints)
@@ -218,7 +219,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	// store buffers, to the explicit search with that exact bound, which
 	// decides such programs (a barrier of 6 goroutines: 2.8 million
 	// states) where the SB search does not.
-	_, drained := explicit.DrainBound(p)
+	_, drained := facts.DrainBound(p)
 	fenceBounded := drained
 	roundCap := int64(MaxRoundStates)
 	if drained {

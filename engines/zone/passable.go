@@ -3,8 +3,8 @@ package zone
 import (
 	"reflect"
 
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // maxTotalValues bounds the valuations of finite registers that total
@@ -17,7 +17,7 @@ const maxTotalValues = 1 << 12
 // under SC, a fence), in every state one of them is enabled (total), no
 // bad state names the process there, and none names its registers.
 func passable(p *model.Program) [][]bool {
-	watched := explicit.Watched(p)
+	watched := facts.Watched(p)
 	out := make([][]bool, len(p.Procs))
 	for i, q := range p.Procs {
 		out[i] = make([]bool, len(q.Locs))

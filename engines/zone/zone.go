@@ -15,7 +15,7 @@
 //
 // It answers for programs under SC, and under x86-TSO for programs whose
 // reads never find a store of their own process pending
-// ([explicit.LoadsDrained]), where TSO has SC's behaviours. The abstraction
+// ([facts.LoadsDrained]), where TSO has SC's behaviours. The abstraction
 // over-approximates: when it reaches no bad state and no step that may
 // fault, the program is safe; otherwise the answer is inconclusive, never
 // unsafe. Guards are exact where they compare x + c with y + d (a
@@ -34,8 +34,8 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // DefaultMaxStates bounds the control states of the abstraction.
@@ -69,7 +69,7 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	}
 	p.Index()
 	res := &engines.Result{Model: m}
-	if err := explicit.RequireDrained("the zone engine", p, m); err != nil {
+	if err := engines.RequireDrained("the zone engine", p, m); err != nil {
 		return nil, err
 	}
 	a := newAnalysis(p)
@@ -141,7 +141,7 @@ type group struct {
 
 // newAnalysis lays out the control values and zone variables of p.
 func newAnalysis(p *model.Program) *analysis {
-	a := &analysis{p: p, dead: explicit.Dead(p), nNum: 1, states: map[string]*group{}}
+	a := &analysis{p: p, dead: facts.Dead(p), nNum: 1, states: map[string]*group{}}
 	ref := func(d model.Domain) slotRef {
 		if d.Unbounded {
 			a.nNum++
@@ -222,7 +222,7 @@ func (a *analysis) run() string {
 	}
 	for len(a.work) > 0 {
 		if err := a.ctx.Err(); err != nil {
-			return explicit.StopReason(a.ctx)
+			return engines.StopReason(a.ctx)
 		}
 		if a.meter != nil && !a.meter.States(1) {
 			return a.meter.Reason()

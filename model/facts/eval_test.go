@@ -1,4 +1,4 @@
-package coi
+package facts
 
 import (
 	"math/big"
