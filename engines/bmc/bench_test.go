@@ -242,7 +242,7 @@ func TestTargets(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			start := time.Now()
-			rc, r, err := eng.Race(ctx, s.prog)
+			rc, r, err := raceOnce(ctx, eng, s.prog)
 			d := time.Since(start)
 			cancel()
 			if err != nil {
@@ -279,7 +279,7 @@ func BenchmarkRaces(b *testing.B) {
 			var res *race.Result
 			for b.Loop() {
 				ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
-				r, err := eng.Races(ctx, s.prog)
+				r, err := race.Check(ctx, eng, s.prog, race.Options{})
 				cancel()
 				if err != nil {
 					b.Fatal(err)

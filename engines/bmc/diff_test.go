@@ -18,6 +18,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // configs are the engine configurations the differential tests rotate
@@ -193,7 +194,7 @@ func TestDiffRaces(t *testing.T) {
 		eng := cfg.eng
 		eng.Unroll = k
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		got, err := eng.Races(ctx, p)
+		got, err := race.Check(ctx, &eng, p, race.Options{})
 		cancel()
 		if err != nil {
 			report("program %d (%s): %v\n%s", i, cfg.name, err, dump(p))
@@ -334,7 +335,7 @@ func unordered(p *model.Program, r race.Race) error {
 	for _, st := range r.Trace.Steps {
 		q := st.Proc
 		op := p.Procs[q].Trans[st.Trans].Op
-		for _, x := range race.Acquires(op) {
+		for _, x := range facts.Acquires(op) {
 			if c, ok := rel[x]; ok {
 				join(clock[q], c)
 			}
@@ -397,7 +398,7 @@ func TestRaceSystems(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			got, err := (&bmc.Engine{Unroll: s.unroll}).Races(ctx, s.prog)
+			got, err := race.Check(ctx, &bmc.Engine{Unroll: s.unroll}, s.prog, race.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -139,16 +139,16 @@
 //
 // # Races
 //
-// [Engine.Race] asks one question, whether two conflicting accesses (at
-// least one a write, at least one plain) of different processes can be
-// enabled at once in a reachable SC state within the bound, which by Boehm
-// and Adve is whether the program has a data race. [Engine.Races] lists the
-// races with package race, which asks both of its phases of
-// [Engine.Enumerate]: the first (which pairs of locations of conflicting
-// accesses are reachable together) and the second (every pair that
-// happens-before leaves unordered), on the program itself instead of the
-// query program of each round and the program instrumented with
-// happens-before bits. A question of the first phase is two processes
+// The race check (package race, asked of this engine) lists the races
+// within the bound by asking both of its phases of [Engine.Enumerate]: the
+// first (which pairs of locations of conflicting accesses, at least one a
+// write and at least one plain, of different processes are reachable
+// together: by Boehm and Adve, whether the program has a data race at all)
+// and the second (every pair that happens-before leaves unordered), on the
+// program itself instead of the query program of each round and the
+// program instrumented with happens-before bits. The questions are
+// engines.RaceQuestion values, so that the engine needs nothing of the
+// race check's package. A question of the first phase is two processes
 // ending at two locations. Happens-before is stated on the links: for an access site c, the
 // knowledge K_c at a location of a process says that the last access of c
 // to run happens before that point, and flows along program order and from

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -301,60 +300,6 @@ func syncVars(p *model.Program) []bool {
 		}
 	}
 	return sync
-}
-
-// Race asks the race question once: is there an SC execution, in which
-// every process takes at most the engine's backward jumps, that reaches a
-// state where two conflicting accesses of different processes to one
-// variable (at least one a write, at least one plain) are both enabled? By
-// Boehm and Adve's theorem that is whether the program has a
-// happens-before data race. Unsafe comes with one such race and its SC
-// trace of p (replayed on the query program, whose bad states are the
-// pairs' locations; see [race.Query]); Safe carries the bound for a
-// program with loops; a program that faults under SC before a race is
-// found gives Inconclusive.
-func (e *Engine) Race(ctx context.Context, p *model.Program) (*race.Race, *engines.Result, error) {
-	pairs := race.Pairs(p)
-	if len(pairs) == 0 {
-		return nil, &engines.Result{Status: engines.Safe, Model: model.SC}, nil
-	}
-	q, groups := race.Query(p, pairs)
-	r, err := e.Check(ctx, q, model.SC)
-	if err != nil || r.Status != engines.Unsafe {
-		return nil, r, err
-	}
-	states, err := q.Replay(r.Trace)
-	if err != nil {
-		return nil, nil, fmt.Errorf("internal error: a race trace does not replay: %w", err)
-	}
-	last := states[len(states)-1]
-	if last.Fault != nil {
-		r.Status, r.Reason = engines.Inconclusive, "the program faults under SC ("+last.Fault.Msg+") before a race is found"
-		return nil, r, nil
-	}
-	bi := q.MatchBad(last)
-	if bi < 0 {
-		return nil, nil, fmt.Errorf("internal error: a race trace ends with no pair of accesses enabled")
-	}
-	return &race.Race{Pair: pairs[groups[bi][0]], Trace: r.Trace}, r, nil
-}
-
-// Races finds the data races of p within the engine's unrolling bound,
-// as race.Check does with this engine: the pairs of conflicting accesses
-// (at least one a write, at least one plain) of different processes that
-// some SC execution, in which every process takes at most the bound's
-// backward jumps, leaves unordered by happens-before. The first phase asks
-// whether two such accesses can be enabled at once (by Boehm and Adve's
-// theorem, whether the program races at all); the second, for a racy
-// program, every pair happens-before leaves unordered; [Engine.Enumerate]
-// answers both on one solver. The answer is Unsafe with every such pair
-// (one per pair of access sites) and an SC trace of p, executed step by
-// step, that ends with the pair unordered; Safe when there is none (with
-// Result.Bound for a program with loops); Inconclusive when a budget ran
-// out. Executions in which a process faults are not needed: a process may
-// stop before its faulting step.
-func (e *Engine) Races(ctx context.Context, p *model.Program) (*race.Result, error) {
-	return race.Check(ctx, e, p, race.Options{})
 }
 
 var _ engines.Engine = (*Engine)(nil)

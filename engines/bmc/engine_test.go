@@ -208,7 +208,7 @@ func TestRace(t *testing.T) {
 			eng := &bmc.Engine{Unroll: s.unroll}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			rc, r, err := eng.Race(ctx, s.prog)
+			rc, r, err := raceOnce(ctx, eng, s.prog)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/race"
 	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // This file answers the second phase of race.Check (every pair of
@@ -34,7 +34,7 @@ import (
 // Enumerate answers the questions of the second phase of race.Check with
 // the engine's unrolling bound: an answer is an SC execution in which
 // every process takes at most the bound's backward jumps.
-func (e *Engine) Enumerate(p *model.Program, qs []race.Question, holds func(int, *model.Trace) bool) (race.Enumeration, error) {
+func (e *Engine) Enumerate(p *model.Program, qs []engines.RaceQuestion, holds func(int, *model.Trace) bool) (engines.RaceEnumeration, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
@@ -90,7 +90,7 @@ func (e *Engine) Enumerate(p *model.Program, qs []race.Question, holds func(int,
 	s.acq = make([]bool, len(en.rd))
 	for k, ri := range en.rd {
 		r := en.acc[ri]
-		if r.proc >= 0 && slices.Contains(race.Acquires(u.Prog.Procs[r.proc].Trans[r.trans].Op), r.x) {
+		if r.proc >= 0 && slices.Contains(facts.Acquires(u.Prog.Procs[r.proc].Trans[r.trans].Op), r.x) {
 			s.acq[k] = true
 		}
 	}
@@ -104,7 +104,7 @@ type hbSearch struct {
 	p           *model.Program
 	u           *Unrolled
 	k           int
-	qs          []race.Question
+	qs          []engines.RaceQuestion
 	holds       func(int, *model.Trace) bool
 	unavailable string
 
@@ -115,7 +115,7 @@ type hbSearch struct {
 	// know[site] holds K_c by unrolled process and location, for the
 	// site with that index in knowSites.
 	know      map[int][][]*smt.Expr
-	knowSites []race.Site
+	knowSites []engines.RaceSite
 	goals     []*smt.Expr
 	rounds    int
 	closed    bool
@@ -137,7 +137,7 @@ func (h *hbSearch) copies(i int, ts []int) []int {
 }
 
 // knowledge returns K_c for site c by unrolled process and location.
-func (h *hbSearch) knowledge(c race.Site) [][]*smt.Expr {
+func (h *hbSearch) knowledge(c engines.RaceSite) [][]*smt.Expr {
 	for i, s := range h.knowSites {
 		if s.Proc == c.Proc && s.Var == c.Var && slices.Equal(s.Trans, c.Trans) {
 			return h.know[i]
@@ -195,7 +195,7 @@ func (h *hbSearch) knowledge(c race.Site) [][]*smt.Expr {
 			for _, ti := range in[l] {
 				from := kn[i][pr.q.Trans[ti].From]
 				var acq []*smt.Expr
-				xs := race.Acquires(pr.q.Trans[ti].Op)
+				xs := facts.Acquires(pr.q.Trans[ti].Op)
 				for _, id := range pr.acc[ti] {
 					r := en.acc[id]
 					if r.write || !slices.Contains(xs, r.x) {
@@ -203,7 +203,7 @@ func (h *hbSearch) knowledge(c race.Site) [][]*smt.Expr {
 					}
 					for j, wi := range r.cand {
 						w := en.acc[wi]
-						if w.proc < 0 || !slices.Contains(race.Releases(en.procs[w.proc].q.Trans[w.trans].Op), w.x) {
+						if w.proc < 0 || !slices.Contains(facts.Releases(en.procs[w.proc].q.Trans[w.trans].Op), w.x) {
 							continue // the initial value or a plain store: no knowledge
 						}
 						acq = append(acq, en.and(en.link(r, j), post(en.procs[w.proc], w.trans)))
@@ -418,5 +418,3 @@ func (s *ia) redHB(v *values) bool {
 	}
 	return refined
 }
-
-var _ race.Enumerator = (*Engine)(nil)

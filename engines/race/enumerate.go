@@ -12,27 +12,10 @@ import (
 // This file lets an engine answer the second phase of Check on the program
 // itself, instead of on the program instrumented with happens-before bits:
 // an engine with an encoding of executions (package bmc) states
-// happens-before directly and keeps one solver across the questions.
-
-// A Question of the second phase: can process Proc be at location Loc,
-// about to perform the transitions Trans (which conflict with Site), while
-// an access of Site has run that does not happen before Proc's point? With
-// is -1 then. A question of the first phase has With ≥ 0: can process Proc
-// be at Loc while Site.Proc is at location With (Site.Var names the
-// variable; Trans and Site.Trans are empty)?
-type Question struct {
-	Proc, Loc int
-	Trans     []int
-	Site      Site
-	With      int
-}
-
-// A Site is the transitions Trans of process Proc that access variable Var
-// and that the user names alike (see [Options.Key]).
-type Site struct {
-	Proc, Var int
-	Trans     []int
-}
+// happens-before directly and keeps one solver across the questions. The
+// questions and their enumeration are types of package engines
+// (engines.RaceQuestion), so that such an engine needs nothing of this
+// package.
 
 // An Enumerator is an engine that answers the questions of the second
 // phase of [Check] itself; Check then uses it instead of checking the
@@ -43,54 +26,14 @@ type Enumerator interface {
 	// reports whether t, an SC trace of p, ends in a state that answers
 	// question i (by replaying it with happens-before bits): the check an
 	// engine makes of every candidate before it returns it.
-	Enumerate(p *model.Program, qs []Question, holds func(i int, t *model.Trace) bool) (Enumeration, error)
+	Enumerate(p *model.Program, qs []engines.RaceQuestion, holds func(i int, t *model.Trace) bool) (engines.RaceEnumeration, error)
 }
 
-// An Enumeration answers the questions of one program, one at a time.
-type Enumeration interface {
-	// Next returns an open question (by index) and an SC trace of the
-	// program that answers it (holds(i, t) is true), or -1 and a result:
-	// Safe when no open question has an answer (within Result.Bound),
-	// Inconclusive when a budget ran out.
-	Next(ctx context.Context, open []int) (int, *model.Trace, *engines.Result, error)
-	// Close releases the enumeration's resources.
-	Close()
-}
-
-// Acquires returns the variables whose last release op synchronises after
-// (it acquires them): the variable of an atomic load, and those a locked
-// operation observes.
-func Acquires(op model.Op) []int {
-	switch op.Kind {
-	case model.Read:
-		if op.Atomic {
-			return []int{op.Var}
-		}
-	case model.Locked:
-		return observes(op)
-	}
-	return nil
-}
-
-// Releases returns the variables op releases: those a locked operation
-// writes. A plain store releases nothing.
-func Releases(op model.Op) []int {
-	var xs []int
-	if op.Kind == model.Locked {
-		for _, b := range op.Body {
-			if b.Kind == model.Write && !slices.Contains(xs, b.Var) {
-				xs = append(xs, b.Var)
-			}
-		}
-	}
-	return xs
-}
-
-// question returns check ck as a Question.
-func (in *instrumented) question(ck check) Question {
+// question returns check ck as an engines.RaceQuestion.
+func (in *instrumented) question(ck check) engines.RaceQuestion {
 	c := in.sites[ck.c]
-	return Question{Proc: ck.q, Loc: ck.loc, Trans: slices.Clone(ck.trans),
-		Site: Site{Proc: c.proc, Var: c.x, Trans: slices.Clone(c.trans)}, With: -1}
+	return engines.RaceQuestion{Proc: ck.q, Loc: ck.loc, Trans: slices.Clone(ck.trans),
+		Site: engines.RaceSite{Proc: c.proc, Var: c.x, Trans: slices.Clone(c.trans)}, With: -1}
 }
 
 // answers reports whether t, an SC trace of the original program, ends in
@@ -133,12 +76,12 @@ func (in *instrumented) enumerate(ctx context.Context, eng Enumerator, ss *sessi
 	if len(open) == 0 {
 		return nil
 	}
-	var en Enumeration
+	var en engines.RaceEnumeration
 	base := 0
 	if ss != nil {
 		en, base, open = ss.en, ss.n1, ss.open2
 	} else {
-		qs := make([]Question, len(open))
+		qs := make([]engines.RaceQuestion, len(open))
 		for i, ck := range open {
 			qs[i] = in.question(ck)
 		}
@@ -204,12 +147,12 @@ func endOf(r *engines.Result, res *Result) error {
 	return fmt.Errorf("internal error: the race questions ended %v with no answer", r.Status)
 }
 
-// session is one Enumeration that answers both phases of Check: the
+// session is one engines.RaceEnumeration that answers both phases of Check: the
 // questions of the first phase (one per pair of locations of Query), then
 // those of the second (the checks of the instrumentation that the static
 // pruning leaves).
 type session struct {
-	en     Enumeration
+	en     engines.RaceEnumeration
 	pairs  []Pair
 	groups [][]int
 	q      *model.Program // the query program of the first phase
@@ -220,11 +163,11 @@ type session struct {
 // newSession starts the enumeration of both phases of Check on p.
 func newSession(eng Enumerator, p *model.Program, in *instrumented) (*session, error) {
 	ss := &session{pairs: Pairs(p)}
-	var qs []Question
+	var qs []engines.RaceQuestion
 	ss.q, ss.groups = Query(p, ss.pairs)
 	for bi, bad := range ss.q.Bad {
-		qs = append(qs, Question{Proc: bad.Locs[0].Proc, Loc: bad.Locs[0].Loc,
-			Site: Site{Proc: bad.Locs[1].Proc, Var: ss.pairs[ss.groups[bi][0]].Var}, With: bad.Locs[1].Loc})
+		qs = append(qs, engines.RaceQuestion{Proc: bad.Locs[0].Proc, Loc: bad.Locs[0].Loc,
+			Site: engines.RaceSite{Proc: bad.Locs[1].Proc, Var: ss.pairs[ss.groups[bi][0]].Var}, With: bad.Locs[1].Loc})
 	}
 	ss.n1 = len(qs)
 	held := heldLocks(p)

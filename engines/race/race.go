@@ -45,6 +45,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // An Access is a transition of a process that reads or writes a shared variable.
@@ -154,32 +155,6 @@ func describe(op model.Op) access {
 		}
 	}
 	return a
-}
-
-// observes returns the variables whose value a locked operation observes
-// (it reads them into a register, compares them or computes with them): the
-// ones it synchronises after.
-func observes(op model.Op) []int {
-	var xs []int
-	add := func(x int) {
-		if !slices.Contains(xs, x) {
-			xs = append(xs, x)
-		}
-	}
-	for _, b := range op.Body {
-		if b.NoSync {
-			continue
-		}
-		if b.Kind == model.Read && (b.Reg >= 0 || b.Expr != nil) {
-			add(b.Var)
-		}
-		model.WalkExpr(b.Expr, func(e model.Expr) {
-			if v, ok := e.(model.VarRef); ok {
-				add(v.Var)
-			}
-		})
-	}
-	return xs
 }
 
 // conflicts reports whether two accesses to one variable conflict in the Go
@@ -356,12 +331,8 @@ func (in *instrumented) rewrite(qi int, op model.Op, sites []int) model.Op {
 		body = append(body, op)
 	case model.Locked:
 		body = append(body, op.Body...)
-		acquire = observes(op)
-		for _, b := range op.Body {
-			if b.Kind == model.Write && !slices.Contains(release, b.Var) {
-				release = append(release, b.Var)
-			}
-		}
+		acquire = facts.Acquires(op)
+		release = facts.Releases(op)
 	default:
 		return op
 	}
@@ -510,31 +481,9 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 	found := map[[2]string]bool{}
 	for len(open) > 0 {
 		q, groups := Query(p, open)
-		r, err := eng.Check(ctx, q, model.SC)
-		res.Checks++
-		if err != nil {
-			return fmt.Errorf("race query: %w", err)
-		}
-		if r.Status != engines.Unsafe {
-			return endOf(r, res)
-		}
-		res.States += r.Stats.States
-		states, err := q.Replay(r.Trace)
-		if err != nil {
-			return fmt.Errorf("internal error: a race trace does not replay on the program: %w", err)
-		}
-		last := states[len(states)-1]
-		if last.Fault != nil {
-			// The program goes wrong under SC before the race search ends;
-			// the SC check of the program reports that.
-			res.Status = engines.Inconclusive
-			res.Faults = true
-			res.Reason = fmt.Sprintf("the program faults under SC (%s) before every pair of accesses is decided", last.Fault.Msg)
-			return nil
-		}
-		bi := q.MatchBad(last)
-		if bi < 0 {
-			return fmt.Errorf("internal error: a race trace ends in a state with no conflicting accesses enabled")
+		r, last, bi, err := ask(ctx, eng, q, "the program", "no conflicting accesses enabled", res)
+		if r == nil || err != nil {
+			return err
 		}
 		var next []Pair
 		hit := map[int]bool{}
@@ -557,6 +506,44 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		open = next
 	}
 	return nil
+}
+
+// ask checks q, a query program of a phase of [Check], with eng under SC
+// and counts the check in res. When eng finds a bad state, it returns the
+// engine's result, the last state of its trace replayed on q (named prog
+// in internal errors) and the index of the bad state it matches (noMatch
+// says what no match means). Otherwise it returns a nil result: the phase
+// is over, with res set from the engine's answer (no race found, or a
+// budget ran out) or from a fault on the way, which ends the check
+// inconclusive.
+func ask(ctx context.Context, eng engines.Engine, q *model.Program, prog, noMatch string, res *Result) (*engines.Result, model.State, int, error) {
+	r, err := eng.Check(ctx, q, model.SC)
+	res.Checks++
+	if err != nil {
+		return nil, model.State{}, -1, fmt.Errorf("race query: %w", err)
+	}
+	if r.Status != engines.Unsafe {
+		return nil, model.State{}, -1, endOf(r, res)
+	}
+	res.States += r.Stats.States
+	states, err := q.Replay(r.Trace)
+	if err != nil {
+		return nil, model.State{}, -1, fmt.Errorf("internal error: a race trace does not replay on %s: %w", prog, err)
+	}
+	last := states[len(states)-1]
+	if last.Fault != nil {
+		// The program goes wrong under SC before the race search ends;
+		// the SC check of the program reports that.
+		res.Status = engines.Inconclusive
+		res.Faults = true
+		res.Reason = fmt.Sprintf("the program faults under SC (%s) before every pair of accesses is decided", last.Fault.Msg)
+		return nil, model.State{}, -1, nil
+	}
+	bi := q.MatchBad(last)
+	if bi < 0 {
+		return nil, model.State{}, -1, fmt.Errorf("internal error: a race trace ends in a state with %s", noMatch)
+	}
+	return r, last, bi, nil
 }
 
 // enabled reports whether both accesses of pr leave from the locations of s.
@@ -734,31 +721,9 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 				Pos:  p.Procs[ck.q].Trans[ck.trans[0]].Pos,
 			})
 		}
-		r, err := eng.Check(ctx, q, model.SC)
-		res.Checks++
-		if err != nil {
-			return fmt.Errorf("race query: %w", err)
-		}
-		if r.Status != engines.Unsafe {
-			return endOf(r, res)
-		}
-		res.States += r.Stats.States
-		states, err := q.Replay(r.Trace)
-		if err != nil {
-			return fmt.Errorf("internal error: a race trace does not replay on the instrumented program: %w", err)
-		}
-		last := states[len(states)-1]
-		if last.Fault != nil {
-			// The program goes wrong under SC before the race search ends;
-			// the SC check of the program reports that.
-			res.Status = engines.Inconclusive
-			res.Faults = true
-			res.Reason = fmt.Sprintf("the program faults under SC (%s) before every pair of accesses is decided", last.Fault.Msg)
-			return nil
-		}
-		bi := q.MatchBad(last)
-		if bi < 0 {
-			return fmt.Errorf("internal error: a race trace ends in a state with no race")
+		r, _, bi, err := ask(ctx, eng, q, "the instrumented program", "no race", res)
+		if r == nil || err != nil {
+			return err
 		}
 		trace, err := in.original(r.Trace)
 		if err != nil {
