@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -115,21 +114,4 @@ func conclusive(r *engines.Result) bool {
 		return r.Bound == ""
 	}
 	return false
-}
-
-// The budget of the bounded engine that [WithBMC] runs first: at most
-// bmcCalls solver calls of at most bmcSolverLimit of Z3's resource units
-// each, about 2 s on a 2-core machine for a 4-goroutine bakery, and the
-// same answer on any machine.
-const (
-	bmcCalls       = 20
-	bmcSolverLimit = 1_000_000
-)
-
-// WithBMC returns exact with the bounded model checker of engines/bmc run
-// first, under a small work budget that does not depend on the machine,
-// each check in a fresh Z3 context so that its answer does not depend on
-// the checks before it either.
-func WithBMC(exact engines.Engine) *Engine {
-	return &Engine{Exact: exact, Bounded: &bmc.Engine{MaxCalls: bmcCalls, SolverLimit: bmcSolverLimit, Fresh: true}}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/modular"
 	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/model"
@@ -74,7 +75,7 @@ type Plan struct {
 	// safe, within modular.FirstWork views (modular.First).
 	Prove bool
 	// Bounded: the bounded engine then looks for a counterexample, within
-	// the small budget of portfolio.WithBMC, the same on every machine.
+	// the small budget of WithBMC, the same on every machine.
 	Bounded bool
 	// Exact is the engine that decides the rest.
 	Exact *Entry
@@ -107,12 +108,29 @@ func (pl Plan) New(o Options) engines.Engine {
 func (pl Plan) Wrap(exact engines.Engine) engines.Engine {
 	eng := exact
 	if pl.Bounded {
-		eng = portfolio.WithBMC(eng)
+		eng = WithBMC(eng)
 	}
 	if pl.Prove {
 		eng = &modular.First{Exact: eng}
 	}
 	return eng
+}
+
+// The budget of the bounded engine that [WithBMC] runs first: at most
+// bmcCalls solver calls of at most bmcSolverLimit of Z3's resource units
+// each, about 2 s on a 2-core machine for a 4-goroutine bakery, and the
+// same answer on any machine.
+const (
+	bmcCalls       = 20
+	bmcSolverLimit = 1_000_000
+)
+
+// WithBMC returns exact with the bounded model checker of engines/bmc run
+// first, in a portfolio.Engine, under a small work budget that does not
+// depend on the machine, each check in a fresh Z3 context so that its
+// answer does not depend on the checks before it either.
+func WithBMC(exact engines.Engine) *portfolio.Engine {
+	return &portfolio.Engine{Exact: exact, Bounded: &bmc.Engine{MaxCalls: bmcCalls, SolverLimit: bmcSolverLimit, Fresh: true}}
 }
 
 // A DataError says that the engine asked for cannot take the program's

@@ -21,7 +21,6 @@ import (
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/modular"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/engines/zone"
@@ -310,7 +309,7 @@ func New(name string, o Options) (engines.Engine, error) {
 	}
 	if exact, ok := strings.CutSuffix(name, BoundedSuffix); ok && exact != BMC {
 		if eng, err := New(exact, o); err == nil {
-			return portfolio.WithBMC(eng), nil
+			return WithBMC(eng), nil
 		}
 	}
 	return nil, fmt.Errorf("unknown engine %q (want %s, or any of them but %s followed by %s)", name, List(Names(entries)), BMC, BoundedSuffix)
