@@ -16,5 +16,5 @@ import (
 // is found.
 func TestMaps(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "maps")
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "mapsys")
 }

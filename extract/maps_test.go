@@ -15,7 +15,7 @@ import (
 // x86-TSO and SC allow for the Go code: every order of a range is
 // explored, a nil map's assignment panics.
 func TestMapVerdicts(t *testing.T) {
-	testVerdicts(t, "maps", []verdictCase{
+	testVerdicts(t, "mapsys", []verdictCase{
 		{"guarded", S, S},
 		{"unguarded", S, S},
 		{"readOnly", S, S},
@@ -64,7 +64,7 @@ func TestMapCells(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sys, func(t *testing.T) {
-			s := system(t, "maps", tt.sys)
+			s := system(t, "mapsys", tt.sys)
 			var vars []string
 			for _, v := range s.Program.Vars {
 				vars = append(vars, v.Name)
@@ -97,7 +97,7 @@ func TestMapCells(t *testing.T) {
 // touches the map's own variable, whatever its key: a write for an
 // assignment, a read for a lookup, so that the two race.
 func TestMapAccesses(t *testing.T) {
-	s := system(t, "maps", "guarded")
+	s := system(t, "mapsys", "guarded")
 	x := s.Program.VarIndex("m")
 	if x < 0 {
 		t.Fatal("no variable m")

@@ -1,9 +1,9 @@
-// Package maps has systems over maps: correct ones (a map guarded by a
+// Package mapsys has systems over maps: correct ones (a map guarded by a
 // mutex, a map the set-up fills and the goroutines only read, a range
 // whose every order gives the same answer) and buggy ones (unguarded
 // writes, a write to a nil map, an outcome that depends on the order of a
 // range).
-package maps
+package mapsys
 
 import "sync"
 
@@ -147,7 +147,7 @@ func concurrentWrites() {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
-		m["a"] = 1 // want `^race: go@\d+ stores m\S* here while go@\d+ stores m\S* at maps.go:\d+:\d+, and nothing orders the two \(system concurrentWrites\)`
+		m["a"] = 1 // want `^race: go@\d+ stores m\S* here while go@\d+ stores m\S* at mapsys.go:\d+:\d+, and nothing orders the two \(system concurrentWrites\)`
 		wg.Done()
 	}()
 	go func() {
@@ -211,12 +211,12 @@ func rangeOrder() {
 
 func (c *cache) flush() {
 	c.mu.Lock()
-	c.items = map[string]int32{}
+	c.items = map[string]int32{} // want `^race: go@\d+ stores c.items here while main loads c.items at mapsys.go:\d+:\d+, and nothing orders the two \(system flushRace\)`
 	c.mu.Unlock()
 }
 
 func (c *cache) peek(k string) bool {
-	_, ok := c.items[k] // want `^race: go@\d+ stores c.items here while go@\d+ loads c.items at maps.go:\d+:\d+, and nothing orders the two \(system flushRace\)`
+	_, ok := c.items[k]
 	return ok
 }
 
@@ -303,7 +303,7 @@ type registry struct {
 func (r *registry) put(k string, v int32) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	m := r.m
+	m := r.m // want `^race: go@\d+ loads r.m here while go@\d+ stores r.m at mapsys.go:\d+:\d+, and nothing orders the two \(system lazyRace\)`
 	if m == nil {
 		m = make(map[string]int32)
 		r.m = m
@@ -344,7 +344,7 @@ func lazyRace() {
 		wg.Done()
 	}()
 	go func() {
-		if r.m == nil { // want `^race: go@\d+ loads r.m here while go@\d+ stores r.m`
+		if r.m == nil {
 			r.m = map[string]int32{}
 		}
 		r.m["b"] = 2

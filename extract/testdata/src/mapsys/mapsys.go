@@ -1,6 +1,6 @@
-// Package maps has systems over maps: made by the set-up or by a
+// Package mapsys has systems over maps: made by the set-up or by a
 // goroutine, read, written, deleted, cleared and ranged over.
-package maps
+package mapsys
 
 import (
 	"fmt"
