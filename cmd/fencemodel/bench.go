@@ -260,7 +260,7 @@ func runBench(e benchEntry, o benchOptions) *benchRow {
 	if pe, ok := inner.(*pred.Engine); ok {
 		// A fresh engine per program, which reports its abstractions.
 		row.abs = &absStats{}
-		o.eng = &pred.Engine{K: pe.K, Oldest: pe.Oldest, MaxIterations: pe.MaxIterations, MaxStates: pe.MaxStates, Fresh: pe.Fresh, Observe: row.abs.observe}
+		o.eng = &pred.Engine{K: pe.K, Oldest: pe.Oldest, MaxIterations: pe.MaxIterations, MaxStates: pe.MaxStates, Fresh: pe.Fresh, Zones: pe.Zones, Observe: row.abs.observe}
 		if reduce {
 			o.eng = &coi.Engine{Inner: o.eng}
 		}

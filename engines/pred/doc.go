@@ -107,8 +107,8 @@
 // # Zones first
 //
 // Under SC, and under TSO when no read can find a store of its own process
-// pending, the engine first asks the zone abstraction of package zone,
-// within ZoneWork units: a safe answer from it (with the wrap-around bound
+// pending, the engine first asks the zone abstraction of package zone
+// (Engine.Zones, which the registry sets), within ZoneWork units: a safe answer from it (with the wrap-around bound
 // above) is the answer; anything else leaves the question to the
 // refinement loop, with the work it spent charged. Zones prove Lamport's
 // bakery with three goroutines and unbounded tickets, where the

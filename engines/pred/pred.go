@@ -11,7 +11,6 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/smt"
-	"github.com/fencecheck/fencecheck/engines/zone"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
 )
@@ -52,9 +51,10 @@ type Engine struct {
 	// that run the same code on different indices (see the package
 	// documentation).
 	NoFamilies bool
-	// NoZones turns off the zone abstraction tried before the refinement
-	// loop (see zoneProof).
-	NoZones bool
+	// Zones, when set, is the zone abstraction (engines/zone, which the
+	// registry gives the engine) that tries to prove the program safe
+	// before the refinement loop (see zoneProof); nil leaves it out.
+	Zones engines.Engine
 
 	mu      sync.Mutex
 	learned map[string]*learned
@@ -241,20 +241,20 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 // (1.3 million before the abstraction took local steps in a row).
 const ZoneWork = 2_000_000
 
-// zoneProof tries to prove p safe with the zone abstraction (engines/zone)
-// before the refinement loop: under SC, or under TSO when no read can find
-// a store in its buffer, and when no 64-bit value can wrap around within
+// zoneProof tries to prove p safe with the zone abstraction e.Zones before
+// the refinement loop: under SC, or under TSO when no read can find a
+// store in its buffer, and when no 64-bit value can wrap around within
 // MinWrapFreeOps operations (zones compute with mathematical integers).
 // It returns the safe answer, or nil to go on; the work it spent is
 // charged to the meter of ctx either way, within ZoneWork.
 func (e *Engine) zoneProof(ctx context.Context, p *model.Program, m model.Model) *Report {
-	if e.NoZones || (m == model.TSO && !facts.LoadsDrained(p)) || wrapFree(p).ops < MinWrapFreeOps {
+	if e.Zones == nil || (m == model.TSO && !facts.LoadsDrained(p)) || wrapFree(p).ops < MinWrapFreeOps {
 		return nil
 	}
 	start := time.Now()
 	meter := engines.MeterOf(ctx)
 	zm := meter.Sub(ZoneWork)
-	res, err := (&zone.Engine{}).Check(engines.WithMeter(ctx, zm), p, m)
+	res, err := e.Zones.Check(engines.WithMeter(ctx, zm), p, m)
 	meter.Join(zm)
 	if err != nil || res.Status != engines.Safe {
 		return nil

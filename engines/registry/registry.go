@@ -167,7 +167,7 @@ var entries = []*Entry{
 		Learns:  true,
 		Counts:  "abstract configurations",
 		Options: []string{MaxStatesFlag},
-		make:    func(o Options) engines.Engine { return &pred.Engine{MaxStates: o.MaxStates} },
+		make:    func(o Options) engines.Engine { return &pred.Engine{MaxStates: o.MaxStates, Zones: &zone.Engine{}} },
 	},
 	{
 		Name:    BMC,
