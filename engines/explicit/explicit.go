@@ -1,174 +1,29 @@
-// Package explicit decides reachability of bad states by forward explicit-state
-// search (breadth first) over the concrete semantics of package model.
-//
-// Under SC the search is complete for programs with finite domains. Under TSO
-// the store buffers are unbounded, so the search bounds them. The bound is
-// exact when the control graph bounds the buffers (see [facts.DrainBound]: fences
-// and locked operations empty them, so a program whose loops write only
-// between such operations has bounded buffers); a search with a larger bound
-// than any buffer reaches loses nothing. Otherwise the engine starts from
-// DefaultBound and doubles the bound while it disabled a write (up to
-// MaxAutoBound); a search in which the bound disabled no write is exact as
-// well. Only when the bound did cut writes off is a Safe answer qualified,
-// "up to buffer bound N". When every read of the program finds its
-// process's buffer empty (see [facts.LoadsDrained]: a fence or a locked operation
-// between every plain write and the next read), TSO has the behaviours of
-// SC, and the search runs without buffers; its traces become TSO traces in
-// which every store leaves its buffer at once. The engine is the project's
-// bug finder and test oracle; the exact TSO engine is package sb.
-//
-// The search reduces the interleavings it explores (both reductions are on
-// by default; Engine.NoPOR and Engine.NoSymmetry turn them off):
-//
-//   - partial-order reduction: in a state, the steps of a set of processes
-//     closed under conflicts (a stubborn set whose steps are invisible to
-//     the bad states, with the breadth-first cycle proviso) stand for all
-//     (see por.go); steps that change nothing, or only start another round
-//     of a spin loop, are dropped; a process's local, invisible step that
-//     is its only enabled one is taken right away, up to 64 in a row,
-//     without storing the states between (search.go, accelerate): Go's
-//     lowering makes many (loop indices, case splits of an array index);
-//   - symmetry reduction: processes that run the same code on the same
-//     variables, with bad states closed under their exchange, are
-//     interchangeable; the search visits one state of every orbit ([Classes]).
-//
-// Counterexamples are the paths the search took, replayed on the program: real
-// executions, shortest among the interleavings explored (with the reductions
-// off, shortest of all).
-//
-// States are hashed through a compact variable-length encoding of locations,
-// registers, memory and buffers. Registers that are dead at a process's
-// location (see [facts.Dead]) are reset to 0 first, which merges states with the
-// same future. A program whose initial values '*' give more initial states
-// than the state budget (a wide domain) is answered inconclusive at once.
+// Package explicit is the explicit-state engine: the forward explicit-state
+// search of engines/lib/explore behind the [engines.Engine] interface,
+// complete under SC for programs with finite domains, and under x86-TSO
+// with store buffers bounded by fences and locked operations when they
+// bound them, else by a bound that grows while it cuts writes off (the
+// package explore documents the search, its reductions and its bounds).
+// The engine is the project's bug finder and test oracle; the exact TSO
+// engine is package sb, which runs the same search in its rounds.
 package explicit
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/lib/explore"
 	"github.com/fencecheck/fencecheck/model"
-	"github.com/fencecheck/fencecheck/model/facts"
 )
 
-// DefaultBound is the store-buffer bound used under TSO when neither the
-// options nor the program's shape give one.
-const DefaultBound = 4
-
-// DefaultMaxStates is the state budget when Options.MaxStates is 0.
-const DefaultMaxStates = 20_000_000
-
-// Engine is the explicit-state engine. The zero value is ready to use.
-type Engine struct {
-	// Bound limits every store buffer under TSO; 0 picks the exact bound
-	// (DrainBound) when it is finite, else grows from DefaultBound.
-	Bound int
-	// MaxStates ends the search as inconclusive; 0 means DefaultMaxStates.
-	MaxStates int64
-	// KeepDead turns off the reset of dead registers, so that the states
-	// counted are the program's own (for measuring reductions made before
-	// the search).
-	KeepDead bool
-	// NoPOR turns off the partial-order reduction.
-	NoPOR bool
-	// NoSymmetry turns off the symmetry reduction.
-	NoSymmetry bool
-	// KeepBuffers searches x86-TSO with store buffers even when every read
-	// of the program finds its buffer empty (LoadsDrained), where the
-	// engine otherwise searches under SC, which has the same behaviours.
-	KeepBuffers bool
-	// Workers is how many goroutines compute successors at once (0:
-	// GOMAXPROCS). The states visited and the answer do not depend on it.
-	Workers int
-}
+// Engine is the explicit-state engine, configured by the options of the
+// search (explore.Options). The zero value is ready to use.
+type Engine explore.Options
 
 // Name returns "explicit".
 func (*Engine) Name() string { return "explicit" }
 
-// Check searches the reachable states of p under m.
+// Check searches the reachable states of p under m (see explore.Check).
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
-	start := time.Now()
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid program: %w", err)
-	}
-	p.Index()
-	bound, exact := 0, true
-	under := m // the model the search runs under
-	switch {
-	case m == model.TSO && !e.KeepBuffers && facts.LoadsDrained(p):
-		// No read can see a buffered store: the behaviours are SC's,
-		// and the traces are turned into TSO traces at the end.
-		under = model.SC
-	case m == model.TSO:
-		bound, exact = e.tsoBound(p)
-	}
-	maxStates := e.MaxStates
-	if maxStates <= 0 {
-		maxStates = DefaultMaxStates
-	}
-	res := &engines.Result{Model: m}
-	if n := facts.InitialStates(p); n > maxStates {
-		res.Status = engines.Inconclusive
-		res.Reason = engines.TooManyInitial(n, maxStates)
-		res.Stats.Duration = time.Since(start)
-		return res, nil
-	}
-	meter := engines.MeterOf(ctx)
-	budget := maxStates
-	var bounded *engines.Result // the Safe answer of the last round, up to its bound
-	for {
-		s := newSearch(p, under, bound, e, budget, meter)
-		reason, err := s.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res.Stats.States += int64(len(s.nodes))
-		switch {
-		case reason != "" && bounded != nil:
-			// A deeper bound did not fit the budget: answer with the last one.
-			res.Status, res.Bound = engines.Safe, bounded.Bound
-		case reason != "":
-			res.Status, res.Reason = engines.Inconclusive, reason
-		case s.badNode >= 0:
-			t, err := s.trace(s.badNode)
-			if err != nil {
-				return nil, err
-			}
-			if under != m {
-				if t, err = p.AsTSO(t); err != nil {
-					return nil, fmt.Errorf("internal error: an SC trace of a program whose reads find their buffers empty is no TSO trace: %w", err)
-				}
-			}
-			res.Status, res.Trace = engines.Unsafe, t
-		case exact || !s.blocked:
-			// The bound never disabled a write: the search is exact.
-			res.Status = engines.Safe
-		case e.Bound == 0 && 2*bound <= MaxAutoBound && maxStates-res.Stats.States > 0:
-			// Buffers may grow beyond the bound: search again with twice
-			// the bound, within a budget proportional to this round's.
-			bounded = &engines.Result{Bound: fmt.Sprintf("buffer bound %d", bound)}
-			bound *= 2
-			budget = min(maxStates-res.Stats.States, autoGrowth*int64(len(s.nodes)))
-			continue
-		default:
-			res.Status, res.Bound = engines.Safe, fmt.Sprintf("buffer bound %d", bound)
-		}
-		break
-	}
-	res.Stats.Duration = time.Since(start)
-	if err := engines.Verify(p, res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return explore.Check(ctx, p, m, explore.Options(*e))
 }
-
-// MaxAutoBound is the largest buffer bound the engine tries by itself (when
-// Engine.Bound is 0) for a program whose buffers the control graph does not
-// bound (see [facts.DrainBound]): it starts at DefaultBound and doubles the bound
-// while a write was disabled by it, within a state budget of autoGrowth
-// times the states of the previous round.
-const MaxAutoBound = 16
-
-const autoGrowth = 8

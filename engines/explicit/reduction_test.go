@@ -8,6 +8,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/lib/explore"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
@@ -74,7 +75,7 @@ func TestReductionDifferential(t *testing.T) {
 			for seed := range n {
 				rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 				p := tc.gen(rng)
-				if tc.classes && len(explicit.Classes(p)) == 0 {
+				if tc.classes && len(explore.Classes(p)) == 0 {
 					t.Fatalf("seed %d: no interchangeable processes found in a program built with them", seed)
 				}
 				for _, m := range []model.Model{model.SC, model.TSO} {
@@ -261,7 +262,7 @@ func TestClasses(t *testing.T) {
 		{"different code", visibleLocal(), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := explicit.Classes(tc.p)
+			got := explore.Classes(tc.p)
 			if len(got) != len(tc.want) {
 				t.Fatalf("got classes %v, want %v", got, tc.want)
 			}

@@ -133,7 +133,8 @@
 // it inside a schedule of rounds k = 1, 2, 4, ... with budgets that grow four
 // times per round; in round k:
 //
-//  1. The explicit engine searches TSO with store buffers bounded by k. A
+//  1. The explicit-state search (engines/lib/explore, the search of the
+//     explicit engine) searches TSO with store buffers bounded by k. A
 //     counterexample it finds is a real TSO run (replayed). For a loop-free
 //     program with at most k writes per path its Safe answer is exact.
 //  2. A forward over-approximation of TSO (forward.go) keeps, per buffer,
@@ -200,6 +201,6 @@
 // over-approximation then only prunes and guides it, with budgets that grow
 // in turns with the SB search's); Engine.NoPrune turns pruning off.
 //
-// Under SC the engine delegates to the explicit engine, which is complete for
-// finite programs.
+// Under SC the engine runs the explicit-state search of package explore,
+// which is complete for finite programs.
 package sb

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/lib/explore"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
 )
@@ -38,10 +38,11 @@ type Engine struct {
 func (*Engine) Name() string { return "sb" }
 
 // Check decides whether a bad state of p is reachable under m: exactly under
-// TSO, and under SC by the explicit engine (complete for finite programs).
+// TSO, and under SC by the explicit-state search of package explore
+// (complete for finite programs).
 //
 // Under TSO, unless Backward is set, three searches take turns with
-// growing budgets: the explicit engine with store buffers bounded by k (a
+// growing budgets: the explicit-state search with store buffers bounded by k (a
 // counterexample it finds is real), the forward abstraction with exact buffer
 // suffixes of length k (a run that reaches no bad state proves the program
 // safe; a complete run bounds the reachable local states), and the backward
@@ -49,7 +50,7 @@ func (*Engine) Name() string { return "sb" }
 // those local states. Each answer is exact; the SB search ends every run.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	if m == model.SC {
-		return (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, m)
+		return explore.Check(ctx, p, m, explore.Options{MaxStates: e.MaxConstraints})
 	}
 	start := time.Now()
 	if err := p.Validate(); err != nil {
@@ -260,7 +261,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	}
 	for k := 1; ; k *= 2 {
 		if capped && drained {
-			ex, err := (&explicit.Engine{MaxStates: e.MaxConstraints}).Check(ctx, p, model.TSO)
+			ex, err := explore.Check(ctx, p, model.TSO, explore.Options{MaxStates: e.MaxConstraints})
 			if err != nil {
 				return nil, fmt.Errorf("sb engine, exact bounded search: %w", err)
 			}
@@ -280,7 +281,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			return finish(found, err)
 		}
 		capped = states >= min(max, roundCap)
-		bounded := &explicit.Engine{Bound: kx, MaxStates: states}
+		bounded := explore.Options{Bound: kx, MaxStates: states}
 		if drained {
 			// Fences and locked operations bound the buffers: the
 			// explicit search with that bound is exact, and within the
@@ -288,7 +289,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			// lock with its barriers: 416 states) before any abstraction.
 			bounded.Bound = 0
 		}
-		ex, err := bounded.Check(ctx, p, model.TSO)
+		ex, err := explore.Check(ctx, p, model.TSO, bounded)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
 		}

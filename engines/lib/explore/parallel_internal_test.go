@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestParallelPlanning(t *testing.T) {
 			p := gen.gen(rand.New(rand.NewPCG(uint64(seed), 0xba7c)))
 			p.Index()
 			for _, m := range []model.Model{model.SC, model.TSO} {
-				for _, e := range []Engine{{}, {NoPOR: true, NoSymmetry: true}} {
+				for _, e := range []Options{{}, {NoPOR: true, NoSymmetry: true}} {
 					run := func(workers, batch int) *search {
 						e.Workers = workers
 						s := newSearch(p, m, 2, &e, 1<<20, engines.MeterOf(context.Background()))
@@ -84,7 +84,7 @@ func TestParallelPlanning(t *testing.T) {
 func TestPlannerPanic(t *testing.T) {
 	p := progen.Simple(rand.New(rand.NewPCG(7, 0xba7c)))
 	p.Index()
-	s := newSearch(p, model.SC, 0, &Engine{Workers: 2}, 1<<20, engines.MeterOf(context.Background()))
+	s := newSearch(p, model.SC, 0, &Options{Workers: 2}, 1<<20, engines.MeterOf(context.Background()))
 	s.batch, s.minParallel = 8, 1
 	s.planners[0] = nil // the first planner's goroutine panics
 	defer func() {
@@ -102,12 +102,12 @@ func TestSetFull(t *testing.T) {
 	for seed := range 40 {
 		p := progen.Simple(rand.New(rand.NewPCG(uint64(seed), 0xf011)))
 		p.Index()
-		full := newSearch(p, model.SC, 0, &Engine{}, 1<<20, engines.MeterOf(context.Background()))
+		full := newSearch(p, model.SC, 0, &Options{}, 1<<20, engines.MeterOf(context.Background()))
 		if reason, err := full.run(context.Background()); reason != "" || err != nil || full.badNode >= 0 {
 			continue // only safe programs: a bad state would end the search first
 		}
 		for limit := 1; limit <= len(full.nodes); limit++ {
-			s := newSearch(p, model.SC, 0, &Engine{}, 1<<20, engines.MeterOf(context.Background()))
+			s := newSearch(p, model.SC, 0, &Options{}, 1<<20, engines.MeterOf(context.Background()))
 			s.visited.maxLen = limit
 			reason, err := s.run(context.Background())
 			if err != nil {

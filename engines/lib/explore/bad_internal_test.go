@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import (
 	"math/rand/v2"
@@ -15,7 +15,7 @@ import (
 func TestBadIndex(t *testing.T) {
 	var files []string
 	for _, dir := range []string{"models", "scale"} {
-		fs, err := filepath.Glob(filepath.Join("..", "..", "testdata", dir, "*.fcm"))
+		fs, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", dir, "*.fcm"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func TestProvisos(t *testing.T) {
 			t.Run(tc.name+"/"+m.String(), func(t *testing.T) {
 				tc.p.Index()
 				for _, without := range []bool{false, true} {
-					s := newSearch(tc.p, m, 1, &Engine{}, 1000, engines.MeterOf(context.Background()))
+					s := newSearch(tc.p, m, 1, &Options{}, 1000, engines.MeterOf(context.Background()))
 					s.noC2, s.noC3 = without && tc.noC2, without && tc.noC3
 					if reason, err := s.run(context.Background()); reason != "" || err != nil {
 						t.Fatalf("search stopped: %q, %v", reason, err)

@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import (
 	"context"
@@ -118,18 +118,18 @@ func (w *worker) lookup(a *succ) {
 	}
 }
 
-func newSearch(p *model.Program, m model.Model, bound int, e *Engine, maxStates int64, meter *engines.Meter) *search {
+func newSearch(p *model.Program, m model.Model, bound int, o *Options, maxStates int64, meter *engines.Meter) *search {
 	s := &search{
-		p: p, m: m, bound: bound, keepDead: e.KeepDead, maxStates: maxStates, meter: meter,
+		p: p, m: m, bound: bound, keepDead: o.KeepDead, maxStates: maxStates, meter: meter,
 		dead: facts.Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
 	}
-	if !e.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
+	if !o.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
 		s.red = newPOR(p, m)
 	}
-	if !e.NoSymmetry {
+	if !o.NoSymmetry {
 		s.sym = newSymmetry(p)
 	}
-	workers := e.Workers
+	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

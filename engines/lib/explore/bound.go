@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import (
 	"github.com/fencecheck/fencecheck/model"
@@ -6,13 +6,13 @@ import (
 )
 
 // tsoBound returns the buffer bound to search with and whether it is exact:
-// Engine.Bound when set (exact when it is at least the drain bound), else the
+// o.Bound when set (exact when it is at least the drain bound), else the
 // drain bound (facts.DrainBound) when it is finite, else DefaultBound.
-func (e *Engine) tsoBound(p *model.Program) (int, bool) {
+func (o *Options) tsoBound(p *model.Program) (int, bool) {
 	need, finite := facts.DrainBound(p)
 	switch {
-	case e.Bound > 0:
-		return e.Bound, finite && e.Bound >= need
+	case o.Bound > 0:
+		return o.Bound, finite && o.Bound >= need
 	case finite:
 		return max(need, 1), true
 	default:

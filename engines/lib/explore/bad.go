@@ -1,4 +1,4 @@
-package explicit
+package explore
 
 import "github.com/fencecheck/fencecheck/model"
 
