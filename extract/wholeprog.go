@@ -356,7 +356,7 @@ func (l *progLoader) importers(path string) []string {
 // positions its export data records, or "" for a package of the standard
 // library or one whose source is not found.
 func (l *progLoader) sourceDir(p *types.Package) string {
-	if isStandard(p.Path()) {
+	if isStandard(p.Path()) || modelledPackages[p.Path()] {
 		return ""
 	}
 	scope := p.Scope()
@@ -378,6 +378,13 @@ func (l *progLoader) sourceDir(p *types.Package) string {
 		}
 	}
 	return ""
+}
+
+// modelledPackages are the packages outside the standard library that the
+// model knows by what they do, not by their code: they are never read from
+// source.
+var modelledPackages = map[string]bool{
+	errGroupPath: true,
 }
 
 // stdFromSource lists the packages of the standard library that are read
