@@ -13,9 +13,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/coi"
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/engines/registry"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"go/types"
 
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 )
 
 // isMapType reports whether t is a map type.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/extract/gcpattern"
 	"github.com/fencecheck/fencecheck/model"

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencecheck/fencecheck/analyzer/atomicfix"
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )

@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/coi"
-	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/engines/registry"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )

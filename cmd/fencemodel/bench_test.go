@@ -14,8 +14,8 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )

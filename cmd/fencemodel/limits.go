@@ -6,7 +6,7 @@ import (
 	"flag"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/coi"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 )
 
 // defaultMemory is the default of -memory, in MiB.

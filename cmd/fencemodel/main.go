@@ -57,7 +57,7 @@
 // It exits 1 when an answer differs from the entry's expect field.
 
 // check and fences first slice each program to the cone of influence of its
-// bad states (package engines/coi: stores nothing observes, registers that
+// bad states (package engines/wrap/coi: stores nothing observes, registers that
 // reach nothing relevant, processes that influence nothing); -reduce=false
 // searches the program as it is. Every command stops a search whose heap
 // exceeds -memory MiB, and one whose work exceeds -maxwork units (the
@@ -77,8 +77,8 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/fence"
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"

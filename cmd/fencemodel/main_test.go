@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 )
 
 func TestCheck(t *testing.T) {

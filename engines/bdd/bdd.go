@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/bdd/dd"
+	"github.com/fencecheck/fencecheck/engines/lib/dd"
 	"github.com/fencecheck/fencecheck/model"
 )
 

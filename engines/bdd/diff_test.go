@@ -10,7 +10,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bdd"
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"

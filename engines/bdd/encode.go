@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/bdd/dd"
+	"github.com/fencecheck/fencecheck/engines/lib/dd"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
 )

@@ -1,7 +1,7 @@
 package bmc
 
 import (
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 

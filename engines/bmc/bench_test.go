@@ -11,7 +11,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/internal/cputime"
 	"github.com/fencecheck/fencecheck/model"
 )

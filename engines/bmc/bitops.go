@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 

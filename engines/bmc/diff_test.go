@@ -14,7 +14,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 

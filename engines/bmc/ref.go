@@ -7,7 +7,7 @@ import (
 	"math"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 

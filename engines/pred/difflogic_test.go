@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 )
 
 // TestDiffSatCases checks the difference-logic decision on questions whose

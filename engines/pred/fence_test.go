@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fencecheck/fencecheck/engines/fence"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/smt"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 )
 
 // oracle decides satisfiability of conjunctions of terms, in difference

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/engines/pred"
-	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/model"
 )
 

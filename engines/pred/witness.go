@@ -1,6 +1,6 @@
 package pred
 
-import "github.com/fencecheck/fencecheck/engines/smt"
+import "github.com/fencecheck/fencecheck/engines/lib/smt"
 
 // This file is the oracle's cache of satisfying valuations: most questions
 // the abstract post asks are satisfiable (the predicate is not decided by

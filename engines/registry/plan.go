@@ -6,7 +6,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/modular"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
+	"github.com/fencecheck/fencecheck/engines/wrap/portfolio"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
 )
@@ -53,7 +53,7 @@ const (
 	Races
 	// Pairs: which pairs of accesses race? Asked of a racy program with
 	// happens-before bits, a larger program than the Races question's,
-	// after that question has found it racy (engines/race's second phase),
+	// after that question has found it racy (engines/question/race's second phase),
 	// unless the engine of the Races question answers it itself
 	// (race.Enumerator).
 	Pairs

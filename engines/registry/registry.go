@@ -41,7 +41,7 @@ const (
 )
 
 // BoundedSuffix, after an engine's name, runs the bounded engine first as a
-// bug finder (engines/portfolio): "sb+bmc".
+// bug finder (engines/wrap/portfolio): "sb+bmc".
 const BoundedSuffix = "+" + BMC
 
 // Data is the data an engine takes.

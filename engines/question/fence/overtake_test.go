@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/model"
 )
 

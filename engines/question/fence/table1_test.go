@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -19,7 +19,7 @@ import (
 // program with the set's barriers is correct; and without any one of them it
 // is not (CheckMinimal).
 func TestTable1MinimalSets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "table1", "*.rmm"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "table1", "*.rmm"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Table 1 programs: %v", err)
 	}

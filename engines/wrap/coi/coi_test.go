@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 	"github.com/fencecheck/fencecheck/model/native"
@@ -162,7 +162,7 @@ bad : P@L5
 // are decided where the originals were not. It logs what the reduction
 // removes from each scale model.
 func TestScaleModels(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "scale", "*.fcm"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "scale", "*.fcm"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scale models: %v", err)
 	}
@@ -186,7 +186,7 @@ func TestScaleModels(t *testing.T) {
 		{"writeloop.fcm", &sb.Engine{}, 2, engines.Safe},
 		{"stores2000.fcm", &explicit.Engine{}, 2000, engines.Safe},
 	} {
-		p, err := modelfile.Load(filepath.Join("..", "..", "testdata", "scale", tc.file))
+		p, err := modelfile.Load(filepath.Join("..", "..", "..", "testdata", "scale", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // corpus is the shared litmus corpus, beside the repository.
-var corpus = filepath.Join("..", "..", "..", "shared", "litmus", "x86-tso.json")
+var corpus = filepath.Join("..", "..", "..", "..", "shared", "litmus", "x86-tso.json")
 
 func loadCorpus(tb testing.TB) []litmus.Test {
 	tb.Helper()

@@ -9,8 +9,8 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/engines/portfolio"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/wrap/portfolio"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -38,7 +38,7 @@ func (f *fake) Check(ctx context.Context, p *model.Program, m model.Model) (*eng
 // load parses one of the bundled model files.
 func load(t *testing.T, name string) *model.Program {
 	t.Helper()
-	file := "../../testdata/models/" + name + ".fcm"
+	file := "../../../testdata/models/" + name + ".fcm"
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)

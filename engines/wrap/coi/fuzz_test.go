@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/fencecheck/fencecheck/engines"
-	"github.com/fencecheck/fencecheck/engines/coi"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/native"
 )
@@ -47,7 +47,7 @@ bad : P@L3 & P.$r < 5
 // beyond fuzzHeap, and every unsafe answer must replay. The seeds are the
 // scale models and programs with wide domains.
 func FuzzPipeline(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "scale", "*.fcm"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "testdata", "scale", "*.fcm"))
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil && len(data) < 8000 {
 			f.Add(data)

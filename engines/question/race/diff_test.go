@@ -15,10 +15,10 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/lib/smt"
 	"github.com/fencecheck/fencecheck/engines/pred"
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
-	"github.com/fencecheck/fencecheck/engines/smt"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"

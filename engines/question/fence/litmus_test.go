@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/engines/fence"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/internal/litmus"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fencecheck/fencecheck/engines/race"
+	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/model"
 )
 
