@@ -2,10 +2,13 @@
 // and how: one question (is a bad state of this program reachable under this
 // memory model?), one result type, and one trace type ([model.Trace]).
 //
-// The engines live in subpackages: explicit (forward explicit-state search),
-// sb (exact TSO reachability by the single-buffer semantics) and the fence
-// inference in fence, which works over any Engine. A counterexample returned
-// through this package has always been replayed by [model.Program.Replay].
+// The engines live in subpackages (explicit, sb, pred, bmc, bdd, zone,
+// modular), each of which imports this package and none of the others; the
+// libraries they are built from live under lib, the wrappers that run around
+// any Engine under wrap, the questions asked of any Engine (fence inference,
+// data races) under question, and the plan that composes them in registry
+// (docs/architecture.md draws the floors). A counterexample returned through
+// this package has always been replayed by [model.Program.Replay].
 //
 // Besides their own budgets and the context's deadline, the engines charge
 // the [Meter] of their context with the states, constraints and solver calls

@@ -7,7 +7,10 @@
 // help texts and their choice from here.
 //
 // The package sits above the engine packages: it imports them, none of
-// them imports it, and they do not import each other for this.
+// them imports it, and they do not import each other. Where an engine runs
+// another inside it, the registry composes them: the zone abstraction the
+// predicate engine tries first (pred.Engine.Zones), the bounded engine run
+// before an exact one ([WithBMC]).
 package registry
 
 import (
