@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -234,15 +235,33 @@ type funcCall struct {
 	f        value
 	args     []value
 	from, to int
+	results  []int // the registers of the results
 }
 
 // deferFuncCall records a call of a value of a funcTable and returns the
 // location after it.
 func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur int) int {
-	if f.ftab.sig.Results().Len() > 0 {
-		p.s.unsupported(in.Pos(), "a call of a function value received from a channel that returns results")
-	}
 	c := &funcCall{p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos())}
+	// Its results are registers that every function of the table sets
+	// when it returns: the call is lowered after the rest of the process.
+	res := f.ftab.sig.Results()
+	var vals []value
+	for k := range res.Len() {
+		t := res.At(k).Type()
+		if !isIntegral(t) && !isString(t) {
+			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time that returns a %s (its results may be integers, booleans and strings)", t)
+		}
+		r := p.newReg(fmt.Sprintf("result%d", k), t)
+		c.results = append(c.results, r)
+		vals = append(vals, intVal(model.R(r)))
+	}
+	switch len(vals) {
+	case 0:
+	case 1:
+		fr.vals[in] = vals[0]
+	default:
+		fr.vals[in] = value{kind: vTuple, tup: vals}
+	}
 	p.s.funcCalls = append(p.s.funcCalls, c)
 	return c.to
 }
@@ -265,8 +284,13 @@ func (s *system) lowerFuncCalls() {
 				args: c.args,
 			})
 		}
-		if join := c.p.splitCall(c.fr, c.in, targets, model.Bin(model.OpEq, c.f.e, model.C(0)), c.from); join >= 0 {
-			c.p.emitTo(join, model.NopOp(), c.to, c.in.Pos(), Origin{})
+		pos := c.in.Pos()
+		for _, r := range c.p.lowerTargets(c.fr, c.in, targets, model.Bin(model.OpEq, c.f.e, model.C(0)), c.from) {
+			loc := r.loc
+			for k, reg := range c.results {
+				loc = c.p.emit(loc, model.AssignOp(reg, s.asInt(r.vals[k], pos)), pos, Origin{})
+			}
+			c.p.emitTo(loc, model.NopOp(), c.to, pos, Origin{})
 		}
 	}
 	for _, tab := range s.funcTabs {

@@ -323,6 +323,16 @@ type callTarget struct {
 // is inlined under its condition, and the returns of all join as one call's
 // do; isNil (when not nil) is the condition of a nil callee, which panics.
 func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil model.Expr, cur int) int {
+	rets := p.lowerTargets(fr, in, targets, isNil, cur)
+	if len(targets) == 0 {
+		return -1
+	}
+	return p.joinReturns(fr, in, targets[0].fn, rets, in.Pos())
+}
+
+// lowerTargets lowers the calls of splitCall, each under its condition,
+// and returns their return sites.
+func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil model.Expr, cur int) []retSite {
 	s := p.s
 	pos := in.Pos()
 	if isNil != nil {
@@ -346,10 +356,7 @@ func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil mo
 		p.lowerBody(child, t.fn.Blocks[0], 0, -1, g)
 		rets = append(rets, child.returns...)
 	}
-	if len(targets) == 0 {
-		return -1
-	}
-	return p.joinReturns(fr, in, targets[0].fn, rets, pos)
+	return rets
 }
 
 // valueSetup executes a method of atomic.Value in the setup.

@@ -38,3 +38,54 @@ func runGivenWrong() {
 		panic("lost") // want `SC: system runGivenWrong is wrong even under sequential consistency`
 	}
 }
+
+// doCall runs fn through a closure and keeps its result, as singleflight's
+// doCall does.
+func doCall(fn func() int) (v int) {
+	func() {
+		v = fn()
+	}()
+	return v
+}
+
+//fencecheck:system
+func resultThroughClosure() {
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			n := doCall(func() int { return i + 1 })
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if total != 3 {
+		panic("wrong total")
+	}
+}
+
+//fencecheck:system
+func resultThroughClosureWrong() {
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			n := doCall(func() int { return i })
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if total != 3 {
+		panic("wrong total") // want `SC: system resultThroughClosureWrong is wrong even under sequential consistency`
+	}
+}
