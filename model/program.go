@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Pos is a source position: of a Go statement, or of a construct in a model file.
@@ -153,42 +154,22 @@ type BadState struct {
 
 // VarIndex returns the index of the shared variable called name, or -1.
 func (p *Program) VarIndex(name string) int {
-	for i, v := range p.Vars {
-		if v.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(p.Vars, func(v Var) bool { return v.Name == name })
 }
 
 // ProcIndex returns the index of the process called name, or -1.
 func (p *Program) ProcIndex(name string) int {
-	for i, q := range p.Procs {
-		if q.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(p.Procs, func(q *Process) bool { return q.Name == name })
 }
 
 // RegIndex returns the index of the register called name, or -1.
 func (q *Process) RegIndex(name string) int {
-	for i, r := range q.Regs {
-		if r.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(q.Regs, func(r Reg) bool { return r.Name == name })
 }
 
 // LocIndex returns the index of the location called name, or -1.
 func (q *Process) LocIndex(name string) int {
-	for i, l := range q.Locs {
-		if l.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(q.Locs, func(l Loc) bool { return l.Name == name })
 }
 
 // AddLoc appends a location and returns its index.

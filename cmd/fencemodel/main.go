@@ -69,6 +69,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -216,6 +217,35 @@ func (c *exitCode) add(code int) {
 	}
 }
 
+// eachFile runs a command on each model file it was given, in order: it
+// loads the file, gives it its engine (eng for the first file, a fresh one
+// for each other, see fresh) and its context, and calls run, which prints
+// what it found and returns the file's exit status. A file that does not
+// load, or an error of run, is reported on stderr as a usage error.
+// eachFile returns the worst status of all files.
+func (f *engineFlags) eachFile(files []string, eng engines.Engine, stderr io.Writer, run func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error)) int {
+	var code exitCode
+	for i, file := range files {
+		p, err := modelfile.Load(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			code.add(exitUsage)
+			continue
+		}
+		if i > 0 {
+			eng = f.fresh()
+		}
+		ctx, cancel := f.context()
+		status, err := run(ctx, file, p, eng)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+		}
+		code.add(status)
+	}
+	return int(code)
+}
+
 func check(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -232,39 +262,23 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
-	var code exitCode
-	worse := code.add
-	for i, file := range fs.Args() {
-		p, err := modelfile.Load(file)
-		if err != nil {
-			fmt.Fprintf(stderr, "%v\n", err)
-			worse(exitUsage)
-			continue
-		}
-		if i > 0 {
-			eng = ef.fresh()
-		}
-		chosen := eng
-		ctx, cancel := ef.context()
+	return ef.eachFile(fs.Args(), eng, stderr, func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error) {
 		res, err := ef.reduced(forProgram(eng, p)).Check(ctx, p, m)
-		cancel()
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			worse(exitUsage)
-			continue
+			return exitUsage, err
 		}
-		fmt.Fprintf(stdout, "%s: %s [%s]\n", file, res, engineName(chosen))
+		fmt.Fprintf(stdout, "%s: %s [%s]\n", file, res, engineName(eng))
 		switch res.Status {
 		case engines.Unsafe:
-			worse(exitUnsafe)
 			if !*quiet {
 				printTrace(stdout, p, res.Trace)
 			}
+			return exitUnsafe, nil
 		case engines.Inconclusive:
-			worse(exitInconclusive)
+			return exitInconclusive, nil
 		}
-	}
-	return int(code)
+		return exitSafe, nil
+	})
 }
 
 func fences(args []string, stdout, stderr io.Writer) int {
@@ -284,24 +298,10 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
-	var code exitCode
-	for i, file := range fs.Args() {
-		p, err := modelfile.Load(file)
-		if err != nil {
-			fmt.Fprintf(stderr, "%v\n", err)
-			code.add(exitUsage)
-			continue
-		}
-		if i > 0 {
-			eng = ef.fresh()
-		}
-		ctx, cancel := ef.context()
+	return ef.eachFile(fs.Args(), eng, stderr, func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error) {
 		res, err := fence.Infer(ctx, ef.reduced(forProgram(eng, p)), p, fence.Options{All: *all, Placement: g})
-		cancel()
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			code.add(exitUsage)
-			continue
+			return exitUsage, err
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", file, res.Summary(p))
 		for i, set := range res.Sets {
@@ -312,12 +312,12 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		}
 		switch res.Status {
 		case fence.Fixable, fence.WrongUnderSC, fence.NotFixable:
-			code.add(exitUnsafe)
+			return exitUnsafe, nil
 		case fence.Inconclusive:
-			code.add(exitInconclusive)
+			return exitInconclusive, nil
 		}
-	}
-	return int(code)
+		return exitSafe, nil
+	})
 }
 
 func races(args []string, stdout, stderr io.Writer) int {
@@ -330,33 +330,17 @@ func races(args []string, stdout, stderr io.Writer) int {
 	if eng == nil {
 		return exitUsage
 	}
-	var code exitCode
-	for i, file := range fs.Args() {
-		p, err := modelfile.Load(file)
-		if err != nil {
-			fmt.Fprintf(stderr, "%v\n", err)
-			code.add(exitUsage)
-			continue
-		}
-		if i > 0 {
-			eng = ef.fresh()
-		}
-		ctx, cancel := ef.context()
+	return ef.eachFile(fs.Args(), eng, stderr, func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error) {
 		res, err := race.Check(ctx, eng, p, race.Options{})
-		cancel()
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			code.add(exitUsage)
-			continue
+			return exitUsage, err
 		}
-		verdict := "race-free"
+		verdict, status := "race-free", exitSafe
 		switch res.Status {
 		case engines.Unsafe:
-			verdict = fmt.Sprintf("%d racing pair(s)", len(res.Races))
-			code.add(exitUnsafe)
+			verdict, status = fmt.Sprintf("%d racing pair(s)", len(res.Races)), exitUnsafe
 		case engines.Inconclusive:
-			verdict = "inconclusive: " + res.Reason
-			code.add(exitInconclusive)
+			verdict, status = "inconclusive: "+res.Reason, exitInconclusive
 		default:
 			if res.Bound != "" {
 				verdict += " up to " + res.Bound
@@ -378,8 +362,8 @@ func races(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprint(stdout, indent(p.FormatTrace(r.Trace, states), "    "))
 		}
-	}
-	return int(code)
+		return status, nil
+	})
 }
 
 // describePlace names a barrier place for the fences listing: a barrier

@@ -19,9 +19,15 @@ import (
 // buffers are bounded by it (or by more) loses no behaviour: the bound never
 // disables a write, and the search is exact.
 func DrainBound(p *model.Program) (int, bool) {
+	return largest(p, drainBound)
+}
+
+// largest returns the largest of of(q) over the processes q of p, and
+// whether every one is finite (0 and false as soon as one is not).
+func largest(p *model.Program, of func(q *model.Process) (int, bool)) (int, bool) {
 	best := 0
 	for _, q := range p.Procs {
-		n, ok := drainBound(q)
+		n, ok := of(q)
 		if !ok {
 			return 0, false
 		}
@@ -91,15 +97,7 @@ func drainBound(q *model.Process) (int, bool) {
 // is meaningless). [DrainBound] is never larger, and finite for more
 // programs.
 func MaxWritesOnPath(p *model.Program) (int, bool) {
-	best := 0
-	for _, q := range p.Procs {
-		n, ok := maxWrites(q)
-		if !ok {
-			return 0, false
-		}
-		best = max(best, n)
-	}
-	return best, true
+	return largest(p, maxWrites)
 }
 
 var errCycle = errors.New("cycle")
