@@ -249,7 +249,7 @@ func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur
 	for k := range res.Len() {
 		t := res.At(k).Type()
 		if !isIntegral(t) && !isString(t) {
-			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time that returns a %s (its results may be integers, booleans and strings)", t)
+			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time with a result of type %s (its results may be integers, booleans and strings)", t)
 		}
 		r := p.newReg(fmt.Sprintf("result%d", k), t)
 		c.results = append(c.results, r)
