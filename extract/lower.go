@@ -470,6 +470,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	switch in := in.(type) {
 	case *ssa.Alloc:
 		o := s.alloc(in, p.idx)
+		o.alloc = in
 		fr.vals[in] = value{kind: vPtr, ptr: pointer{obj: o}}
 		loop := inLoop(fr, b)
 		if loop {

@@ -464,6 +464,15 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 		p.ptrCells[k] = describe(val)
 		return cur
 	}
+	if !ptr.dynamic() && len(ptr.path) == 0 && ptr.obj.alloc != nil && val.kind == vPtr && s.x.writeOnce(ptr.obj.alloc) {
+		// A spilled variable written once (spilled.go): its loads give
+		// this very pointer. The cell is written as any other, for
+		// readers that copy it whole.
+		if s.spilled == nil {
+			s.spilled = map[*object]value{}
+		}
+		s.spilled[ptr.obj] = val
+	}
 	e := s.refExpr(val, pos)
 	if private {
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
@@ -479,6 +488,10 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 // loadPtr lowers a load of the pointer cell ptr of type t into a register.
 func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) int {
 	s := p.s
+	if v, ok := s.spilled[ptr.obj]; ok && !ptr.dynamic() && len(ptr.path) == 0 {
+		fr.vals[in] = v
+		return cur
+	}
 	if ptr.obj.owner >= 0 && !ptr.dynamic() {
 		if p.ptrCells == nil {
 			p.ptrCells = map[string]string{}

@@ -32,11 +32,13 @@ type extractor struct {
 	deps     []*sourcePackage
 	srcPkgs  map[*ssa.Package]bool
 	noSource map[string]string
-	foreign  map[string]string        // see foreignFiles
-	defs     map[token.Pos]*types.Var // local variables by the position of their name
-	debug    map[*ssa.Function]*debugInfo
-	hasGo    map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
-	globals  map[*types.Var]int64  // constant initial values of package-level variables
+	foreign  map[string]string // see foreignFiles
+	// onceCells caches writeOnce (spilled.go).
+	onceCells map[*ssa.Alloc]bool
+	defs      map[token.Pos]*types.Var // local variables by the position of their name
+	debug     map[*ssa.Function]*debugInfo
+	hasGo     map[*ssa.Function]int // 0 unknown, 1 computing/no, 2 yes
+	globals   map[*types.Var]int64  // constant initial values of package-level variables
 	// fnGlobals caches, for each function, the package-level variables its
 	// code and the code it may call refer to (see globalsOf).
 	fnGlobals map[*ssa.Function][]*ssa.Global
@@ -243,10 +245,13 @@ func (x *extractor) sourceFiles() []*ast.File {
 
 // system is the state of one system being lowered.
 type system struct {
-	x      *extractor
-	name   string
-	decl   *ast.FuncDecl
-	curPos token.Pos
+	// spilled holds the pointer in each spilled variable written once
+	// (spilled.go), for every process that loads it.
+	spilled map[*object]value
+	x       *extractor
+	name    string
+	decl    *ast.FuncDecl
+	curPos  token.Pos
 	// blockingUnchecked: the system has too many places to block for its
 	// blocking bugs to be bad states (addBlockedStates).
 	blockingUnchecked bool

@@ -189,6 +189,8 @@ type object struct {
 	// cells of its own.
 	box    bool
 	boxVal int64
+	// alloc is the instruction that allocated a goroutine's own object.
+	alloc *ssa.Alloc
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
