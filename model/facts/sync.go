@@ -60,4 +60,3 @@ func observes(op model.Op) []int {
 	}
 	return xs
 }
-
