@@ -118,8 +118,10 @@ var litmusAtomic bool
 // written with atomic loads and stores, it has no race and its verdict is
 // its SC verdict (an outcome allowed under SC is an SC finding, a forbidden
 // one nothing), with no x86-TSO finding.
+//
+// It sets litmusAtomic, which the litmus writers of other tests read: it
+// does not run in parallel (Go runs the parallel tests after it).
 func TestLitmusGoRaces(t *testing.T) {
-	t.Parallel()
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("litmus corpus not found at %s: %v", corpus, err)
 	}
