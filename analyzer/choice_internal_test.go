@@ -16,6 +16,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/extract"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
@@ -95,7 +96,7 @@ func TestFencemodelChoosesAlike(t *testing.T) {
 
 	// Generated programs.
 	rng := rand.New(rand.NewPCG(32, 1))
-	for i := range 20 {
+	for i := range longtest.Size(5, 20) {
 		add(fmt.Sprintf("simple%d", i), progen.Simple(rng), nil)
 		add(fmt.Sprintf("symmetric%d", i), progen.Symmetric(rng), nil)
 		add(fmt.Sprintf("race%d", i), progen.Race(rng, progen.RaceOptions{}), nil)
