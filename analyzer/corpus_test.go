@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,21 +30,27 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("no corpus packages: %v", err)
 	}
 	sort.Strings(dirs)
-	var total time.Duration
+	var (
+		mu    sync.Mutex
+		total time.Duration
+	)
+	t.Cleanup(func() { t.Logf("corpus total: %v", total.Round(time.Millisecond)) })
 	for _, dir := range dirs {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
 		}
 		pkg := "corpus/" + filepath.Base(dir)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
 			elapsed := time.Since(start)
+			mu.Lock()
 			total += elapsed
+			mu.Unlock()
 			t.Logf("corpus %s: %v, engines: %s", pkg, elapsed.Round(time.Millisecond), corpusEngines(pkg))
 		})
 	}
-	t.Logf("corpus total: %v", total.Round(time.Millisecond))
 }
 
 // corpusEngines names, for each system of the package, the engine that

@@ -24,6 +24,7 @@ func TestUnboundedLocks(t *testing.T) {
 	// machine; the margin keeps the test stable when the machine is busy.
 	cfg.Budget = 4 * analyzer.DefaultBudget
 	t.Run("ticket", func(t *testing.T) {
+		longtest.Skip(t) // the predicate engine on a lock with wrapping counters
 		analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), "ticket")
 	})
 	t.Run("bakery", func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/question/fence"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
@@ -87,7 +88,7 @@ func TestKabs(t *testing.T) {
 	requireZ3(t)
 	for _, e := range loadKabs(t) {
 		t.Run(e.Name, func(t *testing.T) {
-			if !*long && e.PaperTime > 100 {
+			if !*long && e.PaperTime > 100 || longtest.Quick() && e.PaperTime > 10 {
 				t.Skip("slow; run with -long")
 			}
 			p, err := modelfile.Load(filepath.Join(kabsDir, e.File))

@@ -8,6 +8,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/pred"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -102,6 +103,7 @@ bad "wrapped" : P@L2
 // correct, and proved (the counters are kept unreduced, lazy.go).
 func TestWrappedTicket(t *testing.T) {
 	requireZ3(t)
+	longtest.Skip(t) // about 10 s of solver work
 	for _, m := range []model.Model{model.SC, model.TSO} {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		r, err := (&pred.Engine{}).Check(ctx, load(t, "ticket32.fcm"), m)
