@@ -275,18 +275,23 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			p.sources[r] = source{name, basePos}
 		}
 		agg[c.key] = intVal(model.R(r))
-		if ptr.obj.owner >= 0 {
-			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
-				return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
-			})
-			continue
-		}
-		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
-			return []model.Op{model.ReadOp(s.varFor(q), r)}
-		})
+		cur = p.readCell(cur, q, r, pos, o)
 	}
 	fr.vals[in] = value{kind: vAgg, agg: agg}
 	return cur
+}
+
+// readCell reads the integer cell q into register r: a copy of its
+// register for a cell of the goroutine's own, a read of memory otherwise.
+func (p *proc) readCell(cur int, q pointer, r int, pos token.Pos, o Origin) int {
+	if q.obj.owner >= 0 {
+		return p.access(cur, q, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+		})
+	}
+	return p.access(cur, q, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.ReadOp(p.s.varFor(q), r)}
+	})
 }
 
 // scalarFromSetup returns the value of a pointer or slice cell, which only

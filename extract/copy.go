@@ -47,15 +47,7 @@ func (p *proc) copyProc(fr *frame, in *ssa.Call, cur int) int {
 				s.unsupported(pos, "copy of elements of type %s (only integers, booleans and strings, and arrays and structs of them, are copied)", elem)
 			}
 			r := p.newReg("copy", t)
-			if q.obj.owner >= 0 && !q.dynamic() {
-				cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
-					return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
-				})
-			} else {
-				cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
-					return []model.Op{model.ReadOp(s.varFor(q), r)}
-				})
-			}
+			cur = p.readCell(cur, q, r, pos, o)
 			rs = append(rs, r)
 		}
 		regs = append(regs, rs)
