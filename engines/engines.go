@@ -3,7 +3,7 @@
 // memory model?), one result type, and one trace type ([model.Trace]).
 //
 // The engines live in subpackages (explicit, sb, pred, bmc, bdd, zone,
-// modular), each of which imports this package and none of the others; the
+// modular, coherence), each of which imports this package and none of the others; the
 // libraries they are built from live under lib, the wrappers that run around
 // any Engine under wrap, the questions asked of any Engine (fence inference,
 // data races) under question, and the plan that composes them in registry

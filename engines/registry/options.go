@@ -2,6 +2,8 @@ package registry
 
 import (
 	"flag"
+
+	"github.com/fencecheck/fencecheck/engines/coherence"
 	"slices"
 	"strconv"
 )
@@ -19,14 +21,24 @@ type Options struct {
 	// NoPOR and NoSymmetry turn off the explicit engine's partial-order
 	// and symmetry reductions.
 	NoPOR, NoSymmetry bool
+	// Abstraction is the coherence engine's first abstraction: set, fd,
+	// pd (with K), or fdN, pdN ("": set); K is the k of fd and pd.
+	Abstraction string
+	K           int
+	// RefineK is the largest k the coherence engine's refinement tries
+	// after a spurious counterexample (0: its default; -1: no refinement).
+	RefineK int
 }
 
 // The flags of Options.
 const (
-	MaxStatesFlag = "max-states"
-	BufferFlag    = "buffer"
-	PORFlag       = "por"
-	SymmetryFlag  = "symmetry"
+	MaxStatesFlag   = "max-states"
+	BufferFlag      = "buffer"
+	PORFlag         = "por"
+	SymmetryFlag    = "symmetry"
+	AbstractionFlag = "abstraction"
+	KFlag           = "k"
+	RefineFlag      = "refine-k"
 )
 
 // RegisterFlags defines the flags of o on fs, bound to o's fields: each
@@ -35,6 +47,9 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&o.MaxStates, MaxStatesFlag, o.MaxStates, "state budget of each engine call (constraints for sb, nodes for bdd, views for modular, work units for bmc; 0: each engine's default)")
 	fs.IntVar(&o.Buffer, BufferFlag, o.Buffer, "store-buffer bound of the "+readers(BufferFlag)+" under TSO (0: exact when fences or locked operations bound the buffers, else growing from 4 while it cuts off a write)")
 	fs.Var(negated{&o.NoPOR}, PORFlag, "partial-order reduction in the "+readers(PORFlag)+" (-por=false turns it off)")
+	fs.Var(abstractionFlag{&o.Abstraction}, AbstractionFlag, "buffer abstraction of the "+readers(AbstractionFlag)+": set, fd or pd (k from -k), or fdN, pdN")
+	fs.IntVar(&o.K, KFlag, o.K, "k of the "+readers(KFlag)+"'s fd and pd abstractions: the oldest stores kept in order")
+	fs.IntVar(&o.RefineK, RefineFlag, o.RefineK, "largest k the "+readers(RefineFlag)+" refines to after a spurious counterexample (0: 2; -1: no refinement)")
 	fs.Var(negated{&o.NoSymmetry}, SymmetryFlag, "symmetry reduction of identical goroutines in the "+readers(SymmetryFlag)+" (-symmetry=false turns it off)")
 }
 
@@ -51,6 +66,38 @@ func readers(name string) string {
 		return names[0] + " engine"
 	}
 	return List(names) + " engines"
+}
+
+// abstractionFlag is the -abstraction flag, checked as it is set.
+type abstractionFlag struct{ s *string }
+
+// String returns the flag's value.
+func (a abstractionFlag) String() string {
+	if a.s == nil {
+		return ""
+	}
+	return *a.s
+}
+
+// Set checks and records an abstraction's name.
+func (a abstractionFlag) Set(s string) error {
+	if _, err := coherence.ParseAbstraction(s, 0); err != nil {
+		return err
+	}
+	*a.s = s
+	return nil
+}
+
+// abstraction returns the coherence engine's first abstraction.
+func (o *Options) abstraction() coherence.Abstraction {
+	if o.Abstraction == "" {
+		return coherence.Abstraction{}
+	}
+	a, err := coherence.ParseAbstraction(o.Abstraction, max(o.K, 0))
+	if err != nil {
+		return coherence.Abstraction{}
+	}
+	return a
 }
 
 // negated is a boolean flag, true by default, that sets the field off to

@@ -22,6 +22,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bdd"
 	"github.com/fencecheck/fencecheck/engines/bmc"
+	"github.com/fencecheck/fencecheck/engines/coherence"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/modular"
 	"github.com/fencecheck/fencecheck/engines/pred"
@@ -41,6 +42,7 @@ const (
 	BDD        = "bdd"
 	Zone       = "zone"
 	Modular    = "modular"
+	Coherence  = "coherence"
 )
 
 // BoundedSuffix, after an engine's name, runs the bounded engine first as a
@@ -211,6 +213,18 @@ var entries = []*Entry{
 		Counts:  "states",
 		Options: []string{MaxStatesFlag},
 		make:    func(o Options) engines.Engine { return &modular.Engine{MaxViews: clampInt(o.MaxStates)} },
+	},
+	{
+		Name:    Coherence,
+		Help:    "partial-coherence abstractions of the store buffers (set, fdK, pdK), refined after a spurious counterexample",
+		Title:   "partial-coherence",
+		Data:    Finite,
+		Answers: Proofs | Bugs,
+		Counts:  "abstract states",
+		Options: []string{MaxStatesFlag, AbstractionFlag, KFlag, RefineFlag},
+		make: func(o Options) engines.Engine {
+			return &coherence.Engine{Abstraction: o.abstraction(), MaxK: o.RefineK, NoRefine: o.RefineK < 0, MaxStates: o.MaxStates}
+		},
 	},
 }
 

@@ -86,7 +86,7 @@ func TestNew(t *testing.T) {
 		{"auto+bmc", "auto+bmc", ""},
 		{"pred+bmc", "pred+bmc", ""},
 		{"bmc+bmc", "", `unknown engine "bmc+bmc"`},
-		{"magic", "", `unknown engine "magic" (want auto, explicit, sb, sb-backward, pred, bmc, bdd, zone or modular`},
+		{"magic", "", `unknown engine "magic" (want auto, explicit, sb, sb-backward, pred, bmc, bdd, zone, modular or coherence`},
 	} {
 		eng, err := registry.New(tc.name, registry.Options{})
 		switch {
