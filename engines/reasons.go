@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
@@ -35,6 +36,19 @@ func StopReason(ctx context.Context) string {
 		return "search canceled"
 	}
 	return fmt.Sprintf("stopped by the %v", cause)
+}
+
+// ForTSO returns the program that an engine (named as "the bdd engine")
+// deciding SC and x86-TSO only searches for p under m: p, with its
+// store-store fences as nops when it has any (they order nothing under
+// those models). Under any other memory model (PSO) it returns an
+// *Unsupported error: the engine refuses rather than answer for a model it
+// does not know.
+func ForTSO(engine string, p *model.Program, m model.Model) (*model.Program, error) {
+	if m != model.SC && m != model.TSO {
+		return nil, &Unsupported{Engine: engine, What: fmt.Sprintf("the %s memory model (it decides SC and x86-TSO; the explicit engine decides PSO)", strings.ToUpper(m.String()))}
+	}
+	return p.SSFencesAsNops(), nil
 }
 
 // RequireDrained returns the error of an engine (named as "the bdd

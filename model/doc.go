@@ -18,6 +18,15 @@
 //
 // Under SC there are no buffers: a write updates memory at once.
 //
+// Under PSO (SPARC's partial store order, for model files: Go runs on no
+// PSO machine) every process has one FIFO store buffer per variable: a read
+// returns the newest buffered store of its variable in the reader's own
+// buffer, or else memory; the oldest store of any variable may be flushed;
+// a fence and every locked operation wait until all the process's buffers
+// are empty. A store-store fence ([SSFence], SPARC's STBAR) makes the stores
+// before it reach memory before the stores after it, without waiting; under
+// TSO and SC it does nothing.
+//
 // Every engine's counterexample is a [Trace], and [Replay] checks it against
 // these rules, naming the first step that is not a legal step.
 //

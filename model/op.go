@@ -20,18 +20,25 @@ const (
 	// step is enabled only when the loaded value equals Expr; if Reg >= 0 the
 	// value is stored in register Reg.
 	Read
-	// Write stores Expr to Var: into the store buffer under TSO, to memory under SC.
+	// Write stores Expr to Var: into the store buffer under TSO and PSO, to
+	// memory under SC.
 	Write
-	// Fence is enabled only when the process's store buffer is empty (MFENCE).
+	// Fence is enabled only when the process's store buffers are empty
+	// (MFENCE).
 	Fence
 	// Locked executes Body atomically against memory, enabled only when the
 	// store buffer is empty and every guard of Body holds (XCHG, LOCK XADD,
 	// LOCK CMPXCHG, Memorax's locked blocks). Inside Body, reads and writes go
 	// straight to memory and expressions may use [VarRef] for memory values.
 	Locked
+	// SSFence is a store-store fence (SPARC's STBAR, Memorax's ssfence):
+	// under PSO the stores of the process before it reach memory before
+	// the stores after it; it never waits. Under TSO, whose buffers keep
+	// every store in order, and under SC it does nothing.
+	SSFence
 )
 
-var opKindNames = [...]string{"nop", "assign", "guard", "read", "write", "fence", "locked"}
+var opKindNames = [...]string{"nop", "assign", "guard", "read", "write", "fence", "locked", "ssfence"}
 
 // String returns the keyword of k in the native model format.
 func (k OpKind) String() string {
@@ -84,6 +91,9 @@ func WriteOp(x int, e Expr) Op { return Op{Kind: Write, Var: x, Reg: -1, Expr: e
 
 // FenceOp returns a fence.
 func FenceOp() Op { return Op{Kind: Fence, Reg: -1} }
+
+// SSFenceOp returns a store-store fence.
+func SSFenceOp() Op { return Op{Kind: SSFence, Reg: -1} }
 
 // LockedOp returns an atomic block.
 func LockedOp(body ...Op) Op { return Op{Kind: Locked, Reg: -1, Body: body} }
@@ -161,7 +171,7 @@ func (o Op) Format(p *Program, q *Process) string {
 func (o Op) format(b *strings.Builder, p *Program, q *Process) {
 	n := names{p, q}
 	switch o.Kind {
-	case Nop, Fence:
+	case Nop, Fence, SSFence:
 		b.WriteString(o.Kind.String())
 	case Assign:
 		fmt.Fprintf(b, "%s := %s", n.reg(o.Reg), FormatExpr(o.Expr, p, q))

@@ -302,3 +302,35 @@ func (p *Program) Finite() bool {
 	}
 	return true
 }
+
+// HasSSFence reports whether a transition of p is a store-store fence.
+func (p *Program) HasSSFence() bool {
+	for _, q := range p.Procs {
+		for _, t := range q.Trans {
+			if t.Op.Kind == SSFence {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SSFencesAsNops returns p with every store-store fence made a nop, which it
+// is under SC and TSO, for code that knows only those models; it returns p
+// itself when p has none. The transitions keep their numbers, so a trace of
+// the result under SC or TSO is a trace of p.
+func (p *Program) SSFencesAsNops() *Program {
+	if !p.HasSSFence() {
+		return p
+	}
+	c := p.Clone()
+	for _, q := range c.Procs {
+		for k := range q.Trans {
+			if q.Trans[k].Op.Kind == SSFence {
+				q.Trans[k].Op = NopOp()
+			}
+		}
+	}
+	c.Index()
+	return c
+}

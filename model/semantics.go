@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Model is a memory model: SC or TSO.
+// Model is a memory model: SC, TSO or PSO.
 type Model uint8
 
 const (
@@ -16,37 +16,70 @@ const (
 	SC Model = iota
 	// TSO is x86-TSO: writes go through per-process FIFO store buffers.
 	TSO
+	// PSO is SPARC's partial store order: writes go through one FIFO
+	// store buffer per process and variable, so that stores to different
+	// variables may reach memory out of order (unless a store-store fence,
+	// [SSFence], lies between them).
+	PSO
 )
 
-// String returns "sc" or "tso".
+// Models lists the memory models, for help texts and tests.
+var Models = []Model{SC, TSO, PSO}
+
+// String returns "sc", "tso" or "pso".
 func (m Model) String() string {
-	if m == SC {
+	switch m {
+	case SC:
 		return "sc"
+	case TSO:
+		return "tso"
+	case PSO:
+		return "pso"
 	}
-	return "tso"
+	return fmt.Sprintf("Model(%d)", uint8(m))
 }
 
-// ParseModel parses "sc" or "tso".
+// Buffered reports whether writes go through store buffers under m (TSO
+// and PSO).
+func (m Model) Buffered() bool { return m == TSO || m == PSO }
+
+// ParseModel parses "sc", "tso" or "pso".
 func ParseModel(s string) (Model, error) {
 	switch strings.ToLower(s) {
 	case "sc":
 		return SC, nil
 	case "tso", "x86-tso":
 		return TSO, nil
+	case "pso":
+		return PSO, nil
 	}
-	return 0, fmt.Errorf("unknown memory model %q (want sc or tso)", s)
+	return 0, fmt.Errorf("unknown memory model %q (want sc, tso or pso)", s)
 }
 
-// BufEntry is one pending store in a store buffer.
+// BufEntry is one pending store in a store buffer, or, under PSO, a
+// store-store fence between the stores before and after it (Var is
+// [Barrier]).
 type BufEntry struct {
 	Var int
 	Val int64
 }
 
+// Barrier is the Var of a [BufEntry] that stands for a store-store fence
+// under PSO.
+const Barrier = -1
+
 // State is a configuration of a program: control locations, registers, main
 // memory, one store buffer per process (oldest entry first; always empty
 // under SC) and, after a step that produced a value outside its domain, the
-// fault. States are values: steps never modify a state, they build a new one
+// fault.
+//
+// Under PSO, Bufs[i] holds all of process i's buffers, one per variable,
+// in one slice in a canonical order: the stores are cut into epochs by
+// store-store fences ([Barrier] entries), and within an epoch they are
+// ordered by variable, each variable's stores oldest first. The buffer of
+// process i and variable x is the sequence of x's entries. Only stores of
+// the first epoch may be flushed. No Barrier starts a buffer or follows
+// another, so two equal PSO states have equal slices. States are values: steps never modify a state, they build a new one
 // that may share unmodified slices with the old.
 type State struct {
 	Locs  []int
@@ -70,7 +103,8 @@ type Fault struct {
 }
 
 // Step is one step of an execution: process Proc takes transition Trans, or
-// (Flush) the oldest entry of Proc's buffer reaches memory. Var and Val record
+// (Flush) the oldest entry of Proc's buffer reaches memory (under PSO, the
+// oldest entry of its buffer for variable Var). Var and Val record
 // the variable and value read (Read), written (Write) or flushed (Flush), for
 // display and for checking; for other steps Var is -1.
 type Step struct {
@@ -177,7 +211,8 @@ func (s State) Copy() State {
 
 // Successors calls yield for every step enabled in s under m and the state it
 // leads to. bound > 0 limits every store buffer to bound entries (writes at the
-// bound are disabled); 0 means unbounded. Faulting states have no successors.
+// bound are disabled; under PSO the bound is per process and variable); 0
+// means unbounded. Faulting states have no successors.
 func (p *Program) Successors(s State, m Model, bound int, yield func(Step, State)) {
 	if s.Fault != nil {
 		return
@@ -188,16 +223,31 @@ func (p *Program) Successors(s State, m Model, bound int, yield func(Step, State
 }
 
 // ProcSuccessors calls yield for every step of process i enabled in s under
-// m (the flush of its oldest buffered store first, then its transitions in
-// order) and the state it leads to, as [Program.Successors] does for every
-// process.
+// m (the flush of its oldest buffered store first — under PSO the flushes
+// of each variable's oldest store that may leave, in the order of the
+// variables — then its transitions in order) and the state it leads to, as
+// [Program.Successors] does for every process.
 func (p *Program) ProcSuccessors(s State, i int, m Model, bound int, yield func(Step, State)) {
 	if s.Fault != nil {
 		return
 	}
-	if m == TSO && len(s.Bufs[i]) > 0 {
+	switch {
+	case m == TSO && len(s.Bufs[i]) > 0:
 		if step, ns, err := p.flush(s, i); err == nil {
 			yield(step, ns)
+		}
+	case m == PSO:
+		buf := s.Bufs[i]
+		for k, e := range buf {
+			if e.Var == Barrier {
+				break
+			}
+			if k > 0 && buf[k-1].Var == e.Var {
+				continue
+			}
+			if step, ns, err := p.flushVar(s, i, e.Var); err == nil {
+				yield(step, ns)
+			}
 		}
 	}
 	for _, ti := range p.Procs[i].Out(s.Locs[i]) {
@@ -210,20 +260,34 @@ func (p *Program) ProcSuccessors(s State, i int, m Model, bound int, yield func(
 // Exec executes one step of process proc under m: transition trans, or the
 // flush of its oldest buffered store when flush is set. It returns the step
 // taken (with its values) and the new state, or an error saying why the step
-// is not enabled in s.
+// is not enabled in s. A flush under PSO names its variable: see
+// [Program.ExecStep].
 func (p *Program) Exec(s State, proc, trans int, flush bool, m Model) (Step, State, error) {
+	return p.ExecStep(s, Step{Proc: proc, Trans: trans, Flush: flush, Var: -1}, m)
+}
+
+// ExecStep executes the step st (its Proc and Trans, or its Proc's flush;
+// under PSO the flush of st.Var's oldest store) under m, as [Program.Exec]
+// does, and returns the step taken with its values and the new state.
+func (p *Program) ExecStep(s State, st Step, m Model) (Step, State, error) {
+	proc, trans := st.Proc, st.Trans
 	if proc < 0 || proc >= len(p.Procs) {
 		return Step{}, State{}, fmt.Errorf("no process %d", proc)
 	}
 	if s.Fault != nil {
 		return Step{}, State{}, errors.New("the state is faulty: no step is possible")
 	}
-	if flush {
-		if m != TSO {
-			return Step{}, State{}, errors.New("a flush under SC")
+	if st.Flush {
+		switch m {
+		case TSO:
+			return p.flush(s, proc)
+		case PSO:
+			if st.Var < 0 || st.Var >= len(p.Vars) {
+				return Step{}, State{}, fmt.Errorf("a flush under PSO names no variable (%d)", st.Var)
+			}
+			return p.flushVar(s, proc, st.Var)
 		}
-		st, ns, err := p.flush(s, proc)
-		return st, ns, err
+		return Step{}, State{}, fmt.Errorf("a flush under %v", m)
 	}
 	q := p.Procs[proc]
 	if trans < 0 || trans >= len(q.Trans) {
@@ -250,9 +314,90 @@ func (p *Program) flush(s State, i int) (Step, State, error) {
 	return Step{Proc: i, Trans: -1, Flush: true, Var: e.Var, Val: e.Val}, ns, nil
 }
 
+// flushVar is the flush of process i's oldest store to x under PSO, which
+// must be in the first epoch of its buffer.
+func (p *Program) flushVar(s State, i, x int) (Step, State, error) {
+	buf := s.Bufs[i]
+	k := slices.IndexFunc(buf, func(e BufEntry) bool { return e.Var == x || e.Var == Barrier })
+	switch {
+	case len(buf) == 0:
+		return Step{}, State{}, errBufEmpty
+	case k < 0 || buf[k].Var == Barrier:
+		if k < 0 || !slices.ContainsFunc(buf[k:], func(e BufEntry) bool { return e.Var == x }) {
+			return Step{}, State{}, fmt.Errorf("the store buffer of %s is empty", p.Vars[x].Name)
+		}
+		return Step{}, State{}, fmt.Errorf("the oldest store to %s waits behind a store-store fence", p.Vars[x].Name)
+	}
+	e := buf[k]
+	ns := s
+	ns.Mem = slices.Clone(s.Mem)
+	ns.Mem[x] = e.Val
+	nb := make([]BufEntry, 0, len(buf)-1)
+	nb = append(nb, buf[:k]...)
+	nb = append(nb, buf[k+1:]...)
+	// An epoch emptied leaves no barrier in front.
+	for len(nb) > 0 && nb[0].Var == Barrier {
+		nb = nb[1:]
+	}
+	if len(nb) == 0 {
+		nb = nil
+	}
+	ns.Bufs = slices.Clone(s.Bufs)
+	ns.Bufs[i] = nb
+	return Step{Proc: i, Trans: -1, Flush: true, Var: x, Val: e.Val}, ns, nil
+}
+
+// psoWrite returns buf with a store of v to x added at the end of its last
+// epoch, after the epoch's stores to x and to variables before x.
+func psoWrite(buf []BufEntry, x int, v int64) []BufEntry {
+	k := len(buf)
+	for k > 0 && buf[k-1].Var != Barrier && buf[k-1].Var > x {
+		k--
+	}
+	nb := make([]BufEntry, len(buf)+1)
+	copy(nb, buf[:k])
+	nb[k] = BufEntry{x, v}
+	copy(nb[k+1:], buf[k:])
+	return nb
+}
+
+// BufferLoad returns how full buf, a process's store buffer under m, is
+// against a buffer bound: its length under TSO, the largest number of
+// stores to one variable under PSO.
+func BufferLoad(buf []BufEntry, m Model) int {
+	if m != PSO {
+		return len(buf)
+	}
+	most := 0
+	for k, e := range buf {
+		if e.Var == Barrier {
+			continue
+		}
+		n := 0
+		for _, f := range buf[k:] {
+			if f.Var == e.Var {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
+}
+
+// storesTo counts the stores to x in buf.
+func storesTo(buf []BufEntry, x int) int {
+	n := 0
+	for _, e := range buf {
+		if e.Var == x {
+			n++
+		}
+	}
+	return n
+}
+
 // readVar returns what process i reads for x in s under m.
 func readVar(s State, i, x int, m Model) int64 {
-	if m == TSO {
+	if m.Buffered() {
 		buf := s.Bufs[i]
 		for k := len(buf) - 1; k >= 0; k-- {
 			if buf[k].Var == x {
@@ -341,6 +486,14 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			ns.Mem[op.Var] = v
 			break
 		}
+		if m == PSO {
+			if bound > 0 && storesTo(s.Bufs[i], op.Var) >= bound {
+				return Step{}, State{}, errBufBound
+			}
+			ns.Bufs = slices.Clone(s.Bufs)
+			ns.Bufs[i] = psoWrite(s.Bufs[i], op.Var, v)
+			break
+		}
 		if bound > 0 && len(s.Bufs[i]) >= bound {
 			return Step{}, State{}, errBufBound
 		}
@@ -353,6 +506,13 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	case Fence:
 		if len(s.Bufs[i]) > 0 {
 			return Step{}, State{}, errBufNotEmpty
+		}
+	case SSFence:
+		// Under PSO the stores buffered so far close an epoch; with none,
+		// or with the last epoch closed already, there is nothing to order.
+		if buf := s.Bufs[i]; m == PSO && len(buf) > 0 && buf[len(buf)-1].Var != Barrier {
+			ns.Bufs = slices.Clone(s.Bufs)
+			ns.Bufs[i] = append(slices.Clip(buf), BufEntry{Var: Barrier})
 		}
 	case Locked:
 		if len(s.Bufs[i]) > 0 {

@@ -95,7 +95,7 @@ func (p *Program) Execute(t *Trace) ([]State, error) {
 	}
 	states := []State{s}
 	for k, want := range t.Steps {
-		got, ns, err := p.Exec(s, want.Proc, want.Trans, want.Flush, t.Model)
+		got, ns, err := p.ExecStep(s, want, t.Model)
 		if err != nil {
 			return states, &ReplayError{Index: k, Step: want, Reason: p.describeDisabled(s, want, err)}
 		}
@@ -163,7 +163,7 @@ func (p *Program) describeDisabled(s State, st Step, err error) string {
 }
 
 // Format writes t one step a line, with the store buffers after each step
-// under TSO. states is what Replay returned for t.
+// under TSO and PSO. states is what Replay returned for t.
 func (p *Program) FormatTrace(t *Trace, states []State) string {
 	var b strings.Builder
 	for k, st := range t.Steps {
@@ -171,7 +171,7 @@ func (p *Program) FormatTrace(t *Trace, states []State) string {
 		if pos := p.stepPos(st); pos.IsValid() {
 			fmt.Fprintf(&b, "  (%s)", pos)
 		}
-		if t.Model == TSO && k+1 < len(states) {
+		if t.Model.Buffered() && k+1 < len(states) {
 			b.WriteString("   buffers: ")
 			b.WriteString(p.FormatBuffers(states[k+1]))
 		}
@@ -212,7 +212,8 @@ func (p *Program) stepPos(st Step) Pos {
 	return p.Procs[st.Proc].Trans[st.Trans].Pos
 }
 
-// FormatBuffers writes the store buffers of s as P0[x=1 y=2] P1[].
+// FormatBuffers writes the store buffers of s as P0[x=1 y=2] P1[]; under
+// PSO a store-store fence between epochs shows as "|".
 func (p *Program) FormatBuffers(s State) string {
 	var b strings.Builder
 	for i, buf := range s.Bufs {
@@ -223,6 +224,10 @@ func (p *Program) FormatBuffers(s State) string {
 		for k, e := range buf {
 			if k > 0 {
 				b.WriteString(" ")
+			}
+			if e.Var == Barrier {
+				b.WriteString("|")
+				continue
 			}
 			fmt.Fprintf(&b, "%s=%d", p.Vars[e.Var].Name, e.Val)
 		}

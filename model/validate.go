@@ -108,9 +108,9 @@ func (p *Program) checkOp(add func(Pos, string, ...any), q *Process, o Op, pos P
 		}
 	}
 	switch o.Kind {
-	case Nop, Fence:
-		if inLocked && o.Kind == Fence {
-			add(pos, "a fence inside a locked block")
+	case Nop, Fence, SSFence:
+		if inLocked && o.Kind != Nop {
+			add(pos, "a %s inside a locked block", o.Kind)
 		}
 	case Assign:
 		checkReg(o.Reg, false)

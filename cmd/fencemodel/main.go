@@ -144,7 +144,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", registry.Auto, registry.Usage())
-	fs.StringVar(&f.model, "model", "tso", "memory model: tso or sc")
+	fs.StringVar(&f.model, "model", "tso", "memory model: tso, sc or pso (pso: only the explicit engine, which -engine=auto chooses)")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
 	f.opts.RegisterFlags(fs)

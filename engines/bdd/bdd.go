@@ -60,6 +60,10 @@ func (*Engine) Name() string { return "bdd" }
 // Check decides whether a bad state of p is reachable under m.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	start := time.Now()
+	p, ferr := engines.ForTSO("the bdd engine", p, m)
+	if ferr != nil {
+		return nil, ferr
+	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}

@@ -144,6 +144,10 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 // Analyze is Check with the statistics of the check.
 func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (*Report, error) {
 	start := time.Now()
+	p, err := engines.ForTSO("the bounded engine", p, m)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}

@@ -35,6 +35,9 @@ func (f *First) Name() string { return "modular+" + f.Exact.Name() }
 // Check proves p safe under m with views of a few processes, or returns
 // Exact's answer.
 func (f *First) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	if m == model.PSO {
+		return f.Exact.Check(ctx, p, m)
+	}
 	if res := f.prove(ctx, p, m); res != nil {
 		return res, nil
 	}

@@ -83,6 +83,10 @@ var (
 // inconclusive.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	start := time.Now()
+	p, err := engines.ForTSO("the thread-modular engine", p, m)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}

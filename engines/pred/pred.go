@@ -189,6 +189,10 @@ type run struct {
 // form suits other invariants: a sequence count that stays small, a ticket
 // that grows without bound.
 func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (*Report, error) {
+	p, err := engines.ForTSO("the predicate engine", p, m)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
 	}

@@ -49,6 +49,10 @@ func (*Engine) Name() string { return "sb" }
 // SB search, which resumes where it stopped and discards constraints outside
 // those local states. Each answer is exact; the SB search ends every run.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	p, err := engines.ForTSO("the single-buffer engine", p, m)
+	if err != nil {
+		return nil, err
+	}
 	if m == model.SC {
 		return explore.Check(ctx, p, m, explore.Options{MaxStates: e.MaxConstraints})
 	}

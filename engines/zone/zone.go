@@ -64,6 +64,10 @@ var errUnsupported = errors.New("unsupported")
 // Check proves p safe under m, or answers inconclusive.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	start := time.Now()
+	p, err := engines.ForTSO("the zone engine", p, m)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}

@@ -47,7 +47,7 @@
 // int64. A unary minus before a literal is part of the literal, so
 // -9223372036854775808 is a constant, and -(5) is the negation of 5.
 //
-// Keywords (program, var, process, reg, locs, init, bad, int, nop, fence,
+// Keywords (program, var, process, reg, locs, init, bad, int, nop, fence, ssfence,
 // assume, read, write, locked) are reserved only where a keyword may stand,
 // so a location called init is still written init -> L1 : nop; the printer
 // quotes such names ("init") to spare the reader.
@@ -90,7 +90,10 @@
 // # Operations
 //
 //	nop                       do nothing
-//	fence                     wait for an empty store buffer (MFENCE)
+//	fence                     wait for empty store buffers (MFENCE)
+//	ssfence                   store-store fence: under PSO the stores before it
+//	                          reach memory before those after it (STBAR); a
+//	                          nop under TSO and SC
 //	assume e                  enabled only when e is non-zero
 //	$r := e                   assign a register
 //	read $r := x              load x into $r (own store buffer first, then memory)

@@ -123,7 +123,7 @@ var errorTests = []struct {
 		"e.fcm:2:23: a locked block inside a locked block"},
 	{"unknown operation",
 		"process P {\n  L0 -> L0 : jump L1\n}\n",
-		`e.fcm:2:14: expected an operation (nop, fence, assume, read, write, locked or $reg := expr), found "jump"`},
+		`e.fcm:2:14: expected an operation (nop, fence, ssfence, assume, read, write, locked or $reg := expr), found "jump"`},
 	{"missing arrow",
 		"process P {\n  L0 L1 : nop\n}\n",
 		`e.fcm:2:6: expected "->" after the source location, found "L1"`},

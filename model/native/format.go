@@ -158,7 +158,7 @@ func formatDomain(d model.Domain) string {
 // apart by their place.
 var keywords = map[string]bool{
 	"program": true, "var": true, "process": true, "reg": true, "locs": true,
-	"init": true, "bad": true, "int": true, "nop": true, "fence": true,
+	"init": true, "bad": true, "int": true, "nop": true, "fence": true, "ssfence": true,
 	"assume": true, "read": true, "write": true, "locked": true,
 }
 
@@ -233,7 +233,7 @@ func formatOp(p *model.Program, q *model.Process, o model.Op) string {
 
 func writeOp(b *strings.Builder, p *model.Program, q *model.Process, o model.Op) {
 	switch o.Kind {
-	case model.Nop, model.Fence:
+	case model.Nop, model.Fence, model.SSFence:
 		b.WriteString(o.Kind.String())
 	case model.Assign:
 		b.WriteString(regOf(q, o.Reg) + " := ")

@@ -55,6 +55,7 @@ func everyOpProgram() *model.Program {
 	ops := []model.Op{
 		model.NopOp(),
 		model.FenceOp(),
+		model.SSFenceOp(),
 		model.AssignOp(0, model.Bin(model.OpAdd, model.R(0), model.C(1))),
 		model.GuardOp(model.Bin(model.OpNe, model.R(1), model.C(-1))),
 		model.ReadOp(0, 0),

@@ -569,11 +569,14 @@ func (p *parser) op(st *procState, inLocked bool) model.Op {
 	case t.text == "nop":
 		p.next()
 		return model.NopOp()
-	case t.text == "fence":
+	case t.text == "fence", t.text == "ssfence":
 		if inLocked {
-			p.errorf(t, "a fence inside a locked block")
+			p.errorf(t, "a %s inside a locked block", t.text)
 		}
 		p.next()
+		if t.text == "ssfence" {
+			return model.SSFenceOp()
+		}
 		return model.FenceOp()
 	case t.text == "assume":
 		p.next()
@@ -632,7 +635,7 @@ func (p *parser) op(st *procState, inLocked bool) model.Op {
 	if inLocked {
 		p.expected("an operation (read, write, assume, nop or $reg := expr)")
 	}
-	p.expected("an operation (nop, fence, assume, read, write, locked or $reg := expr)")
+	p.expected("an operation (nop, fence, ssfence, assume, read, write, locked or $reg := expr)")
 	panic("unreachable")
 }
 

@@ -300,9 +300,13 @@ func (b *builder) stmt(s *stmt, from, to int, shared bool) {
 		b.gotos = append(b.gotos, g)
 	case sFence:
 		op := model.FenceOp()
-		if s.flavor != plain {
-			// ssfence and llfence order stores among themselves and
-			// loads among themselves, as TSO always does.
+		switch s.flavor {
+		case ssFence:
+			// Orders stores among themselves: a barrier under PSO,
+			// nothing under TSO, which keeps them in order.
+			op = model.SSFenceOp()
+		case llFence:
+			// Orders loads among themselves, as TSO and PSO always do.
 			op = model.NopOp()
 		}
 		b.addTrans(from, op, to, s.pos)

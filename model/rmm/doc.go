@@ -56,10 +56,12 @@
 // variables never occur in expressions. The 'predicates' section (hints for
 // Memorax's predicate abstraction) is checked and ignored.
 //
-// The instructions of Memorax's other memory models are read by their
-// meaning under TSO: syncwr (a write that reaches memory directly) and
-// syncrd as locked accesses, ssfence and llfence as nops (TSO keeps stores,
-// and loads, in order), slocked write as a plain write.
+// ssfence is a store-store fence (model.SSFence: stores before it reach
+// memory before stores after it under PSO; nothing under TSO, which keeps
+// stores in order). The instructions of Memorax's other memory models are
+// read by their meaning under TSO and PSO: syncwr (a write that reaches
+// memory directly) and syncrd as locked accesses, llfence as a nop (both
+// models keep loads in order), slocked write as a plain write.
 //
 // This reader also accepts, beyond Memorax: // comments to the end of the
 // line, a ';' after the last statement of a list or the last forbidden

@@ -217,7 +217,7 @@ text
   A: nop`,
 		want: `
 P0 q0 -> q1: fence
-P0 q1 -> q2: nop
+P0 q1 -> q2: ssfence
 P0 q2 -> q3: nop
 P0 q3 -> q4: locked { write x := 1 }
 P0 q4 -> q5: locked { read x == 1 }

@@ -19,6 +19,14 @@
 // SC, and the search runs without buffers; its traces become TSO traces in
 // which every store leaves its buffer at once.
 //
+// Under PSO (one buffer per process and variable) the bound is per process
+// and variable, and is exact under the same condition: the drain bound
+// bounds the stores to one variable as well as all of them. PSO lets
+// stores leave out of order even when every read finds its buffer empty,
+// so the search always keeps the buffers; and it runs without the
+// partial-order reduction, whose conditions are stated for one FIFO buffer
+// per process.
+//
 // The search reduces the interleavings it explores (both reductions are on
 // by default; Options.NoPOR and Options.NoSymmetry turn them off):
 //   - partial-order reduction: in a state, the steps of a set of processes
@@ -65,7 +73,8 @@ const DefaultMaxStates = 20_000_000
 // buffer bound when there is one, within DefaultMaxStates states, with
 // both reductions.
 type Options struct {
-	// Bound limits every store buffer under TSO; 0 picks the exact bound
+	// Bound limits every store buffer under TSO (the stores to each
+	// variable under PSO); 0 picks the exact bound
 	// (facts.DrainBound) when it is finite, else grows from DefaultBound.
 	Bound int
 	// MaxStates ends the search as inconclusive; 0 means DefaultMaxStates.
@@ -104,7 +113,7 @@ func Check(ctx context.Context, p *model.Program, m model.Model, o Options) (*en
 		// No read can see a buffered store: the behaviours are SC's,
 		// and the traces are turned into TSO traces at the end.
 		under = model.SC
-	case m == model.TSO:
+	case m.Buffered():
 		bound, exact = o.tsoBound(p)
 	}
 	maxStates := o.MaxStates

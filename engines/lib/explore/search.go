@@ -18,7 +18,7 @@ import (
 type node struct {
 	parent int32 // -(root+1) for an initial state
 	proc   int32
-	trans  int32 // -1 for a flush
+	trans  int32 // for a flush of variable x, flushTrans(x)
 	// chain, when not 0, is 1 + the offset in search.chains of the local
 	// steps of proc taken right after trans (see accelerate): their count,
 	// then their transitions.
@@ -123,7 +123,7 @@ func newSearch(p *model.Program, m model.Model, bound int, o *Options, maxStates
 		p: p, m: m, bound: bound, keepDead: o.KeepDead, maxStates: maxStates, meter: meter,
 		dead: facts.Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
 	}
-	if !o.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 {
+	if !o.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 && m != model.PSO {
 		s.red = newPOR(p, m)
 	}
 	if !o.NoSymmetry {
@@ -138,7 +138,7 @@ func newSearch(p *model.Program, m model.Model, bound int, o *Options, maxStates
 	}
 	s.seq = s.newWorker()
 	s.batch, s.minParallel = batchSize, minParallel
-	if m == model.TSO && bound > 0 {
+	if m.Buffered() && bound > 0 {
 		s.hasW = make([][]bool, len(p.Procs))
 		for i, q := range p.Procs {
 			s.hasW[i] = make([]bool, len(q.Locs))
@@ -206,7 +206,7 @@ func (s *search) insert(a *planned, parent int32) bool {
 	}
 	n := node{parent: parent, proc: int32(a.step.Proc), trans: int32(a.step.Trans)}
 	if a.step.Flush {
-		n.trans = -1
+		n.trans = flushTrans(a.step.Var)
 	}
 	if len(a.chain) > 0 {
 		n.chain = int32(len(s.chains)) + 1
@@ -240,6 +240,12 @@ func (s *search) addRoot(st model.State, root int32) {
 	}
 	s.insert(&a, root)
 }
+
+// flushTrans is a node's trans for the flush of a store to x (the
+// variable matters under PSO), and flushVar its inverse.
+func flushTrans(x int) int32 { return -int32(x) - 1 }
+
+func flushVar(trans int32) int { return int(-trans - 1) }
 
 // maxChain bounds the local steps accelerate takes in a row.
 const maxChain = 64
@@ -529,7 +535,7 @@ func (s *search) blocks(st model.State, set uint64) bool {
 		return false
 	}
 	for i, l := range st.Locs {
-		if (i >= 64 || set&(1<<i) != 0) && len(st.Bufs[i]) >= s.bound && s.hasW[i][l] {
+		if (i >= 64 || set&(1<<i) != 0) && model.BufferLoad(st.Bufs[i], s.m) >= s.bound && s.hasW[i][l] {
 			return true
 		}
 	}
@@ -644,7 +650,11 @@ func (s *search) trace(id int32) (*model.Trace, error) {
 	root := s.roots[-s.nodes[id].parent-1]
 	t := &model.Trace{Model: s.m, InitMem: root.Mem, InitRegs: root.Regs}
 	exec := func(st model.State, proc, trans int, flush bool) (model.State, error) {
-		step, ns, err := s.p.Exec(st, proc, trans, flush, s.m)
+		want := model.Step{Proc: proc, Trans: trans, Var: -1}
+		if flush {
+			want = model.Step{Proc: proc, Trans: -1, Flush: true, Var: flushVar(int32(trans))}
+		}
+		step, ns, err := s.p.ExecStep(st, want, s.m)
 		if err != nil {
 			return ns, fmt.Errorf("explicit engine: rebuilding step %d of a counterexample: %w", len(t.Steps)+1, err)
 		}

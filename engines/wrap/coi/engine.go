@@ -24,6 +24,11 @@ func (e *Engine) Name() string { return e.Inner.Name() }
 // Check reduces p and decides reachability of its bad states under m with
 // the inner engine; an Unsafe answer carries a trace of p.
 func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	if m == model.PSO {
+		// The traces of a reduced program are mapped back under x86-TSO
+		// only: the inner engine takes the program as it is.
+		return e.Inner.Check(ctx, p, m)
+	}
 	red, err := Reduce(p)
 	if err != nil {
 		return nil, err
