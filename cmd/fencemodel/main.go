@@ -144,7 +144,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", registry.Auto, registry.Usage())
-	fs.StringVar(&f.model, "model", "tso", "memory model: tso, sc or pso (pso: only the explicit engine, which -engine=auto chooses)")
+	fs.StringVar(&f.model, "model", "tso", "memory model: tso, sc or pso (pso, for model files: the engines "+registry.List(registry.Names(registry.ForPSO()))+")")
 	fs.DurationVar(&f.budget, "budget", time.Minute, "time budget per file")
 	fs.Int64Var(&f.memory, "memory", defaultMemory, "MiB of heap per file (0: no limit); beyond it the answer is inconclusive")
 	f.opts.RegisterFlags(fs)
@@ -156,14 +156,32 @@ func (f *engineFlags) newEngine() (engines.Engine, error) {
 	return registry.New(f.engine, f.opts)
 }
 
-// forProgram returns the engine that checks p: with auto, the one chosen
-// for p as read, before any reduction, as fencecheck chooses for a system
-// (registry.Choose); else eng.
-func forProgram(eng engines.Engine, p *model.Program) engines.Engine {
+// forProgram returns the engine that checks p under m: with auto, the one
+// chosen for p as read, before any reduction, as fencecheck chooses for a
+// system (registry.ChooseFor); else eng. It fails when none can: under
+// PSO, for a program without finite domains.
+func forProgram(eng engines.Engine, p *model.Program, m model.Model) (engines.Engine, error) {
 	if a, ok := eng.(*registry.AutoEngine); ok {
-		return a.For(p)
+		return a.ForModel(p, m)
 	}
-	return eng
+	return eng, nil
+}
+
+// parseModel parses the -model flag and checks that the engine decides
+// that model; it reports a usage error on stderr otherwise.
+func (f *engineFlags) parseModel(stderr io.Writer) (model.Model, bool) {
+	m, err := model.ParseModel(f.model)
+	if err != nil {
+		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
+		return 0, false
+	}
+	if m == model.PSO {
+		if e := registry.Lookup(f.engine); e == nil || !e.PSO {
+			fmt.Fprintf(stderr, "fencemodel: %v\n", &registry.ModelError{Engine: f.engine, Model: m})
+			return 0, false
+		}
+	}
+	return m, true
 }
 
 // fresh builds another engine like the one parse built (which succeeded
@@ -257,13 +275,16 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if eng == nil {
 		return exitUsage
 	}
-	m, err := model.ParseModel(ef.model)
-	if err != nil {
-		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
+	m, ok := ef.parseModel(stderr)
+	if !ok {
 		return exitUsage
 	}
 	return ef.eachFile(fs.Args(), eng, stderr, func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error) {
-		res, err := ef.reduced(forProgram(eng, p)).Check(ctx, p, m)
+		chosen, err := forProgram(eng, p, m)
+		if err != nil {
+			return exitUsage, err
+		}
+		res, err := ef.reduced(chosen).Check(ctx, p, m)
 		if err != nil {
 			return exitUsage, err
 		}
@@ -298,8 +319,20 @@ func fences(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencemodel: %v\n", err)
 		return exitUsage
 	}
+	m, ok := ef.parseModel(stderr)
+	if !ok {
+		return exitUsage
+	}
+	if m == model.SC {
+		fmt.Fprintln(stderr, "fencemodel fences: no barrier changes anything under SC (want -model=tso or pso)")
+		return exitUsage
+	}
 	return ef.eachFile(fs.Args(), eng, stderr, func(ctx context.Context, file string, p *model.Program, eng engines.Engine) (int, error) {
-		res, err := fence.Infer(ctx, ef.reduced(forProgram(eng, p)), p, fence.Options{All: *all, Placement: g})
+		chosen, err := forProgram(eng, p, m)
+		if err != nil {
+			return exitUsage, err
+		}
+		res, err := fence.Infer(ctx, ef.reduced(chosen), p, fence.Options{All: *all, Placement: g, Model: m})
 		if err != nil {
 			return exitUsage, err
 		}
@@ -371,11 +404,16 @@ func races(args []string, stdout, stderr io.Writer) int {
 // x := 1"), or at a location, before every transition leaving it ("barrier
 // at P0@q3").
 func describePlace(p *model.Program, pl fence.Place) string {
+	kind := "barrier"
+	if pl.StoreStore {
+		kind = "store-store barrier"
+	}
+	full := pl.Full()
 	if pl.OnWrite() {
 		q := p.Procs[pl.Proc]
-		return fmt.Sprintf("barrier after %s: %s", pl.Format(p), q.Trans[pl.Trans].Op.Format(p, q))
+		return fmt.Sprintf("%s after %s: %s", kind, full.Format(p), q.Trans[pl.Trans].Op.Format(p, q))
 	}
-	return "barrier at " + pl.Format(p)
+	return kind + " at " + full.Format(p)
 }
 
 // placePos is the source position of a barrier place: that of its write for

@@ -25,18 +25,28 @@ type AutoEngine struct {
 // Name returns "auto".
 func (*AutoEngine) Name() string { return Auto }
 
-// For returns the engine that checks p.
+// For returns the engine that checks p under x86-TSO or SC.
 func (e *AutoEngine) For(p *model.Program) engines.Engine {
-	pl, err := Choose(Auto, p, Reach)
+	eng, err := e.ForModel(p, model.TSO)
 	if err != nil {
 		panic("registry: the auto mode has no plan: " + err.Error())
+	}
+	return eng
+}
+
+// ForModel returns the engine that checks p under m (see [ChooseFor]), or
+// why there is none: under PSO, a program without finite domains.
+func (e *AutoEngine) ForModel(p *model.Program, m model.Model) (engines.Engine, error) {
+	pl, err := ChooseFor(Auto, p, Reach, m)
+	if err != nil {
+		return nil, err
 	}
 	key := pl.String()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if eng, ok := e.made[key]; ok {
 		e.last = eng.Name()
-		return eng
+		return eng, nil
 	}
 	eng := pl.New(e.Options)
 	if e.made == nil {
@@ -44,7 +54,7 @@ func (e *AutoEngine) For(p *model.Program) engines.Engine {
 	}
 	e.made[key] = eng
 	e.last = eng.Name()
-	return eng
+	return eng, nil
 }
 
 // Last returns the name of the engine chosen for the program of the last
@@ -58,5 +68,9 @@ func (e *AutoEngine) Last() string {
 // Check decides whether a bad state of p is reachable under m with the
 // engine chosen for p.
 func (e *AutoEngine) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
-	return e.For(p).Check(ctx, p, m)
+	eng, err := e.ForModel(p, m)
+	if err != nil {
+		return nil, err
+	}
+	return eng.Check(ctx, p, m)
 }

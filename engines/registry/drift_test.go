@@ -195,8 +195,8 @@ func sameSet(a, b []string) bool {
 
 // TestArchitectureTable checks the table of docs/architecture.md's
 // "Choosing an engine" against the registry's capabilities: a row per
-// engine, with its data, how far it decides x86-TSO, its answers and the
-// engine of its race question.
+// engine, with its data, how far it decides x86-TSO, whether it decides PSO
+// (and how: "—" for no), its answers and the engine of its race question.
 func TestArchitectureTable(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
 	if err != nil {
@@ -229,8 +229,8 @@ func TestArchitectureTable(t *testing.T) {
 			t.Errorf("no row for %s", e.Name)
 			continue
 		}
-		if len(row) != 4 {
-			t.Errorf("%s: row %q, want 4 cells after the name", e.Name, row)
+		if len(row) != 5 {
+			t.Errorf("%s: row %q, want 5 cells after the name", e.Name, row)
 			continue
 		}
 		data := map[registry.Data]string{registry.Finite: "finite", registry.Unbounded: "unbounded"}[e.Data]
@@ -240,7 +240,14 @@ func TestArchitectureTable(t *testing.T) {
 		if races == "" {
 			races = "—"
 		}
-		for i, want := range []string{data, tso, answers, races} {
+		pso := "—"
+		switch {
+		case e.Name == registry.Auto:
+			pso = registry.Explicit
+		case e.PSO:
+			pso = "yes"
+		}
+		for i, want := range []string{data, tso, pso, answers, races} {
 			if !strings.HasPrefix(row[i], want) {
 				t.Errorf("%s: cell %d is %q, want it to start with %q", e.Name, i+2, row[i], want)
 			}

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
@@ -191,6 +192,46 @@ func Choose(name string, p *model.Program, q Question) (Plan, error) {
 	default:
 		return Plan{Exact: e}, nil
 	}
+}
+
+// A ModelError says that the engine asked for does not decide the memory
+// model asked for (PSO).
+type ModelError struct {
+	// Engine is the engine's name, Model the memory model.
+	Engine string
+	Model  model.Model
+}
+
+// Error names the engine, the model and the engines that decide it.
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("the %s engine does not decide %s (the engines that do: %s)", e.Engine, strings.ToUpper(e.Model.String()), List(Names(ForPSO())))
+}
+
+// ChooseFor is [Choose] for a question asked under the memory model m. The
+// Reach question under PSO goes to an engine that decides PSO (see
+// Entry.PSO), alone: with auto, the explicit engine (the thread-modular
+// and bounded engines decide SC and x86-TSO only); another engine that
+// does not decide PSO is refused with a *ModelError. Every other question
+// (the race questions are asked under SC) and model is Choose's.
+func ChooseFor(name string, p *model.Program, q Question, m model.Model) (Plan, error) {
+	if m != model.PSO || q != Reach {
+		return Choose(name, p, q)
+	}
+	e := Lookup(name)
+	switch {
+	case e == nil:
+		return Choose(name, p, q)
+	case name == Auto:
+		e = Lookup(Explicit)
+		if !p.Finite() {
+			return Plan{}, &DataError{Engine: Explicit}
+		}
+	case !e.PSO:
+		return Plan{}, &ModelError{Engine: name, Model: m}
+	case e.Data == Finite && !p.Finite():
+		return Plan{}, &DataError{Engine: name}
+	}
+	return Plan{Exact: e}, nil
 }
 
 // exactFor returns the exact engine of the auto mode for the Reach question

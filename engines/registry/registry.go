@@ -93,6 +93,9 @@ type Entry struct {
 	Data Data
 	// TSO is how far it decides x86-TSO; every engine decides SC.
 	TSO TSO
+	// PSO is set for an engine that decides PSO (for model files); the
+	// others refuse it, and [ChooseFor] never plans them under PSO.
+	PSO bool
 	// Answers are the answers it gives.
 	Answers Answers
 	// Races names the engine that answers the race question of a finite
@@ -122,8 +125,9 @@ func (e *Entry) New(o Options) engines.Engine { return e.make(o) }
 var entries = []*Entry{
 	{
 		Name:    Auto,
-		Help:    "as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from " + fmt.Sprint(PortfolioGoroutines) + " goroutines, and modular before it for finite programs",
+		Help:    "as fencecheck chooses: pred without finite domains, explicit for loop-free goroutines, else sb; bmc first from " + fmt.Sprint(PortfolioGoroutines) + " goroutines, and modular before it for finite programs; explicit under PSO",
 		Data:    Unbounded,
+		PSO:     true,
 		Answers: Proofs | Bugs,
 		Races:   Explicit,
 		Counts:  "states",
@@ -132,8 +136,9 @@ var entries = []*Entry{
 	},
 	{
 		Name:    Explicit,
-		Help:    "explicit-state search; under TSO with bounded store buffers, exact when fences bound them",
+		Help:    "explicit-state search; under TSO and PSO with bounded store buffers, exact when fences bound them",
 		Data:    Finite,
+		PSO:     true,
 		Answers: Proofs | Bugs,
 		Races:   Explicit,
 		Counts:  "states",
@@ -242,6 +247,17 @@ func Lookup(name string) *Entry {
 		}
 	}
 	return nil
+}
+
+// ForPSO returns the engines that decide PSO.
+func ForPSO() []*Entry {
+	var out []*Entry
+	for _, e := range entries {
+		if e.PSO {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Systems returns the engines the analyzer offers for a Go system: those

@@ -17,13 +17,15 @@ import (
 type Status uint8
 
 const (
-	// Correct: no bad state is reachable under TSO without any barrier.
+	// Correct: no bad state is reachable under TSO (PSO) without any
+	// barrier.
 	Correct Status = iota
 	// Fixable: barriers can make the program correct; Result.Sets lists the
 	// minimal sets.
 	Fixable
 	// WrongUnderSC: a bad state is reachable even under sequential
-	// consistency, so no barrier can help; Result.SCTrace shows how.
+	// consistency, so no barrier can repair the program; Result.SCTrace
+	// shows how.
 	WrongUnderSC
 	// NotFixable: the program is correct under SC, but every barrier that
 	// would fix it lies outside the placement constraint; Result.Witness is a
@@ -51,9 +53,14 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
 
-// Options configure [Infer]. The zero value asks for one cheapest set,
-// barriers right after writes, sequentially.
+// Options configure [Infer]. The zero value asks for one cheapest set under
+// x86-TSO, barriers right after writes, sequentially.
 type Options struct {
+	// Model is the memory model the barriers repair: TSO (for which SC,
+	// the zero value, stands) or PSO, where each place may take a
+	// store-store fence as well as a full one, and a store-store fence
+	// costs less (see [CostUnder]).
+	Model model.Model
 	// All asks for every minimal set. Otherwise the search stops at a
 	// cheapest one: fewest barriers, and among those lowest [Cost].
 	All bool
@@ -84,9 +91,10 @@ type Result struct {
 	Sets [][]Place
 	// Costs[i] is Cost(p, Sets[i]).
 	Costs []int
-	// Trace is the first TSO counterexample, of p without barriers (nil when
-	// Status is Correct), and Overtakings are its overtakings: which load
-	// overtook which store.
+	// Trace is the first counterexample under the model (TSO or PSO), of p
+	// without barriers (nil when Status is Correct), and Overtakings are its
+	// overtakings: which load, or under PSO which store, overtook which
+	// store.
 	Trace       *model.Trace
 	Overtakings []Overtaking
 	// SCTrace is a counterexample under SC when Status is WrongUnderSC.
@@ -111,8 +119,8 @@ type Result struct {
 
 // Stats count the work of an inference.
 type Stats struct {
-	// Checks is the number of engine calls under TSO (one per fence set
-	// examined); SCChecks under SC (at most one).
+	// Checks is the number of engine calls under the model, TSO or PSO
+	// (one per fence set examined); SCChecks under SC (at most one).
 	Checks, SCChecks int
 	// States sums the states (or constraints) the engine reported.
 	States int64
@@ -139,16 +147,23 @@ func (r *Result) Summary(p *model.Program) string {
 		}
 	case Inconclusive:
 		b.WriteString(": " + r.Reason)
+	case WrongUnderSC:
+		b.WriteString(": no barrier can repair it")
 	}
 	if r.Bound != "" {
 		b.WriteString(" (up to " + r.Bound + ")")
 	}
-	fmt.Fprintf(&b, " [%d TSO checks, %d SC checks, %v]", r.Stats.Checks, r.Stats.SCChecks, r.Stats.Duration.Round(time.Microsecond))
+	m := model.TSO
+	if r.Trace != nil {
+		m = r.Trace.Model
+	}
+	fmt.Fprintf(&b, " [%d %s checks, %d SC checks, %v]", r.Stats.Checks, strings.ToUpper(m.String()), r.Stats.SCChecks, r.Stats.Duration.Round(time.Microsecond))
 	return b.String()
 }
 
-// Infer decides whether p is correct under TSO and, if it is not, which
-// minimal sets of barriers (within the placement constraint) make it correct,
+// Infer decides whether p is correct under TSO (or PSO, Options.Model) and,
+// if it is not, which minimal sets of barriers (within the placement
+// constraint) make it correct,
 // by Algorithm 2 of §6 of the paper with eng as the reachability oracle:
 //
 //	W ← {∅}; C ← ∅
@@ -167,6 +182,16 @@ func (r *Result) Summary(p *model.Program) string {
 // and a set enters W only when no set of C ∪ W is a subset of it, so a set
 // with a safe proper subset never does. [CheckMinimal] re-verifies a set.
 //
+// Under PSO a counterexample also shows stores that reached memory before
+// an older store of their process (see [Overtakings]); a store-store fence
+// ([Place.AsStoreStore]) or a full one between the two forbids that, while
+// only a full fence keeps a read from overtaking a store. Each place of the
+// placement constraint thus offers both barriers, a store-store fence
+// costing less ([CostUnder]), and a set is minimal when no barrier can go
+// and no full fence can be a store-store one. The SC check works as under
+// TSO: a counterexample with no barrier place left is checked under SC,
+// and a program wrong under SC cannot be repaired by any barrier.
+//
 // An Inconclusive engine answer makes the result Inconclusive: no set is
 // claimed sufficient, nor minimal, on such an answer. A Safe answer qualified
 // by a bound qualifies the result (Result.Bound). Errors are for programs the
@@ -184,16 +209,28 @@ func Infer(ctx context.Context, eng engines.Engine, p *model.Program, opts Optio
 	}
 	// The engine works on copies: Infer leaves p untouched, and several
 	// inferences may share it.
+	m := opts.Model
+	switch m {
+	case model.SC:
+		m = model.TSO
+	case model.TSO, model.PSO:
+	default:
+		return nil, fmt.Errorf("fence inference: no barriers for the memory model %v", m)
+	}
 	s := &search{
 		eng:    eng,
+		m:      m,
 		p:      p.Clone(),
 		opts:   opts,
 		allow:  make(map[Place]bool),
-		coster: newCoster(p),
+		coster: newCoster(p, m),
 		res:    &Result{},
 	}
 	for _, pl := range Candidates(p, opts.Placement, opts.Exclude) {
 		s.allow[pl] = true
+		if m == model.PSO {
+			s.allow[pl.AsStoreStore()] = true
+		}
 	}
 	err := s.run(ctx)
 	s.res.Stats.Duration = time.Since(start)
@@ -207,6 +244,7 @@ func Infer(ctx context.Context, eng engines.Engine, p *model.Program, opts Optio
 // search is the state of one inference.
 type search struct {
 	eng    engines.Engine
+	m      model.Model // TSO or PSO
 	p      *model.Program
 	opts   Options
 	allow  map[Place]bool // the placement constraint G, on p's writes and locations
@@ -303,7 +341,7 @@ func (s *search) run(ctx context.Context) error {
 	return nil
 }
 
-// checkAll runs the engine under TSO on p ⊕ F for every F of batch,
+// checkAll runs the engine under the model on p ⊕ F for every F of batch,
 // concurrently when there is more than one.
 func (s *search) checkAll(ctx context.Context, batch [][]Place) []outcome {
 	outs := make([]outcome, len(batch))
@@ -325,7 +363,7 @@ func (s *search) check(ctx context.Context, F []Place) outcome {
 	if len(F) > 0 {
 		prog = Insert(s.p, F)
 	}
-	r, err := s.eng.Check(ctx, prog, model.TSO)
+	r, err := s.eng.Check(ctx, prog, s.m)
 	if err != nil {
 		return outcome{err: fmt.Errorf("fence inference: %s engine on %s: %w", s.eng.Name(), s.describe(F), err)}
 	}
@@ -339,8 +377,8 @@ func (s *search) check(ctx context.Context, F []Place) outcome {
 // places of its overtakings, sorted, not in F: Barrier(G) of the paper.
 func (s *search) barrier(F []Place, o outcome) ([]Place, error) {
 	t := o.res.Trace
-	if t == nil || t.Model != model.TSO {
-		return nil, fmt.Errorf("fence inference: %s engine on %s: unsafe under TSO without a TSO trace", s.eng.Name(), s.describe(F))
+	if t == nil || t.Model != s.m {
+		return nil, fmt.Errorf("fence inference: %s engine on %s: unsafe under %[3]v without a %[3]v trace", s.eng.Name(), s.describe(F), strings.ToUpper(s.m.String()))
 	}
 	states, err := o.prog.Replay(t)
 	if err != nil {
@@ -357,8 +395,11 @@ func (s *search) barrier(F []Place, o outcome) ([]Place, error) {
 			// in allow: p has no such location. A place of F never occurs
 			// (its barrier needs an empty buffer before the process goes
 			// on); skipping it keeps the search finite even for an engine
-			// that would claim otherwise.
-			if s.allow[pl] && !slices.Contains(F, pl) && !slices.Contains(out, pl) {
+			// that would claim otherwise. Under PSO a place of F with the
+			// other fence is skipped too: a full fence where F has a
+			// store-store one is offered, by the same overtaking of
+			// stores that offered that one, to F without it.
+			if s.allow[pl] && !slices.Contains(F, pl) && !slices.Contains(F, pl.Full()) && !slices.Contains(F, pl.AsStoreStore()) && !slices.Contains(out, pl) {
 				out = append(out, pl)
 			}
 		}
@@ -412,7 +453,15 @@ func (s *search) cannotFix(ctx context.Context, F []Place, o outcome) error {
 }
 
 func (s *search) fixable(found [][]Place) {
-	sets := slices.Clone(found)
+	var sets [][]Place
+	for _, d := range found {
+		// Under PSO a set is minimal when no barrier can go and no full
+		// fence can be a store-store one: a safe set that another one
+		// weakens is left out. (Under TSO no set weakens another.)
+		if !slices.ContainsFunc(found, func(w []Place) bool { return weakens(w, d) }) {
+			sets = append(sets, d)
+		}
+	}
 	slices.SortStableFunc(sets, s.compareSets)
 	s.res.Status = Fixable
 	s.res.Sets = sets
@@ -455,6 +504,22 @@ func (s *search) describe(F []Place) string {
 		names[i] = pl.Format(s.p)
 	}
 	return fmt.Sprintf("%s with barriers at %s", s.p.Name, strings.Join(names, ", "))
+}
+
+// weakens reports whether w ≠ d is d with some barriers left out and some
+// full fences made store-store fences: every barrier of w has one of d at
+// its place, of the same kind or, for a store-store barrier of w, a full
+// one.
+func weakens(w, d []Place) bool {
+	if slices.Equal(w, d) {
+		return false
+	}
+	for _, a := range w {
+		if !slices.Contains(d, a) && !(a.StoreStore && slices.Contains(d, a.Full())) {
+			return false
+		}
+	}
+	return true
 }
 
 // insertSorted returns a new sorted set: F ∪ {f}.
@@ -500,8 +565,15 @@ func subset(a, b []Place) bool {
 // check failed or was inconclusive. It costs len(set)+1 engine calls; it is
 // meant for tests and debugging.
 func CheckMinimal(ctx context.Context, eng engines.Engine, p *model.Program, set []Place) error {
+	return CheckMinimalUnder(ctx, eng, p, set, model.TSO)
+}
+
+// CheckMinimalUnder is [CheckMinimal] under the memory model m (TSO or
+// PSO); [CheapestUnder] checks that no full fence of a PSO set can be a
+// store-store one.
+func CheckMinimalUnder(ctx context.Context, eng engines.Engine, p *model.Program, set []Place, m model.Model) error {
 	set = normalize(set)
-	r, err := eng.Check(ctx, Insert(p, set), model.TSO)
+	r, err := eng.Check(ctx, Insert(p, set), m)
 	if err != nil {
 		return fmt.Errorf("checking %v: %w", set, err)
 	}
@@ -510,12 +582,39 @@ func CheckMinimal(ctx context.Context, eng engines.Engine, p *model.Program, set
 	}
 	for i := range set {
 		sub := slices.Delete(slices.Clone(set), i, i+1)
-		r, err := eng.Check(ctx, Insert(p, sub), model.TSO)
+		r, err := eng.Check(ctx, Insert(p, sub), m)
 		if err != nil {
 			return fmt.Errorf("checking %v: %w", sub, err)
 		}
 		if r.Status != engines.Unsafe {
 			return fmt.Errorf("barriers at %v are not minimal: without %s the program is %v", set, set[i].Format(p), r)
+		}
+	}
+	return nil
+}
+
+// CheapestUnder re-verifies with eng, under PSO, that no full fence of set,
+// a barrier set that makes p safe, can be a store-store fence instead: for
+// each, p with that fence made a store-store one must be unsafe. Under TSO,
+// where a store-store fence does nothing, it checks nothing. It is meant
+// for tests and debugging.
+func CheapestUnder(ctx context.Context, eng engines.Engine, p *model.Program, set []Place, m model.Model) error {
+	if m != model.PSO {
+		return nil
+	}
+	set = normalize(set)
+	for i, pl := range set {
+		if pl.StoreStore {
+			continue
+		}
+		alt := slices.Clone(set)
+		alt[i] = pl.AsStoreStore()
+		r, err := eng.Check(ctx, Insert(p, alt), m)
+		if err != nil {
+			return fmt.Errorf("checking %v: %w", alt, err)
+		}
+		if r.Status != engines.Unsafe {
+			return fmt.Errorf("the full fence at %s can be a store-store fence: the program is then %v", pl.Format(p), r)
 		}
 	}
 	return nil

@@ -21,6 +21,10 @@ import (
 // as the paper identifies fences with local states: its barrier runs before
 // every transition that leaves Loc, whichever way the process came. Only
 // -placement=anywhere offers location places (see [Candidates]).
+//
+// The barrier is a full fence, or, when StoreStore is set, a store-store
+// fence ([model.SSFence]), which orders stores only and matters under PSO
+// alone (see [Place.AsStoreStore]).
 type Place struct {
 	Proc int
 	// Loc is the location of a location place, -1 for a write place.
@@ -28,6 +32,8 @@ type Place struct {
 	// Trans is the write transition of a write place, -1 for a location
 	// place.
 	Trans int
+	// StoreStore makes the barrier a store-store fence.
+	StoreStore bool
 }
 
 // AfterWrite returns the write place of transition trans of process proc: a
@@ -37,6 +43,18 @@ func AfterWrite(proc, trans int) Place { return Place{Proc: proc, Loc: -1, Trans
 // AfterLoc returns the location place of location loc of process proc: a
 // barrier before every transition leaving loc.
 func AfterLoc(proc, loc int) Place { return Place{Proc: proc, Loc: loc, Trans: -1} }
+
+// AsStoreStore returns pl with a store-store fence for its barrier.
+func (pl Place) AsStoreStore() Place {
+	pl.StoreStore = true
+	return pl
+}
+
+// Full returns pl with a full fence for its barrier.
+func (pl Place) Full() Place {
+	pl.StoreStore = false
+	return pl
+}
 
 // OnWrite reports whether pl is a write place.
 func (pl Place) OnWrite() bool { return pl.Trans >= 0 }
@@ -69,8 +87,12 @@ func (pl Place) check(p *model.Program) error {
 // Format names pl through p: a location place as process@location, a write
 // place as process@from->to, the source and target of its write (with the
 // transition's index, process@from->to#t, when another transition of the
-// process has the same source and target).
+// process has the same source and target); "(ss)" follows the place of a
+// store-store fence.
 func (pl Place) Format(p *model.Program) string {
+	if pl.StoreStore {
+		return pl.Full().Format(p) + "(ss)"
+	}
 	if pl.Proc < 0 || pl.Proc >= len(p.Procs) {
 		if pl.OnWrite() {
 			return fmt.Sprintf("p%d@t%d", pl.Proc, pl.Trans)
@@ -104,9 +126,10 @@ func (pl Place) Format(p *model.Program) string {
 }
 
 // comparePlaces orders places by process, then write places (by transition)
-// before location places (by location). Among sets of equal size and cost,
-// the search thus prefers barriers after stores, which a Go programmer puts
-// in by making the store atomic.
+// before location places (by location), a store-store fence before a full
+// one at the same place. Among sets of equal size and cost, the search thus
+// prefers barriers after stores, which a Go programmer puts in by making
+// the store atomic.
 func comparePlaces(a, b Place) int {
 	if c := cmp.Compare(a.Proc, b.Proc); c != 0 {
 		return c
@@ -114,7 +137,16 @@ func comparePlaces(a, b Place) int {
 	if c := cmp.Compare(a.Loc, b.Loc); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Trans, b.Trans)
+	if c := cmp.Compare(a.Trans, b.Trans); c != 0 {
+		return c
+	}
+	switch {
+	case a.StoreStore == b.StoreStore:
+		return 0
+	case a.StoreStore:
+		return -1
+	}
+	return 1
 }
 
 // normalize returns the places sorted and without duplicates, in a new slice.
@@ -140,6 +172,10 @@ func normalize(places []Place) []Place {
 // has none that of the first transition leaving f, so that a barrier can be
 // reported on a source line.
 //
+// A place with StoreStore set gets a store-store fence (model.SSFenceOp)
+// where the others get a full one, and its new location is named
+// "_ssfenced" for "_fenced".
+//
 // Duplicate places are inserted once; the new locations are appended in the
 // order of the sorted places. Insert panics if a place is not a location or a
 // write transition of p.
@@ -150,11 +186,15 @@ func Insert(p *model.Program, places []Place) *model.Program {
 			panic("fence.Insert: " + err.Error())
 		}
 		q := c.Procs[pl.Proc]
+		op, suffix := model.FenceOp(), "_fenced"
+		if pl.StoreStore {
+			op, suffix = model.SSFenceOp(), "_ssfenced"
+		}
 		if pl.OnWrite() {
 			w := q.Trans[pl.Trans]
-			mid := q.AddLoc(freshLocName(q, fmt.Sprintf("%s_fenced_t%d", q.Locs[w.To].Name, pl.Trans)), w.Pos)
+			mid := q.AddLoc(freshLocName(q, fmt.Sprintf("%s%s_t%d", q.Locs[w.To].Name, suffix, pl.Trans)), w.Pos)
 			q.Trans[pl.Trans].To = mid
-			q.AddTrans(mid, model.FenceOp(), w.To, w.Pos)
+			q.AddTrans(mid, op, w.To, w.Pos)
 			continue
 		}
 		f := pl.Loc
@@ -169,13 +209,13 @@ func Insert(p *model.Program, places []Place) *model.Program {
 		if !pos.IsValid() && first >= 0 {
 			pos = q.Trans[first].Pos
 		}
-		after := q.AddLoc(freshLocName(q, q.Locs[f].Name+"_fenced"), pos)
+		after := q.AddLoc(freshLocName(q, q.Locs[f].Name+suffix), pos)
 		for ti := range q.Trans {
 			if q.Trans[ti].From == f {
 				q.Trans[ti].From = after
 			}
 		}
-		q.AddTrans(f, model.FenceOp(), after, pos)
+		q.AddTrans(f, op, after, pos)
 	}
 	return c
 }

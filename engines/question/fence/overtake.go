@@ -11,7 +11,8 @@ import (
 // Overtaking is a read that executed while an older write of the same process
 // was still in that process's store buffer (x86-TSO's only relaxation): the
 // pair (j, i) of the paper's Overtaken, with the places where a barrier would
-// have forbidden it.
+// have forbidden it. Under PSO it is also a store that reached memory while
+// an older store of its process, to another variable, had not (ByStore).
 type Overtaking struct {
 	// Proc is the process that wrote and read.
 	Proc int
@@ -19,8 +20,13 @@ type Overtaking struct {
 	// and WriteTrans its transition in Proc.
 	Write, WriteTrans int
 	// Read is the index in the trace's Steps of the overtaking read, and
-	// ReadTrans its transition in Proc.
+	// ReadTrans its transition in Proc; for an overtaking by a store, those
+	// of the later write.
 	Read, ReadTrans int
+	// ByStore is set when a later store overtook the write (under PSO):
+	// Flush is then the index of the step at which it reached memory.
+	ByStore bool
+	Flush   int
 	// Places are the candidate barrier places: the write's own place
 	// ([AfterWrite]), the places of the writes Proc issues after it and
 	// before the read, and every location Proc leaves after the write and up
@@ -29,7 +35,8 @@ type Overtaking struct {
 	// before the read executes; barriers elsewhere do not come between the
 	// two. They are the paper's q_k(p) for j ≤ k < i, with a barrier after a
 	// write belonging to that write's edge, before the intersection with a
-	// placement constraint.
+	// placement constraint. For an overtaking by a store, each place comes
+	// twice: with a store-store fence, then with a full one.
 	Places []Place
 }
 
@@ -49,6 +56,9 @@ func (o Overtaking) Format(p *model.Program) string {
 		fmt.Fprintf(&b, ", %s", r.Pos)
 	}
 	b.WriteString(")")
+	if o.ByStore {
+		fmt.Fprintf(&b, ", which reaches memory first (step %d)", o.Flush+1)
+	}
 	b.WriteString("; barrier places:")
 	if len(o.Places) == 0 {
 		b.WriteString(" none")
@@ -81,6 +91,9 @@ func Overtakings(p *model.Program, t *model.Trace) []Overtaking {
 // overtakings computes Overtakings from the states of a replay: states[k] is
 // the state before t.Steps[k]. Only the first len(states)-1 steps are used.
 func overtakings(p *model.Program, t *model.Trace, states []model.State) []Overtaking {
+	if t.Model == model.PSO && len(states) > 0 {
+		return psoOvertakings(p, t, len(states)-1)
+	}
 	if t.Model != model.TSO || len(states) == 0 {
 		return nil
 	}
@@ -117,6 +130,89 @@ func overtakings(p *model.Program, t *model.Trace, states []model.State) []Overt
 				}
 			}
 			for _, w := range pending[last+1:] {
+				out = append(out, Overtaking{
+					Proc: st.Proc, Write: w, WriteTrans: t.Steps[w].Trans,
+					Read: k, ReadTrans: st.Trans,
+					Places: placesBetween(p, t, st.Proc, w, k),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// psoOvertakings returns the overtakings of the first n steps of t, a PSO
+// trace of p (see [Overtakings]): the reads that overtook an older write
+// of their process to another variable, as under TSO (the writes issued
+// after the process's newest pending write to the variable read, or all
+// pending writes when none is to it), and the stores that reached memory
+// while an older store of their process to another variable was pending.
+// Which step issued each pending store is tracked per process and
+// variable: a write appends its step, a flush of the variable removes the
+// oldest.
+func psoOvertakings(p *model.Program, t *model.Trace, n int) []Overtaking {
+	n = min(n, len(t.Steps))
+	origin := make([][][]int, len(p.Procs)) // by process and variable
+	for i := range origin {
+		origin[i] = make([][]int, len(p.Vars))
+	}
+	var out []Overtaking
+	// older calls f for every pending write of process qi to a variable
+	// other than x issued after step after.
+	older := func(qi, x, after int, f func(w int)) {
+		for y, ws := range origin[qi] {
+			if y == x {
+				continue
+			}
+			for _, w := range ws {
+				if w > after {
+					f(w)
+				}
+			}
+		}
+	}
+	for k := 0; k < n; k++ {
+		st := t.Steps[k]
+		if st.Flush {
+			ws := origin[st.Proc][st.Var]
+			if len(ws) == 0 {
+				continue
+			}
+			later := ws[0]
+			origin[st.Proc][st.Var] = ws[1:]
+			var over []int
+			older(st.Proc, st.Var, -1, func(w int) {
+				if w < later {
+					over = append(over, w)
+				}
+			})
+			slices.Sort(over)
+			for _, w := range over {
+				var places []Place
+				for _, pl := range placesBetween(p, t, st.Proc, w, later) {
+					places = append(places, pl.AsStoreStore(), pl)
+				}
+				out = append(out, Overtaking{
+					Proc: st.Proc, Write: w, WriteTrans: t.Steps[w].Trans,
+					Read: later, ReadTrans: t.Steps[later].Trans, ByStore: true, Flush: k,
+					Places: places,
+				})
+			}
+			continue
+		}
+		op := p.Procs[st.Proc].Trans[st.Trans].Op
+		switch op.Kind {
+		case model.Write:
+			origin[st.Proc][op.Var] = append(origin[st.Proc][op.Var], k)
+		case model.Read:
+			last := -1
+			if ws := origin[st.Proc][op.Var]; len(ws) > 0 {
+				last = ws[len(ws)-1]
+			}
+			var over []int
+			older(st.Proc, op.Var, last, func(w int) { over = append(over, w) })
+			slices.Sort(over)
+			for _, w := range over {
 				out = append(out, Overtaking{
 					Proc: st.Proc, Write: w, WriteTrans: t.Steps[w].Trans,
 					Read: k, ReadTrans: st.Trans,

@@ -97,8 +97,15 @@ func Candidates(p *model.Program, g Placement, exclude []Place) []Place {
 // anywhere else costs 1.
 const LoopCost = 10
 
-// Cost returns the cost of a set of barriers in p: the sum over its places of
-// LoopCost for a place on a cycle of its process, 1 otherwise. A location
+// FullFenceWeight is what a full fence costs under PSO, where a store-store
+// fence costs 1: a full fence orders loads after stores as well, which a
+// store-store fence does not (SPARC's MEMBAR #StoreLoad against STBAR).
+// The weight multiplies LoopCost.
+const FullFenceWeight = 2
+
+// Cost returns the cost of a set of barriers in p under x86-TSO: the sum
+// over its places of LoopCost for a place on a cycle of its process, 1
+// otherwise. A location
 // place is on a cycle when the process can return to its location by one or
 // more transitions; a write place when its write is on a cycle (the process
 // can return from the write's target to its source), so that the barrier
@@ -106,26 +113,39 @@ const LoopCost = 10
 // loop's head. "Cheapest" in this package means fewest barriers, and among
 // sets of the same size, lowest Cost.
 func Cost(p *model.Program, set []Place) int {
-	c := newCoster(p)
-	return c.cost(set)
+	return CostUnder(p, set, model.TSO)
+}
+
+// CostUnder returns the cost of a set of barriers in p under the memory
+// model m: [Cost] under TSO; under PSO a store-store fence costs as a
+// barrier does under TSO (LoopCost on a cycle, else 1) and a full fence
+// FullFenceWeight times that, so that among sets of one size the search
+// prefers store-store fences where they suffice.
+func CostUnder(p *model.Program, set []Place, m model.Model) int {
+	return newCoster(p, m).cost(set)
 }
 
 // coster memoises which locations lie on cycles, and the strongly connected
 // components of the locations.
 type coster struct {
 	p      *model.Program
+	pso    bool     // full fences weigh FullFenceWeight
 	cyclic [][]bool // per process, computed on first use
 	comp   [][]int  // per process: the component of each location
 }
 
-func newCoster(p *model.Program) *coster {
-	return &coster{p: p, cyclic: make([][]bool, len(p.Procs)), comp: make([][]int, len(p.Procs))}
+func newCoster(p *model.Program, m model.Model) *coster {
+	return &coster{p: p, pso: m == model.PSO, cyclic: make([][]bool, len(p.Procs)), comp: make([][]int, len(p.Procs))}
 }
 
 func (c *coster) cost(set []Place) int {
 	total := 0
 	for _, pl := range set {
-		total += c.placeCost(pl)
+		w := 1
+		if c.pso && !pl.StoreStore {
+			w = FullFenceWeight
+		}
+		total += w * c.placeCost(pl)
 	}
 	return total
 }
