@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -160,10 +161,19 @@ type Env struct {
 	Regs    []int64   // registers of the executing process
 	AllRegs [][]int64 // registers of every process, for qualified references
 	Mem     []int64   // main memory, for VarRef; nil where memory may not be named
+	// Ints is the program's integers: with Mathematical, a sum,
+	// difference, product or negation beyond int64 is [ErrOverflow]
+	// instead of wrapping.
+	Ints Integers
 }
 
 // ErrDivZero is returned when an expression divides by zero.
 var ErrDivZero = errors.New("division by zero")
+
+// ErrOverflow is returned when an expression of a program with
+// [Mathematical] integers computes a value beyond int64, which the
+// model's values cannot represent.
+var ErrOverflow = errors.New("value beyond int64 (the program's integers are mathematical)")
 
 // ErrNegShift is returned when an expression shifts by a negative count (a
 // run-time panic in Go).
@@ -201,6 +211,9 @@ func Eval(e Expr, env *Env) (int64, error) {
 		case OpCompl:
 			return ^x, nil
 		case OpNeg:
+			if env.Ints == Mathematical && x == math.MinInt64 {
+				return 0, ErrOverflow
+			}
 			return -x, nil
 		}
 		return 0, fmt.Errorf("unknown unary operator %v", e.Op)
@@ -224,6 +237,9 @@ func Eval(e Expr, env *Env) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
+		if env.Ints == Mathematical {
+			return applyExact(e.Op, x, y)
+		}
 		return apply(e.Op, x, y)
 	case Wrap:
 		x, err := Eval(e.X, env)
@@ -235,6 +251,36 @@ func Eval(e Expr, env *Env) (int64, error) {
 		return 0, errors.New("missing expression")
 	}
 	return 0, fmt.Errorf("unknown expression %T", e)
+}
+
+// applyExact is apply for mathematical integers: a sum, difference,
+// product or quotient that leaves int64 is ErrOverflow.
+func applyExact(op BinOp, x, y int64) (int64, error) {
+	switch op {
+	case OpAdd:
+		if s := x + y; (s > x) == (y > 0) {
+			return s, nil
+		}
+	case OpSub:
+		if d := x - y; (d < x) == (y > 0) {
+			return d, nil
+		}
+	case OpMul:
+		if x == 0 || y == 0 {
+			return 0, nil
+		}
+		if p := x * y; p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+			return p, nil
+		}
+	case OpDiv:
+		if x == math.MinInt64 && y == -1 {
+			break
+		}
+		return apply(op, x, y)
+	default:
+		return apply(op, x, y)
+	}
+	return 0, ErrOverflow
 }
 
 func apply(op BinOp, x, y int64) (int64, error) {

@@ -101,13 +101,40 @@ type Reg struct {
 	Pos  Pos
 }
 
+// Integers is what a program's arithmetic means by an integer: each front
+// end says which its language has.
+type Integers uint8
+
+const (
+	// Wrap64 integers are Go's (the zero value): int64 arithmetic, which
+	// wraps at 64 bits, and a [Wrap] where a narrower type wraps sooner.
+	Wrap64 Integers = iota
+	// Mathematical integers are unbounded, as in Memorax's models: no
+	// value wraps. The model's values are int64s, so a step whose
+	// arithmetic leaves int64 is beyond what the model can represent:
+	// [Eval] answers [ErrOverflow], and the step is not taken (no engine
+	// reaches such a value in a run short enough to search or print).
+	Mathematical
+)
+
+// String names the integers as the model files' readers and the
+// engines' messages do.
+func (i Integers) String() string {
+	if i == Mathematical {
+		return "mathematical"
+	}
+	return "wrap64"
+}
+
 // Program is a concurrent program: shared variables, processes, and the bad
-// states that must not be reachable.
+// states that must not be reachable. Ints says what its integers are:
+// Go's (the zero value) or mathematical.
 type Program struct {
 	Name  string
 	Vars  []Var
 	Procs []*Process
 	Bad   []BadState
+	Ints  Integers
 }
 
 // Process is one finite automaton. Locations are numbered 0..len(Locs)-1.
@@ -264,7 +291,7 @@ func (p *Program) Index() {
 // Clone returns a deep copy of p whose processes can be edited independently
 // (expressions, which are immutable, are shared).
 func (p *Program) Clone() *Program {
-	c := &Program{Name: p.Name, Vars: append([]Var(nil), p.Vars...)}
+	c := &Program{Name: p.Name, Vars: append([]Var(nil), p.Vars...), Ints: p.Ints}
 	for _, q := range p.Procs {
 		nq := &Process{
 			Name:  q.Name,

@@ -423,11 +423,19 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		ns.Locs = slices.Clone(s.Locs)
 		ns.Locs[i] = t.To
 	}
-	env := Env{Regs: s.Regs[i], AllRegs: s.Regs}
+	env := Env{Regs: s.Regs[i], AllRegs: s.Regs, Ints: p.Ints}
 	fault := func(msg string) (Step, State, error) {
 		moved()
 		ns.Fault = &Fault{Proc: i, Trans: ti, Msg: msg, Var: -1, Reg: -1}
 		return step, ns, nil
+	}
+	// An evaluation that faults leads to a faulting state, but for a
+	// value the model cannot represent: that step is not taken.
+	evalFault := func(err error) (Step, State, error) {
+		if errors.Is(err, ErrOverflow) {
+			return Step{}, State{}, err
+		}
+		return fault(err.Error())
 	}
 	outside := func(x, r int, v int64, msg string) (Step, State, error) {
 		moved()
@@ -440,7 +448,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	case Assign:
 		v, err := Eval(op.Expr, &env)
 		if err != nil {
-			return fault(err.Error())
+			return evalFault(err)
 		}
 		if !q.Regs[op.Reg].Dom.Contains(v) {
 			return outside(-1, op.Reg, v, fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
@@ -449,7 +457,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	case Guard:
 		v, err := Eval(op.Expr, &env)
 		if err != nil {
-			return fault(err.Error())
+			return evalFault(err)
 		}
 		if v == 0 {
 			return Step{}, State{}, errGuard
@@ -460,7 +468,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		if op.Expr != nil {
 			want, err := Eval(op.Expr, &env)
 			if err != nil {
-				return fault(err.Error())
+				return evalFault(err)
 			}
 			if want != v {
 				return Step{}, State{}, errReadValue
@@ -475,7 +483,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	case Write:
 		v, err := Eval(op.Expr, &env)
 		if err != nil {
-			return fault(err.Error())
+			return evalFault(err)
 		}
 		step.Var, step.Val = op.Var, v
 		if !p.Vars[op.Var].Dom.Contains(v) {
@@ -520,7 +528,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		}
 		regs := slices.Clone(s.Regs[i])
 		mem := slices.Clone(s.Mem)
-		benv := Env{Regs: regs, AllRegs: s.Regs, Mem: mem}
+		benv := Env{Regs: regs, AllRegs: s.Regs, Mem: mem, Ints: p.Ints}
 		first := true
 		for _, b := range op.Body {
 			switch b.Kind {
@@ -528,7 +536,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			case Assign:
 				v, err := Eval(b.Expr, &benv)
 				if err != nil {
-					return fault(err.Error())
+					return evalFault(err)
 				}
 				if !q.Regs[b.Reg].Dom.Contains(v) {
 					return outside(-1, b.Reg, v, fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[b.Reg].Name, q.Regs[b.Reg].Dom))
@@ -537,7 +545,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			case Guard:
 				v, err := Eval(b.Expr, &benv)
 				if err != nil {
-					return fault(err.Error())
+					return evalFault(err)
 				}
 				if v == 0 {
 					return Step{}, State{}, errGuard
@@ -550,7 +558,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 				if b.Expr != nil {
 					want, err := Eval(b.Expr, &benv)
 					if err != nil {
-						return fault(err.Error())
+						return evalFault(err)
 					}
 					if want != v {
 						return Step{}, State{}, errReadValue
@@ -565,7 +573,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			case Write:
 				v, err := Eval(b.Expr, &benv)
 				if err != nil {
-					return fault(err.Error())
+					return evalFault(err)
 				}
 				if first {
 					step.Var, step.Val, first = b.Var, v, false
@@ -626,7 +634,7 @@ func (p *Program) inBad(s State, b *BadState) bool {
 			}
 		}
 	}
-	v, err := Eval(b.Cond, &Env{AllRegs: s.Regs, Mem: s.Mem})
+	v, err := Eval(b.Cond, &Env{AllRegs: s.Regs, Mem: s.Mem, Ints: p.Ints})
 	return err == nil && v != 0
 }
 

@@ -410,10 +410,14 @@ func (b *fb) wrap64(e model.Expr, s *scope, v *smt.Expr) *smt.Expr {
 }
 
 // inInt64 reports whether the exact value of e, its operands wrapped, lies
-// within int64, by the domains of what it reads.
+// within int64, by the domains of what it reads; always, for a program
+// whose integers are mathematical.
 func (s *scope) inInt64(e model.Expr) bool {
 	if s.prog == nil {
 		return false
+	}
+	if s.prog.Ints == model.Mathematical {
+		return true // nothing wraps
 	}
 	regDom := func(r int) model.Domain {
 		if s.q == nil || r < 0 || r >= len(s.q.Regs) {

@@ -68,7 +68,7 @@ func unroll(p *model.Program, k int) (*Unrolled, error) {
 	if k < 0 {
 		return nil, fmt.Errorf("negative unrolling bound %d", k)
 	}
-	u := &Unrolled{Prog: &model.Program{Name: p.Name, Vars: append([]model.Var(nil), p.Vars...)}}
+	u := &Unrolled{Prog: &model.Program{Name: p.Name, Vars: append([]model.Var(nil), p.Vars...), Ints: p.Ints}}
 	for _, q := range p.Procs {
 		back := backEdges(q)
 		for _, b := range back {

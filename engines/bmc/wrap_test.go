@@ -72,6 +72,34 @@ bad "b" : P@L2 && P.` + c.cond + `
 	}
 }
 
+// TestMathematical64 checks that nothing wraps in a program whose integers
+// are mathematical (a Memorax model's): MaxInt64 + 1 is not MinInt64, nor
+// MinInt64 - 1 MaxInt64, for the bounded engine as for the explicit one
+// (whose step to a value beyond int64 is not taken).
+func TestMathematical64(t *testing.T) {
+	for _, c := range []struct {
+		name, op, cond string
+	}{
+		{"MaxInt64 + 1 is not MinInt64", "$r + 1", "$s == -9223372036854775808"},
+		{"MinInt64 - 1 is not MaxInt64", "0 - $r - 2", "$s == 9223372036854775807"},
+		{"MaxInt64 * 2 is not -2", "$r * 2", "$s == -2"},
+	} {
+		src := `program "w" integers mathematical
+var x : [9223372036854775806:9223372036854775807] = 9223372036854775807
+process P {
+  reg $r : [9223372036854775806:9223372036854775807] = 9223372036854775806
+  reg $s : int = 0
+  locs L0 L1 L2
+  init L0
+  L0 -> L1 : read $r := x
+  L1 -> L2 : $s := ` + c.op + `
+}
+bad "b" : P@L2 && P.` + c.cond + `
+`
+		checkLikeExplicit(t, c.name, src, engines.Safe)
+	}
+}
+
 // checkLikeExplicit checks that the engine's verdict on the model src is
 // want, and the explicit engine's, under SC and TSO.
 func checkLikeExplicit(t *testing.T, name, src string, want engines.Status) {

@@ -268,8 +268,12 @@ type assignment struct {
 }
 
 // wrapFree returns how many operations every run of p performs before a
-// value it computes can leave int64 (see the comment above).
+// value it computes can leave int64 (see the comment above): no bound when
+// p's integers are mathematical, as the engine's are.
 func wrapFree(p *model.Program) wrapBound {
+	if p.Ints == model.Mathematical {
+		return wrapBound{ops: noWrapLimit}
+	}
 	w := &wrapAnalysis{p: p}
 	n := len(p.Vars)
 	for _, q := range p.Procs {

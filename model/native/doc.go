@@ -55,11 +55,14 @@
 // # Declarations
 //
 // A file holds an optional program line, then shared variables, processes
-// and bad states. A name must be declared before it is used: a variable
+// and bad states. The program line may say what the integers are
+// ([model.Integers]): Go's, which wrap at 64 bits (wrap64, the default),
+// or mathematical, as a Memorax model's. A name must be declared before it is used: a variable
 // before the processes that use it, a register before its first use, a
 // process before the bad states that name it.
 //
-//	file      = [ "program" name ] { var | process | bad } .
+//	file      = [ "program" name [ "integers" ints ] ] { var | process | bad } .
+//	ints      = "wrap64" | "mathematical" .
 //	var       = "var" name ":" domain "=" init .
 //	domain    = "int" | "[" integer ":" integer "]" .
 //	init      = integer | "*" .

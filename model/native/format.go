@@ -23,7 +23,10 @@ func Format(p *model.Program) []byte {
 			b.WriteByte('\n')
 		}
 	}
-	if p.Name != "" {
+	switch {
+	case p.Ints != model.Wrap64:
+		fmt.Fprintf(&b, "program %s integers %v\n", strconv.Quote(p.Name), p.Ints)
+	case p.Name != "":
 		fmt.Fprintf(&b, "program %s\n", strconv.Quote(p.Name))
 	}
 	if len(p.Vars) > 0 {

@@ -507,3 +507,33 @@ func TestDocExample(t *testing.T) {
 		t.Errorf("the example has %d variables, %d processes and %d bad states", len(p.Vars), len(p.Procs), len(p.Bad))
 	}
 }
+
+// TestIntegersLine checks that the program line carries the integers of a
+// program through Format and Parse: mathematical ones are printed and read
+// back, Go's are the default and need no word.
+func TestIntegersLine(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want model.Integers
+	}{
+		{"program p integers mathematical\nprocess P {\n  L0 -> L1 : nop\n}\n", model.Mathematical},
+		{"program p integers wrap64\nprocess P {\n  L0 -> L1 : nop\n}\n", model.Wrap64},
+		{"program p\nprocess P {\n  L0 -> L1 : nop\n}\n", model.Wrap64},
+		{"process P {\n  L0 -> L1 : nop\n}\n", model.Wrap64},
+	} {
+		p, err := Parse("p.fcm", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Ints != tt.want {
+			t.Errorf("%q: integers %v, want %v", tt.src, p.Ints, tt.want)
+		}
+		back, err := Parse("p.fcm", Format(p))
+		if err != nil {
+			t.Fatalf("%q printed: %v\n%s", tt.src, err, Format(p))
+		}
+		if back.Ints != p.Ints {
+			t.Errorf("%q printed and read back: integers %v, want %v", tt.src, back.Ints, p.Ints)
+		}
+	}
+}

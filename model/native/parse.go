@@ -242,7 +242,19 @@ func (p *parser) programDecl(first, named bool) {
 	}
 	p.next()
 	p.prog.Name = p.name("a program name")
-	p.endLine("the program name")
+	if p.tok.isKeyword("integers") {
+		p.next()
+		switch {
+		case p.tok.isKeyword(model.Mathematical.String()):
+			p.prog.Ints = model.Mathematical
+		case p.tok.isKeyword(model.Wrap64.String()):
+			p.prog.Ints = model.Wrap64
+		default:
+			p.expected("wrap64 or mathematical")
+		}
+		p.next()
+	}
+	p.endLine("the program line")
 }
 
 // name parses an identifier or a string literal.

@@ -32,7 +32,10 @@
 //
 // A declaration without a domain has the domain Z, every integer, as
 // Memorax's manual specifies. Engines that need finite domains reject such a
-// program, so models meant for them declare [LO:HI] domains.
+// program, so models meant for them declare [LO:HI] domains. The integers
+// are mathematical, as in Memorax ([model.Mathematical]): no sum wraps
+// around, unlike Go's, so an engine that computes with unbounded integers
+// needs no argument about 64-bit wrap-around to prove such a model safe.
 //
 // A forbidden tuple names one label per process, in the order the processes
 // are declared (after process(N) is expanded), or * for any location; the

@@ -37,7 +37,7 @@ func Parse(filename string, src []byte) (prog *model.Program, err error) {
 	f := p.parseFile()
 
 	name := strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	b := &builder{prog: &model.Program{Name: name}}
+	b := &builder{prog: &model.Program{Name: name, Ints: model.Mathematical}}
 	b.build(f)
 	if err := b.prog.Validate(); err != nil {
 		return nil, invalid(filename, err)
