@@ -57,19 +57,30 @@ func outcome(t *testing.T, p *model.Program, m model.Model, a coherence.Abstract
 func TestHandChecked(t *testing.T) {
 	for _, tc := range []struct {
 		file string
-		want map[string]string // abstraction → outcome under TSO
+		want map[string]string // [pso/]abstraction → outcome under TSO (PSO)
 	}{
 		{"fig6.rmm", map[string]string{"set": "spurious", "fd0": "spurious", "pd0": "spurious", "fd1": "safe", "pd1": "safe", "fd2": "safe"}},
 		{"three.rmm", map[string]string{"set": "spurious", "fd0": "spurious", "fd1": "spurious", "pd1": "spurious", "fd2": "safe", "pd2": "safe", "fd3": "safe"}},
 		{"own.rmm", map[string]string{"set": "spurious", "fd0": "safe", "pd0": "safe", "fd1": "safe"}},
 		{"pet2.rmm", map[string]string{"set": "spurious", "fd0": "safe", "pd0": "safe", "fd1": "safe", "pd1": "safe"}},
 		{"../../../testdata/rmm/sb.rmm", map[string]string{"set": "unsafe", "fd0": "unsafe", "pd0": "unsafe", "fd1": "unsafe", "pd2": "unsafe"}},
-		{"../../../testdata/rmm/dekker_fenced.rmm", map[string]string{"set": "spurious", "fd0": "safe", "pd0": "safe", "fd1": "safe"}},
+		{"../../../testdata/rmm/dekker_fenced.rmm", map[string]string{"set": "spurious", "fd0": "safe", "pd0": "safe", "fd1": "safe", "pso/set": "spurious", "pso/fd0": "safe"}},
+		// Under TSO one buffer holds d and f, and the k = 0 abstractions
+		// lose their order; under PSO each has its own, and the
+		// store-store fence keeps them in order.
+		{"mp_ssfence.rmm", map[string]string{"set": "spurious", "fd0": "spurious", "pd0": "spurious", "fd1": "safe", "pso/set": "safe", "pso/fd0": "safe", "pso/pd0": "safe", "pso/fd1": "safe"}},
+		{"mp_nofence.rmm", map[string]string{"fd1": "safe", "pso/set": "unsafe", "pso/fd0": "unsafe", "pso/pd1": "unsafe", "pso/fd2": "unsafe"}},
+		{"fig6.rmm", map[string]string{"pso/set": "spurious", "pso/fd0": "spurious", "pso/pd0": "spurious", "pso/fd1": "safe", "pso/pd1": "safe"}},
+		{"three.rmm", map[string]string{"pso/fd1": "spurious", "pso/fd2": "safe", "pso/pd2": "safe"}},
 	} {
 		p := load(t, tc.file)
 		for a, want := range tc.want {
-			if got := outcome(t, p, model.TSO, abs(t, a)); got != want {
-				t.Errorf("%s with %s: %s, want %s", tc.file, a, got, want)
+			m := model.TSO
+			if rest, ok := strings.CutPrefix(a, "pso/"); ok {
+				a, m = rest, model.PSO
+			}
+			if got := outcome(t, p, m, abs(t, a)); got != want {
+				t.Errorf("%s under %v with %s: %s, want %s", tc.file, m, a, got, want)
 			}
 		}
 		// Under SC no store is buffered, and every program here is safe

@@ -66,6 +66,9 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
+	if m != model.SC && m != model.TSO && m != model.PSO {
+		return nil, &engines.Unsupported{Engine: "the coherence engine", What: "the " + m.String() + " memory model"}
+	}
 	p.Index()
 	maxStates := e.MaxStates
 	if maxStates <= 0 {

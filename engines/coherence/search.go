@@ -59,7 +59,7 @@ func newSearch(p *model.Program, m model.Model, abs Abstraction, maxStates int64
 	switch {
 	case m == model.SC:
 	case isPSO(m):
-		s.perVar, s.nch = true, np*len(p.Vars)
+		s.perVar, s.nch = true, 2*np*len(p.Vars)
 	default:
 		s.nch = np
 	}
@@ -124,6 +124,9 @@ func (s *search) run(ctx context.Context) (string, error) {
 		}
 		if init.Fault == nil {
 			st := astate{locs: init.Locs, regs: init.Regs, mem: init.Mem, ch: make([]channel, s.nch)}
+			if s.perVar {
+				st.sealed = make([]bool, len(s.p.Procs))
+			}
 			s.roots = append(s.roots, init)
 			s.canon(&st)
 			key = s.encode(key[:0], &st)

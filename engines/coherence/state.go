@@ -26,6 +26,9 @@ type astate struct {
 	regs [][]int64
 	mem  []int64
 	ch   []channel
+	// sealed[i]: under PSO, a store-store fence closed process i's
+	// first epoch (see models.go); nil under SC and TSO.
+	sealed []bool
 }
 
 // withChannel returns st with channel c replaced (st is not modified).
@@ -97,6 +100,13 @@ func (s *search) encode(b []byte, st *astate) []byte {
 	for _, v := range st.mem {
 		b = binary.AppendVarint(b, v)
 	}
+	for _, v := range st.sealed {
+		if v {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
 	for i := range st.ch {
 		c := &st.ch[i]
 		b = appendList(b, c.head)
@@ -159,6 +169,13 @@ func (s *search) decode(key []byte, sets []int32) astate {
 		v, n := binary.Varint(key[off:])
 		off += n
 		st.mem[x] = v
+	}
+	if s.perVar {
+		st.sealed = make([]bool, np)
+		for i := range st.sealed {
+			st.sealed[i] = key[off] == 1
+			off++
+		}
 	}
 	for i := range st.ch {
 		c := &st.ch[i]

@@ -31,27 +31,6 @@ type pairKey struct {
 	v int64
 }
 
-// chanOf is the buffer of process i that holds its stores to x: its only
-// one under TSO, one per variable under PSO.
-func (s *search) chanOf(i, x int) int {
-	if s.perVar {
-		return i*len(s.p.Vars) + x
-	}
-	return i
-}
-
-// chans returns the range of process i's buffers.
-func (s *search) chans(i int) (int, int) {
-	if s.perVar {
-		nv := len(s.p.Vars)
-		return i * nv, (i + 1) * nv
-	}
-	if s.nch == 0 {
-		return 0, 0
-	}
-	return i, i + 1
-}
-
 // drained reports whether every buffer of process i is empty.
 func (s *search) drained(st *astate, i int) bool {
 	lo, hi := s.chans(i)
@@ -129,7 +108,7 @@ type yield func(ev event, ns *astate, fault *model.Fault)
 // successors calls f for every abstract step enabled in st.
 func (s *search) successors(st *astate, f yield) {
 	for i := range s.p.Procs {
-		lo, hi := s.chans(i)
+		lo, hi := s.flushable(i)
 		for c := lo; c < hi; c++ {
 			if !st.ch[c].empty() {
 				s.flushes(st, i, c, f)
@@ -148,6 +127,7 @@ func (s *search) flushes(st *astate, i, c int, f yield) {
 		ns := st.withChannel(c, nc)
 		ns.mem = slices.Clone(st.mem)
 		ns.mem[s.pairVar[e]] = s.pairVal[e]
+		s.promote(&ns, i)
 		f(event{int32(i), -1, e}, &ns, nil)
 	}
 	if s.abs.Kind == Set {
@@ -235,10 +215,11 @@ func (s *search) exec(st *astate, i, ti int, f yield) {
 			return
 		}
 	case model.Read:
-		if s.nch == 0 {
+		ci := s.readChan(st, i, op.Var)
+		if ci < 0 {
 			break
 		}
-		c := &st.ch[s.chanOf(i, op.Var)]
+		c := &st.ch[ci]
 		if s.abs.Kind == Set {
 			found := false
 			for _, e := range c.set {
@@ -277,11 +258,13 @@ func (s *search) execWith(st *astate, i, ti, x int, v int64, f yield) {
 		f(ev, nil, cs.Fault)
 		return
 	}
-	ns := astate{locs: cs.Locs, regs: cs.Regs, mem: st.mem, ch: st.ch}
+	ns := astate{locs: cs.Locs, regs: cs.Regs, mem: st.mem, ch: st.ch, sealed: st.sealed}
 	op := &s.p.Procs[i].Trans[ti].Op
 	switch {
+	case op.Kind == model.SSFence:
+		s.seal(&ns, i)
 	case op.Kind == model.Write && s.nch > 0:
-		c := s.chanOf(i, step.Var)
+		c := s.writeChan(st, i, step.Var)
 		ns = ns.withChannel(c, s.store(st.ch[c], s.pair(step.Var, step.Val)))
 	case op.Kind == model.Write || op.Kind == model.Locked:
 		ns.mem = cs.Mem
