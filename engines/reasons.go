@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/fencecheck/fencecheck/model"
@@ -60,4 +61,21 @@ func RequireDrained(engine string, p *model.Program, m model.Model) error {
 		return &Unsupported{Engine: engine, What: "a program under x86-TSO whose reads may find a store of their own process pending (it searches under SC, which has the same behaviours only when a fence or locked operation lies between every write and the next read)"}
 	}
 	return nil
+}
+
+// NoFloats is the reason of an inconclusive answer of an engine (named as
+// in "the bmc engine") that does not encode floating-point arithmetic, for a
+// program that computes with floats, or "" when p does not. It names the
+// Go position of the first such computation.
+func NoFloats(engine string, p *model.Program) string {
+	pos, ok := p.FloatAt()
+	if !ok {
+		return ""
+	}
+	where := "in a bad-state condition"
+	if pos.IsValid() {
+		pos.File = filepath.Base(pos.File)
+		where = "at " + pos.String()
+	}
+	return fmt.Sprintf("the floating-point arithmetic %s is not encoded by %s; the explicit and sb engines compute it exactly (bound the other data with //fencecheck:range LO..HI so that they apply)", where, engine)
 }

@@ -228,6 +228,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	k := classifyCall(fn)
 	pos := in.Pos()
 	loop := func() bool { return in.Block() == nil || inLoop(fr, in.Block()) }
+	if v, ok := s.mathCall(fn, args, pos); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	if v, ok := s.errorsCall(fn, in.Common(), args, pos, loop); ok {
 		if used(in) {
 			fr.vals[in] = v
@@ -464,6 +470,9 @@ func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
 // setupExternCall executes, in the setup, a call of a function outside the
 // package that classifyCall knows; ok is false for the others.
 func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
+	if v, ok := s.mathCall(fn, args, pos); ok {
+		return v, true
+	}
 	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {
 		return v, true
 	}

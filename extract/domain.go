@@ -231,6 +231,8 @@ func (env *absEnv) eval(e model.Expr) abs {
 		return env.eval(model.Bin(model.OpSub, model.C(0), e.X))
 	case model.Wrap:
 		return wrapAbs(env.eval(e.X), e.Bits, e.Signed)
+	case model.Float:
+		return env.evalFloat(e)
 	case model.Binary:
 		x, y := env.eval(e.X), env.eval(e.Y)
 		if x.empty() || y.empty() {

@@ -217,7 +217,7 @@ func (s *system) keyCells(t types.Type, pos token.Pos) []cell {
 		cells = s.aggCells(t, pos)
 	}
 	for _, c := range cells {
-		if k := classify(c.typ); k != leafInt && (k != leafPointer || isAggregate(c.typ)) && !isChanCell(c.typ) {
+		if k := classify(c.typ); k != leafInt && (k != leafPointer || isAggregate(c.typ)) && !isChanCell(c.typ) || floatBits(c.typ) != 0 {
 			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans, strings, pointers, interface values and channels, and of structs and arrays of them, are modelled)", t)
 		}
 	}

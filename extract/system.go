@@ -504,6 +504,9 @@ func (s *system) constant(c *ssa.Const) value {
 		}
 		return opaque("the zero value of " + c.Type().String())
 	}
+	if v, ok := floatConst(c.Value, c.Type()); ok {
+		return constVal(v)
+	}
 	switch c.Value.Kind() {
 	case constant.String:
 		return constVal(s.intern(constant.StringVal(c.Value)))
@@ -729,6 +732,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			return false
 		}
 		x := s.get(fr, in.X)
+		if v, ok := s.floatNeg(in, x); ok {
+			fr.vals[in] = v
+			return true
+		}
 		e := s.asInt(x, in.Pos())
 		t := in.Type()
 		if c, ok := x.constant(); ok {
@@ -762,6 +769,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			return true
 		}
 		if v, ok := anyConvert(x, in.Type()); ok {
+			fr.vals[in] = v
+			return true
+		}
+		if v, ok := s.floatConvert(in, x); ok {
 			fr.vals[in] = v
 			return true
 		}
@@ -933,6 +944,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 			return constVal(1)
 		}
 		return constVal(0)
+	}
+	if v, ok := s.floatBinop(in, x, y); ok {
+		return v
 	}
 	ex, ey := s.asInt(x, in.Pos()), s.asInt(y, in.Pos())
 	cx, okx := x.constant()

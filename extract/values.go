@@ -395,6 +395,9 @@ func classify(t types.Type) leafKind {
 		if u.Info()&(types.IsInteger|types.IsBoolean|types.IsString) != 0 {
 			return leafInt // a string is an interned id (strings.go)
 		}
+		if u.Info()&types.IsFloat != 0 {
+			return leafInt // the bits of a float (floats.go)
+		}
 	case *types.Pointer, *types.Interface:
 		return leafPointer // an interface value is a heap id (ifacecells.go)
 	}
@@ -437,9 +440,12 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 		return 0, math.MaxUint32, true
 	case types.Int, types.Int64, types.UntypedInt:
 		return math.MinInt64, math.MaxInt64, true
-	case types.Uint, types.Uint64, types.Uintptr:
-		// The model holds them as their int64 bit patterns (ints.go).
+	case types.Uint, types.Uint64, types.Uintptr, types.Float64:
+		// The model holds them as their int64 bit patterns (ints.go,
+		// floats.go).
 		return math.MinInt64, math.MaxInt64, true
+	case types.Float32:
+		return 0, math.MaxUint32, true
 	}
 	return 0, 0, false
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Expr is an integer expression over constants, registers and (inside locked
-// bodies and bad-state conditions) shared memory. Booleans are 0 and 1.
+// bodies and bad-state conditions) shared memory. Booleans are 0 and 1;
+// floats are their bit patterns, computed by [Float].
 // Expressions are immutable and may be shared.
 type Expr interface{ expr() }
 
@@ -247,6 +248,18 @@ func Eval(e Expr, env *Env) (int64, error) {
 			return 0, err
 		}
 		return WrapValue(x, e.Bits, e.Signed), nil
+	case Float:
+		x, err := Eval(e.X, env)
+		if err != nil {
+			return 0, err
+		}
+		var y int64
+		if !e.Op.Unary() {
+			if y, err = Eval(e.Y, env); err != nil {
+				return 0, err
+			}
+		}
+		return EvalFloat(e.Op, e.Bits, x, y)
 	case nil:
 		return 0, errors.New("missing expression")
 	}
@@ -408,6 +421,14 @@ func formatExpr(b *strings.Builder, e Expr, p *Program, q *Process, outer int) {
 		b.WriteString(e.TypeName() + "(")
 		formatExpr(b, e.X, p, q, 0)
 		b.WriteString(")")
+	case Float:
+		b.WriteString(e.Op.Name(e.Bits) + "(")
+		formatExpr(b, e.X, p, q, 0)
+		if !e.Op.Unary() {
+			b.WriteString(", ")
+			formatExpr(b, e.Y, p, q, 0)
+		}
+		b.WriteString(")")
 	case nil:
 		b.WriteString("<nil>")
 	default:
@@ -429,6 +450,9 @@ func WalkExpr(e Expr, f func(Expr)) {
 		WalkExpr(e.Y, f)
 	case Wrap:
 		WalkExpr(e.X, f)
+	case Float:
+		WalkExpr(e.X, f)
+		WalkExpr(e.Y, f)
 	}
 }
 

@@ -180,6 +180,17 @@ func (p *Program) checkExpr(add func(Pos, string, ...any), q *Process, e Expr, p
 			if e.Bits < 1 || e.Bits > MaxWrapBits {
 				add(pos, "wrap to %d bits (want 1 to %d)", e.Bits, MaxWrapBits)
 			}
+		case Float:
+			switch {
+			case e.Bits != 32 && e.Bits != 64:
+				add(pos, "float operation of %d bits (want 32 or 64)", e.Bits)
+			case e.Op >= numFloatOps:
+				add(pos, "float operation %v", e.Op)
+			case e.X == nil || !e.Op.Unary() && e.Y == nil:
+				add(pos, "missing operand of %s", e.Op.Name(e.Bits))
+			case e.Op.Unary() && e.Y != nil:
+				add(pos, "second operand of the unary %s", e.Op.Name(e.Bits))
+			}
 		case Const:
 		case nil:
 			add(pos, "missing expression")

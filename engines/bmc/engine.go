@@ -165,6 +165,10 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		}
 		return rep, nil
 	}
+	if why := engines.NoFloats("the bmc engine", p); why != "" {
+		res.Status, res.Reason = engines.Inconclusive, why
+		return finish()
+	}
 	u, err := unroll(p, k)
 	if err != nil {
 		return nil, err

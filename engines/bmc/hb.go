@@ -45,6 +45,10 @@ func (e *Engine) Enumerate(p *model.Program, qs []engines.RaceQuestion, holds fu
 		return nil, err
 	}
 	h := &hbSearch{eng: e, p: p, u: u, k: k, qs: qs, holds: holds}
+	if why := engines.NoFloats("the bmc engine", p); why != "" {
+		h.unavailable = why
+		return h, nil
+	}
 	z, err := contexts.get()
 	if err != nil {
 		h.unavailable = "the bmc engine is unavailable: " + err.Error()

@@ -197,6 +197,9 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		return nil, fmt.Errorf("pred engine: invalid program: %w", err)
 	}
 	p.Index()
+	if why := engines.NoFloats("the predicate engine", p); why != "" {
+		return &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive, Reason: why}}, nil
+	}
 	if why := extremeDomain(p); why != "" {
 		return &Report{Result: &engines.Result{Model: m, Status: engines.Inconclusive, Reason: why}}, nil
 	}

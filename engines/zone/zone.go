@@ -76,6 +76,10 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	if err := engines.RequireDrained("the zone engine", p, m); err != nil {
 		return nil, err
 	}
+	if why := engines.NoFloats("the zone engine", p); why != "" {
+		res.Status, res.Reason = engines.Inconclusive, why
+		return res, nil
+	}
 	a := newAnalysis(p)
 	a.maxStates = e.MaxStates
 	if a.maxStates <= 0 {

@@ -237,6 +237,23 @@ func eval(e model.Expr, regDom, varDom func(int) model.Domain) (interval, bool) 
 			return x, dz
 		}
 		return interval{lo, hi, false}, dz
+	case model.Float:
+		// No float operation faults; its result is a bit pattern (or an
+		// integer) of its width, never beyond int64.
+		_, dz := eval(e.X, regDom, varDom)
+		if e.Y != nil {
+			_, dzy := eval(e.Y, regDom, varDom)
+			dz = dz || dzy
+		}
+		switch {
+		case e.Op.Compare():
+			return bool01, dz
+		case e.Op == model.FToInt32:
+			return interval{big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32), false}, dz
+		case e.Op < model.FToInt64 && e.Bits == 32:
+			return interval{big.NewInt(0), big.NewInt(math.MaxUint32), false}, dz
+		}
+		return interval{new(big.Int).Set(minInt), new(big.Int).Set(maxInt), false}, dz
 	}
 	return interval{top: true}, true
 }

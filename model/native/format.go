@@ -347,6 +347,14 @@ func writeExpr(b *strings.Builder, p *model.Program, q *model.Process, e model.E
 		b.WriteString(e.TypeName() + "(")
 		writeExpr(b, p, q, e.X, 0)
 		b.WriteString(")")
+	case model.Float:
+		b.WriteString(e.Op.Name(e.Bits) + "(")
+		writeExpr(b, p, q, e.X, 0)
+		if !e.Op.Unary() {
+			b.WriteString(", ")
+			writeExpr(b, p, q, e.Y, 0)
+		}
+		b.WriteString(")")
 	default:
 		fmt.Fprintf(b, "?%T", e)
 	}

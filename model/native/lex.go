@@ -97,7 +97,7 @@ var twoCharOps = []string{":=", "->", "==", "!=", "<=", ">=", "&&", "||", "&^", 
 // threeCharOps are matched before twoCharOps.
 var threeCharOps = []string{">>>"}
 
-const oneCharOps = ":;{}()[].@&*+-/%<>!=|^"
+const oneCharOps = ":;{}()[].@&*+-/%<>!=|^,"
 
 func (l *lexer) skipBlank() {
 	for l.off < len(l.src) {

@@ -846,6 +846,9 @@ func (p *parser) primary(ctx *exprCtx) node {
 			p.depth--
 			return p.combine(t, model.Wrap{X: x.e, Bits: bits, Signed: signed}, x.h)
 		}
+		if op, bits, ok := model.ParseFloatOp(t.text); ok && t.kind == tIdent && p.peek().is("(") {
+			return p.float(ctx, t, op, bits)
+		}
 		x, ok := p.vars[t.text]
 		if !ok {
 			p.errorf(t, "unknown shared variable %s", displayName(t.text))
@@ -867,6 +870,25 @@ func (p *parser) primary(ctx *exprCtx) node {
 	}
 	p.expected("an expression")
 	panic("unreachable")
+}
+
+// float parses a float operation fadd64(x, y), f64toi32(x); the current
+// token is its name t and the next one is "(".
+func (p *parser) float(ctx *exprCtx, t token, op model.FloatOp, bits uint8) node {
+	p.nest(t)
+	p.next()
+	p.next()
+	x := p.binary(ctx, 1)
+	h := x.h
+	var y model.Expr
+	if !op.Unary() {
+		p.expect(",", " between the operands of "+t.text)
+		yn := p.binary(ctx, 1)
+		y, h = yn.e, max(h, yn.h)
+	}
+	p.expect(")", " to close "+t.text+"(")
+	p.depth--
+	return p.combine(t, model.F(op, bits, x.e, y), h)
 }
 
 // wrapType reports whether t names an integer type intN or uintN, with N

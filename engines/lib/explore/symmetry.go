@@ -145,6 +145,11 @@ func renameProcs(e model.Expr, f func(int) int) (model.Expr, bool) {
 		x, ok := renameProcs(e.X, f)
 		e.X = x
 		return e, ok
+	case model.Float:
+		x, okx := renameProcs(e.X, f)
+		y, oky := renameProcs(e.Y, f)
+		e.X, e.Y = x, y
+		return e, okx && oky
 	}
 	return nil, false
 }
