@@ -556,6 +556,7 @@ func (s *system) inferDomains() {
 			}
 		}
 		s.noteMapProbes(p, states[pi])
+		s.noteIfaceProbes(p, states[pi], vars)
 		for r := range p.q.Regs {
 			lo, hi := p.regLimits(r)
 			if _, ok := p.ranged[r]; ok {

@@ -56,7 +56,12 @@
 // call on one known only at run time is a case split over its candidates
 // (ifacecells.go). atomic.Value is an atomic cell of such ids. errors.New
 // and constant fmt.Errorf errors are distinct objects compared by identity,
-// and errors.Is an identity test (errsent.go). A join of function values
+// and errors.Is an identity test (errsent.go). A payload computed at run
+// time is the box of whichever value it holds, the boxes being those the
+// domain inference finds (anyint.go). A pointer to a field or an element
+// stored in memory is the id of an alias of that location (interior.go),
+// and a make of run-time length in a goroutine a refusal where a run
+// reaches it (refuse.go). A join of function values
 // is an index over its alternatives, and a call of it a case split
 // (funcvals.go). See pointers.go and interfaces.go.
 //

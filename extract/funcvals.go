@@ -180,7 +180,7 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 				for _, o := range e.objs {
 					one := v
 					one.env = slices.Clone(v.env)
-					one.env[k] = value{kind: vPtr, ptr: pointer{obj: o}}
+					one.env[k] = value{kind: vPtr, ptr: o.target()}
 					sum = model.Bin(model.OpAdd, sum, model.Bin(model.OpMul,
 						model.Bin(model.OpEq, e.e, model.C(s.idOf(o, pos))), s.funcID(t, one, pos)))
 				}
@@ -235,7 +235,8 @@ type funcCall struct {
 	f        value
 	args     []value
 	from, to int
-	results  []int // the registers of the results
+	results  []int  // the registers of the results
+	refs     []bool // which results are heap ids
 }
 
 // deferFuncCall records a call of a value of a funcTable and returns the
@@ -248,11 +249,19 @@ func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur
 	var vals []value
 	for k := range res.Len() {
 		t := res.At(k).Type()
-		if !isIntegral(t) && !isString(t) {
-			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time with a result of type %s (its results may be integers, booleans and strings)", t)
+		ref := isPtrCell(t) || ifaceOf(t) != nil
+		if !ref && !isIntegral(t) && !isString(t) {
+			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time with a result of type %s (its results may be integers, booleans, strings, pointers and interface values)", t)
 		}
 		r := p.newReg(fmt.Sprintf("result%d", k), t)
 		c.results = append(c.results, r)
+		c.refs = append(c.refs, ref)
+		if ref {
+			// A pointer or an interface value: the heap id of what the
+			// function returns (pointers.go, ifacecells.go).
+			vals = append(vals, p.s.refVal(model.R(r), t))
+			continue
+		}
 		vals = append(vals, intVal(model.R(r)))
 	}
 	switch len(vals) {
@@ -288,7 +297,8 @@ func (s *system) lowerFuncCalls() {
 		for _, r := range c.p.lowerTargets(c.fr, c.in, targets, model.Bin(model.OpEq, c.f.e, model.C(0)), c.from) {
 			loc := r.loc
 			for k, reg := range c.results {
-				loc = c.p.emit(loc, model.AssignOp(reg, s.asInt(r.vals[k], pos)), pos, Origin{})
+				e := s.refOrInt(r.vals[k], c.refs[k], pos)
+				loc = c.p.emit(loc, model.AssignOp(reg, e), pos, Origin{})
 			}
 			c.p.emitTo(loc, model.NopOp(), c.to, pos, Origin{})
 		}
@@ -298,6 +308,15 @@ func (s *system) lowerFuncCalls() {
 			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
 		}
 	}
+}
+
+// refOrInt is the expression of a result register: the heap id of a
+// pointer or interface value when ref is set, else the integer.
+func (s *system) refOrInt(v value, ref bool, pos token.Pos) model.Expr {
+	if ref {
+		return s.refExpr(v, pos)
+	}
+	return s.asInt(v, pos)
 }
 
 // isConstExpr reports whether e is a constant.

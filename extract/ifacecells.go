@@ -152,6 +152,9 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		if c, ok := pl.constant(); ok {
 			return model.C(s.boxID(v.typ, c))
 		}
+		if pl.kind == vInt {
+			return s.runtimeBoxExpr(v.typ, pl.e, pos)
+		}
 		s.unsupported(pos, "an interface value holding a %s known only at run time, stored in memory, merged or compared (only constants and pointers are boxed)", v.typ)
 	}
 	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (only constants and pointers are boxed)", v.typ)
@@ -177,7 +180,7 @@ func (s *system) ifaceOfObj(o *object) value {
 	case o.box:
 		return value{kind: vIface, typ: o.typ, env: []value{constVal(o.boxVal)}}
 	}
-	return value{kind: vIface, typ: types.NewPointer(o.typ), env: []value{{kind: vPtr, ptr: pointer{obj: o}}}}
+	return value{kind: vIface, typ: types.NewPointer(o.typ), env: []value{{kind: vPtr, ptr: o.target()}}}
 }
 
 // payloadExpr is the value an assertion to o's dynamic type yields: the
@@ -299,7 +302,7 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 		case o.box:
 			rv = constVal(o.boxVal)
 		default:
-			rv = value{kind: vPtr, ptr: pointer{obj: o}}
+			rv = value{kind: vPtr, ptr: o.target()}
 		}
 		targets = append(targets, callTarget{
 			cond: model.Bin(model.OpEq, recv.e, model.C(s.idOf(o, pos))),

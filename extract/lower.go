@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -402,10 +403,10 @@ func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
 			p.noFence = p.s.x.stmtIn(p.s.x.dirs.nofence, pos) != nil
 			p.s.x.dirs.reached(pos)
 		}
-		prev := p.at
-		p.at = unwindCtx{fr: fr, b: b}
+		prev, prevProc := p.at, p.s.curProc
+		p.at, p.s.curProc = unwindCtx{fr: fr, b: b}, p
 		cur = p.instr(fr, b, in, cur)
-		p.at = prev
+		p.at, p.s.curProc = prev, prevProc
 		if cur < 0 {
 			break
 		}
@@ -486,7 +487,10 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		return cur
 	case *ssa.MakeSlice:
-		v := s.makeSlice(fr, in, p.idx)
+		v, next := p.makeSliceProc(fr, in, cur)
+		if next < 0 {
+			return next
+		}
 		fr.vals[in] = v
 		if inCycle(b) {
 			// A fresh array on every execution: zero its cells.
@@ -715,7 +719,7 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 	bases, bconds, isNil := p.s.objCases(ptr, maxCases, pos)
 	var oor model.Expr
 	for bi, base := range bases {
-		ptrs, conds, out, ok := pointer{obj: base.obj, path: ptr.path}.cases(maxCases)
+		ptrs, conds, out, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), ptr.path...)}.cases(maxCases)
 		if !ok || len(ptrs)*len(bases) > maxCases*4 {
 			p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
 		}
@@ -742,6 +746,10 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 	if isNil != nil {
 		g := p.emit(cur, model.GuardOp(isNil), pos, Origin{})
 		p.panicAt(panicSite{loc: g, name: "nil pointer dereference", pos: pos})
+	}
+	if wrong, name := p.s.wrongType(ptr, pos); wrong != nil {
+		g := p.emit(cur, model.GuardOp(wrong), pos, Origin{})
+		p.panicAt(panicSite{loc: g, name: name, pos: pos})
 	}
 	if oor != nil {
 		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})

@@ -45,6 +45,9 @@ type hintObj struct {
 	anon  bool
 	box   bool  // the box of an interface value (ifacecells.go)
 	val   int64 // what the box holds
+	// alias is set for the alias of a location inside an object
+	// (interior.go).
+	alias *aliasHint
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -71,8 +74,9 @@ type heapState struct {
 	static  map[string]token.Pos
 	unsafe  []types.Type
 	ifaces  []types.Type
-	boxes   map[string]*object // the boxes of interface values, by boxKey
-	changed bool               // this round found something the hint did not say
+	boxes   map[string]*object   // the boxes of interface values, by boxKey
+	aliases map[aliasKey]*object // the aliases of locations inside objects
+	changed bool                 // this round found something the hint did not say
 	why     string
 }
 
@@ -85,7 +89,9 @@ func (s *system) initHeap(h *heapHint) {
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}}
 	for _, ho := range h.objs {
 		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon}
-		if ho.box {
+		if ho.alias != nil {
+			o = s.restoreAlias(ho)
+		} else if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
 		} else {
@@ -207,7 +213,7 @@ func (s *system) fromID(id int64, t types.Type) value {
 	if id < 0 || int(id) > len(s.heap.heap) {
 		s.fail(token.NoPos, "internal error: heap id %d of %d", id, len(s.heap.heap))
 	}
-	return value{kind: vPtr, ptr: pointer{obj: s.heap.heap[id-1]}}
+	return value{kind: vPtr, ptr: s.heap.heap[id-1].target()}
 }
 
 // refExpr returns the heap id expression of a pointer value.
@@ -221,7 +227,7 @@ func (s *system) refExpr(v value, pos token.Pos) model.Expr {
 		return s.ifaceID(v, pos)
 	case vPtr:
 		if len(v.ptr.path) != 0 || v.ptr.ref != nil {
-			s.unsupported(pos, "a pointer into an object (to a field or an element) stored in memory or chosen at run time")
+			return s.interiorExpr(v.ptr, pos)
 		}
 		return model.C(s.idOf(v.ptr.obj, pos))
 	case vInt:
@@ -241,7 +247,7 @@ func isRefLike(v value) bool {
 	case vIface:
 		return boxable(v)
 	case vPtr:
-		return len(v.ptr.path) == 0 && v.ptr.ref == nil
+		return true // into an object too (interior.go)
 	case vInt:
 		// A nil unsafe.Pointer constant.
 		c, ok := v.constant()
@@ -261,16 +267,21 @@ func (s *system) deref(v value, pos token.Pos) value {
 		s.unsupported(pos, "dereferencing an unsafe.Pointer")
 	}
 	var rep *object
+	var objs, wrong []*object
 	for _, o := range v.objs {
 		if !types.Identical(o.typ, elem) {
-			s.unsupported(pos, "a pointer of type %s that may hold an object of type %s", v.typ, o.typ)
+			// Only an unsafe.Pointer conversion gives a pointer an object
+			// of another type: dereferencing it is a bad state.
+			wrong = append(wrong, o)
+			continue
 		}
+		objs = append(objs, o)
 		rep = o
 	}
 	if rep == nil {
 		rep = &object{id: -1, name: "nil", typ: elem, owner: -1}
 	}
-	return value{kind: vPtr, ptr: pointer{obj: rep, ref: &dynObj{e: v.e, objs: v.objs}}}
+	return value{kind: vPtr, ptr: pointer{obj: rep, ref: &dynObj{e: v.e, objs: objs, wrong: wrong, typ: elem}}}
 }
 
 // convertPtr converts a pointer value between *T and unsafe.Pointer.
@@ -300,16 +311,17 @@ func (s *system) convertPtr(v value, from, to types.Type, pos token.Pos) value {
 	}
 	switch v.kind {
 	case vPtr:
-		if !types.Identical(v.ptr.obj.typ, elem) {
-			s.unsupported(pos, "converting a pointer to %s into %s", v.ptr.obj.typ, to)
+		if t, _ := v.ptr.target(); !types.Identical(t, elem) && !(isPtrCell(t) && isPtrCell(elem)) {
+			// A cell of one pointer type read as another, as
+			// (*unsafe.Pointer)(unsafe.Pointer(&q.head)) does, holds the
+			// same heap ids; any other reinterpretation is refused.
+			s.unsupported(pos, "converting a pointer to %s into %s", t, to)
 		}
 		return v
 	case vRef:
-		for _, o := range v.objs {
-			if !types.Identical(o.typ, elem) {
-				s.unsupported(pos, "converting an unsafe.Pointer that may hold a *%s into %s", o.typ, to)
-			}
-		}
+		// The objects of another type stay candidates: the memory the
+		// run time may hold there tells which it is, and a dereference
+		// of one of them is a bad state (deref).
 		return value{kind: vRef, e: v.e, objs: v.objs, typ: to}
 	}
 	s.unsupported(pos, "a conversion from %s to %s", from, to)
@@ -325,10 +337,36 @@ func (s *system) keepRef(e model.Expr, v value, t types.Type) value {
 }
 
 // dynObj is the run-time choice of the object a pointer names: the heap id
-// e among objs (0 is nil).
+// e among objs (0 is nil). wrong are the objects of another type than typ
+// that an unsafe.Pointer conversion let it name.
 type dynObj struct {
-	e    model.Expr
-	objs []*object
+	e     model.Expr
+	objs  []*object
+	wrong []*object
+	typ   types.Type
+}
+
+// wrongType returns the condition under which the pointer p names an
+// object of another type than its own, and what that bad state is called;
+// nil when it cannot.
+func (s *system) wrongType(p pointer, pos token.Pos) (model.Expr, string) {
+	if p.ref == nil || len(p.ref.wrong) == 0 {
+		return nil, ""
+	}
+	var cond model.Expr
+	var names []string
+	for _, o := range p.ref.wrong {
+		c := model.Bin(model.OpEq, p.ref.e, model.C(s.idOf(o, pos)))
+		if cond == nil {
+			cond = c
+		} else {
+			cond = model.Bin(model.OpOr, cond, c)
+		}
+		if n := "*" + types.TypeString(o.typ, types.RelativeTo(s.x.pkg)); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return cond, fmt.Sprintf("an unsafe.Pointer holding a %s dereferenced as a *%s", strings.Join(names, " or "), types.TypeString(p.ref.typ, types.RelativeTo(s.x.pkg)))
 }
 
 // objCases splits a pointer whose object is chosen at run time into one
@@ -342,7 +380,7 @@ func (s *system) objCases(p pointer, limit int, pos token.Pos) (ptrs []pointer, 
 		s.unsupported(pos, "a pointer that may name more than %d objects", limit)
 	}
 	for _, o := range p.ref.objs {
-		ptrs = append(ptrs, pointer{obj: o})
+		ptrs = append(ptrs, o.target())
 		conds = append(conds, model.Bin(model.OpEq, p.ref.e, model.C(s.idOf(o, pos))))
 	}
 	return ptrs, conds, model.Bin(model.OpEq, p.ref.e, model.C(0))
@@ -394,6 +432,10 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	for _, o := range s.heap.heap {
 		if o.box {
 			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
+			continue
+		}
+		if o.within != nil {
+			h.objs = append(h.objs, s.hintAlias(o))
 			continue
 		}
 		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o

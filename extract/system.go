@@ -274,6 +274,10 @@ type system struct {
 	// funcCalls the calls of values received (funcvals.go).
 	funcTabs  []*funcTable
 	funcCalls []*funcCall
+	// curProc is the process being lowered (nil in the set-up);
+	// ifaceProbes the interface values of run-time payloads (anyint.go).
+	curProc     *proc
+	ifaceProbes []ifaceProbe
 	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
 	errGroups map[*object]*errGroup
 	forever   int // 1 + the variable of a wait that never ends, or 0
@@ -348,6 +352,10 @@ func (s *system) display(o *object) {
 		return
 	}
 	o.named = true
+	if o.within != nil {
+		s.display(o.within.obj)
+		o.name = o.within.name()
+	}
 	if h := o.holder; o.anon && h != nil {
 		if len(h.path) == 0 {
 			// A variable that holds the slice has no cells of its own in

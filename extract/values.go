@@ -191,6 +191,9 @@ type object struct {
 	boxVal int64
 	// alloc is the instruction that allocated a goroutine's own object.
 	alloc *ssa.Alloc
+	// within is, for an alias (interior.go), the location inside another
+	// object that this heap entry stands for.
+	within *pointer
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an

@@ -10,15 +10,6 @@ type box struct {
 }
 
 //fencecheck:system
-func runtimeLen() {
-	b := &box{}
-	go func() {
-		s := make([]int32, b.n)
-		s[0] = 1
-	}()
-}
-
-//fencecheck:system
 func runtimeBounds() {
 	b := &box{buf: make([]int32, 4)}
 	go func() {

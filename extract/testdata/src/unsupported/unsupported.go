@@ -52,12 +52,6 @@ func sharedToFmt() {
 }
 
 //fencecheck:system
-func atomicValue() {
-	var v atomic.Value
-	go func() { v.Store(atomic.LoadInt32(&x)) }()
-}
-
-//fencecheck:system
 func spawnInLoop() {
 	go func() {
 		for atomic.LoadInt32(&x) == 0 {
