@@ -492,7 +492,9 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	placement := fs.String("placement", "after-writes", "where barriers may go: after-writes or anywhere")
 	runRE := fs.String("run", "", "only programs whose file or name matches this regular expression")
 	sample := fs.Duration("sample", 2*time.Millisecond, "heap sampling interval (0: do not measure memory)")
-	runs := fs.Int("runs", 3, "with -engine=bmc: runs of each check per strategy (the fastest is kept)")
+	runs := fs.Int("runs", 3, "with -engine=bmc or -engines: runs of each check (the fastest is kept)")
+	every := fs.Bool("engines", false, "run every engine on each system of the manifest (default "+enginesManifest+") under TSO and SC, within -maxwork units (default "+strconv.Itoa(enginesWork)+"), and mark the fastest to a verdict")
+	fs.Int64Var(&ef.maxWork, "maxwork", 0, "with -engines: work units of each check (0: "+strconv.Itoa(enginesWork)+")")
 	ef.registerReduce(fs)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -506,6 +508,9 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *format != "text" && *format != "markdown" {
 		return fail("unknown format %q (want text or markdown)", *format)
+	}
+	if *every {
+		return benchEnginesMode(fs, &ef, *manifest, *runRE, *runs, *format == "markdown", stdout, stderr)
 	}
 	if ef.engine == registry.BMC {
 		set := false

@@ -7,6 +7,7 @@
 //	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|coherence|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-max-states=N] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=...] [flags of check] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
+//	fencemodel bench -engines [-manifest=FILE] [-maxwork=N] [-budget=D] [-format=text|markdown] [-run=RE] [-runs=N]
 //	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
 //
 // The engines, with their capabilities, are those of engines/registry:
@@ -55,6 +56,17 @@
 // fastest of -runs runs, the sizes of the interference abstractions, the
 // speed-up, and REF's total speed-up on the hardest half of the programs.
 // It exits 1 when an answer differs from the entry's expect field.
+//
+// bench -engines runs every engine of the registry but auto (and
+// sb-backward, a part of sb) on each system of a manifest (by default
+// testdata/engines.json: model files, and systems of Go packages, which it
+// lowers with package extract as the analyzer does), under x86-TSO and
+// under SC, each check behind the cone-of-influence reduction within
+// -maxwork units (default 2,000,000) and -budget (default 5 minutes), and prints
+// a table of each engine's verdict and CPU time (the least of -runs runs,
+// default 1), the fastest to a verdict in bold, with the plan of the auto
+// mode beside them, then how often each engine is the fastest. It exits 1
+// when two engines disagree.
 
 // check and fences first slice each program to the cone of influence of its
 // bad states (package engines/wrap/coi: stores nothing observes, registers that
