@@ -224,6 +224,7 @@ var entries = []*Entry{
 		Help:    "partial-coherence abstractions of the store buffers (set, fdK, pdK), refined after a spurious counterexample",
 		Title:   "partial-coherence",
 		Data:    Finite,
+		PSO:     true,
 		Answers: Proofs | Bugs,
 		Counts:  "abstract states",
 		Options: []string{MaxStatesFlag, AbstractionFlag, KFlag, RefineFlag},
