@@ -495,6 +495,8 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 3, "with -engine=bmc or -engines: runs of each check (the fastest is kept)")
 	every := fs.Bool("engines", false, "run every engine on each system of the manifest (default "+enginesManifest+") under TSO and SC, within -maxwork units (default "+strconv.Itoa(enginesWork)+"), and mark the fastest to a verdict")
 	fs.Int64Var(&ef.maxWork, "maxwork", 0, "with -engines: work units of each check (0: "+strconv.Itoa(enginesWork)+")")
+	abstractions := fs.String("abstractions", "set,fd0,fd1,pd0,pd1,pd2", "with -engine="+registry.Coherence+": the abstractions, one table each")
+	benchModel := fs.String("model", "pso", "with -engine="+registry.Coherence+": the memory model (tso or pso)")
 	ef.registerReduce(fs)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -511,6 +513,9 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *every {
 		return benchEnginesMode(fs, &ef, *manifest, *runRE, *runs, *format == "markdown", stdout, stderr)
+	}
+	if ef.engine == registry.Coherence {
+		return runCoherenceBench(fs, *manifest, *abstractions, *benchModel, *runRE, *format == "markdown", ef, stdout, stderr)
 	}
 	if ef.engine == registry.BMC {
 		set := false
@@ -604,7 +609,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 // benchEngines are the engines that the bench's help suggests: those of
 // the papers' tables.
 func benchEngines() []*registry.Entry {
-	return []*registry.Entry{registry.Lookup(registry.SB), registry.Lookup(registry.Explicit), registry.Lookup(registry.Pred)}
+	return []*registry.Entry{registry.Lookup(registry.SB), registry.Lookup(registry.Explicit), registry.Lookup(registry.Pred), registry.Lookup(registry.Coherence)}
 }
 
 // exploredUnit names what the engine's state counter counts.

@@ -6,7 +6,7 @@
 //
 //	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|coherence|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-max-states=N] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
 //	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=...] [flags of check] FILE...
-//	fencemodel bench [-engine=sb|explicit|pred|bmc] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N]
+//	fencemodel bench [-engine=sb|explicit|pred|bmc|coherence] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N] [-abstractions=LIST] [-model=tso|pso]
 //	fencemodel bench -engines [-manifest=FILE] [-maxwork=N] [-budget=D] [-format=text|markdown] [-run=RE] [-runs=N]
 //	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
 //
@@ -56,6 +56,14 @@
 // fastest of -runs runs, the sizes of the interference abstractions, the
 // speed-up, and REF's total speed-up on the hardest half of the programs.
 // It exits 1 when an answer differs from the entry's expect field.
+//
+// bench -engine=coherence prints Tables 1 and 2 of the partial-coherence
+// paper instead, over testdata/coherence by default: for each abstraction
+// of -abstractions (set, fdN, pdN) a table of every program checked under
+// -model (PSO by default) with that abstraction alone, its verdict
+// (safe, unsafe, or a spurious counterexample), abstract states and CPU
+// time, and for the under-fenced programs of Table 2 the fences inferred
+// over the engine with that abstraction, beside the paper's cells.
 //
 // bench -engines runs every engine of the registry but auto (and
 // sb-backward, a part of sb) on each system of a manifest (by default

@@ -96,7 +96,7 @@ func (s *search) promote(st *astate, i int) {
 	}
 	nv := len(s.p.Vars)
 	for c := lo; c < hi; c++ {
-		st.ch[c], st.ch[c+nv] = st.ch[c+nv], channel{}
+		st.ch[c], st.ch[c+nv] = st.ch[c+nv], nil
 	}
 	st.sealed = append([]bool(nil), st.sealed...)
 	st.sealed[i] = false

@@ -123,7 +123,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 			return
 		}
 		if init.Fault == nil {
-			st := astate{locs: init.Locs, regs: init.Regs, mem: init.Mem, ch: make([]channel, s.nch)}
+			st := astate{locs: init.Locs, regs: init.Regs, mem: init.Mem, ch: make([]*channel, s.nch)}
 			if s.perVar {
 				st.sealed = make([]bool, len(s.p.Procs))
 			}

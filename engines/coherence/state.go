@@ -17,7 +17,7 @@ type channel struct {
 	last []int32 // the newest pending store of each variable that has one, by variable (FD and PD)
 }
 
-func (c *channel) empty() bool { return len(c.head) == 0 && len(c.set) == 0 }
+func (c *channel) empty() bool { return c == nil || (len(c.head) == 0 && len(c.set) == 0) }
 
 // astate is an abstract state: control, registers and memory as in the
 // concrete semantics, and the abstract buffers.
@@ -25,7 +25,7 @@ type astate struct {
 	locs []int
 	regs [][]int64
 	mem  []int64
-	ch   []channel
+	ch   []*channel // nil for an empty buffer; shared between states
 	// sealed[i]: under PSO, a store-store fence closed process i's
 	// first epoch (see models.go); nil under SC and TSO.
 	sealed []bool
@@ -34,8 +34,19 @@ type astate struct {
 // withChannel returns st with channel c replaced (st is not modified).
 func (st astate) withChannel(c int, nc channel) astate {
 	st.ch = slices.Clone(st.ch)
-	st.ch[c] = nc
+	st.ch[c] = nil
+	if !nc.empty() {
+		st.ch[c] = &nc
+	}
 	return st
+}
+
+// channel returns buffer c's value (the zero channel for an empty one).
+func (st *astate) channel(c int) channel {
+	if st.ch[c] == nil {
+		return channel{}
+	}
+	return *st.ch[c]
 }
 
 // insertSorted returns the sorted set s with e added, as a new slice when
@@ -108,7 +119,7 @@ func (s *search) encode(b []byte, st *astate) []byte {
 		}
 	}
 	for i := range st.ch {
-		c := &st.ch[i]
+		c := st.channel(i)
 		b = appendList(b, c.head)
 		b = appendList(b, c.last)
 		if s.joined {
@@ -153,7 +164,7 @@ func (s *search) decode(key []byte, sets []int32) astate {
 		return l
 	}
 	np := len(s.p.Procs)
-	st := astate{locs: make([]int, np), regs: make([][]int64, np), mem: make([]int64, len(s.p.Vars)), ch: make([]channel, s.nch)}
+	st := astate{locs: make([]int, np), regs: make([][]int64, np), mem: make([]int64, len(s.p.Vars)), ch: make([]*channel, s.nch)}
 	for i := range st.locs {
 		st.locs[i] = int(uv())
 	}
@@ -178,7 +189,7 @@ func (s *search) decode(key []byte, sets []int32) astate {
 		}
 	}
 	for i := range st.ch {
-		c := &st.ch[i]
+		c := &channel{}
 		c.head = list()
 		c.last = list()
 		if s.joined {
@@ -191,6 +202,9 @@ func (s *search) decode(key []byte, sets []int32) astate {
 		} else {
 			c.set = list()
 		}
+		if !c.empty() {
+			st.ch[i] = c
+		}
 	}
 	return st
 }
@@ -200,7 +214,7 @@ func (s *search) decode(key []byte, sets []int32) astate {
 func encodeSets(st *astate) []int32 {
 	var out []int32
 	for i := range st.ch {
-		if set := st.ch[i].set; len(set) > 0 {
+		if set := st.channel(i).set; len(set) > 0 {
 			out = append(out, int32(len(set)))
 			out = append(out, set...)
 		}

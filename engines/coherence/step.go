@@ -122,7 +122,7 @@ func (s *search) successors(st *astate, f yield) {
 
 // flushes yields the flushes of channel c of process i.
 func (s *search) flushes(st *astate, i, c int, f yield) {
-	ch := st.ch[c]
+	ch := st.channel(c)
 	emit := func(e int32, nc channel) {
 		ns := st.withChannel(c, nc)
 		ns.mem = slices.Clone(st.mem)
@@ -219,7 +219,7 @@ func (s *search) exec(st *astate, i, ti int, f yield) {
 		if ci < 0 {
 			break
 		}
-		c := &st.ch[ci]
+		c := st.ch[ci]
 		if s.abs.Kind == Set {
 			found := false
 			for _, e := range c.set {
@@ -265,7 +265,7 @@ func (s *search) execWith(st *astate, i, ti, x int, v int64, f yield) {
 		s.seal(&ns, i)
 	case op.Kind == model.Write && s.nch > 0:
 		c := s.writeChan(st, i, step.Var)
-		ns = ns.withChannel(c, s.store(st.ch[c], s.pair(step.Var, step.Val)))
+		ns = ns.withChannel(c, s.store(st.channel(c), s.pair(step.Var, step.Val)))
 	case op.Kind == model.Write || op.Kind == model.Locked:
 		ns.mem = cs.Mem
 	}
