@@ -1,0 +1,159 @@
+package fence_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/engines/explicit"
+	"github.com/fencecheck/fencecheck/engines/question/fence"
+	"github.com/fencecheck/fencecheck/internal/litmus"
+	"github.com/fencecheck/fencecheck/internal/longtest"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestLitmusCorpusPSO runs the inference under PSO on the litmus tests of
+// the corpus with the explicit engine (the quick run takes every sixth test
+// of at most 4 threads), against the corpus's interpreter
+// (litmus.Test.Reachable):
+//   - allowed under PSO, forbidden under SC: Fixable; every minimal set
+//     makes the PSO search find nothing, is minimal, and none of its full
+//     fences can be a store-store fence; the cheapest search returns the
+//     first of all the sets;
+//   - forbidden under PSO: Correct;
+//   - allowed under SC: WrongUnderSC, which no barrier repairs.
+func TestLitmusCorpusPSO(t *testing.T) {
+	tests := loadCorpus(t)
+	ctx := context.Background()
+	eng := &explicit.Engine{}
+	counts := map[fence.Status]int{}
+	kinds := map[string]int{} // the kinds of barriers of the cheapest sets
+	for i, lt := range tests {
+		if longtest.Quick() && (len(lt.Threads) > 4 || i%6 != 0) {
+			continue
+		}
+		p, err := lt.Program()
+		if err != nil {
+			t.Fatalf("%s: %v", lt.Name, err)
+		}
+		pso, _, err := lt.Reachable(litmus.PSO)
+		if err != nil {
+			t.Fatalf("%s: %v", lt.Name, err)
+		}
+		want := fence.Correct
+		switch {
+		case litmus.Allowed(lt.SC):
+			want = fence.WrongUnderSC
+		case pso:
+			want = fence.Fixable
+		}
+		res, err := fence.Infer(ctx, eng, p, fence.Options{All: true, Model: model.PSO})
+		if err != nil {
+			t.Fatalf("%s: %v", lt.Name, err)
+		}
+		counts[res.Status]++
+		if res.Status != want {
+			t.Errorf("%s: %s; want %v", lt.Name, res.Summary(p), want)
+			continue
+		}
+		if want != fence.Fixable {
+			continue
+		}
+		for _, set := range res.Sets {
+			if err := fence.CheckMinimalUnder(ctx, eng, p, set, model.PSO); err != nil {
+				t.Errorf("%s: %v", lt.Name, err)
+			}
+			if err := fence.CheapestUnder(ctx, eng, p, set, model.PSO); err != nil {
+				t.Errorf("%s: %v", lt.Name, err)
+			}
+		}
+		cheap, err := fence.Infer(ctx, eng, p, fence.Options{Model: model.PSO})
+		if err != nil {
+			t.Fatalf("%s, cheapest: %v", lt.Name, err)
+		}
+		if cheap.Status != fence.Fixable || !reflect.DeepEqual(cheap.Sets[0], res.Sets[0]) {
+			t.Errorf("%s: cheapest search gives %s, all sets %s", lt.Name, cheap.Summary(p), res.Summary(p))
+			continue
+		}
+		ss, full := 0, 0
+		for _, pl := range cheap.Sets[0] {
+			if pl.StoreStore {
+				ss++
+			} else {
+				full++
+			}
+		}
+		kinds[fmt.Sprintf("%d store-store + %d full", ss, full)]++
+	}
+	t.Logf("verdicts: %v; cheapest sets: %v", counts, kinds)
+}
+
+// TestPSOFences checks the inference under PSO by hand: message passing
+// needs a store-store fence between its writes, store buffering full
+// fences, and the costs follow FullFenceWeight.
+func TestPSOFences(t *testing.T) {
+	ctx := context.Background()
+	eng := &explicit.Engine{}
+	for _, tc := range []struct {
+		name    string
+		threads [][]litmus.Instr
+		cond    *litmus.Cond
+		want    fence.Status
+		sets    string // Summary's sets
+		cost    int
+	}{
+		{"MP", [][]litmus.Instr{{w("x", 1), w("y", 1)}, {r("y", "a"), r("x", "b")}},
+			and(reg(1, "a", 1), reg(1, "b", 0)), fence.Fixable, "fixable: 1 minimal set(s): {P0@L0->L1(ss)}", 1},
+		{"SB", [][]litmus.Instr{{w("x", 1), r("y", "a")}, {w("y", 1), r("x", "b")}},
+			and(reg(0, "a", 0), reg(1, "b", 0)), fence.Fixable, "fixable: 1 minimal set(s): {P0@L0->L1 P1@L0->L1}", 2 * fence.FullFenceWeight},
+		{"2+2W", [][]litmus.Instr{{w("x", 1), w("y", 2)}, {w("y", 1), w("x", 2)}},
+			and(mem("x", 1), mem("y", 1)), fence.Fixable, "fixable: 1 minimal set(s): {P0@L0->L1(ss) P1@L0->L1(ss)}", 2},
+		{"MP+mfence", [][]litmus.Instr{{w("x", 1), {Op: "MFENCE"}, w("y", 1)}, {r("y", "a"), r("x", "b")}},
+			and(reg(1, "a", 1), reg(1, "b", 0)), fence.Correct, "correct", 0},
+		{"SC-wrong", [][]litmus.Instr{{w("x", 1)}, {r("x", "a")}},
+			reg(1, "a", 1), fence.WrongUnderSC, "wrong under SC: no barrier can repair it", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lt := litmus.Test{Name: tc.name, Threads: tc.threads, Cond: tc.cond}
+			p, err := lt.Program()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := fence.Infer(ctx, eng, p, fence.Options{All: true, Model: model.PSO})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want || len(res.Summary(p)) < len(tc.sets) || res.Summary(p)[:len(tc.sets)] != tc.sets {
+				t.Errorf("%s, want %q", res.Summary(p), tc.sets)
+			}
+			if tc.want == fence.Fixable && res.Costs[0] != tc.cost {
+				t.Errorf("cost %d, want %d", res.Costs[0], tc.cost)
+			}
+			if tc.want == fence.WrongUnderSC && (res.SCTrace == nil || res.SCTrace.Model != model.SC) {
+				t.Errorf("no SC trace: %+v", res.SCTrace)
+			}
+			// Under TSO message passing and 2+2W need nothing.
+			tso, err := fence.Infer(ctx, eng, p, fence.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "MP" && tso.Status != fence.Correct {
+				t.Errorf("under TSO: %s", tso.Summary(p))
+			}
+		})
+	}
+}
+
+func w(loc string, v int64) litmus.Instr   { return litmus.Instr{Op: "W", Loc: loc, Val: v} }
+func r(loc, reg string) litmus.Instr       { return litmus.Instr{Op: "R", Loc: loc, Reg: reg} }
+func mem(loc string, v int64) *litmus.Cond { return &litmus.Cond{Mem: loc, Val: v} }
+func and(cs ...*litmus.Cond) *litmus.Cond  { return &litmus.Cond{And: cs} }
+func reg(th int, name string, v int64) *litmus.Cond {
+	c := &litmus.Cond{Val: v}
+	c.Reg = &struct {
+		Thread int    `json:"thread"`
+		Reg    string `json:"reg"`
+	}{th, name}
+	return c
+}
