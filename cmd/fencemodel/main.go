@@ -4,8 +4,8 @@
 //
 // Usage:
 //
-//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|coherence|sb+bmc|...] [-model=tso|sc] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-max-states=N] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
-//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=...] [flags of check] FILE...
+//	fencemodel check [-engine=auto|explicit|sb|sb-backward|pred|bmc|bdd|zone|modular|coherence|sb+bmc|...] [-model=tso|sc|pso] [-buffer=N] [-por=false] [-symmetry=false] [-budget=D] [-max-states=N] [-maxwork=N] [-memory=MiB] [-reduce=false] FILE...
+//	fencemodel fences [-all] [-placement=after-writes|anywhere] [-engine=...] [-model=tso|pso] [flags of check] FILE...
 //	fencemodel bench [-engine=sb|explicit|pred|bmc|coherence] [-manifest=FILE] [-budget=D] [-format=text|markdown] [-runs=N] [-abstractions=LIST] [-model=tso|pso]
 //	fencemodel bench -engines [-manifest=FILE] [-maxwork=N] [-budget=D] [-format=text|markdown] [-run=RE] [-runs=N]
 //	fencemodel race [-engine=auto|explicit|sb|pred|bmc] [-budget=D] FILE...
@@ -25,8 +25,14 @@
 // (zones for unbounded integers) and modular (views of a few processes at
 // a time), which answer safe or inconclusive.
 //
+// -model=pso checks under SPARC's partial store order (one store buffer per
+// process and variable, for models of other machines), with the engines
+// that decide it (auto takes explicit; the others refuse).
+//
 // fences prints the minimal sets of barriers that make each program correct
-// under TSO (Algorithm 2 of the single-buffer paper), each barrier by its
+// under TSO, or PSO with -model=pso, where a store-store fence (ssfence,
+// printed as P0@q0->q1(ss)) is offered beside the full one and preferred
+// where it suffices (Algorithm 2 of the single-buffer paper), each barrier by its
 // place and source position — a barrier after a write belongs to that write's
 // edge (process@from->to), so where two writes reach one location each is
 // named — or says that the program is already correct, or wrong under SC.
@@ -121,7 +127,7 @@ const usage = `usage: fencemodel COMMAND [flags] FILE...
 
 commands:
   check   decide whether a bad state is reachable; print the trace
-  fences  compute the minimal sets of barriers that repair each program under TSO
+  fences  compute the minimal sets of barriers that repair each program under TSO (or PSO)
   bench   run fences over a manifest of programs; print a table beside the paper's results
   race    find the data races of each program (Go memory model); print a trace to each
   help    print this text
