@@ -113,6 +113,30 @@ func TestPSOHandChecked(t *testing.T) {
 	}
 }
 
+// TestPSOBound checks that a program whose buffers no fence bounds gets a
+// Safe answer under PSO that names its bound per process and variable, and
+// an exact one when fences bound the buffers.
+func TestPSOBound(t *testing.T) {
+	const src = "forbidden\n  * B\ndata\n  x = 0 : [0:1]\n  y = 0 : [0:1]\n" +
+		"process\ntext\n  L: write: x := 1;%s\n  goto L\n" +
+		"process\ntext\n  read: y = 1;\n  B: nop\n"
+	for _, tc := range []struct {
+		fence, bound string
+	}{{"", "buffer bound 4 per process and variable"}, {" fence;", ""}} {
+		p, err := rmm.Parse("loop.rmm", []byte(fmt.Sprintf(src, tc.fence)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&explicit.Engine{Bound: 4}).Check(context.Background(), p, model.PSO)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engines.Safe || res.Bound != tc.bound {
+			t.Errorf("with%q: %v, want safe with bound %q", tc.fence, res, tc.bound)
+		}
+	}
+}
+
 // twoPlusTwoW is the test 2+2W (P0 writes x, then y; P1 writes y, then x;
 // can both first writes be the last?), with store-store fences between the
 // writes when ss is set.

@@ -160,12 +160,12 @@ func Check(ctx context.Context, p *model.Program, m model.Model, o Options) (*en
 		case o.Bound == 0 && 2*bound <= MaxAutoBound && maxStates-res.Stats.States > 0:
 			// Buffers may grow beyond the bound: search again with twice
 			// the bound, within a budget proportional to this round's.
-			bounded = &engines.Result{Bound: fmt.Sprintf("buffer bound %d", bound)}
+			bounded = &engines.Result{Bound: boundText(m, bound)}
 			bound *= 2
 			budget = min(maxStates-res.Stats.States, autoGrowth*int64(len(s.nodes)))
 			continue
 		default:
-			res.Status, res.Bound = engines.Safe, fmt.Sprintf("buffer bound %d", bound)
+			res.Status, res.Bound = engines.Safe, boundText(m, bound)
 		}
 		break
 	}
@@ -174,6 +174,15 @@ func Check(ctx context.Context, p *model.Program, m model.Model, o Options) (*en
 		return nil, err
 	}
 	return res, nil
+}
+
+// boundText is the Bound of a Safe answer under m whose buffer bound cut
+// writes off: "buffer bound N", per process and variable under PSO.
+func boundText(m model.Model, bound int) string {
+	if m == model.PSO {
+		return fmt.Sprintf("buffer bound %d per process and variable", bound)
+	}
+	return fmt.Sprintf("buffer bound %d", bound)
 }
 
 // MaxAutoBound is the largest buffer bound the search tries by itself (when

@@ -12,6 +12,10 @@
 // is correct and, for every f in F, the program with barriers at F \ {f} is
 // not.
 //
+// Under PSO (Options.Model) the barriers may also be store-store fences,
+// which order stores only and cost less ([CostUnder]); a counterexample then
+// shows stores overtaken by later stores as well as by loads.
+//
 // # What it implements
 //
 // §6 of "Counter-Example Guided Fence Insertion under TSO" (Abdulla, Atig,

@@ -70,7 +70,8 @@ func (o Overtaking) Format(p *model.Program) string {
 }
 
 // Overtakings returns every overtaking in the TSO trace t of p, ordered by
-// read, then by write. For every step that takes a transition whose operation
+// read, then by write (in a PSO trace, in the order of the steps, see
+// psoOvertakings). For every step that takes a transition whose operation
 // is a plain read (a locked operation needs an empty buffer and overtakes
 // nothing) of process q on variable x, the overtaken writes are q's buffered
 // writes newer than q's newest buffered write to x, or all of q's buffered
