@@ -85,6 +85,8 @@ type Options struct {
 // Result is the answer of [Infer].
 type Result struct {
 	Status Status
+	// Model is the memory model of the inference: TSO or PSO.
+	Model model.Model
 	// Sets are the minimal barrier sets when Status is Fixable, each sorted
 	// (see [Place]), cheapest first (fewest barriers, then lowest Cost,
 	// then by place). With Options.All unset there is exactly one.
@@ -153,9 +155,9 @@ func (r *Result) Summary(p *model.Program) string {
 	if r.Bound != "" {
 		b.WriteString(" (up to " + r.Bound + ")")
 	}
-	m := model.TSO
-	if r.Trace != nil {
-		m = r.Trace.Model
+	m := r.Model
+	if m == model.SC {
+		m = model.TSO // a Result made elsewhere than by Infer
 	}
 	fmt.Fprintf(&b, " [%d %s checks, %d SC checks, %v]", r.Stats.Checks, strings.ToUpper(m.String()), r.Stats.SCChecks, r.Stats.Duration.Round(time.Microsecond))
 	return b.String()
@@ -224,7 +226,7 @@ func Infer(ctx context.Context, eng engines.Engine, p *model.Program, opts Optio
 		opts:   opts,
 		allow:  make(map[Place]bool),
 		coster: newCoster(p, m),
-		res:    &Result{},
+		res:    &Result{Model: m},
 	}
 	for _, pl := range Candidates(p, opts.Placement, opts.Exclude) {
 		s.allow[pl] = true
@@ -309,9 +311,16 @@ func (s *search) run(ctx context.Context) error {
 				default:
 					return fmt.Errorf("fence inference: %s engine answered status %v", s.eng.Name(), o.res.Status)
 				}
-				barrier, err := s.barrier(F, o)
+				barrier, weaker, err := s.barrier(F, o)
 				if err != nil {
 					return err
+				}
+				if len(barrier) == 0 && weaker {
+					// Under PSO: only a full fence where F has a
+					// store-store one would do. F with that full fence
+					// instead is reached from F without its store-store
+					// fence; F itself leads nowhere.
+					continue
 				}
 				if len(barrier) == 0 {
 					return s.cannotFix(ctx, F, o)
@@ -374,21 +383,23 @@ func (s *search) check(ctx context.Context, F []Place) outcome {
 }
 
 // barrier replays the counterexample of o and returns the allowed barrier
-// places of its overtakings, sorted, not in F: Barrier(G) of the paper.
-func (s *search) barrier(F []Place, o outcome) ([]Place, error) {
+// places of its overtakings, sorted, not in F: Barrier(G) of the paper; and
+// whether it left out a place because F has the other fence there (PSO).
+func (s *search) barrier(F []Place, o outcome) ([]Place, bool, error) {
 	t := o.res.Trace
 	if t == nil || t.Model != s.m {
-		return nil, fmt.Errorf("fence inference: %s engine on %s: unsafe under %[3]v without a %[3]v trace", s.eng.Name(), s.describe(F), strings.ToUpper(s.m.String()))
+		return nil, false, fmt.Errorf("fence inference: %s engine on %s: unsafe under %[3]v without a %[3]v trace", s.eng.Name(), s.describe(F), strings.ToUpper(s.m.String()))
 	}
 	states, err := o.prog.Replay(t)
 	if err != nil {
-		return nil, fmt.Errorf("fence inference: %s engine on %s: counterexample does not replay: %w", s.eng.Name(), s.describe(F), err)
+		return nil, false, fmt.Errorf("fence inference: %s engine on %s: counterexample does not replay: %w", s.eng.Name(), s.describe(F), err)
 	}
 	ovs := overtakings(o.prog, t, states)
 	if len(F) == 0 {
 		s.res.Trace, s.res.Overtakings = t, ovs
 	}
 	var out []Place
+	weaker := false
 	for _, ov := range ovs {
 		for _, pl := range ov.Places {
 			// Locations that Insert added (f', and m after a write) are not
@@ -399,13 +410,21 @@ func (s *search) barrier(F []Place, o outcome) ([]Place, error) {
 			// other fence is skipped too: a full fence where F has a
 			// store-store one is offered, by the same overtaking of
 			// stores that offered that one, to F without it.
-			if s.allow[pl] && !slices.Contains(F, pl) && !slices.Contains(F, pl.Full()) && !slices.Contains(F, pl.AsStoreStore()) && !slices.Contains(out, pl) {
+			other := pl.AsStoreStore()
+			if pl.StoreStore {
+				other = pl.Full()
+			}
+			switch {
+			case !s.allow[pl] || slices.Contains(F, pl) || slices.Contains(out, pl):
+			case slices.Contains(F, other):
+				weaker = true
+			default:
 				out = append(out, pl)
 			}
 		}
 	}
 	slices.SortFunc(out, comparePlaces)
-	return out, nil
+	return out, weaker, nil
 }
 
 // cannotFix handles a counterexample of p ⊕ F with no allowed barrier place:

@@ -3,6 +3,7 @@ package fence_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/internal/litmus"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/modelfile"
 )
 
 // TestLitmusCorpusPSO runs the inference under PSO on the litmus tests of
@@ -156,4 +158,31 @@ func reg(th int, name string, v int64) *litmus.Cond {
 		Reg    string `json:"reg"`
 	}{th, name}
 	return c
+}
+
+// TestPSOFastMutex is a regression test: Lamport's fast mutex without
+// fences is fixable under PSO. A set with a store-store fence whose next
+// counterexample only a full fence at the same place would forbid was
+// once taken for a program no barrier repairs ("not fixable").
+func TestPSOFastMutex(t *testing.T) {
+	ctx := context.Background()
+	p, err := modelfile.Load(filepath.Join("..", "..", "..", "testdata", "coherence", "fast0.rmm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := &explicit.Engine{}
+	res, err := fence.Infer(ctx, eng, p, fence.Options{Model: model.PSO})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != fence.Fixable {
+		t.Fatalf("%s", res.Summary(p))
+	}
+	if err := fence.CheckMinimalUnder(ctx, eng, p, res.Sets[0], model.PSO); err != nil {
+		t.Error(err)
+	}
+	if err := fence.CheapestUnder(ctx, eng, p, res.Sets[0], model.PSO); err != nil {
+		t.Error(err)
+	}
+	t.Log(res.Summary(p))
 }
