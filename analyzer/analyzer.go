@@ -18,6 +18,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 //go:embed doc.go
@@ -111,6 +112,7 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 			"inconclusive: system %s: deadlocks and leaks are not looked for, since its goroutines can wait at too many combinations of places (more than %d); the other findings stand",
 			sys.Name, extract.MaxBlockedStates))
 	}
+	s.discover()
 	s.check()
 }
 
@@ -129,6 +131,10 @@ type system struct {
 	plan  registry.Plan
 	exact engines.Engine
 	gap   *inferenceGap // set when the analysis met a gap of the domain inference (faults.go)
+	// discovered holds the cells whose domains a search of the runs found,
+	// and grows the cell that grew without bound in it (discover.go).
+	discovered map[facts.Cell]bool
+	grows      *facts.Growth
 	// reduction is what the cone-of-influence reduction removed from the
 	// system before the fence inference searched it.
 	reduction coi.Stats

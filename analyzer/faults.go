@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // A fault is a step whose value leaves the domain of a variable or register
@@ -214,8 +216,36 @@ func (s *system) widen(f *model.Fault, e extract.Entity) bool {
 	if !e.Limit.Contains(f.Value) || dom.Unbounded || (!e.Limit.Unbounded && dom.Lo <= e.Limit.Lo && e.Limit.Hi <= dom.Hi) {
 		return false
 	}
+	cell := facts.Cell{Proc: -1, Index: f.Var}
+	if f.Var < 0 {
+		cell = facts.Cell{Proc: f.Proc, Index: f.Reg}
+	}
+	if s.discovered[cell] {
+		// A value of x86-TSO beyond the values of SC: the domain grows
+		// to the value and by its own width again on that side.
+		if w := discoveredWidening(*dom, f.Value); !w.Unbounded {
+			*dom = w
+			return true
+		}
+	}
 	*dom = e.Limit
 	return true
+}
+
+// discoveredWidening returns d widened to v and by d's width beyond it
+// again, or model.Unbounded when that leaves int64.
+func discoveredWidening(d model.Domain, v int64) model.Domain {
+	w := d.Size()
+	if w > 1<<20 {
+		return model.Unbounded
+	}
+	switch {
+	case v > d.Hi && v < math.MaxInt64-w:
+		return model.Range(d.Lo, v+w)
+	case v < d.Lo && v > math.MinInt64+w:
+		return model.Range(v-w, d.Hi)
+	}
+	return model.Unbounded
 }
 
 // A mark is the state of a reporter to go back to.

@@ -57,6 +57,9 @@ func (s *system) choice(name string) string {
 		if auto {
 			sep = " because "
 		}
+		if g := s.growth(); g != "" {
+			return chosen + sep + g
+		}
 		subject, pronoun := s.unboundedHave()
 		return fmt.Sprintf("%s%s%s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide the system",
 			chosen, sep, subject, pronoun)
@@ -197,9 +200,13 @@ func (s *system) engineError(err error) {
 	msg := fmt.Sprintf("unsupported in a fencecheck system: %s cannot take %s, which system %s needs %s", u.Engine, u.What, s.sys.Name, where)
 	msg = strings.TrimSuffix(msg, " ")
 	if s.eng != nil && s.eng.Name() == EnginePred && !s.p.Finite() {
-		subject, pronoun := s.unboundedHave()
-		msg += fmt.Sprintf("; the predicate engine takes the system because %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide it",
-			subject, pronoun)
+		if g := s.growth(); g != "" {
+			msg += "; the predicate engine takes the system because " + g
+		} else {
+			subject, pronoun := s.unboundedHave()
+			msg += fmt.Sprintf("; the predicate engine takes the system because %s no finite domain: a //fencecheck:range LO..HI on %s would let the exact engines decide it",
+				subject, pronoun)
+		}
 	}
 	s.report(pos, msg)
 }

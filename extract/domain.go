@@ -19,6 +19,9 @@ const (
 	setCap    = 64
 	widenAt   = 40
 	maxRounds = 200
+	// thresholdWidenings is how often a register's interval is widened to
+	// the next constant of its process before it becomes top.
+	thresholdWidenings = 8
 )
 
 type abs struct {
@@ -110,7 +113,11 @@ func clip(a abs, lo, hi int64) abs {
 // the rounds then stop after events of them, without widening.
 func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool, events int) [][][]abs {
 	states := make([][][]abs, len(s.procs))
-	for round := 0; round < maxRounds; round++ {
+	rounds := maxRounds
+	if bounded {
+		rounds = max(rounds, events+2)
+	}
+	for round := 0; round < rounds; round++ {
 		varsChanged := false
 		// Bounded, a round's writes are computed from the values of the
 		// round before (so that round k holds the chains of k writes, not
@@ -150,7 +157,7 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool,
 			}
 			break
 		}
-		if round == maxRounds-1 {
+		if round == rounds-1 {
 			for x := range vars {
 				lo, hi := s.varLimits(x)
 				vars[x] = clip(topAbs, lo, hi)
@@ -579,8 +586,10 @@ func wide(a abs) bool {
 }
 
 // maxWriteEvents is the largest number of write events for which
-// inferDomains iterates round by round instead of widening.
-const maxWriteEvents = maxRounds - 1
+// inferDomains iterates round by round instead of widening: a round
+// analyses every process once, so 1024 of them stay cheap (two goroutines
+// that each count to 200 write 400 times).
+const maxWriteEvents = 1024
 
 // writeEvents bounds the number of writes to shared memory (plain or
 // atomic writes, and locked operations that write) in any run, and says
@@ -789,6 +798,7 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 		init[r] = single(q.Regs[r].Init.Value)
 	}
 	states[q.Init] = init
+	thresholds := p.thresholds()
 	work := []int{q.Init}
 	inWork := map[int]bool{q.Init: true}
 	for len(work) > 0 {
@@ -822,10 +832,18 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 			}
 			changes[t.To]++
 			if changes[t.To] > widenAt && old != nil {
+				// Widen what keeps changing: to the next constants of
+				// the process first (a loop bound, which a guard then
+				// keeps), to top after thresholdWidenings of them.
+				toTop := changes[t.To] > widenAt*(thresholdWidenings+1)
 				for r := range n {
 					if !n[r].equal(old[r]) {
 						lo, hi := p.regLimits(r)
-						n[r] = clip(topAbs, lo, hi)
+						if toTop {
+							n[r] = clip(topAbs, lo, hi)
+							continue
+						}
+						n[r] = clip(widenTo(old[r], n[r], thresholds), lo, hi)
 					}
 				}
 			}
@@ -837,6 +855,64 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 		}
 	}
 	return states
+}
+
+// thresholds returns the constants of p's operations, and each one plus
+// and minus one, sorted: the bounds a widening tries before top.
+func (p *proc) thresholds() []int64 {
+	if p.thresh != nil {
+		return p.thresh
+	}
+	out := []int64{}
+	add := func(e model.Expr) {
+		model.WalkExpr(e, func(e model.Expr) {
+			if c, ok := e.(model.Const); ok {
+				out = append(out, c.Value)
+				if c.Value < math.MaxInt64 {
+					out = append(out, c.Value+1)
+				}
+				if c.Value > math.MinInt64 {
+					out = append(out, c.Value-1)
+				}
+			}
+		})
+	}
+	for _, t := range p.q.Trans {
+		add(t.Op.Expr)
+		for _, b := range t.Op.Body {
+			add(b.Expr)
+		}
+	}
+	slices.Sort(out)
+	p.thresh = slices.Compact(out)
+	return p.thresh
+}
+
+// widenTo widens old to cover n: each bound that moved goes to the next
+// threshold beyond it, or to the end of int64 when there is none.
+func widenTo(old, n abs, thresholds []int64) abs {
+	if n.top || old.top || old.empty() {
+		return topAbs
+	}
+	ol, oh := old.bounds()
+	nl, nh := n.bounds()
+	lo, hi := nl, nh
+	if nl < ol {
+		lo = math.MinInt64
+		if i, _ := slices.BinarySearch(thresholds, nl+1); i > 0 {
+			lo = thresholds[i-1]
+		}
+	}
+	if nh > oh {
+		hi = math.MaxInt64
+		if i, _ := slices.BinarySearch(thresholds, nh); i < len(thresholds) {
+			hi = thresholds[i]
+		}
+	}
+	if lo == math.MinInt64 && hi == math.MaxInt64 {
+		return topAbs
+	}
+	return abs{ival: true, lo: lo, hi: hi}
 }
 
 // step applies one operation to env; false means it can never be taken.

@@ -32,6 +32,7 @@ type proc struct {
 	private   map[string]int       // cells of private objects -> registers
 	ranged    map[int]model.Domain // registers of variables with a //fencecheck:range
 	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
+	thresh    []int64              // the widening thresholds of the domain inference (domain.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
 	grow      *growState           // the slices the process grows by append (slices.go)
