@@ -112,7 +112,7 @@ func benchCoherence(entries []coherenceEntry, abstractions []coherence.Abstracti
 		}
 		progs[i] = p
 	}
-	var wrong []string
+	var wrong, notes []string
 	for _, a := range abstractions {
 		fmt.Fprintf(stdout, "\n%s (%s)\n\n", a.Title(), o.model)
 		var rows [][]string
@@ -120,11 +120,14 @@ func benchCoherence(entries []coherenceEntry, abstractions []coherence.Abstracti
 			if o.filter != nil && !o.filter.MatchString(e.File) && !o.filter.MatchString(e.Name) {
 				continue
 			}
-			row, bad := coherenceRow(e, progs[i], a, o)
+			row, bad, note := coherenceRow(e, progs[i], a, o)
 			rows = append(rows, row)
 			if bad != "" {
 				wrong = append(wrong, bad)
 				code.add(exitUnsafe)
+			}
+			if note != "" {
+				notes = append(notes, note)
 			}
 		}
 		if err := writeRows(stdout, coherenceColumns, rows, o.markdown); err != nil {
@@ -133,16 +136,18 @@ func benchCoherence(entries []coherenceEntry, abstractions []coherence.Abstracti
 		}
 	}
 	fmt.Fprintf(stdout, "\neach abstraction alone (no refinement) under %s; states are abstract states (the paper's in thousands); CPU time of this process; budget %v per check and per inference\n", o.model, o.budget)
-	for _, w := range wrong {
+	for _, w := range append(wrong, notes...) {
 		fmt.Fprintf(stdout, "- %s\n", w)
 	}
 	return int(code)
 }
 
 // coherenceRow checks and, for Table 2, repairs one program with the
-// abstraction a; it returns the row and, when an answer contradicts the
-// program's expected verdict, a note saying so.
-func coherenceRow(e coherenceEntry, p *model.Program, a coherence.Abstraction, o coherenceOptions) ([]string, string) {
+// abstraction a; it returns the row, a note when an answer contradicts
+// the program's expected verdict, and one saying why a check or an
+// inference was inconclusive for another reason than a spurious
+// counterexample.
+func coherenceRow(e coherenceEntry, p *model.Program, a coherence.Abstraction, o coherenceOptions) (row []string, bad, note string) {
 	eng := &coherence.Engine{Abstraction: a, NoRefine: true, MaxStates: o.maxStates}
 	ctx, cancel := context.WithTimeout(context.Background(), o.budget)
 	defer cancel()
@@ -151,16 +156,18 @@ func coherenceRow(e coherenceEntry, p *model.Program, a coherence.Abstraction, o
 		err error
 	)
 	_, cpu := cputime.Measure(func() { res, err = eng.Check(ctx, p, o.model) })
-	row := []string{strconv.Itoa(e.Table), e.Name, "", "", cpuText(cpu), "-", "-", "-", "-", ""}
+	row = []string{strconv.Itoa(e.Table), e.Name, "", "", cpuText(cpu), "-", "-", "-", "-", ""}
 	if cell, ok := e.Paper[a.String()]; ok {
 		row[8] = cell.String()
 	}
 	if err != nil {
 		row[2] = "error: " + err.Error()
-		return row, ""
+		return row, "", ""
 	}
 	row[2], row[3] = coherenceVerdict(res), strconv.FormatInt(res.Stats.States, 10)
-	bad := ""
+	if row[2] == "out of budget" || row[2] == "inconclusive" {
+		note = fmt.Sprintf("%s with %s: %s", e.Name, a.Title(), res.Reason)
+	}
 	if res.Status != engines.Inconclusive && res.Status.String() != e.Expect {
 		bad = fmt.Sprintf("%s with %s: %s, expected %s", e.Name, a.Title(), res.Status, e.Expect)
 	}
@@ -180,6 +187,8 @@ func coherenceRow(e coherenceEntry, p *model.Program, a coherence.Abstraction, o
 			row[5] = "inconclusive"
 			if strings.Contains(inf.Reason, "spurious") {
 				row[5] += " (spurious)"
+			} else {
+				note = fmt.Sprintf("%s with %s: inference inconclusive: %s", e.Name, a.Title(), inf.Reason)
 			}
 		default:
 			row[5] = inf.Status.String()
@@ -189,7 +198,7 @@ func coherenceRow(e coherenceEntry, p *model.Program, a coherence.Abstraction, o
 		}
 	}
 	row[9] = coherenceAgrees(e, a, res, row[5])
-	return row, bad
+	return row, bad, note
 }
 
 // coherenceVerdict names a check's outcome: safe, unsafe, spurious, or

@@ -43,6 +43,10 @@ type search struct {
 	queue     []int32
 	maxStates int64
 
+	// exhaust searches every abstract state, past bad states and faults
+	// (for the tests that compare the states with concrete ones).
+	exhaust bool
+
 	bad      int32 // the bad state found, or -1
 	badFault bool  // the bad state is a fault (not in visited)
 	badEv    event // the step into a fault
@@ -104,7 +108,7 @@ func (s *search) add(key []byte, st *astate, parent int32, ev event) (bool, erro
 		s.queued = append(s.queued, true)
 	}
 	s.meter.States(1)
-	if s.isBad(st) {
+	if !s.exhaust && s.isBad(st) {
 		s.bad = int32(id)
 		return true, nil
 	}
@@ -165,6 +169,9 @@ func (s *search) run(ctx context.Context) (string, error) {
 				return
 			}
 			if fault != nil {
+				if s.exhaust {
+					return
+				}
 				s.badFault, s.badEv, s.badFrom, stop = true, ev, id, true
 				return
 			}
