@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
 	"github.com/fencecheck/fencecheck/engines/question/fence"
 	"github.com/fencecheck/fencecheck/internal/litmus"
@@ -185,4 +187,102 @@ func TestPSOFastMutex(t *testing.T) {
 		t.Error(err)
 	}
 	t.Log(res.Summary(p))
+}
+
+// TestPSOAllMinimalSets checks, on the litmus tests with at most four
+// places for a barrier (every eighteenth test in the quick run), that the inference
+// under PSO with Options.All finds every minimal set: those a brute force
+// over every choice of no barrier, a store-store or a full fence at each
+// place finds safe with no safe weakening (a barrier left out, or a full
+// fence made a store-store one).
+func TestPSOAllMinimalSets(t *testing.T) {
+	tests := loadCorpus(t)
+	ctx := context.Background()
+	eng := &explicit.Engine{}
+	step := longtest.Size(18, 1)
+	checked := 0
+	for i, lt := range tests {
+		if i%step != 0 || len(lt.Threads) > 4 {
+			continue
+		}
+		p, err := lt.Program()
+		if err != nil {
+			t.Fatal(err)
+		}
+		places := fence.Candidates(p, fence.AfterWrites, nil)
+		if len(places) > 4 {
+			continue
+		}
+		// safe[c] for every choice c, a number in base 3: 0 none, 1
+		// store-store, 2 full fence at each place.
+		n := 1
+		for range places {
+			n *= 3
+		}
+		set := func(c int) []fence.Place {
+			var s []fence.Place
+			for _, pl := range places {
+				switch c % 3 {
+				case 1:
+					s = append(s, pl.AsStoreStore())
+				case 2:
+					s = append(s, pl)
+				}
+				c /= 3
+			}
+			return s
+		}
+		safe := make([]bool, n)
+		for c := range n {
+			res, err := eng.Check(ctx, fence.Insert(p, set(c)), model.PSO)
+			if err != nil {
+				t.Fatal(err)
+			}
+			safe[c] = res.Status == engines.Safe
+		}
+		// weaker reports whether choice a weakens b: at every place no
+		// more than b.
+		weaker := func(a, b int) bool {
+			for range places {
+				if a%3 > b%3 {
+					return false
+				}
+				a, b = a/3, b/3
+			}
+			return true
+		}
+		var want []string
+		for c := range n {
+			if safe[c] && !slices.ContainsFunc(seq(n), func(d int) bool { return d != c && safe[d] && weaker(d, c) }) {
+				want = append(want, fmt.Sprint(set(c)))
+			}
+		}
+		res, err := fence.Infer(ctx, eng, p, fence.Options{All: true, Model: model.PSO})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range res.Sets {
+			got = append(got, fmt.Sprint(s))
+		}
+		if res.Status == fence.Correct {
+			got = []string{fmt.Sprint(set(0))}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %s; the minimal sets are %v", lt.Name, res.Summary(p), want)
+		}
+		checked++
+	}
+	t.Logf("%d tests with at most 4 places, every choice of barriers checked", checked)
+}
+
+// seq returns 0, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
