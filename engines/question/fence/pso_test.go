@@ -18,8 +18,9 @@ import (
 )
 
 // TestLitmusCorpusPSO runs the inference under PSO on the litmus tests of
-// the corpus with the explicit engine (the quick run takes every sixth test
-// of at most 4 threads), against the corpus's interpreter
+// the corpus of at most 4 threads with the explicit engine (the quick run
+// takes every sixth; 6.SB, which has 635,070 states under PSO, where the
+// engine runs without its partial-order reduction, is left out), against the corpus's interpreter
 // (litmus.Test.Reachable):
 //   - allowed under PSO, forbidden under SC: Fixable; every minimal set
 //     makes the PSO search find nothing, is minimal, and none of its full
@@ -34,7 +35,7 @@ func TestLitmusCorpusPSO(t *testing.T) {
 	counts := map[fence.Status]int{}
 	kinds := map[string]int{} // the kinds of barriers of the cheapest sets
 	for i, lt := range tests {
-		if longtest.Quick() && (len(lt.Threads) > 4 || i%6 != 0) {
+		if len(lt.Threads) > 4 || longtest.Quick() && i%6 != 0 {
 			continue
 		}
 		p, err := lt.Program()
