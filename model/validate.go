@@ -110,7 +110,7 @@ func (p *Program) checkOp(add func(Pos, string, ...any), q *Process, o Op, pos P
 	switch o.Kind {
 	case Nop, Fence, SSFence:
 		if inLocked && o.Kind != Nop {
-			add(pos, "a %s inside a locked block", o.Kind)
+			add(pos, "a %s inside a locked block", map[OpKind]string{Fence: "fence", SSFence: "store-store fence"}[o.Kind])
 		}
 	case Assign:
 		checkReg(o.Reg, false)

@@ -583,7 +583,7 @@ func (p *parser) op(st *procState, inLocked bool) model.Op {
 		return model.NopOp()
 	case t.text == "fence", t.text == "ssfence":
 		if inLocked {
-			p.errorf(t, "a %s inside a locked block", t.text)
+			p.errorf(t, "a %s inside a locked block", map[string]string{"fence": "fence", "ssfence": "store-store fence"}[t.text])
 		}
 		p.next()
 		if t.text == "ssfence" {
