@@ -47,7 +47,7 @@ func TestBarrierFixesHold(t *testing.T) {
 	var units []*fixUnit
 	units = append(units, testdataUnits(t)...)
 	units = append(units, litmusUnits(t)...)
-	n := longtest.Size(60, 1000)
+	n := longtest.Size(30, 1000)
 	if *litmusLong {
 		n = 3000
 	}
@@ -103,8 +103,8 @@ func litmusUnits(t *testing.T) []*fixUnit {
 		if len(lt.Threads) > 4 && !*litmusLong {
 			continue // 6.SB alone takes minutes
 		}
-		if longtest.Quick() && i%6 != 0 {
-			continue // the quick run takes every sixth test
+		if longtest.Quick() && i%12 != 0 {
+			continue // the quick run takes every twelfth test
 		}
 		fn, err := litmusFunc(fmt.Sprintf("litmus%03d", i), lt)
 		if err != nil {
