@@ -24,7 +24,7 @@ import (
 // wrong answer.
 
 // maxRuntimeBoxes bounds the boxes one run-time payload adds.
-const maxRuntimeBoxes = 32
+const maxRuntimeBoxes = 64
 
 // ifaceProbe is an interface value of dynamic type typ whose payload e is
 // known only at run time in process p.
@@ -49,7 +49,9 @@ func (s *system) runtimeBoxExpr(t types.Type, e model.Expr, pos token.Pos) model
 	}
 	slices.Sort(vals)
 	var sum model.Expr
-	var outside model.Expr = model.C(1)
+	// e == e: the expression mentions the payload even without a box, so
+	// that noteIfaceProbes finds the steps that use it.
+	outside := model.Bin(model.OpEq, e, e)
 	for i, v := range vals {
 		is := model.Bin(model.OpEq, e, model.C(v))
 		term := model.Bin(model.OpMul, is, model.C(s.boxID(t, v)))
@@ -77,13 +79,13 @@ func (s *system) noteIfaceProbes(p *proc, states [][]abs, vars []abs) {
 		if pr.p != p {
 			continue
 		}
+		// The payload's values where a step uses its interface value.
 		var a abs
-		for _, st := range states {
-			if st == nil {
-				continue
+		for _, t := range p.q.Trans {
+			if st := states[t.From]; st != nil && opUses(t.Op, pr.e) {
+				env := &absEnv{regs: st, vars: vars}
+				a = join(a, env.eval(pr.e))
 			}
-			env := &absEnv{regs: st, vars: vars}
-			a = join(a, env.eval(pr.e))
 		}
 		vs, ok := a.values()
 		if !ok || len(vs) > maxRuntimeBoxes {
@@ -98,4 +100,21 @@ func (s *system) noteIfaceProbes(p *proc, states [][]abs, vars []abs) {
 			s.boxID(pr.typ, v)
 		}
 	}
+}
+
+// opUses reports whether an expression of o (or of its atomic body) has e
+// as a subexpression.
+func opUses(o model.Op, e model.Expr) bool {
+	found := false
+	if o.Expr != nil {
+		model.WalkExpr(o.Expr, func(x model.Expr) {
+			if !found && x == e {
+				found = true
+			}
+		})
+	}
+	for _, b := range o.Body {
+		found = found || opUses(b, e)
+	}
+	return found
 }
