@@ -107,7 +107,7 @@ var corpus = filepath.Join("..", "..", "..", "shared", "litmus", "x86-tso.json")
 // where every conclusive answer must be the corpus's verdict, and under
 // PSO, where it must be the explicit engine's (exact on these loop-free
 // programs); at least nine answers in ten must be conclusive. The quick
-// run takes every fourth test, within 100,000 abstract states a check.
+// run takes every sixth test, within 100,000 abstract states a check.
 func TestLitmus(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("litmus corpus not found at %s: %v", corpus, err)
@@ -118,7 +118,7 @@ func TestLitmus(t *testing.T) {
 	}
 	step, budget := 1, int64(0)
 	if longtest.Quick() {
-		step, budget = 4, 100_000
+		step, budget = 6, 100_000
 	}
 	conclusive, total := 0, 0
 	for k := 0; k < len(tests); k += step {

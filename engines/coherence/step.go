@@ -124,7 +124,10 @@ func (s *search) successors(st *astate, f yield) {
 func (s *search) flushes(st *astate, i, c int, f yield) {
 	ch := st.channel(c)
 	emit := func(e int32, nc channel) {
-		ns := st.withChannel(c, nc)
+		ns := *st // a flush that leaves the buffer as it is shares it
+		if !sameChannel(&nc, st.ch[c]) {
+			ns = st.withChannel(c, nc)
+		}
 		ns.mem = slices.Clone(st.mem)
 		ns.mem[s.pairVar[e]] = s.pairVal[e]
 		s.promote(&ns, i)
@@ -171,6 +174,14 @@ func (s *search) flushes(st *astate, i, c int, f yield) {
 	if len(ch.last) == 1 {
 		emit(ch.last[0], channel{})
 	}
+}
+
+// sameChannel reports whether nc has the very slices of c (a
+// non-destructive flush).
+func sameChannel(nc *channel, c *channel) bool {
+	return c != nil && len(nc.head) == len(c.head) && len(nc.set) == len(c.set) && len(nc.last) == len(c.last) &&
+		(len(nc.set) == 0 || &nc.set[0] == &c.set[0]) && (len(nc.head) == 0 || &nc.head[0] == &c.head[0]) &&
+		(len(nc.last) == 0 || &nc.last[0] == &c.last[0])
 }
 
 // flushHead yields the flushes of the oldest store of a channel whose head
