@@ -12,7 +12,7 @@ import (
 	"github.com/fencecheck/fencecheck/model/modelfile"
 )
 
-func load(t *testing.T, name string) *model.Program {
+func load(t testing.TB, name string) *model.Program {
 	t.Helper()
 	p, err := modelfile.Load(filepath.Join("testdata", name))
 	if err != nil {
