@@ -16,17 +16,15 @@ import (
 // execution follows the path: the counterexample is spurious).
 func follow(ctx context.Context, p *model.Program, m model.Model, init model.State, evs []event, budget int64) (*model.Trace, bool) {
 	f := &follower{p: p, m: m, budget: budget, seen: make(map[string]bool), ctx: ctx}
+	var pending []int32 // the processes that flush before the next program step
 	for _, ev := range evs {
-		if ev.trans >= 0 {
-			f.steps = append(f.steps, ev)
-			f.hints = append(f.hints, nil)
-		} else {
-			f.pending = append(f.pending, ev.proc)
+		if ev.trans < 0 {
+			pending = append(pending, ev.proc)
+			continue
 		}
-		if ev.trans >= 0 {
-			f.hints[len(f.hints)-1] = f.pending
-			f.pending = nil
-		}
+		f.steps = append(f.steps, ev)
+		f.hints = append(f.hints, pending)
+		pending = nil
 	}
 	if f.dfs(init, 0) {
 		slices.Reverse(f.out)
@@ -49,7 +47,6 @@ type follower struct {
 	ctx       context.Context
 	steps     []event   // the program steps of the path
 	hints     [][]int32 // the processes that flush before each program step
-	pending   []int32
 	seen      map[string]bool
 	budget    int64
 	exhausted bool

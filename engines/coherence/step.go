@@ -283,8 +283,10 @@ func (s *search) execWith(st *astate, i, ti, x int, v int64, f yield) {
 	f(ev, &ns, nil)
 }
 
-// view returns st as a concrete state for the bad-state check: a
-// process with pending stores gets a buffer of one placeholder entry.
+// isBad reports whether st is in a bad state of the program, which it
+// checks on st as a concrete state: when a process has pending stores,
+// every process gets a buffer of one placeholder entry (a condition on
+// memory holds only once every buffer is empty).
 func (s *search) isBad(st *astate) bool {
 	view := model.State{Locs: st.locs, Regs: st.regs, Mem: st.mem, Bufs: s.noBufs}
 	for i := range s.p.Procs {
