@@ -540,6 +540,7 @@ func (s *system) inferDomains() {
 			states = s.iterate(vars, ranged, changes, bounded, events)
 		}
 	}
+	floatVars, floatRegs := floatCells(prog)
 	for x := range prog.Vars {
 		lo, hi := s.varLimits(x)
 		a := vars[x]
@@ -550,7 +551,7 @@ func (s *system) inferDomains() {
 			s.freeze(x)
 			a = single(prog.Vars[x].Init.Value)
 		}
-		prog.Vars[x].Dom = domainOf(join(a, single(prog.Vars[x].Init.Value)), lo, hi)
+		prog.Vars[x].Dom = floatDomain(domainOf(join(a, single(prog.Vars[x].Init.Value)), lo, hi), floatVars[x], lo, hi)
 	}
 	for pi, p := range s.procs {
 		regs := make([]abs, len(p.q.Regs))
@@ -571,7 +572,7 @@ func (s *system) inferDomains() {
 				p.q.Regs[r].Dom = model.Range(lo, hi)
 				continue
 			}
-			p.q.Regs[r].Dom = domainOf(regs[r], lo, hi)
+			p.q.Regs[r].Dom = floatDomain(domainOf(regs[r], lo, hi), floatRegs[pi][r], lo, hi)
 		}
 	}
 }
@@ -613,7 +614,7 @@ func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 			if comp == nil {
 				_, comp = q.Cycles()
 			}
-			if t.From != t.To && comp[t.From] != comp[t.To] {
+			if t.From != t.To && comp[t.From] != comp[t.To] || exitsLoop(q, comp, t) {
 				n++
 				continue
 			}

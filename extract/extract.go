@@ -29,7 +29,8 @@
 //
 // # Shared state
 //
-// Every integer or boolean cell that a process accesses becomes a model
+// Every integer, boolean or float cell (a float as its IEEE 754 bits;
+// floats.go) that a process accesses becomes a model
 // variable named as Go spells it (x, l.flag[0], m.ready): package-level
 // variables and every object the setup created and a process reaches
 // (captured by a closure or passed by pointer). Objects a process allocates

@@ -248,3 +248,76 @@ func (env *absEnv) evalFloat(e model.Float) abs {
 	}
 	return topAbs
 }
+
+// floatCells returns the shared variables and the registers of every
+// process that hold values computed by float operations, or copied from
+// such cells: a float field, and also the uint64 that holds a float's bits
+// and the registers that load it.
+func floatCells(prog *model.Program) (vars []bool, regs [][]bool) {
+	vars = make([]bool, len(prog.Vars))
+	regs = make([][]bool, len(prog.Procs))
+	for i, q := range prog.Procs {
+		regs[i] = make([]bool, len(q.Regs))
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, q := range prog.Procs {
+			mark := func(b *bool) {
+				if !*b {
+					*b, changed = true, true
+				}
+			}
+			fromFloat := func(e model.Expr) bool {
+				found := false
+				model.WalkExpr(e, func(e model.Expr) {
+					switch e := e.(type) {
+					case model.Float:
+						found = true
+					case model.RegRef:
+						found = found || e.Proc < 0 && e.Reg >= 0 && e.Reg < len(regs[i]) && regs[i][e.Reg]
+					case model.VarRef:
+						found = found || e.Var >= 0 && e.Var < len(vars) && vars[e.Var]
+					}
+				})
+				return found
+			}
+			var visit func(o model.Op)
+			visit = func(o model.Op) {
+				switch o.Kind {
+				case model.Assign:
+					if o.Reg >= 0 && o.Reg < len(regs[i]) && fromFloat(o.Expr) {
+						mark(&regs[i][o.Reg])
+					}
+				case model.Write:
+					if o.Var >= 0 && o.Var < len(vars) && fromFloat(o.Expr) {
+						mark(&vars[o.Var])
+					}
+				case model.Read:
+					if o.Reg >= 0 && o.Reg < len(regs[i]) && o.Var >= 0 && o.Var < len(vars) && vars[o.Var] {
+						mark(&regs[i][o.Reg])
+					}
+				case model.Locked:
+					for _, b := range o.Body {
+						visit(b)
+					}
+				}
+			}
+			for _, t := range q.Trans {
+				visit(t.Op)
+			}
+		}
+	}
+	return vars, regs
+}
+
+// floatDomain is the domain of a cell that holds float bits when the
+// domain inference finds no bound: the whole range of its type (every bit
+// pattern), which is finite, so that the exact engines, which compute
+// floats, take the system (a search that meets too many values ends at
+// its work bound); the other engines do not encode floats.
+func floatDomain(d model.Domain, float bool, lo, hi int64) model.Domain {
+	if !d.Unbounded || !float {
+		return d
+	}
+	return model.Range(lo, hi)
+}

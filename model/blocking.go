@@ -87,6 +87,12 @@ func substitute(e Expr, regs, mem map[int]Expr) Expr {
 		return Binary{e.Op, substitute(e.X, regs, mem), substitute(e.Y, regs, mem)}
 	case Wrap:
 		return Wrap{X: substitute(e.X, regs, mem), Bits: e.Bits, Signed: e.Signed}
+	case Float:
+		e.X = substitute(e.X, regs, mem)
+		if e.Y != nil {
+			e.Y = substitute(e.Y, regs, mem)
+		}
+		return e
 	}
 	return e
 }
@@ -106,6 +112,12 @@ func Qualify(e Expr, q int) Expr {
 		return Binary{e.Op, Qualify(e.X, q), Qualify(e.Y, q)}
 	case Wrap:
 		return Wrap{X: Qualify(e.X, q), Bits: e.Bits, Signed: e.Signed}
+	case Float:
+		e.X = Qualify(e.X, q)
+		if e.Y != nil {
+			e.Y = Qualify(e.Y, q)
+		}
+		return e
 	}
 	return e
 }

@@ -231,3 +231,22 @@ process P0 {
 		t.Fatalf("read %d float operations, want 7:\n%s", n, out)
 	}
 }
+
+// TestFloatQualify checks that the rewriting of blocked conditions reaches
+// the operands of float operations.
+func TestFloatQualify(t *testing.T) {
+	e := model.F(model.FLt, 64, model.R(0), model.F(model.FNeg, 64, model.R(1), nil))
+	got := model.Qualify(e, 2)
+	regs := 0
+	model.WalkExpr(got, func(e model.Expr) {
+		if r, ok := e.(model.RegRef); ok {
+			regs++
+			if r.Proc != 2 {
+				t.Errorf("register %d of process %d in %#v", r.Reg, r.Proc, got)
+			}
+		}
+	})
+	if regs != 2 {
+		t.Errorf("%d registers in %#v, want 2", regs, got)
+	}
+}
