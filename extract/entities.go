@@ -36,6 +36,9 @@ type Entity struct {
 	// Unsigned64 is set for a value of type uint64, uint or uintptr, which
 	// the model holds as its int64 bit pattern.
 	Unsigned64 bool
+	// Float is 64 or 32 for a float64 or float32, which the model holds as
+	// its IEEE 754 bits; 0 for other types.
+	Float uint8
 	// Limit is the widest domain the entity can have: the range of its Go
 	// type (narrowed by a //fencecheck:range), or model.Unbounded when that
 	// range is too large to enumerate.
@@ -47,7 +50,8 @@ type Entity struct {
 }
 
 // Value formats v, a value of e in the model, as Go prints it: a uint64
-// bit pattern as the unsigned number, a pointer as nil or &object.
+// bit pattern as the unsigned number, a float's bits as the float, a
+// pointer as nil or &object.
 func (e Entity) Value(v int64) string {
 	if e.Objects != nil {
 		switch {
@@ -56,6 +60,9 @@ func (e Entity) Value(v int64) string {
 		case v > 0 && v <= int64(len(e.Objects)):
 			return e.Objects[v-1]
 		}
+	}
+	if e.Float != 0 {
+		return strconv.FormatFloat(model.FloatValue(v, e.Float), 'g', -1, int(e.Float))
 	}
 	if e.Unsigned64 {
 		return strconv.FormatUint(uint64(v), 10)
@@ -176,7 +183,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		return nil
 	}
 	for x, v := range s.prog.Vars {
-		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Objects: ptrObjects(s.varType[x])}
+		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Float: floatBits(s.varType[x]), Objects: ptrObjects(s.varType[x])}
 		if d := s.varDecl[x]; d != nil {
 			e.Pos = d.Pos()
 			_, e.Ranged = s.x.dirs.ranges[d]
@@ -189,7 +196,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 	for _, p := range s.procs {
 		var es []Entity
 		for r, reg := range p.q.Regs {
-			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r]), Objects: ptrObjects(p.regType[r])}
+			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r]), Float: floatBits(p.regType[r]), Objects: ptrObjects(p.regType[r])}
 			base := strings.TrimSuffix(reg.Name, "_tmp")
 			if base != reg.Name {
 				if b := p.q.RegIndex(base); b >= 0 {

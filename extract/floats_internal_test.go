@@ -71,3 +71,24 @@ func TestFloatCells(t *testing.T) {
 		t.Errorf("floatDomain of an integer cell = %+v, want unbounded", d)
 	}
 }
+
+// TestFloatEntityValue checks that the values of float cells print as Go
+// prints the floats.
+func TestFloatEntityValue(t *testing.T) {
+	tests := []struct {
+		bits uint8
+		v    int64
+		want string
+	}{
+		{64, model.FloatBits(0.5, 64), "0.5"},
+		{64, model.FloatBits(0.1, 64) ^ -1<<63, "-0.1"},
+		{64, -0x8000000000000, "NaN"},
+		{32, model.FloatBits(0.1, 32), "0.1"},
+		{32, 0x80000000, "-0"},
+	}
+	for _, tt := range tests {
+		if got := (Entity{Float: tt.bits}).Value(tt.v); got != tt.want {
+			t.Errorf("Value(%#x) of a float%d = %s, want %s", tt.v, tt.bits, got, tt.want)
+		}
+	}
+}
