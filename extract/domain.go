@@ -475,7 +475,7 @@ func (s *system) varLimits(x int) (int64, int64) {
 	case leafPointer:
 		lo, hi = s.heapLimits()
 	}
-	if d, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
+	if d, ok := s.x.dirs.Ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
 		lo, hi = max(lo, d.Lo), min(hi, d.Hi)
 	}
 	return lo, hi
@@ -509,7 +509,7 @@ func (s *system) inferDomains() {
 	changes := make([]int, nv)
 	for x, v := range prog.Vars {
 		vars[x] = single(v.Init.Value)
-		if d, ok := s.x.dirs.ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
+		if d, ok := s.x.dirs.Ranges[s.varDecl[x]]; ok && s.varDecl[x] != nil {
 			lo, hi := s.varLimits(x)
 			if in := v.Init.Value; !v.Init.Any && (in < lo || in > hi) {
 				s.fail(s.varDecl[x].Pos(), "the initial value %d of %s is outside its //fencecheck:range %d..%d", in, v.Name, d.Lo, d.Hi)

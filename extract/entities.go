@@ -186,7 +186,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Float: floatBits(s.varType[x]), Objects: ptrObjects(s.varType[x])}
 		if d := s.varDecl[x]; d != nil {
 			e.Pos = d.Pos()
-			_, e.Ranged = s.x.dirs.ranges[d]
+			_, e.Ranged = s.x.dirs.Ranges[d]
 		}
 		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
 		lo, hi := s.varLimits(x)

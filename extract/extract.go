@@ -2,6 +2,40 @@
 // lowers each one, through go/ssa, into a [model.Program]. It knows Go and the
 // model; it knows no engine.
 //
+// # Stages
+//
+// A package goes through four stages, each a unit of its own (a package or
+// a family of files); TestStages fails when a file of the package is in no
+// unit or in two.
+//
+//   - directives: the //fencecheck: comments, checked, and the system
+//     functions they mark: package extract/directive.
+//   - program: the package and every package whose code the systems run,
+//     type-checked from source, and their initialisation: wholeprog.go,
+//     pkginit.go, cgo.go.
+//   - set-up: each system function run concretely up to its last go
+//     statement, allocating the shared state and spawning the goroutines:
+//     system.go, setup.go, fanout.go, captures.go, spilled.go.
+//   - lowering, one unit per family of Go constructs:
+//   - control flow and instructions: lower.go, values.go, liveness.go.
+//   - integers and booleans (Go's wrap-around, conversions, bit
+//     operations): ints.go.
+//   - structs, arrays and copy: aggregates.go, copy.go.
+//   - slices: slices.go. strings: strings.go.
+//   - pointers and heap objects: pointers.go.
+//   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
+//     errorf.go.
+//   - calls and function values: calls.go, funcvals.go, methodvals.go.
+//   - defer, panic and recover: defer.go, recover.go.
+//   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
+//   - maps: maps.go.
+//   - sync and the library the model knows by behaviour (Cond, Pool,
+//     errgroup, context, time, runtime, math/rand): cond.go, pool.go,
+//     errgroup.go, context.go, clock.go, runtime.go, random.go.
+//   - domains and the result: the values each variable and register takes,
+//     the declared ranges, and the System with its entities: domain.go,
+//     ranges.go, entities.go, finish.go, extract.go.
+//
 // # Systems
 //
 // The body of a system function is first executed concretely, alone, as its
@@ -141,7 +175,7 @@
 // go on (start them, then wait): the setup then ends inside it, and main
 // runs the rest of that function and then of its callers. A go statement
 // of a process spawns a process of its own that waits, first, for a
-// variable (spawned@LINE) that the parent sets with a locked store when it
+// variable (named StartFlagPrefix and its name) that the parent sets with a locked store when it
 // executes the statement; its arguments and captured variables must be
 // constants, pointers into the shared state or functions, and a go
 // statement that a process may execute more than once is reported.
@@ -253,6 +287,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/fencecheck/fencecheck/extract/directive"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -318,37 +353,16 @@ type Origin struct {
 	Instr ssa.Instruction
 }
 
-// A Diagnostic is a problem with the input: an unsupported construct, a
-// malformed, misplaced or unused directive, or arithmetic that can leave a
-// finite domain. Every problem has a position.
-type Diagnostic struct {
-	Pos     token.Pos
-	Message string
-	// AfterWritesOnly marks a diagnostic that holds only when barriers go
-	// right after plain stores (the default placement): a
-	// //fencecheck:nofence on a statement without such a store is unused
-	// then, but not when barriers may go anywhere.
-	AfterWritesOnly bool
-	// Unused marks a directive that matched nothing. A system in a file
-	// that Package was not given (a test file of the package) may use it.
-	Unused bool
-}
+// Diagnostic is a problem the front end found: with the directives, or
+// with a system it cannot lower.
+type Diagnostic = directive.Diagnostic
 
 // HasDirectives reports whether any comment of files is a //fencecheck:
 // directive or almost one (// fencecheck:system, /* fencecheck:system */,
 // //Fencecheck:system), which Package reports. It builds nothing: a package
 // without directives costs one pass over its comments.
 func HasDirectives(files []*ast.File) bool {
-	for _, f := range files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				if _, ok := parseDirective(c); ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return directive.Has(files)
 }
 
 // MayHoldDirectives reports whether src, the text of a Go file, may hold a
@@ -369,8 +383,6 @@ func MayHoldDirectives(src []byte) bool {
 	}
 	return false
 }
-
-const directivePrefix = "//fencecheck:"
 
 // Package finds the //fencecheck:system functions of a type-checked package
 // and lowers each one. Diagnostics report malformed or misplaced directives,
@@ -415,10 +427,10 @@ func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, inf
 	if wpErr != nil {
 		noSource = map[string]string{"": wpErr.Error()}
 	}
-	dirs := collectDirectives(fset, files, info)
-	diags = append(diags, dirs.diags...)
-	if len(dirs.systems) == 0 {
-		return nil, append(diags, dirs.unmatched()...)
+	dirs := directive.Collect(fset, files, info, directive.Cells{Integral: isIntegral, Bool: isBool, Range: typeRange})
+	diags = append(diags, dirs.Diags...)
+	if len(dirs.Systems) == 0 {
+		return nil, append(diags, dirs.Unmatched()...)
 	}
 	x := &extractor{
 		fset: fset, pkg: pkg, files: files, info: info, dirs: dirs, opts: opts,
@@ -429,10 +441,10 @@ func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, inf
 		globals: map[*types.Var]int64{},
 	}
 	if err := x.build(); err != nil {
-		return nil, append(diags, Diagnostic{Pos: dirs.systems[0].Pos(), Message: err.Error()})
+		return nil, append(diags, Diagnostic{Pos: dirs.Systems[0].Pos(), Message: err.Error()})
 	}
 	lowered := 0
-	for _, decl := range dirs.systems {
+	for _, decl := range dirs.Systems {
 		name := decl.Name.Name
 		if decl.Recv != nil && len(decl.Recv.List) == 1 {
 			name = types.ExprString(decl.Recv.List[0].Type) + "." + name
@@ -454,16 +466,34 @@ func PackageWith(fset *token.FileSet, pkg *types.Package, files []*ast.File, inf
 			continue
 		}
 		for i, sys := range syss {
-			dirs.noteSystem(ss[i], sys)
+			noteSystem(dirs, ss[i], sys)
 		}
 		systems = append(systems, syss...)
 		lowered++
 	}
-	if lowered == len(dirs.systems) {
+	if lowered == len(dirs.Systems) {
 		// A system that was not lowered may have matched any directive.
-		diags = append(diags, dirs.unmatched()...)
+		diags = append(diags, dirs.Unmatched()...)
 	}
 	return systems, diags
+}
+
+// noteSystem records in dirs what lowered system sys (lowered by s)
+// matched: the declared variables of its shared variables, and the nofence
+// statements of its plain stores of shared memory.
+func noteSystem(dirs *directive.Set, s *system, sys *System) {
+	for _, v := range s.varDecl {
+		if _, ok := dirs.Ranges[v]; ok && v != nil {
+			dirs.UseRange(v)
+		}
+	}
+	for pi, q := range sys.Program.Procs {
+		for ti, t := range q.Trans {
+			if t.Op.Kind == model.Write && pi < len(sys.Origins) && ti < len(sys.Origins[pi]) && sys.Origins[pi][ti].Instr != nil {
+				dirs.StoreAt(sys.Origins[pi][ti].Instr.Pos())
+			}
+		}
+	}
 }
 
 // build builds the package's SSA form, recovering from a panic of the

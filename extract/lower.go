@@ -396,13 +396,13 @@ func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
 		pos := in.Pos()
 		if pos.IsValid() {
 			p.s.curPos = pos
-			crit := p.s.x.stmtIn(p.s.x.dirs.critical, pos)
+			crit := p.s.x.stmtIn(p.s.x.dirs.Critical, pos)
 			if crit != nil && crit != inCrit {
 				p.critical[cur] = crit.Pos()
 			}
 			inCrit = crit
-			p.noFence = p.s.x.stmtIn(p.s.x.dirs.nofence, pos) != nil
-			p.s.x.dirs.reached(pos)
+			p.noFence = p.s.x.stmtIn(p.s.x.dirs.Nofence, pos) != nil
+			p.s.x.dirs.Reached(pos)
 		}
 		prev, prevProc := p.at, p.s.curProc
 		p.at, p.s.curProc = unwindCtx{fr: fr, b: b}, p

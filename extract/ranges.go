@@ -32,7 +32,7 @@ func (x *extractor) rangedLocal(fn *ssa.Function, dr *ssa.DebugRef) (*types.Var,
 	if v == nil {
 		return nil, model.Domain{}
 	}
-	dom, ok := x.dirs.ranges[v]
+	dom, ok := x.dirs.Ranges[v]
 	if !ok || !x.assigns(dr, v) || !x.lifted(fn, v) {
 		return nil, model.Domain{}
 	}
@@ -87,11 +87,11 @@ func (p *proc) rangeReg(r int, v *types.Var) {
 	if v == nil {
 		return
 	}
-	dom, ok := p.s.x.dirs.ranges[v]
+	dom, ok := p.s.x.dirs.Ranges[v]
 	if !ok {
 		return
 	}
-	p.s.x.dirs.useRange(v)
+	p.s.x.dirs.UseRange(v)
 	if p.ranged == nil {
 		p.ranged = map[int]model.Domain{}
 	}
@@ -124,7 +124,7 @@ func (p *proc) rangeLocal(fr *frame, dr *ssa.DebugRef, cur int) int {
 	if v == nil {
 		return cur
 	}
-	x.dirs.useRange(v)
+	x.dirs.UseRange(v)
 	val := p.s.get(fr, dr.X)
 	if val.kind != vInt {
 		return cur
@@ -161,7 +161,7 @@ func (s *system) setupRange(fr *frame, dr *ssa.DebugRef) {
 	if v == nil {
 		return
 	}
-	s.x.dirs.useRange(v)
+	s.x.dirs.UseRange(v)
 	if c, ok := s.get(fr, dr.X).constant(); ok && !dom.Contains(c) {
 		s.fail(dr.Pos(), "the setup of system %s gives %s the value %d, outside its //fencecheck:range %d..%d", s.name, v.Name(), c, dom.Lo, dom.Hi)
 	}

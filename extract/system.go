@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/fencecheck/fencecheck/extract/directive"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -23,7 +24,7 @@ type extractor struct {
 	pkg    *types.Package
 	files  []*ast.File
 	info   *types.Info
-	dirs   *directives
+	dirs   *directive.Set
 	ssapkg *ssa.Package
 	// deps are the packages of the build read from source (wholeprog.go),
 	// srcPkgs their SSA packages and the package's own, whose functions

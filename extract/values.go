@@ -453,6 +453,22 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 	return 0, 0, false
 }
 
+// isIntegral reports whether t (its elements, for an array) is an integer
+// or boolean type, or a sync/atomic type of one.
+func isIntegral(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	if ok {
+		return b.Info()&(types.IsInteger|types.IsBoolean) != 0
+	}
+	if a, ok := t.Underlying().(*types.Array); ok {
+		return isIntegral(a.Elem())
+	}
+	if _, ok := atomicKind(t); ok {
+		return true
+	}
+	return false
+}
+
 // isBool reports whether t is a boolean type (or atomic.Bool).
 func isBool(t types.Type) bool {
 	if b, ok := atomicKind(t); ok {

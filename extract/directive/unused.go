@@ -1,4 +1,4 @@
-package extract
+package directive
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-
-	"github.com/fencecheck/fencecheck/model"
 )
 
 // usage records what the systems of a package matched, so that the
@@ -19,18 +17,18 @@ type usage struct {
 	stores map[ast.Stmt]bool   // nofence statements with a plain store of shared memory
 }
 
-// useRange records that a system applied the //fencecheck:range of v.
-func (d *directives) useRange(v *types.Var) {
+// UseRange records that a system applied the //fencecheck:range of v.
+func (d *Set) UseRange(v *types.Var) {
 	if d.used.ranges == nil {
 		d.used.ranges = map[*types.Var]bool{}
 	}
 	d.used.ranges[v] = true
 }
 
-// reached records that a process runs the code at pos: every critical and
+// Reached records that a process runs the code at pos: every critical and
 // nofence statement containing it is matched.
-func (d *directives) reached(pos token.Pos) {
-	for _, list := range [][]ast.Stmt{d.critical, d.nofence} {
+func (d *Set) Reached(pos token.Pos) {
+	for _, list := range [][]ast.Stmt{d.Critical, d.Nofence} {
 		for _, s := range list {
 			if s.Pos() <= pos && pos < s.End() {
 				if d.used.ran == nil {
@@ -42,40 +40,27 @@ func (d *directives) reached(pos token.Pos) {
 	}
 }
 
-// noteSystem records what a lowered system matched: the declared variables
-// of its shared variables, and the nofence statements of its plain stores of
-// shared memory (a barrier goes only after one of those).
-func (d *directives) noteSystem(s *system, sys *System) {
-	for _, v := range s.varDecl {
-		if _, ok := d.ranges[v]; ok && v != nil {
-			d.useRange(v)
-		}
-	}
-	for pi, q := range sys.Program.Procs {
-		for ti, t := range q.Trans {
-			if t.Op.Kind != model.Write || pi >= len(sys.Origins) || ti >= len(sys.Origins[pi]) || sys.Origins[pi][ti].Instr == nil {
-				continue
+// StoreAt records that a process makes a plain store to shared memory at
+// pos: every nofence statement containing it is matched (a barrier goes
+// only after such a store).
+func (d *Set) StoreAt(pos token.Pos) {
+	for _, st := range d.Nofence {
+		if st.Pos() <= pos && pos < st.End() {
+			if d.used.stores == nil {
+				d.used.stores = map[ast.Stmt]bool{}
 			}
-			pos := sys.Origins[pi][ti].Instr.Pos()
-			for _, st := range d.nofence {
-				if st.Pos() <= pos && pos < st.End() {
-					if d.used.stores == nil {
-						d.used.stores = map[ast.Stmt]bool{}
-					}
-					d.used.stores[st] = true
-				}
-			}
+			d.used.stores[st] = true
 		}
 	}
 }
 
-// unmatched reports, once each, the directives that no system matched: a
+// Unmatched reports, once each, the directives that no system matched: a
 // //fencecheck:range whose variables no system uses, a
 // //fencecheck:critical before a statement no process runs, and a
 // //fencecheck:nofence on a statement no process runs or that makes no
 // plain store of shared memory. It is meaningful only when every system of
 // the package was lowered.
-func (d *directives) unmatched() []Diagnostic {
+func (d *Set) Unmatched() []Diagnostic {
 	var out []Diagnostic
 	for _, rd := range d.rangeDirs {
 		used := false
@@ -89,12 +74,12 @@ func (d *directives) unmatched() []Diagnostic {
 				"unused //fencecheck:range: no goroutine of any system in this package uses %s", joinOr(names))})
 		}
 	}
-	for i, s := range d.critical {
+	for i, s := range d.Critical {
 		if !d.used.ran[s] {
 			out = append(out, Diagnostic{Unused: true, Pos: d.criticalAt[i].Pos(), Message: "unused //fencecheck:critical: no goroutine of any system runs the statement after it"})
 		}
 	}
-	for i, s := range d.nofence {
+	for i, s := range d.Nofence {
 		switch {
 		case !d.used.ran[s]:
 			out = append(out, Diagnostic{Unused: true, Pos: d.nofenceAt[i].Pos(), Message: "unused //fencecheck:nofence: no goroutine of any system runs the statement it marks"})

@@ -1,4 +1,11 @@
-package extract
+// Package directive finds and checks the //fencecheck: comments of a Go
+// package, the first stage of the front end: the system functions, the
+// declared ranges of variables, and the critical and nofence statements,
+// each attached to the syntax it annotates, and a diagnostic at every
+// comment that is malformed, misplaced, unknown or almost a directive. Once
+// the systems are lowered, [Set.Unmatched] reports the directives that
+// matched nothing.
+package directive
 
 import (
 	"fmt"
@@ -13,14 +20,46 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// directives holds the //fencecheck: comments of a package, checked and
-// attached to the syntax they annotate.
-type directives struct {
-	systems  []*ast.FuncDecl
-	ranges   map[*types.Var]model.Domain
-	critical []ast.Stmt // statements a //fencecheck:critical stands before
-	nofence  []ast.Stmt // statements marked //fencecheck:nofence
-	diags    []Diagnostic
+// Prefix begins every directive.
+const Prefix = "//fencecheck:"
+
+// Diagnostic is a problem with the directives, or one the front end found
+// in a system, at a position of the package.
+type Diagnostic struct {
+	Pos     token.Pos
+	Message string
+	// AfterWritesOnly marks a diagnostic that holds only when barriers go
+	// right after plain stores (the default placement): a
+	// //fencecheck:nofence on a statement without such a store is unused
+	// then, but not when barriers may go anywhere.
+	AfterWritesOnly bool
+	// Unused marks a directive that matched nothing. A system in a file
+	// that the front end was not given (a test file of the package) may use
+	// it.
+	Unused bool
+}
+
+// Cells says what the front end makes of a Go type, for the checks of a
+// //fencecheck:range.
+type Cells struct {
+	// Integral reports whether a variable of the type (of its elements,
+	// for an array) is an integer or boolean cell.
+	Integral func(types.Type) bool
+	// Bool reports whether the type is a boolean type.
+	Bool func(types.Type) bool
+	// Range is the range of values of an integer or boolean type, with ok
+	// false when it is all of int64.
+	Range func(types.Type) (lo, hi int64, ok bool)
+}
+
+// Set holds the //fencecheck: comments of a package, checked and attached
+// to the syntax they annotate.
+type Set struct {
+	Systems  []*ast.FuncDecl
+	Ranges   map[*types.Var]model.Domain
+	Critical []ast.Stmt // statements a //fencecheck:critical stands before
+	Nofence  []ast.Stmt // statements marked //fencecheck:nofence
+	Diags    []Diagnostic
 
 	// The directives that may match nothing, to report those that do:
 	// every //fencecheck:range with the variables it bounds, and the
@@ -29,6 +68,7 @@ type directives struct {
 	criticalAt []*ast.Comment
 	nofenceAt  []*ast.Comment
 	used       usage
+	cells      Cells
 }
 
 // rangeDirective is one //fencecheck:range and the variables it bounds.
@@ -60,7 +100,7 @@ var directiveKinds = []string{"system", "critical", "nofence", "range"}
 // summary line of the analyzer's documentation): with a space after // or in
 // a /* */ comment, only a kind at most two edits away from a known one makes
 // the comment a near miss. A directive of an unknown kind has no problems:
-// it is a directive, and [directives.file] reports its kind.
+// it is a directive, and [Set.file] reports its kind.
 func parseDirective(c *ast.Comment) (dir directive, ok bool) {
 	const word = "fencecheck:"
 	var body string
@@ -126,7 +166,7 @@ func parseDirective(c *ast.Comment) (dir directive, ok bool) {
 		dir.problems = append(dir.problems, "directives are written in lower case")
 	}
 	if len(dir.problems) > 0 && slices.Contains(directiveKinds, dir.name) {
-		dir.meant = directivePrefix + dir.name
+		dir.meant = Prefix + dir.name
 		if dir.name == "range" && dir.args != "" {
 			dir.meant += " " + dir.args
 		}
@@ -225,20 +265,38 @@ func parseRange(s string) (model.Domain, error) {
 	return model.Range(l, h), nil
 }
 
-// collectDirectives finds, checks and attaches every directive of files.
-func collectDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) *directives {
-	d := &directives{ranges: map[*types.Var]model.Domain{}}
+// Has reports whether any comment of files is a directive or almost one
+// (// fencecheck:system, /* fencecheck:system */, //Fencecheck:system),
+// which [Collect] reports. A package without directives costs one pass
+// over its comments.
+func Has(files []*ast.File) bool {
+	for _, f := range files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if _, ok := parseDirective(c); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Collect finds, checks and attaches every directive of files; cells says
+// what the front end makes of the types a //fencecheck:range annotates.
+func Collect(fset *token.FileSet, files []*ast.File, info *types.Info, cells Cells) *Set {
+	d := &Set{Ranges: map[*types.Var]model.Domain{}, cells: cells}
 	for _, f := range files {
 		d.file(fset, f, info)
 	}
 	return d
 }
 
-func (d *directives) errorf(pos token.Pos, format string, args ...any) {
-	d.diags = append(d.diags, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
+func (d *Set) errorf(pos token.Pos, format string, args ...any) {
+	d.Diags = append(d.Diags, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
+func (d *Set) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 
 	// Doc comments of functions carry //fencecheck:system.
@@ -307,11 +365,11 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 					d.errorf(c.Pos(), "misplaced //fencecheck:system: %s has no body", fd.Name.Name)
 					continue
 				}
-				if slices.Contains(d.systems, fd) {
+				if slices.Contains(d.Systems, fd) {
 					d.errorf(c.Pos(), "duplicate //fencecheck:system: %s is marked already", fd.Name.Name)
 					continue
 				}
-				d.systems = append(d.systems, fd)
+				d.Systems = append(d.Systems, fd)
 			case "range":
 				dom, err := parseRange(dir.args)
 				if err != nil {
@@ -337,17 +395,17 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 						continue
 					case v.Kind() == types.ParamVar || v.Kind() == types.RecvVar || v.Kind() == types.ResultVar:
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is a parameter or result, not a variable or field", id.Name)
-					case isBool(elemType(v.Type())):
+					case d.cells.Bool(elemType(v.Type())):
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s is a bool, whose only values are false and true", id.Name)
-					case !isIntegral(v.Type()):
+					case !d.cells.Integral(v.Type()):
 						d.errorf(c.Pos(), "misplaced //fencecheck:range: %s has type %s, not an integer type", id.Name, v.Type())
-					case !rangeFits(dom, v.Type()):
+					case !d.rangeFits(dom, v.Type()):
 						d.errorf(c.Pos(), "malformed //fencecheck:range: no value of %s's type %s is in %d..%d", id.Name, v.Type(), dom.Lo, dom.Hi)
-					case !rangeWithin(dom, v.Type()):
-						lo, hi, _ := typeRange(elemType(v.Type()))
+					case !d.rangeWithin(dom, v.Type()):
+						lo, hi, _ := d.cells.Range(elemType(v.Type()))
 						d.errorf(c.Pos(), "malformed //fencecheck:range: %d..%d goes beyond the values of %s's type %s (%d..%d)", dom.Lo, dom.Hi, id.Name, v.Type(), lo, hi)
 					default:
-						d.ranges[v] = dom
+						d.Ranges[v] = dom
 						rd.vars = append(rd.vars, v)
 						continue
 					}
@@ -374,15 +432,15 @@ func (d *directives) file(fset *token.FileSet, f *ast.File, info *types.Info) {
 						d.errorf(c.Pos(), "misplaced //fencecheck:critical: it must stand on its own line, before a statement")
 						continue
 					}
-					d.critical = append(d.critical, s)
+					d.Critical = append(d.Critical, s)
 					d.criticalAt = append(d.criticalAt, c)
 				} else {
-					d.nofence = append(d.nofence, s)
+					d.Nofence = append(d.Nofence, s)
 					d.nofenceAt = append(d.nofenceAt, c)
 				}
 			default:
 				if kind, args, near := nearestKind(dir.name); near {
-					d.errorf(c.Pos(), "unknown directive //fencecheck:%s (did you mean %s%s?)", dir.name, directivePrefix, strings.TrimSpace(kind+" "+args))
+					d.errorf(c.Pos(), "unknown directive //fencecheck:%s (did you mean %s%s?)", dir.name, Prefix, strings.TrimSpace(kind+" "+args))
 					continue
 				}
 				d.errorf(c.Pos(), "unknown directive //fencecheck:%s (want system, critical, nofence or range)", dir.name)
@@ -439,15 +497,15 @@ func stmtFor(fset *token.FileSet, f *ast.File, c *ast.Comment) (s ast.Stmt, own 
 
 // rangeFits reports whether some value of type t (of its elements, for an
 // array) lies in dom.
-func rangeFits(dom model.Domain, t types.Type) bool {
-	lo, hi, ok := typeRange(elemType(t))
+func (d *Set) rangeFits(dom model.Domain, t types.Type) bool {
+	lo, hi, ok := d.cells.Range(elemType(t))
 	return !ok || dom.Lo <= hi && lo <= dom.Hi
 }
 
 // rangeWithin reports whether every value of dom is a value of type t (of
 // its elements, for an array).
-func rangeWithin(dom model.Domain, t types.Type) bool {
-	lo, hi, ok := typeRange(elemType(t))
+func (d *Set) rangeWithin(dom model.Domain, t types.Type) bool {
+	lo, hi, ok := d.cells.Range(elemType(t))
 	return !ok || lo <= dom.Lo && dom.Hi <= hi
 }
 
@@ -460,18 +518,4 @@ func elemType(t types.Type) types.Type {
 		}
 		t = a.Elem()
 	}
-}
-
-func isIntegral(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	if ok {
-		return b.Info()&(types.IsInteger|types.IsBoolean) != 0
-	}
-	if a, ok := t.Underlying().(*types.Array); ok {
-		return isIntegral(a.Elem())
-	}
-	if _, ok := atomicKind(t); ok {
-		return true
-	}
-	return false
 }
