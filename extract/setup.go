@@ -602,6 +602,27 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	return value{}
 }
 
+// minMax evaluates the built-in min or max of integers that are all known
+// (constants, and what the set-up computed, such as runtime.GOMAXPROCS(0)
+// in its run); ok is false when one is known only at run time or is not an
+// integer.
+func (s *system) minMax(fr *frame, name string, args []ssa.Value) (value, bool) {
+	var out int64
+	for i, a := range args {
+		if b, ok := a.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return value{}, false
+		}
+		c, ok := s.get(fr, a).constant()
+		if !ok || c < 0 && a.Type().Underlying().(*types.Basic).Info()&types.IsUnsigned != 0 {
+			return value{}, false // beyond math.MaxInt64: compared as unsigned
+		}
+		if i == 0 || name == "min" && c < out || name == "max" && c > out {
+			out = c
+		}
+	}
+	return constVal(out), len(args) > 0
+}
+
 func (s *system) memInt(p pointer) int64 {
 	v, ok := s.mem[p.key()]
 	if !ok {
@@ -641,6 +662,12 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 			ch.initClosed = true
 			return value{}
 		}
+	case "min", "max":
+		if v, ok := s.minMax(fr, b.Name(), args); ok {
+			return v
+		}
+		s.unsupported(pos, "the built-in %s of values known only at run time (of constants, and of values the set-up computes, it is supported)", b.Name())
+		return value{}
 	case "copy":
 		s.unsupported(pos, "the built-in %s (a slice's length and contents are fixed by the set-up; assign its elements instead)", b.Name())
 	}

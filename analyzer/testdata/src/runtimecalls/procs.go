@@ -153,3 +153,25 @@ func sizedPoolNoWait() {
 	}
 	wg.Wait()
 }
+
+// cappedShards caps its workers with the built-in min, as pools that size
+// themselves by the machine but never beyond their shards do: correct for
+// every GOMAXPROCS.
+//
+//fencecheck:system
+func cappedShards() {
+	n := min(runtime.GOMAXPROCS(0), 2)
+	var shards [2]int32
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer wg.Done()
+			shards[i]++
+		}()
+	}
+	wg.Wait()
+	if shards[0] != 1 || max(n, 1) != n {
+		panic("a shard was lost")
+	}
+}
