@@ -111,7 +111,7 @@ func (s *system) blockedIn(st model.State) []blocked {
 func (s *system) waitWhy(vars []int, st model.State) string {
 	var vals []string
 	for _, x := range vars {
-		name := s.p.Vars[x].Name
+		name := s.varName(x)
 		switch {
 		case x < len(s.sys.Vars) && s.sys.Vars[x].WaitGroup:
 			return fmt.Sprintf("for the counter of %s to reach 0; it stays %s", name, s.varValue(x, st.Mem[x]))
@@ -225,7 +225,7 @@ func (s *system) syncStepText(q, t int) string {
 	node := s.sys.Origins[q][t].Node
 	if node == nil {
 		if op := s.p.Procs[q].Trans[t].Op; op.Kind == model.Locked && len(op.Body) == 2 && op.Body[1].Kind == model.Write &&
-			strings.HasSuffix(s.p.Vars[op.Body[1].Var].Name, ".stopped") {
+			strings.HasSuffix(s.varName(op.Body[1].Var), ".stopped") {
 			return "time.AfterFunc's timer fires and starts " + s.p.Procs[q].Name
 		}
 	}
@@ -254,7 +254,7 @@ func (s *system) syncStepText(q, t int) string {
 		if op.Kind != model.Write {
 			continue
 		}
-		name := s.p.Vars[op.Var].Name
+		name := s.varName(op.Var)
 		switch {
 		case strings.HasSuffix(name, "q["+me+"]"), strings.HasSuffix(name, ".waiting["+me+"]") && op.Expr == model.C(1):
 			return txt + " starts waiting"

@@ -83,21 +83,25 @@ func (s *system) faultText(f *model.Fault, pos string) (text, here string) {
 	switch s.kind(f) {
 	case faultRange:
 		d := s.domain(f)
-		return fmt.Sprintf("%s takes the value %s at %s, outside its //fencecheck:range %s..%s", e.Name, e.Value(f.Value), pos, e.Value(d.Lo), e.Value(d.Hi)),
-			fmt.Sprintf("%s takes the value %s here, outside its //fencecheck:range %s..%s", e.Name, e.Value(f.Value), e.Value(d.Lo), e.Value(d.Hi))
+		return fmt.Sprintf("%s takes the value %s at %s, outside its //fencecheck:range %s..%s", sourceName(e.Name), e.Value(f.Value), pos, e.Value(d.Lo), e.Value(d.Hi)),
+			fmt.Sprintf("%s takes the value %s here, outside its //fencecheck:range %s..%s", sourceName(e.Name), e.Value(f.Value), e.Value(d.Lo), e.Value(d.Hi))
 	case faultWaitGroup:
-		return fmt.Sprintf("the counter of %s goes below zero at %s (Go panics: sync: negative WaitGroup counter)", e.Name, pos),
-			fmt.Sprintf("the counter of %s goes below zero here (Go panics: sync: negative WaitGroup counter)", e.Name)
+		return fmt.Sprintf("the counter of %s goes below zero at %s (Go panics: sync: negative WaitGroup counter)", sourceName(e.Name), pos),
+			fmt.Sprintf("the counter of %s goes below zero here (Go panics: sync: negative WaitGroup counter)", sourceName(e.Name))
 	case faultInferred:
-		return fmt.Sprintf("%s takes the value %s at %s, outside the domain %v that fencecheck inferred for it", e.Name, e.Value(f.Value), pos, s.domain(f)),
-			fmt.Sprintf("%s takes the value %s here, outside the domain %v that fencecheck inferred for it", e.Name, e.Value(f.Value), s.domain(f))
+		return fmt.Sprintf("%s takes the value %s at %s, outside the domain %v that fencecheck inferred for it", sourceName(e.Name), e.Value(f.Value), pos, s.domain(f)),
+			fmt.Sprintf("%s takes the value %s here, outside the domain %v that fencecheck inferred for it", sourceName(e.Name), e.Value(f.Value), s.domain(f))
 	}
 	return fmt.Sprintf("the statement at %s goes wrong (%s)", pos, f.Msg), fmt.Sprintf("this statement goes wrong (%s)", f.Msg)
 }
 
 // varValue formats v, a value of shared variable x, as Go prints it (a
-// uint64 as the unsigned number, not the model's bit pattern).
+// uint64 as the unsigned number, not the model's bit pattern; whether a
+// map's key is there as present or absent).
 func (s *system) varValue(x int, v int64) string {
+	if x >= 0 && x < len(s.p.Vars) && s.isPresence(x) && (v == 0 || v == 1) {
+		return [2]string{"absent", "present"}[v]
+	}
 	if x >= 0 && x < len(s.sys.Vars) {
 		return s.sys.Vars[x].Value(v)
 	}
@@ -133,7 +137,7 @@ type inferenceGap struct {
 }
 
 func (g *inferenceGap) Error() string {
-	return fmt.Sprintf("%s takes the value %s, outside the domain fencecheck inferred for it", g.entity.Name, g.entity.Value(g.fault.Value))
+	return fmt.Sprintf("%s takes the value %s, outside the domain fencecheck inferred for it", sourceName(g.entity.Name), g.entity.Value(g.fault.Value))
 }
 
 // guarded is an engine that stops with an *inferenceGap when a counterexample

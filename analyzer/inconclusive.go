@@ -128,11 +128,11 @@ func (s *system) entities(keep func(model.Domain) bool) []named {
 	for x, v := range s.p.Vars {
 		if x < len(s.sys.Vars) {
 			if e := s.sys.Vars[x]; !e.WaitGroup {
-				add(&out, e.Name, v.Dom)
+				add(&out, sourceName(e.Name), v.Dom)
 			}
 			continue
 		}
-		add(&out, v.Name, v.Dom)
+		add(&out, sourceName(v.Name), v.Dom)
 	}
 	shared := maps.Clone(seen)
 	for qi, q := range s.p.Procs {
@@ -142,7 +142,7 @@ func (s *system) entities(keep func(model.Domain) bool) []named {
 			}
 			e := s.sys.Regs[qi][ri]
 			switch {
-			case shared[e.Name] || strings.HasPrefix(e.Name, "a value computed"):
+			case shared[sourceName(e.Name)] || strings.HasPrefix(e.Name, "a value computed"):
 			case token.IsIdentifier(e.Name):
 				add(&out, e.Describe(s.r.pass.Fset), r.Dom)
 			default:

@@ -26,7 +26,9 @@ var ssaName = regexp.MustCompile(`(^|[^\w.@$])\$?t[0-9]+(_[0-9]+|_tmp)?\b`)
 // every kind of message (races on and off, every barrier set, the witness
 // table, and a work bound small enough to make the larger systems
 // inconclusive), and checks that no message names an SSA value instead of
-// the Go variable or expression, or calls a limitation an internal error.
+// the Go variable or expression, or calls a limitation an internal error,
+// that every variable a message names is a Go expression of the source and
+// every goroutine is named in one of the forms findings use (checkNames).
 func TestMessagesNameSource(t *testing.T) {
 	t.Parallel()
 	if longtest.Quick() {
@@ -45,6 +47,7 @@ func TestMessagesNameSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	idents := sourceIdents(t, analysistest.TestData(), extract)
 	for _, root := range []string{analysistest.TestData(), extract} {
 		pkgs, err := testPackages(filepath.Join(root, "src"), "")
 		if err != nil {
@@ -67,6 +70,9 @@ func TestMessagesNameSource(t *testing.T) {
 						}
 						if m := ssaName.FindString(msg); m != "" {
 							t.Errorf("%s: message names the SSA value %q:\n%s", res.Pass.Fset.Position(d.Pos), strings.TrimSpace(m), msg)
+						}
+						for _, bad := range checkNames(msg, idents) {
+							t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), bad)
 						}
 						if strings.Contains(msg, "internal error") {
 							t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), msg)

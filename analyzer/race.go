@@ -86,7 +86,7 @@ func (s *system) cellOf(q, t int) (types.Object, string) {
 			}
 		}
 	}
-	fallback := stripIndexes(s.p.Vars[x].Name)
+	fallback := stripIndexes(s.varName(x))
 	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) || s.sys.Origins[q][t].Target == nil {
 		return nil, fallback
 	}
@@ -173,7 +173,7 @@ func (s *system) reportRaces(res *race.Result) {
 // "stores l.flag[0]", "loads s.seq", "atomically loads x".
 func (s *system) accessVerb(q, t int, x int) string {
 	op := s.p.Procs[q].Trans[t].Op
-	name := s.p.Vars[x].Name
+	name := s.varName(x)
 	switch {
 	case op.Kind == model.Write:
 		return "stores " + name

@@ -50,6 +50,9 @@ type reporter struct {
 	// code is reported at the anchor (see relocate).
 	anchor  token.Pos
 	foreign map[string]string
+	// others are the files of the file set by name, made on first use:
+	// the positions of other packages' code that systems run.
+	others map[string]*token.File
 
 	// atomics is the package as the race fixes rewrite it, made on first
 	// use; raceFixes are the fixes of the racing cells reported so far.
@@ -164,6 +167,9 @@ func (r *reporter) flush() {
 // pass, or token.NoPos.
 func (r *reporter) pos(mp model.Pos) token.Pos {
 	tf := r.files[mp.File]
+	if tf == nil {
+		tf = r.otherFile(mp.File)
+	}
 	if tf == nil || mp.Line < 1 || mp.Line > tf.LineCount() {
 		return token.NoPos
 	}
@@ -176,6 +182,19 @@ func (r *reporter) pos(mp model.Pos) token.Pos {
 		p = tf.Pos(off)
 	}
 	return p
+}
+
+// otherFile returns the file of the file set named name that is not one
+// of the package's: a file of another package whose code a system runs.
+func (r *reporter) otherFile(name string) *token.File {
+	if r.others == nil {
+		r.others = map[string]*token.File{}
+		r.pass.Fset.Iterate(func(tf *token.File) bool {
+			r.others[tf.Name()] = tf
+			return true
+		})
+	}
+	return r.others[name]
 }
 
 // short formats pos as file.go:line:col, with the file's base name.
@@ -454,8 +473,8 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 	var related []analysis.RelatedInformation
 	if b.ov != nil {
 		ov := b.ov
-		wv := s.p.Vars[q.Trans[ov.WriteTrans].Op.Var].Name
-		rv := s.p.Vars[q.Trans[ov.ReadTrans].Op.Var].Name
+		wv := s.varName(q.Trans[ov.WriteTrans].Op.Var)
+		rv := s.varName(q.Trans[ov.ReadTrans].Op.Var)
 		readPos := s.transPos(ov.Proc, ov.ReadTrans)
 		writePos := s.stmtPos(ov.Proc, ov.WriteTrans)
 		fmt.Fprintf(&msg, "the store to %s", wv)
@@ -467,7 +486,7 @@ func (s *system) reportBarrier(bars []*barrier, others, bound string) {
 			if o.ov != nil {
 				oq := s.p.Procs[o.ov.Proc]
 				related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: fmt.Sprintf("likewise in %s for the store to %s and the load of %s", oq.Name,
-					s.p.Vars[oq.Trans[o.ov.WriteTrans].Op.Var].Name, s.p.Vars[oq.Trans[o.ov.ReadTrans].Op.Var].Name)})
+					s.varName(oq.Trans[o.ov.WriteTrans].Op.Var), s.varName(oq.Trans[o.ov.ReadTrans].Op.Var))})
 			}
 		}
 		related = append(related, analysis.RelatedInformation{
@@ -559,8 +578,8 @@ func (s *system) reportNotFixable(res *fence.Result) {
 		wpos := s.stmtPos(ov.Proc, ov.WriteTrans)
 		rpos := s.transPos(ov.Proc, ov.ReadTrans)
 		ovs = append(ovs, fmt.Sprintf("the load of %s at %s overtakes the store to %s at %s",
-			s.p.Vars[q.Trans[ov.ReadTrans].Op.Var].Name, s.r.short(rpos),
-			s.p.Vars[q.Trans[ov.WriteTrans].Op.Var].Name, s.r.short(wpos)))
+			s.varName(q.Trans[ov.ReadTrans].Op.Var), s.r.short(rpos),
+			s.varName(q.Trans[ov.WriteTrans].Op.Var), s.r.short(wpos)))
 		related = append(related, analysis.RelatedInformation{Pos: wpos, Message: "a store that a later load overtakes"})
 	}
 	msg := fmt.Sprintf("x86-TSO: in system %s %s, and no barrier allowed by -placement=%s and //fencecheck:nofence prevents it", s.sys.Name, what, s.cfg.Placement)
@@ -579,7 +598,7 @@ func (s *system) reportNotFixable(res *fence.Result) {
 // for a step that touches no memory.
 func (s *system) stepText(st model.Step) string {
 	if st.Flush {
-		return fmt.Sprintf("%s=%s reaches memory", s.p.Vars[st.Var].Name, s.varValue(st.Var, st.Val))
+		return fmt.Sprintf("%s=%s reaches memory", s.varName(st.Var), s.varValue(st.Var, st.Val))
 	}
 	q := s.p.Procs[st.Proc]
 	t := q.Trans[st.Trans]
@@ -589,22 +608,25 @@ func (s *system) stepText(st model.Step) string {
 	}
 	switch t.Op.Kind {
 	case model.Write:
-		return fmt.Sprintf("store %s=%s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
+		return fmt.Sprintf("store %s=%s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 	case model.Read:
 		if t.Op.Atomic {
-			return fmt.Sprintf("atomic load %s: %s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
+			return fmt.Sprintf("atomic load %s: %s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 		}
-		return fmt.Sprintf("load %s: %s%s", s.p.Vars[t.Op.Var].Name, s.varValue(t.Op.Var, st.Val), line)
+		return fmt.Sprintf("load %s: %s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 	case model.Locked:
 		if txt := s.syncStepText(st.Proc, st.Trans); txt != "" {
 			return txt + line
 		}
 		if st.Var >= 0 {
-			return fmt.Sprintf("atomic %s: %s%s", s.p.Vars[st.Var].Name, s.varValue(st.Var, st.Val), line)
+			if name, ok := s.startedBy(st.Var); ok {
+				return "starts " + name + line
+			}
+			return fmt.Sprintf("atomic %s: %s%s", s.varName(st.Var), s.varValue(st.Var, st.Val), line)
 		}
 		for _, op := range t.Op.Body {
 			if op.Kind == model.Read || op.Kind == model.Write {
-				return fmt.Sprintf("atomic %s%s", s.p.Vars[op.Var].Name, line)
+				return fmt.Sprintf("atomic %s%s", s.varName(op.Var), line)
 			}
 		}
 		return "atomic" + line

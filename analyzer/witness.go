@@ -99,7 +99,7 @@ func (s *system) emitWitness(d analysis.Diagnostic, t *model.Trace) {
 				continue
 			}
 			ws = WitnessStep{Goroutine: st.Proc, Flush: true,
-				Text: fmt.Sprintf("%s=%d reaches memory", s.p.Vars[st.Var].Name, st.Val)}
+				Text: fmt.Sprintf("%s=%d reaches memory", s.varName(st.Var), st.Val)}
 		default:
 			txt := s.stepText(st)
 			if txt == "" {
@@ -113,13 +113,13 @@ func (s *system) emitWitness(d analysis.Diagnostic, t *model.Trace) {
 			for _, buf := range after.Bufs {
 				var b []string
 				for _, e := range buf {
-					b = append(b, fmt.Sprintf("%s=%d", s.p.Vars[e.Var].Name, e.Val))
+					b = append(b, fmt.Sprintf("%s=%d", s.varName(e.Var), e.Val))
 				}
 				ws.Buffers = append(ws.Buffers, b)
 			}
 		}
 		for _, v := range touched {
-			ws.Memory = append(ws.Memory, fmt.Sprintf("%s=%d", s.p.Vars[v].Name, after.Mem[v]))
+			ws.Memory = append(ws.Memory, fmt.Sprintf("%s=%d", s.varName(v), after.Mem[v]))
 		}
 		w.Steps = append(w.Steps, ws)
 	}

@@ -643,7 +643,6 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
 		node = st
 	}
-	line := s.x.fset.Position(in.Pos()).Line
 	if inLoop(fr, in.Block()) {
 		f, ok := s.countLoop(fr, in)
 		switch {
@@ -654,7 +653,7 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 		}
 		return p.goInLoop(fr, in, sw, f, ps, Origin{Node: node}, cur)
 	}
-	sl := s.newSlot(s.procNames([]spawn{sw})[0], line, "", ps)
+	sl := s.newSlot(s.procNames([]spawn{sw})[0], ps)
 	next := p.emit(cur, startOp(sl, ps), in.Pos(), Origin{Node: node})
 	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, passed: ps, frozen: frozen, slots: []slot{sl}, trans: len(p.q.Trans) - 1})
 	return next

@@ -500,10 +500,16 @@ type slot struct {
 	args []int  // the variables holding the values passed, in the order of nestedSpawn.passed
 }
 
-// newSlot makes the variables of a slot of the go statement at line line,
-// named name, that is passed the values ps.
-func (s *system) newSlot(name string, line int, suffix string, ps []passed) slot {
-	o := s.newObject(fmt.Sprintf("spawned@%d%s", line, suffix), types.Typ[types.Bool], nil, -1)
+// StartFlagPrefix begins the name of the variable that the parent of a
+// goroutine started inside a goroutine sets when its go statement runs: the
+// rest of the name is the started goroutine's (messages show the step as
+// "starts NAME").
+const StartFlagPrefix = "go "
+
+// newSlot makes the variables of a slot of a go statement, for the
+// goroutine named name, that is passed the values ps.
+func (s *system) newSlot(name string, ps []passed) slot {
+	o := s.newObject(StartFlagPrefix+name, types.Typ[types.Bool], nil, -1)
 	sl := slot{name: name, flag: s.varFor(pointer{obj: o})}
 	for _, p := range ps {
 		a := s.newObject(name+"."+p.name, p.typ, nil, -1)
@@ -541,7 +547,7 @@ func (p *proc) goInLoop(fr *frame, in *ssa.Go, sw spawn, f fanOut, ps []passed, 
 		if len(base) > 0 && base[len(base)-1] == ')' {
 			name = base[:len(base)-1] + ", " + suffix[1:]
 		}
-		n.slots = append(n.slots, s.newSlot(name, line, suffix, ps))
+		n.slots = append(n.slots, s.newSlot(name, ps))
 	}
 	cnt := p.newReg(fmt.Sprintf("go@%d.started", line), types.Typ[types.Int])
 	if p.limits == nil {

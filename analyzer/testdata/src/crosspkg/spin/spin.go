@@ -42,3 +42,11 @@ func (f *Flag) Acquire() {
 func (f *Flag) Release() {
 	atomic.StoreInt32(&f.held, 0)
 }
+
+// Counter counts with a plain read-modify-write: racy when shared.
+type Counter struct {
+	n int32
+}
+
+// Inc adds one.
+func (c *Counter) Inc() { c.n++ }

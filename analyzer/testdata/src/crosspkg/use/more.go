@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"crosspkg/conf"
+	"crosspkg/spin"
 )
 
 // workersFromConf starts as many goroutines as another package's
@@ -52,4 +53,23 @@ func backgroundInGoroutine() {
 	if <-ch != 1 {
 		panic("wrong value")
 	}
+}
+
+// plainIncrements increments a counter of another package from two
+// goroutines: the race is in the other package's code, so it is reported
+// here, with both of its accesses (the load of c.n++ too) at their places
+// there.
+//
+//fencecheck:system
+func plainIncrements() { // want `race: go@\d+ stores c\.n here while go@\d+#2 loads c\.n at spin\.go:\d+:\d+, .*\(system plainIncrements; at spin\.go:\d+:\d+ in package crosspkg/spin\)`
+	var c spin.Counter
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			c.Inc()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
 }
