@@ -17,14 +17,16 @@
 //     statement, allocating the shared state and spawning the goroutines:
 //     system.go, setup.go, fanout.go, captures.go, spilled.go.
 //   - lowering, one unit per family of Go constructs:
-//   - control flow and instructions: lower.go, values.go, liveness.go.
-//   - integers and booleans (Go's wrap-around, conversions, bit
-//     operations): ints.go.
+//   - control flow and instructions, and what a run may reach but the
+//     model refuses: lower.go, values.go, liveness.go, refuse.go.
+//   - numbers: integers and booleans (Go's wrap-around, conversions, bit
+//     operations), ints.go; floats as IEEE bit patterns, floats.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
 //   - slices: slices.go. strings: strings.go.
-//   - pointers and heap objects: pointers.go.
+//   - pointers and heap objects, and pointers into objects held in
+//     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
-//     errorf.go.
+//     errorf.go, anyint.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
