@@ -29,6 +29,9 @@ func sourceName(name string) string {
 
 // varName is the Go expression that variable x of the system stands for.
 func (s *system) varName(x int) string {
+	if _, ok := s.startedBy(x); ok {
+		return s.p.Vars[x].Name
+	}
 	return sourceName(s.p.Vars[x].Name)
 }
 

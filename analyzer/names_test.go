@@ -19,12 +19,21 @@ var memoryVerbs = regexp.MustCompile(`(?:^|[\s(])(?:stores|loads|store|load|atom
 // goroutineLabel is what a message calls a goroutine: the function it runs
 // (worker, dekkerWorker(1) with the arguments that tell two apart), or
 // go@LINE and afterfunc@LINE for a function literal started by the go
-// statement or the time.AfterFunc call at LINE, with #N for the Nth of
-// goroutines that are otherwise alike.
-var goroutineLabel = regexp.MustCompile(`^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|go@[0-9]+|afterfunc@[0-9]+)(?:#[0-9]+)?(?:\(.*\))?$`)
+// statement or the time.AfterFunc call at LINE, timer@LINE and timeout@LINE
+// for the run time's timer of a context made at LINE, and clock for the
+// run time's clock; with #N for the Nth of goroutines that are otherwise
+// alike.
+var goroutineLabel = regexp.MustCompile(`^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|(?:go|afterfunc|timer|timeout)@[0-9]+)(?:#[0-9]+)?(?:\(.*\))?(?:#[0-9]+)?$`)
 
 // stepLine is one step of an interleaving in a related position.
-var stepLine = regexp.MustCompile(`^step [0-9]+: (\S+) `)
+var stepLine = regexp.MustCompile(`^step [0-9]+: ([^\s(]+(?:\([^)]*\))?(?:#[0-9]+)?) `)
+
+// prose are the words of messages that follow a memory verb without being
+// a name: "the load of z", "a store that a later load overtakes", "an
+// atomic operation".
+var prose = map[string]bool{"of": true, "and": true, "or": true, "operation": true, "with": true, "before": true,
+	"after": true, "the": true, "that": true, "overtakes": true, "to": true, "in": true, "at": true, "is": true,
+	"a": true, "an": true, "it": true, "still": true, "can": true, "may": true, "from": true, "here": true}
 
 // memoryNames returns the names of variables in msg: the text after each
 // memory verb, up to the end of the Go expression (brackets balanced).
@@ -51,7 +60,7 @@ func memoryNames(msg string) []string {
 			}
 			end++
 		}
-		if name := strings.TrimSuffix(rest[:end], "."); name != "" && name != "here" {
+		if name := strings.TrimSuffix(rest[:end], "."); name != "" && !prose[name] {
 			names = append(names, name)
 		}
 	}
@@ -85,7 +94,7 @@ func badLabel(label string, idents map[string]bool) string {
 	if !goroutineLabel.MatchString(label) {
 		return "is not a function's name, go@LINE or afterfunc@LINE"
 	}
-	if fn, _, _ := strings.Cut(strings.TrimRight(label, "0123456789#"), "("); !strings.Contains(fn, "@") && !idents[fn[strings.LastIndex(fn, ".")+1:]] {
+	if fn, _, _ := strings.Cut(strings.TrimRight(label, "0123456789#"), "("); !strings.Contains(fn, "@") && fn != "clock" && !idents[fn[strings.LastIndex(fn, ".")+1:]] {
 		return "names no function of the source"
 	}
 	return ""
@@ -148,7 +157,7 @@ func checkNames(msg string, idents map[string]bool) []string {
 // the names that findings once showed.
 func TestCheckNames(t *testing.T) {
 	idents := map[string]bool{"l": true, "flag": true, "i": true, "p": true, "c": true, "items": true,
-		"m": true, "worker": true, "run": true, "obj": true, "v": true, "main": true}
+		"m": true, "worker": true, "run": true, "obj": true, "v": true, "main": true, "Release": true, "qp": true, "mu": true, "full": true, "z": true}
 	for _, tc := range []struct {
 		msg string
 		bad int
@@ -157,6 +166,10 @@ func TestCheckNames(t *testing.T) {
 		{"step 3: go@36(i=1) load i: 1", 0},
 		{`step 2: go@199 atomic m["a"]: present`, 0},
 		{"step 1: go@12 starts worker#2(i=0)", 0},
+		{"step 4: Release(1, 0) atomic qp.mu: 0", 0},
+		{"fix: use sync/atomic for every load and store of full", 0},
+		{"gc may emit this load before the load of z (no store, call or atomic operation between them)", 0},
+		{"step 5: go@44(i=0) atomic load go go(i=0): 1", 1},
 		{"step 3: go@36(i=1) load i#2: 1", 1},
 		{"race: go@12 stores p#2.n here while main loads p#2.n at a.go:1:2", 2},
 		{`step 2: go@199 atomic present(c.items@206["a"]): 1`, 1},

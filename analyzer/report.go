@@ -610,6 +610,9 @@ func (s *system) stepText(st model.Step) string {
 	case model.Write:
 		return fmt.Sprintf("store %s=%s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 	case model.Read:
+		if _, ok := s.startedBy(t.Op.Var); ok {
+			return "begins" + line
+		}
 		if t.Op.Atomic {
 			return fmt.Sprintf("atomic load %s: %s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 		}
