@@ -36,7 +36,7 @@
 //     errgroup.go, context.go, clock.go, runtime.go, random.go.
 //   - domains and the result: the values each variable and register takes,
 //     the declared ranges, and the System with its entities: domain.go,
-//     ranges.go, entities.go, finish.go, extract.go.
+//     ranges.go, exitwrite.go, entities.go, finish.go, extract.go.
 //
 // # Systems
 //
