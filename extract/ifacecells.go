@@ -77,8 +77,8 @@ func boxable(v value) bool {
 		return pl.kind == vNil || isRefLike(pl)
 	}
 	if isIntegral(v.typ) || isString(v.typ) {
-		_, ok := pl.constant()
-		return ok
+		// A constant, or an integer known at run time (anyint.go).
+		return pl.kind == vInt
 	}
 	return false
 }

@@ -176,3 +176,61 @@ func anySlot() {
 	}()
 	wg.Wait()
 }
+
+// tagged is a struct value with an interface field, built in a goroutine
+// and copied into shared memory whole.
+type tagged struct {
+	tag any
+	n   int
+}
+
+// anyInStruct builds a tagged value around an integer it computes and
+// publishes it under a lock.
+//
+//fencecheck:system
+func anyInStruct() {
+	var mu sync.Mutex
+	var shared tagged
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var t tagged
+		t.tag = int(n.Add(1))
+		t.n = 1
+		mu.Lock()
+		shared = t
+		mu.Unlock()
+	}()
+	mu.Lock()
+	if x, ok := shared.tag.(int); ok && x != shared.n {
+		panic("tag and count disagree")
+	}
+	mu.Unlock()
+	wg.Wait()
+}
+
+// anyInStructWrong publishes without the lock.
+//
+//fencecheck:system
+func anyInStructWrong() {
+	var mu sync.Mutex
+	var shared tagged
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var t tagged
+		t.tag = int(n.Add(1))
+		t.n = 1
+		shared = t // want `^race: go@\d+ stores shared\.tag here while main loads shared\.tag` `^race: go@\d+ stores shared\.n here while main loads shared\.n`
+	}()
+	mu.Lock()
+	if x, ok := shared.tag.(int); ok && x != shared.n {
+		panic("tag and count disagree") // want `^SC: system anyInStructWrong is wrong even under sequential consistency`
+	}
+	mu.Unlock()
+	wg.Wait()
+}
