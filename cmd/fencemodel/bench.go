@@ -440,25 +440,27 @@ func writeTable(w io.Writer, rows [][]string, markdown bool) error {
 	return writeRows(w, benchColumns, rows, markdown)
 }
 
+// markdownRow prints one row of a Markdown table.
+func markdownRow(w io.Writer, cells []string) {
+	esc := make([]string, len(cells))
+	for i, c := range cells {
+		esc[i] = strings.ReplaceAll(c, "|", `\|`)
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
+}
+
 // writeRows prints rows under columns as an aligned text table or as
 // Markdown.
 func writeRows(w io.Writer, benchColumns []string, rows [][]string, markdown bool) error {
 	if markdown {
-		line := func(cells []string) {
-			esc := make([]string, len(cells))
-			for i, c := range cells {
-				esc[i] = strings.ReplaceAll(c, "|", `\|`)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
-		}
-		line(benchColumns)
+		markdownRow(w, benchColumns)
 		sep := make([]string, len(benchColumns))
 		for i := range sep {
 			sep[i] = "---"
 		}
-		line(sep)
+		markdownRow(w, sep)
 		for _, r := range rows {
-			line(r)
+			markdownRow(w, r)
 		}
 		return nil
 	}

@@ -32,8 +32,8 @@ import (
 var enginesManifest = filepath.Join("testdata", "engines.json")
 
 // enginesWork is the work bound of each check of bench -engines when
-// -maxwork is not given: about 10 s of one core.
-const enginesWork = 2_000_000
+// -maxwork is not given: about 3 s of one core.
+const enginesWork = 500_000
 
 // engineEntry is one system of the manifest of bench -engines: a model file,
 // or a system of a Go package lowered by package extract as the analyzer
@@ -273,6 +273,7 @@ func benchAllEngines(entries []engineEntry, filter *regexp.Regexp, o enginesOpti
 		notes []string
 		gos   goSystems
 	)
+	header := false
 	for _, e := range entries {
 		if filter != nil && !filter.MatchString(e.Name) && !filter.MatchString(e.File) && !filter.MatchString(e.Go) {
 			continue
@@ -301,6 +302,15 @@ func benchAllEngines(entries []engineEntry, filter *regexp.Regexp, o enginesOpti
 			}
 			rows = append(rows, r)
 			cells = append(cells, r.cells())
+			if markdown {
+				// Markdown rows are printed as they are made, so that a
+				// long run shows its progress.
+				if !header {
+					_ = writeRows(stdout, enginesColumns(o), nil, true)
+					header = true
+				}
+				markdownRow(stdout, r.cells())
+			}
 		}
 	}
 	if len(rows) == 0 {
@@ -309,12 +319,11 @@ func benchAllEngines(entries []engineEntry, filter *regexp.Regexp, o enginesOpti
 		}
 		return exitUsage
 	}
-	columns := []string{"system", "goroutines", "model"}
-	columns = append(columns, registry.Names(o.engines)...)
-	columns = append(columns, "auto (its plan)")
-	if err := writeRows(stdout, columns, cells, markdown); err != nil {
-		fmt.Fprintf(stderr, "fencemodel bench: %v\n", err)
-		return exitUsage
+	if !markdown {
+		if err := writeRows(stdout, enginesColumns(o), cells, false); err != nil {
+			fmt.Fprintf(stderr, "fencemodel bench: %v\n", err)
+			return exitUsage
+		}
 	}
 	fmt.Fprintf(stdout, "\nCPU time of each check (the least of %d runs), within %d work units and %v; in bold the engines within %g× or %v of the fastest to a verdict (a bounded safe answer is none); refused: the engine does not take the program's data or operations.\n\n",
 		o.runs, o.maxWork, o.budget, o.tie, o.slack)
@@ -325,6 +334,13 @@ func benchAllEngines(entries []engineEntry, filter *regexp.Regexp, o enginesOpti
 		fmt.Fprintf(stdout, "- %s\n", n)
 	}
 	return int(code)
+}
+
+// enginesColumns are the columns of bench -engines' table.
+func enginesColumns(o enginesOptions) []string {
+	columns := []string{"system", "goroutines", "model"}
+	columns = append(columns, registry.Names(o.engines)...)
+	return append(columns, "auto (its plan)")
 }
 
 // winSummary says, for each engine, on how many rows it is among the

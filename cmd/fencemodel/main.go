@@ -76,7 +76,7 @@
 // testdata/engines.json: model files, and systems of Go packages, which it
 // lowers with package extract as the analyzer does), under x86-TSO and
 // under SC, each check behind the cone-of-influence reduction within
-// -maxwork units (default 2,000,000) and -budget (default 5 minutes), and prints
+// -maxwork units (default 500,000) and -budget (default 5 minutes), and prints
 // a table of each engine's verdict and CPU time (the least of -runs runs,
 // default 1), the fastest to a verdict in bold, with the plan of the auto
 // mode beside them, then how often each engine is the fastest. It exits 1

@@ -24,6 +24,17 @@
 // from them: backwards from a bad state, a predecessor in the latest
 // earlier layer that holds one, down to an initial state; the steps are found with
 // the model's semantics and the trace is replayed before it is returned.
+//
+// The engine is a research tool, reachable only by `fencemodel
+// -engine=bdd`: the plan of engines/registry never chooses it, and the
+// analyzer does not offer it. On the systems of `fencemodel bench
+// -engines` (docs/performance.md, "Which engine is fastest where") it is
+// never among the fastest to a verdict: the explicit search, with its
+// partial-order and symmetry reductions, decides every system it decides
+// sooner, and the thread-modular engine proves the fenced bakeries it
+// cannot. It stays as an independent symbolic check of the explicit
+// engine (its differential test) and as the place to try symbolic
+// encodings.
 package bdd
 
 import (
