@@ -231,6 +231,10 @@ type move struct {
 	// fseq tells apart the fault moves of one operation (one per domain
 	// check, in order).
 	fseq int
+	// split tells apart the cases of an operation whose terms choose
+	// between values (see splitMoves): 0 when not split, else 1 followed
+	// by one bit per condition, 1 where it holds.
+	split int
 	// guard is the condition on the pre-state under which the move is enabled.
 	guard tid
 	// sub gives the post-state value of the variables it names; every other
@@ -340,6 +344,7 @@ func (s *system) localMoves(m mode, l local, p int) []move {
 			panic(err) // newSystem compiled every transition already
 		}
 	}
+	out = s.splitMoves(out)
 	if !m.sc {
 		out = s.updateMoves(m, l, p, out)
 	}
@@ -407,6 +412,21 @@ func (s *system) opMoves(m mode, l local, p, ti int, out []move) ([]move, error)
 		}
 		return t.And(guard, in)
 	}
+	// divChecked appends the fault move of a division by zero in e and
+	// returns the guard of the normal continuation.
+	divChecked := func(mv move, guard tid, e model.Expr) (tid, error) {
+		dz, err := t.faultCond(e, regTerm, nil)
+		if err != nil || dz == idFalse {
+			return guard, err
+		}
+		f := mv
+		f.fault, f.guard, f.sub, f.havoc = true, t.And(guard, dz), nil, nil
+		f.fseq = nfault
+		nfault++
+		f.next = l
+		out = append(out, f)
+		return t.And(guard, t.Not(dz)), nil
+	}
 	switch op.Kind {
 	case model.Nop:
 		base.rule = RuleNop
@@ -417,7 +437,11 @@ func (s *system) opMoves(m mode, l local, p, ti int, out []move) ([]move, error)
 			return out, err
 		}
 		base.rule = RuleAssign
-		base.guard = checked(base, idTrue, v, q.Regs[op.Reg].Dom)
+		g, err := divChecked(base, idTrue, op.Expr)
+		if err != nil {
+			return out, err
+		}
+		base.guard = checked(base, g, v, q.Regs[op.Reg].Dom)
 		base.sub = []binding{{reg(op.Reg), v}}
 		out = append(out, base)
 	case model.Guard:
@@ -426,7 +450,11 @@ func (s *system) opMoves(m mode, l local, p, ti int, out []move) ([]move, error)
 			return out, err
 		}
 		base.rule = RuleGuard
-		base.guard = g
+		ok, err := divChecked(base, idTrue, op.Expr)
+		if err != nil {
+			return out, err
+		}
+		base.guard = t.And(ok, g)
 		out = append(out, base)
 	case model.Read:
 		src, inBuf := dvar{Kind: dMem, I: int32(op.Var)}, false
@@ -446,7 +474,11 @@ func (s *system) opMoves(m mode, l local, p, ti int, out []move) ([]move, error)
 			if err != nil {
 				return out, err
 			}
-			g = t.Eq(v, want)
+			ok, err := divChecked(base, idTrue, op.Expr)
+			if err != nil {
+				return out, err
+			}
+			g = t.And(ok, t.Eq(v, want))
 		}
 		if op.Reg >= 0 {
 			g = checked(base, g, v, q.Regs[op.Reg].Dom)
@@ -459,8 +491,12 @@ func (s *system) opMoves(m mode, l local, p, ti int, out []move) ([]move, error)
 		if err != nil {
 			return out, err
 		}
+		g, err := divChecked(base, idTrue, op.Expr)
+		if err != nil {
+			return out, err
+		}
 		base.x, base.val = op.Var, v
-		base.guard = checked(base, idTrue, v, s.p.Vars[op.Var].Dom)
+		base.guard = checked(base, g, v, s.p.Vars[op.Var].Dom)
 		out = append(out, s.writeMove(m, l, base, v))
 	case model.Fence:
 		if !l.empty() {
@@ -590,12 +626,29 @@ func (s *system) lockedMoves(base move, body []model.Op, l local, out []move) ([
 		out = append(out, f)
 		guard = t.And(guard, in)
 	}
+	// divFault appends the fault move of a division by zero in e.
+	divFault := func(e model.Expr) error {
+		dz, err := t.faultCond(e, regTerm, memTerm)
+		if err != nil || dz == idFalse {
+			return err
+		}
+		f := base
+		f.fault, f.guard, f.next = true, t.And(guard, dz), l
+		f.fseq = nfault
+		nfault++
+		out = append(out, f)
+		guard = t.And(guard, t.Not(dz))
+		return nil
+	}
 	first := true
 	for _, b := range body {
 		switch b.Kind {
 		case model.Nop:
 		case model.Assign:
 			v, err := t.fromExpr(b.Expr, regTerm, memTerm)
+			if err == nil {
+				err = divFault(b.Expr)
+			}
 			if err != nil {
 				return out, err
 			}
@@ -603,6 +656,9 @@ func (s *system) lockedMoves(base move, body []model.Op, l local, out []move) ([
 			env[reg(b.Reg)] = v
 		case model.Guard:
 			g, err := t.fromCond(b.Expr, regTerm, memTerm)
+			if err == nil {
+				err = divFault(b.Expr)
+			}
 			if err != nil {
 				return out, err
 			}
@@ -614,6 +670,9 @@ func (s *system) lockedMoves(base move, body []model.Op, l local, out []move) ([
 			}
 			if b.Expr != nil {
 				want, err := t.fromExpr(b.Expr, regTerm, memTerm)
+				if err == nil {
+					err = divFault(b.Expr)
+				}
 				if err != nil {
 					return out, err
 				}
@@ -625,6 +684,9 @@ func (s *system) lockedMoves(base move, body []model.Op, l local, out []move) ([
 			}
 		case model.Write:
 			v, err := t.fromExpr(b.Expr, regTerm, memTerm)
+			if err == nil {
+				err = divFault(b.Expr)
+			}
 			if err != nil {
 				return out, err
 			}
@@ -643,4 +705,77 @@ func (s *system) lockedMoves(base move, body []model.Op, l local, out []move) ([
 	}
 	slices.SortFunc(base.sub, func(a, b binding) int { return cmpDvar(a.v, b.v) })
 	return append(out, base), nil
+}
+
+// maxSplitConds bounds the conditions splitMoves splits one move on.
+const maxSplitConds = 3
+
+// splitMoves replaces each move whose guard, assignment or recorded value
+// chooses between values (an if-then-else term: a comparison or a
+// negation used as a number, a product by one) by one move per case, each
+// with the case's condition in its guard and the chosen values in its
+// terms. The abstract post of a move is computed predicate by predicate,
+// and a choice that no predicate decides before the step would leave
+// every predicate about its result undecided after it (m := max(a, b)
+// proves neither m == a nor m == b); split, each case decides them. Fault
+// moves are not split: they assign nothing.
+func (s *system) splitMoves(mvs []move) []move {
+	var out []move
+	for _, mv := range mvs {
+		if mv.fault {
+			out = append(out, mv)
+			continue
+		}
+		out = s.splitMove(mv, 1, 0, out)
+	}
+	return out
+}
+
+// splitMove appends the cases of mv, whose case number so far is id after
+// depth conditions.
+func (s *system) splitMove(mv move, id, depth int, out []move) []move {
+	t := s.t
+	c, ok := s.choice(&mv)
+	if !ok || depth >= maxSplitConds {
+		if depth > 0 {
+			mv.split = id
+		}
+		return append(out, mv)
+	}
+	for _, pol := range []bool{true, false} {
+		cs := mv
+		lit := c
+		if !pol {
+			lit = t.Not(c)
+		}
+		cs.guard = t.And(t.Choose(mv.guard, c, pol), lit)
+		if cs.guard == idFalse {
+			continue
+		}
+		cs.sub = make([]binding, len(mv.sub))
+		for i, b := range mv.sub {
+			cs.sub[i] = binding{b.v, t.Choose(b.t, c, pol)}
+		}
+		if mv.val >= 0 {
+			cs.val = t.Choose(mv.val, c, pol)
+		}
+		out = s.splitMove(cs, id<<1|int(b2i(pol)), depth+1, out)
+	}
+	return out
+}
+
+// choice returns the condition of an if-then-else in the terms of mv.
+func (s *system) choice(mv *move) (tid, bool) {
+	if c, ok := s.t.iteCond(mv.guard); ok {
+		return c, true
+	}
+	for _, b := range mv.sub {
+		if c, ok := s.t.iteCond(b.t); ok {
+			return c, true
+		}
+	}
+	if mv.val >= 0 {
+		return s.t.iteCond(mv.val)
+	}
+	return 0, false
 }

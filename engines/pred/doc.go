@@ -88,10 +88,36 @@
 // the engine bounds, by the growth of the values along the program's data
 // flow (wrapfree.go), how many operations every run performs before a sum,
 // difference, product, negation or quotient could leave int64: a ticket
-// that grows by one per lock takes about 2^63. A proof for which that
-// bound is below [MinWrapFreeOps] (2^60) is not given: the answer is
-// Inconclusive and names the expression, and so is a counterexample that
-// does not replay because one of its values wrapped. A [model.Wrap] to fewer bits is exact:
+// that grows by one per lock takes about 2^63. Where that bound is below
+// [MinWrapFreeOps] (2^60) — a product of two values that grow, a counter
+// that steps by 2^62 — the engine computes the parts of expressions that
+// may wrap as Go does, reduced modulo 2^64 into int64 (wrap64.go), and
+// the others keep their bound; only when that does not bring every bound
+// to MinWrapFreeOps is the answer Inconclusive, naming the expression, as
+// is a counterexample that does not replay because one of its values
+// wrapped.
+//
+// A quotient or remainder by a value known only at run time is Go's
+// truncated division (Z3's Euclidean div and mod, corrected for a
+// negative dividend); a step that divides by zero has a fault move,
+// enabled where the divisor is zero (with && and || evaluated as Go does,
+// so that d != 0 && x/d > 1 never faults), as Go panics there. Such
+// questions are non-linear: Z3 may need long for them, within the
+// resource limit of each check.
+//
+// # Choices split
+//
+// A term that chooses between values — a comparison or a negation used as
+// a number, a product by one, as Go code lowered without branches has —
+// is an if-then-else. A product by one is the choice of the products with
+// its branches ((a < b)·c is if a < b then c else 0, linear); a linear atom
+// over choices is the disjunction of its cases, whose atoms are linear in
+// the branches; and a step whose guard, assignment or recorded value
+// chooses is split into one move per case, with the case's condition in
+// its guard (up to three conditions a step). The abstract post decides
+// each predicate on its own, so m := max(a, b) unsplit proves neither
+// m == a nor m == b when no predicate orders a and b before the step;
+// split, each case proves one. A [model.Wrap] to fewer bits is exact:
 // a Euclidean remainder by its constant modulus, which Z3 decides; the wraps
 // of sums of values already in range become single corrections (wrap.go).
 // A program with counters of such a type (x := uint32(x + 1), an unbounded
@@ -102,7 +128,7 @@
 // constant (bits as Euclidean remainders, shifts as products and quotients
 // by powers of two; bitops.go); on two values known only at run time, and
 // for a shift by such a count, the analysis is Inconclusive and names the
-// construct, as for a division by a divisor known only at run time.
+// construct.
 //
 // # Zones first
 //

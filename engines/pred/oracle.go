@@ -327,6 +327,10 @@ func (o *oracle) expr(x tid) *smt.Expr {
 		} else {
 			e = c.Sub(a, c.Mul(c.IntVal(n.C), q))
 		}
+	case tDivV, tModV:
+		e = o.truncDivMod(n.Op, o.expr(n.Args[0]), o.expr(n.Args[1]))
+	case tWrap64:
+		e = o.wrap64(n.Args[0])
 	case tIte:
 		e = c.Ite(o.expr(n.Args[0]), o.expr(n.Args[1]), o.expr(n.Args[2]))
 	case tEq:
@@ -348,6 +352,43 @@ func (o *oracle) expr(x tid) *smt.Expr {
 	}
 	o.exprs[x] = e
 	return e
+}
+
+// truncDivMod returns Go's a / b (tDivV) or a % b (tModV) for a divisor b
+// that is not zero, from Z3's Euclidean div and mod (a = b·q + r with
+// 0 ≤ r < |b|): Go's quotient is q, but one step nearer zero when a is
+// negative and r is not 0; Go's remainder is then r - |b|. For b = 0 the
+// term is Z3's, which no step uses: the division faults.
+func (o *oracle) truncDivMod(op top, a, b *smt.Expr) *smt.Expr {
+	c := o.ctx
+	zero := c.IntVal(0)
+	q, r := c.Div(a, b), c.Mod(a, b)
+	adjust := c.Not(c.Or(c.Ge(a, zero), c.Eq(r, zero)))
+	if op == tDivV {
+		step := c.Ite(c.Gt(b, zero), c.IntVal(1), c.IntVal(-1))
+		return c.Ite(adjust, c.Add(q, step), q)
+	}
+	abs := c.Ite(c.Ge(b, zero), b, c.Neg(b))
+	return c.Ite(adjust, c.Sub(r, abs), r)
+}
+
+// wrap64 returns x reduced modulo 2^64 into int64. A sum of at most two
+// int64 values and a constant lies within ±3·2^63, where one correction
+// by 2^64 is enough: an if-then-else, which Z3 decides far more easily than
+// the remainder ((x + 2^63) mod 2^64) - 2^63 that any other x takes (Z3
+// 4.8 can spend minutes on a parity question about the remainder). The
+// values of variables are int64 in every state of the program; a question
+// over values beyond is only ever less precise, never wrong, since the
+// engine concludes only from unsatisfiability.
+func (o *oracle) wrap64(x tid) *smt.Expr {
+	c := o.ctx
+	a := o.expr(x)
+	half := c.Add(c.IntVal(1<<62), c.IntVal(1<<62))
+	full := c.Add(half, half)
+	if !o.t.smallSum(x) {
+		return c.Sub(c.Mod(c.Add(a, half), full), half)
+	}
+	return c.Ite(c.Ge(a, half), c.Sub(a, full), c.Ite(c.Lt(a, c.Neg(half)), c.Add(a, full), a))
 }
 
 // eliminate returns a quantifier-free term equivalent to ∃vs. x, by Z3's

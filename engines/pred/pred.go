@@ -419,6 +419,21 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		e.release(sig, ss)
 	})
 	t, or := ss.t, ss.or
+	// A proof with unbounded integers holds for Go's int64 values only in
+	// the runs that wrap nothing (wrapfree.go); where that bound is too
+	// short, the values that may wrap are computed as Go does (wrap64.go).
+	// A counterexample with a wrapped value does not replay. The lazy form
+	// (lazy.go) keeps its counters unreduced on purpose: it is left as it
+	// is, and the eager form, analysed beside it, wraps.
+	var wrap wrapBound
+	wrapped := false
+	if lazy {
+		wrap = wrapFree(ep)
+	} else {
+		wp, w := wrapExact(ep)
+		wrapped = wp != ep
+		ep, wrap = wp, w
+	}
 	s, err := newSystem(ep, t, m)
 	if errors.Is(err, errNotEncoded) {
 		return notEncodedReport(m, start, err), nil
@@ -480,10 +495,6 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		maxStates = DefaultMaxStates
 	}
 	rep := &Report{Result: &engines.Result{Model: m}}
-	// A proof with unbounded integers holds for Go's int64 values only in
-	// the runs that wrap nothing; a counterexample with a wrapped value
-	// does not replay (wrapfree.go).
-	wrap := wrapFree(ep)
 	queries0, calls0 := or.queries, or.calls
 	finish := func(status engines.Status, reason string) (*Report, error) {
 		res := rep.Result
@@ -556,8 +567,8 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		}
 		if sc != nil {
 			t, err := r.sim.trace(sc, m, m == model.TSO)
-			if err != nil && wrap.ops < MinWrapFreeOps {
-				return finish(engines.Inconclusive, wrap.reason())
+			if err != nil && (wrap.ops < MinWrapFreeOps || wrapped) {
+				return finish(engines.Inconclusive, wrap.replayReason(wrapped))
 			}
 			if err != nil {
 				return nil, fmt.Errorf("pred engine: %w", err)
@@ -573,8 +584,8 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			}
 			if tso != nil {
 				t, err := r.sim.trace(tso, model.TSO, false)
-				if err != nil && wrap.ops < MinWrapFreeOps {
-					return finish(engines.Inconclusive, wrap.reason())
+				if err != nil && (wrap.ops < MinWrapFreeOps || wrapped) {
+					return finish(engines.Inconclusive, wrap.replayReason(wrapped))
 				}
 				if err != nil {
 					return nil, fmt.Errorf("pred engine: %w", err)

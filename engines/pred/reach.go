@@ -56,12 +56,15 @@ type event struct {
 	x           int
 	fault       bool
 	fseq        int
+	split       int
 }
 
 func (m *move) event() event {
-	return event{proc: m.proc, trans: m.trans, rule: m.rule, x: m.x, fault: m.fault, fseq: m.fseq}
+	return event{proc: m.proc, trans: m.trans, rule: m.rule, x: m.x, fault: m.fault, fseq: m.fseq, split: m.split}
 }
 
+// matches reports whether m is a move of e; with rules, of e's rule and
+// case (without, a replay tries every case of the operation).
 func (e event) matches(m *move, rules bool) bool {
 	if e.proc != m.proc || e.trans != m.trans || e.fault != m.fault || e.fseq != m.fseq {
 		return false
@@ -69,7 +72,7 @@ func (e event) matches(m *move, rules bool) bool {
 	if e.trans < 0 && e.x != m.x {
 		return false
 	}
-	return !rules || e.rule == m.rule
+	return !rules || e.rule == m.rule && e.split == m.split
 }
 
 // abstractTrace is a counterexample of the comb-abstract system: the events

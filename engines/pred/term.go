@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -58,7 +57,10 @@ const (
 	tNot
 	tAnd
 	tOr
-	tEMod // the Euclidean remainder by the constant C > 0, in [0, C) (integer)
+	tEMod   // the Euclidean remainder by the constant C > 0, in [0, C) (integer)
+	tDivV   // Go's truncated division Args[0] / Args[1], a divisor known only at run time (integer)
+	tModV   // Go's remainder Args[0] % Args[1], a divisor known only at run time (integer)
+	tWrap64 // Args[0] reduced modulo 2^64 into int64, as Go's arithmetic wraps (integer)
 )
 
 // tid names an interned term. Terms are immutable and hash-consed: two tids
@@ -231,13 +233,21 @@ func (t *terms) Scale(k int64, x tid) tid {
 	return t.mkLin(l)
 }
 
-// Mul returns x*y.
+// Mul returns x*y. A factor that is an if-then-else is split: the
+// product of the other factor with each branch (a comparison used as a
+// number, (a < b) * c, becomes if a < b then c else 0, linear).
 func (t *terms) Mul(x, y tid) tid {
 	if c, ok := t.constOf(x); ok {
 		return t.Scale(c, y)
 	}
 	if c, ok := t.constOf(y); ok {
 		return t.Scale(c, x)
+	}
+	for _, f := range [2][2]tid{{x, y}, {y, x}} {
+		if ite, ok := t.iteLeaf(f[0]); ok {
+			n := t.nodes[ite]
+			return t.Ite(n.Args[0], t.Mul(n.Args[1], f[1]), t.Mul(n.Args[2], f[1]))
+		}
 	}
 	if x > y {
 		x, y = y, x
@@ -263,6 +273,62 @@ func (t *terms) DivMod(op top, x tid, c int64) tid {
 		return t.Const(v % c)
 	}
 	return t.intLeaf(t.intern(node{Op: op, C: c, Args: []tid{x}}))
+}
+
+// DivModV returns Go's x/y (tDivV) or x%y (tModV). A constant divisor
+// gives DivMod's term; a divisor of zero gives 0, the value no step uses
+// (the step that divides faults instead, see faultCond).
+func (t *terms) DivModV(op top, x, y tid) tid {
+	if c, ok := t.constOf(y); ok {
+		switch {
+		case c == 0:
+			return t.Const(0)
+		case op == tDivV:
+			return t.DivMod(tDiv, x, c)
+		}
+		return t.DivMod(tMod, x, c)
+	}
+	return t.intLeaf(t.intern(node{Op: op, Args: []tid{x, y}}))
+}
+
+// iteLeaf returns the if-then-else node of x when x is one.
+func (t *terms) iteLeaf(x tid) (tid, bool) {
+	n := &t.nodes[x]
+	if n.Op == tLin && n.C == 0 && len(n.Args) == 1 && n.Coef[0] == 1 && t.nodes[n.Args[0]].Op == tIte {
+		return n.Args[0], true
+	}
+	return 0, false
+}
+
+// maxIteSplit bounds the if-then-else summands of a linear atom that
+// splitIte splits (2^maxIteSplit cases).
+const maxIteSplit = 3
+
+// splitIte returns the atom rel(l) with the if-then-else summands of the
+// linear form l split into cases: rel(r + k·ite(c, a, b)) is
+// (c ∧ rel(r + k·a)) ∨ (¬c ∧ rel(r + k·b)). The atoms of the result are
+// linear over the branches, so that predicates and pre-images built from
+// them stay in difference logic where the branches are, instead of one
+// atom that only Z3 reads and that a cube can only take or leave whole.
+// ok is false when l has no such summand, or more than maxIteSplit.
+func (t *terms) splitIte(l tid, rel func(tid) tid) (tid, bool) {
+	n := &t.nodes[l]
+	at, count := -1, 0
+	for i, a := range n.Args {
+		if t.nodes[a].Op == tIte {
+			if at < 0 {
+				at = i
+			}
+			count++
+		}
+	}
+	if at < 0 || count > maxIteSplit {
+		return 0, false
+	}
+	ite, k := n.Args[at], n.Coef[at]
+	rest := t.AddK(l, -k, t.intLeaf(ite))
+	c, a, b := t.nodes[ite].Args[0], t.nodes[ite].Args[1], t.nodes[ite].Args[2]
+	return t.Or(t.And(c, rel(t.AddK(rest, k, a))), t.And(t.Not(c), rel(t.AddK(rest, k, b)))), true
 }
 
 // Ite returns if b then x else y (integers).
@@ -313,6 +379,9 @@ func (t *terms) leZero(l tid) tid {
 	if len(n.Args) == 0 {
 		return t.boolConst(n.C <= 0)
 	}
+	if x, ok := t.splitIte(l, t.leZero); ok {
+		return x
+	}
 	g := int64(0)
 	for _, k := range n.Coef {
 		g = gcd(g, k)
@@ -334,6 +403,9 @@ func (t *terms) eqZero(l tid) tid {
 	n := t.nodes[l]
 	if len(n.Args) == 0 {
 		return t.boolConst(n.C == 0)
+	}
+	if x, ok := t.splitIte(l, t.eqZero); ok {
+		return x
 	}
 	g := int64(0)
 	for _, k := range n.Coef {
@@ -512,11 +584,28 @@ func cmpDvar(a, b dvar) int {
 // Subst replaces the variables of x by terms, simultaneously. Variables for
 // which f returns ok == false stay.
 func (t *terms) Subst(x tid, f func(dvar) (tid, bool)) tid {
-	memo := make(map[tid]tid)
-	return t.subst(x, f, memo)
+	return t.subst(x, &substitution{f: f, memo: make(map[tid]tid), cond: -1})
 }
 
-func (t *terms) subst(x tid, f func(dvar) (tid, bool), memo map[tid]tid) tid {
+// Choose returns x with every if-then-else on the condition c replaced by
+// its branch for c = pol.
+func (t *terms) Choose(x, c tid, pol bool) tid {
+	none := func(dvar) (tid, bool) { return 0, false }
+	return t.subst(x, &substitution{f: none, memo: make(map[tid]tid), cond: c, pol: pol})
+}
+
+// substitution is what subst replaces: the variables f names, and the
+// if-then-else terms on the condition cond (when not -1) by their branch
+// for cond = pol.
+type substitution struct {
+	f    func(dvar) (tid, bool)
+	memo map[tid]tid
+	cond tid
+	pol  bool
+}
+
+func (t *terms) subst(x tid, s *substitution) tid {
+	f, memo := s.f, s.memo
 	if r, ok := memo[x]; ok {
 		return r
 	}
@@ -542,25 +631,37 @@ func (t *terms) subst(x tid, f func(dvar) (tid, bool), memo map[tid]tid) tid {
 				l.terms[a] += n.Coef[i]
 				continue
 			}
-			t.addTo(l, t.subst(a, f, memo), n.Coef[i])
+			t.addTo(l, t.subst(a, s), n.Coef[i])
 		}
 		r = t.mkLin(l)
 	case tMul:
-		r = t.Mul(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo))
+		r = t.Mul(t.subst(n.Args[0], s), t.subst(n.Args[1], s))
 	case tDiv, tMod, tEMod:
-		r = t.DivMod(n.Op, t.subst(n.Args[0], f, memo), n.C)
+		r = t.DivMod(n.Op, t.subst(n.Args[0], s), n.C)
+	case tDivV, tModV:
+		r = t.DivModV(n.Op, t.subst(n.Args[0], s), t.subst(n.Args[1], s))
+	case tWrap64:
+		r = t.Wrap64(t.subst(n.Args[0], s))
 	case tIte:
-		r = t.Ite(t.subst(n.Args[0], f, memo), t.subst(n.Args[1], f, memo), t.subst(n.Args[2], f, memo))
+		if n.Args[0] == s.cond {
+			branch := n.Args[2]
+			if s.pol {
+				branch = n.Args[1]
+			}
+			r = t.subst(branch, s)
+			break
+		}
+		r = t.Ite(t.subst(n.Args[0], s), t.subst(n.Args[1], s), t.subst(n.Args[2], s))
 	case tEq:
-		r = t.eqZero(t.subst(n.Args[0], f, memo))
+		r = t.eqZero(t.subst(n.Args[0], s))
 	case tLe:
-		r = t.leZero(t.subst(n.Args[0], f, memo))
+		r = t.leZero(t.subst(n.Args[0], s))
 	case tNot:
-		r = t.Not(t.subst(n.Args[0], f, memo))
+		r = t.Not(t.subst(n.Args[0], s))
 	case tAnd, tOr:
 		args := make([]tid, len(n.Args))
 		for i, a := range n.Args {
-			args[i] = t.subst(a, f, memo)
+			args[i] = t.subst(a, s)
 		}
 		r = t.junction(n.Op, args)
 	}
@@ -643,6 +744,22 @@ func (t *terms) evalChecked(x tid, leaf func(tid) int64) (int64, bool) {
 		}
 		_, okAdd := addExact(a%n.C, n.C)
 		return (a%n.C + n.C) % n.C, ok && okAdd && n.C > 0
+	case tDivV, tModV:
+		a, okA := t.evalChecked(n.Args[0], leaf)
+		b, okB := t.evalChecked(n.Args[1], leaf)
+		if b == 0 {
+			// No step divides by zero (it faults); the solver's value of
+			// such a term is its own.
+			return 0, false
+		}
+		ok := okA && okB && !(b == -1 && a == math.MinInt64)
+		if n.Op == tDivV {
+			return a / b, ok
+		}
+		return a % b, ok
+	case tWrap64:
+		a, ok := t.evalChecked(n.Args[0], leaf)
+		return a, ok || t.ring(n.Args[0])
 	case tIte:
 		c, ok := t.evalChecked(n.Args[0], leaf)
 		var v int64
@@ -755,6 +872,20 @@ func (t *terms) format(b *strings.Builder, x tid, name func(dvar) string) {
 		default:
 			fmt.Fprintf(b, ") mod %d", n.C)
 		}
+	case tWrap64:
+		b.WriteString("int64(")
+		t.format(b, n.Args[0], name)
+		b.WriteString(")")
+	case tDivV, tModV:
+		b.WriteString("(")
+		t.format(b, n.Args[0], name)
+		if n.Op == tDivV {
+			b.WriteString(")/(")
+		} else {
+			b.WriteString(")%(")
+		}
+		t.format(b, n.Args[1], name)
+		b.WriteString(")")
 	case tIte:
 		b.WriteString("ite(")
 		t.format(b, n.Args[0], name)
@@ -856,22 +987,10 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 			return t.AddK(x, -1, y), nil
 		case model.OpMul:
 			return t.Mul(x, y), nil
-		case model.OpDiv, model.OpMod:
-			c, ok := t.constOf(y)
-			if !ok || c == 0 {
-				what := "a division by a value that is not a constant"
-				if e.Op == model.OpMod {
-					what = "a remainder (%) by a value that is not a constant"
-				}
-				if ok {
-					what = "a division by the constant zero"
-				}
-				return 0, &engines.Unsupported{Engine: "the predicate engine", What: what}
-			}
-			if e.Op == model.OpDiv {
-				return t.DivMod(tDiv, x, c), nil
-			}
-			return t.DivMod(tMod, x, c), nil
+		case model.OpDiv:
+			return t.DivModV(tDivV, x, y), nil
+		case model.OpMod:
+			return t.DivModV(tModV, x, y), nil
 
 		case model.OpBitAnd, model.OpBitOr, model.OpXor, model.OpAndNot, model.OpShl, model.OpShr, model.OpShrU:
 			return t.bitop(e.Op, x, y)
@@ -881,6 +1000,9 @@ func (t *terms) fromExpr(e model.Expr, reg func(model.RegRef) tid, mem func(int)
 		x, err := t.fromExpr(e.X, reg, mem)
 		if err != nil {
 			return 0, err
+		}
+		if e.Bits == wrap64Bits && e.Signed {
+			return t.Wrap64(x), nil
 		}
 		if e.Bits < 1 || e.Bits > model.MaxWrapBits {
 			return 0, fmt.Errorf("wrap to %d bits", e.Bits)
@@ -1023,4 +1145,59 @@ func (t *terms) inDomain(x tid, d model.Domain) tid {
 	in := t.And(t.Le(t.Const(d.Lo), x), t.Le(x, t.Const(d.Hi)))
 	t.domTerm[k] = in
 	return in
+}
+
+// faultCond returns the condition under which evaluating e faults, as
+// model.Eval does: a division or remainder by zero, where the operands
+// are evaluated first and the right operand of && and || only when the
+// left one does not decide the value.
+func (t *terms) faultCond(e model.Expr, reg func(model.RegRef) tid, mem func(int) tid) (tid, error) {
+	switch e := e.(type) {
+	case model.Unary:
+		return t.faultCond(e.X, reg, mem)
+	case model.Wrap:
+		return t.faultCond(e.X, reg, mem)
+	case model.Binary:
+		fx, err := t.faultCond(e.X, reg, mem)
+		if err != nil {
+			return 0, err
+		}
+		fy, err := t.faultCond(e.Y, reg, mem)
+		if err != nil || fy == idFalse && e.Op != model.OpDiv && e.Op != model.OpMod {
+			return t.Or(fx, fy), err
+		}
+		switch e.Op {
+		case model.OpAnd, model.OpOr:
+			x, err := t.fromCond(e.X, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			if e.Op == model.OpOr {
+				x = t.Not(x)
+			}
+			return t.Or(fx, t.And(x, fy)), nil
+		case model.OpDiv, model.OpMod:
+			y, err := t.fromExpr(e.Y, reg, mem)
+			if err != nil {
+				return 0, err
+			}
+			return t.Or(fx, fy, t.Eq(y, t.Const(0))), nil
+		}
+		return t.Or(fx, fy), nil
+	}
+	return idFalse, nil
+}
+
+// iteCond returns the condition of the outermost if-then-else in x.
+func (t *terms) iteCond(x tid) (tid, bool) {
+	n := &t.nodes[x]
+	if n.Op == tIte {
+		return n.Args[0], true
+	}
+	for _, a := range n.Args {
+		if c, ok := t.iteCond(a); ok {
+			return c, true
+		}
+	}
+	return 0, false
 }

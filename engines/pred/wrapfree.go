@@ -53,6 +53,9 @@ const noWrapLimit = math.MaxUint64
 type wrapBound struct {
 	ops   uint64
 	where string // the expression that limits ops, with its position; "" when none does
+	// exprs are the parts of expressions whose bound is below
+	// MinWrapFreeOps (see wrapExact).
+	exprs []model.Expr
 }
 
 // reason says why a proof does not hold for the program's int64 values.
@@ -157,16 +160,16 @@ func (w *wrapAnalysis) loc(l int, dom model.Domain) magnitude {
 // wrap's power of two). The engine's other operators compute Go's value
 // exactly (shifts and masks by constants: bitops.go), so their bounds are
 // those of int64 at most.
-func (w *wrapAnalysis) expr(e model.Expr, q int, visit func(magnitude)) magnitude {
+func (w *wrapAnalysis) expr(e model.Expr, q int, visit func(magnitude, model.Expr)) magnitude {
 	return w.exprBound(e, q, visit, false)
 }
 
-func (w *wrapAnalysis) exprBound(e model.Expr, q int, visit func(magnitude), underWrap bool) magnitude {
+func (w *wrapAnalysis) exprBound(e model.Expr, q int, visit func(magnitude, model.Expr), underWrap bool) magnitude {
 	sub := func(x model.Expr) magnitude { return w.exprBound(x, q, visit, false) }
 	arith := func(x model.Expr) magnitude { return w.exprBound(x, q, visit, underWrap) }
 	check := func(m magnitude) magnitude {
 		if visit != nil && !underWrap {
-			visit(m)
+			visit(m, e)
 		}
 		return m
 	}
@@ -183,6 +186,9 @@ func (w *wrapAnalysis) exprBound(e model.Expr, q int, visit func(magnitude), und
 		return w.loc(w.regLoc(p, e.Reg), w.p.Procs[p].Regs[e.Reg].Dom)
 	case model.Wrap:
 		w.exprBound(e.X, q, visit, true)
+		if e.Bits >= 63 {
+			return magnitude{c: 1 << 63} // the int64 wrap of wrapExact
+		}
 		return magnitude{c: uint64(1) << e.Bits}
 	case model.Unary:
 		switch e.Op {
@@ -365,7 +371,7 @@ func wrapFree(p *model.Program) wrapBound {
 					// One member plus a bounded amount, per operation.
 					c.d = max(c.d, v.c)
 				default:
-					return wrapBound{ops: 0, where: a.at}
+					return wrapBound{ops: 0, where: a.at, exprs: []model.Expr{a.e}}
 				}
 			}
 		}
@@ -376,9 +382,13 @@ func wrapFree(p *model.Program) wrapBound {
 	}
 	// Then the operations before each part of each expression can wrap.
 	res := wrapBound{ops: noWrapLimit}
-	check := func(where func() string) func(magnitude) {
-		return func(m magnitude) {
-			if ops := opsBefore(m); ops < res.ops {
+	check := func(where func() string) func(magnitude, model.Expr) {
+		return func(m magnitude, e model.Expr) {
+			ops := opsBefore(m)
+			if ops < MinWrapFreeOps {
+				res.exprs = append(res.exprs, e)
+			}
+			if ops < res.ops {
 				res.ops, res.where = ops, where()
 			}
 		}
