@@ -161,3 +161,37 @@ func TestArithModels(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkArith decides each of arithModels, fails on a verdict other
+// than the one worked out by hand, and reports the solver calls that
+// reached Z3, the questions asked (most answered by the cache or by
+// difference logic), the refinement iterations and the abstract states.
+// Run it with -benchtime=1x.
+func BenchmarkArith(b *testing.B) {
+	requireZ3(b)
+	for _, tc := range arithModels {
+		b.Run(tc.file+"/"+tc.m.String(), func(b *testing.B) {
+			p := load(b, tc.file)
+			var rep *pred.Report
+			for b.Loop() {
+				var err error
+				rep, err = (&pred.Engine{Fresh: true}).Analyze(context.Background(), p, tc.m)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if rep.Result.Status != tc.want {
+				b.Fatalf("got %v (%s), want %v", rep.Result.Status, rep.Result.Reason, tc.want)
+			}
+			reportPred(b, rep)
+		})
+	}
+}
+
+// reportPred reports the counts of rep as the metrics of b.
+func reportPred(b *testing.B, rep *pred.Report) {
+	b.ReportMetric(float64(rep.SolverCalls), "z3calls")
+	b.ReportMetric(float64(rep.Queries), "queries")
+	b.ReportMetric(float64(rep.Iterations), "iterations")
+	b.ReportMetric(float64(rep.Result.Stats.States), "states")
+}

@@ -340,6 +340,15 @@ func (e *Engine) analyzeBoth(ctx context.Context, meter *engines.Meter, p, lazyP
 
 type holdKey struct{}
 
+// wrappedKey marks the context of the analysis of a program whose values
+// that may wrap are computed as Go does (see analyze).
+type wrappedKey struct{}
+
+// wrapIterations bounds the refinement of the wrapped form of a program:
+// its predicates over wrapped sums can grow without end where the
+// unwrapped ones settle (int64(int64(x + 1) + 1) is not x + 2).
+const wrapIterations = 8
+
 // withHold returns a context under which analyze leaves its final steps
 // (keeping or dropping what it learned) in *h for its caller to run.
 func withHold(ctx context.Context, h *[]func(keep bool)) context.Context {
@@ -420,20 +429,12 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	})
 	t, or := ss.t, ss.or
 	// A proof with unbounded integers holds for Go's int64 values only in
-	// the runs that wrap nothing (wrapfree.go); where that bound is too
-	// short, the values that may wrap are computed as Go does (wrap64.go).
-	// A counterexample with a wrapped value does not replay. The lazy form
-	// (lazy.go) keeps its counters unreduced on purpose: it is left as it
-	// is, and the eager form, analysed beside it, wraps.
-	var wrap wrapBound
-	wrapped := false
-	if lazy {
-		wrap = wrapFree(ep)
-	} else {
-		wp, w := wrapExact(ep)
-		wrapped = wp != ep
-		ep, wrap = wp, w
-	}
+	// the runs that wrap nothing (wrapfree.go); a counterexample with a
+	// wrapped value does not replay. When that bound is too short, the
+	// answer is sought again with the values that may wrap computed as Go
+	// does (wrap64.go), within wrapIterations.
+	wrap := wrapFree(ep)
+	wrapped := ctx.Value(wrappedKey{}) != nil
 	s, err := newSystem(ep, t, m)
 	if errors.Is(err, errNotEncoded) {
 		return notEncodedReport(m, start, err), nil
@@ -490,6 +491,9 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 	if maxIter <= 0 {
 		maxIter = DefaultMaxIterations
 	}
+	if wrapped {
+		maxIter = min(maxIter, wrapIterations)
+	}
 	maxStates := e.MaxStates
 	if maxStates <= 0 {
 		maxStates = DefaultMaxStates
@@ -521,6 +525,20 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		}
 		return fmt.Sprintf("k = %d, %d predicates", k, r.ps.len())
 	}
+	// wrapInconclusive is the answer when wrap-around stops a proof or a
+	// counterexample: the wrapped form's, when it has a conclusive one.
+	wrapInconclusive := func() (*Report, error) {
+		if !wrapped && !lazy && wrap.ops < MinWrapFreeOps {
+			if wp, w := wrapExact(ep); wp != ep && w.ops >= MinWrapFreeOps {
+				wctx := context.WithValue(withHold(ctx, nil), wrappedKey{}, true)
+				r, err := e.analyze(wctx, p, wp, false, m, sig+"\x00wrap64")
+				if err == nil && r.Result.Status != engines.Inconclusive {
+					return r, nil
+				}
+			}
+		}
+		return finish(engines.Inconclusive, wrap.replayReason(wrapped))
+	}
 	seen := make(map[string]bool)
 	for {
 		if meter.Out() {
@@ -549,7 +567,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		}
 		if rr.trace == nil {
 			if wrap.ops < MinWrapFreeOps {
-				return finish(engines.Inconclusive, wrap.reason())
+				return wrapInconclusive()
 			}
 			return finish(engines.Safe, "")
 		}
@@ -568,7 +586,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 		if sc != nil {
 			t, err := r.sim.trace(sc, m, m == model.TSO)
 			if err != nil && (wrap.ops < MinWrapFreeOps || wrapped) {
-				return finish(engines.Inconclusive, wrap.replayReason(wrapped))
+				return wrapInconclusive()
 			}
 			if err != nil {
 				return nil, fmt.Errorf("pred engine: %w", err)
@@ -585,7 +603,7 @@ func (e *Engine) analyze(ctx context.Context, p, ep *model.Program, lazy bool, m
 			if tso != nil {
 				t, err := r.sim.trace(tso, model.TSO, false)
 				if err != nil && (wrap.ops < MinWrapFreeOps || wrapped) {
-					return finish(engines.Inconclusive, wrap.replayReason(wrapped))
+					return wrapInconclusive()
 				}
 				if err != nil {
 					return nil, fmt.Errorf("pred engine: %w", err)

@@ -185,11 +185,11 @@ bad "x wrapped" : check@bad
 
 // TestCheckLimit checks that a Z3 check that runs out of its resource limit
 // ends the analysis inconclusive, naming the limit, rather than in an error
-// or the wall-clock budget: with a limit of 1000 units, the first question
+// or the wall-clock budget: with a limit of 300 units, the first question
 // outside difference logic (a product of two run-time values) exceeds it.
 func TestCheckLimit(t *testing.T) {
 	defer func(l uint32) { checkLimit = l }(checkLimit)
-	checkLimit = 1000
+	checkLimit = 300
 	src := `
 var x : int = 3
 process P0 {
@@ -216,7 +216,7 @@ bad "product 10" : P0@bad
 		t.Fatal(err)
 	}
 	if res.Status != engines.Inconclusive || !strings.Contains(res.Reason, "resource limit") {
-		t.Errorf("with a limit of 1000 units: %v (%s), want inconclusive at the resource limit", res.Status, res.Reason)
+		t.Errorf("with a limit of 300 units: %v (%s), want inconclusive at the resource limit", res.Status, res.Reason)
 	}
 }
 
