@@ -47,6 +47,7 @@ var sections = []section{
 	{"go run ./cmd/fencemodel bench -engine=pred -manifest=testdata/kabs/expected.json -format=markdown", verbatim},
 	{"go run ./cmd/fencemodel bench -engine=bmc -format=markdown", verbatim},
 	{"go run ./cmd/fencemodel bench -engines -budget=1m -format=markdown", verbatim},
+	{"go test ./engines/pred -run '^$' -bench Arith -benchtime 1x", benchTable},
 }
 
 // docPath is the page, relative to the module's root.
