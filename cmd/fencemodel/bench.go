@@ -72,19 +72,29 @@ type benchEntry struct {
 	Expect string `json:"expect"`
 }
 
-// readManifest reads a bench manifest and resolves its files against the
-// manifest's directory.
-func readManifest(path string) ([]benchEntry, error) {
+// readJSONList reads a manifest: a JSON list of entries, of which there
+// must be one at least (what names one, for the message).
+func readJSONList[T any](path, what string) ([]T, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading manifest: %w", err)
 	}
-	var entries []benchEntry
+	var entries []T
 	if err := json.Unmarshal(data, &entries); err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", path, err)
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("manifest %s lists no program", path)
+		return nil, fmt.Errorf("manifest %s lists no %s", path, what)
+	}
+	return entries, nil
+}
+
+// readManifest reads a bench manifest and resolves its files against the
+// manifest's directory.
+func readManifest(path string) ([]benchEntry, error) {
+	entries, err := readJSONList[benchEntry](path, "program")
+	if err != nil {
+		return nil, err
 	}
 	dir := filepath.Dir(path)
 	for i := range entries {

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -52,16 +50,9 @@ type engineEntry struct {
 // readEnginesManifest reads the manifest of bench -engines and resolves its
 // paths against the manifest's directory.
 func readEnginesManifest(path string) ([]engineEntry, error) {
-	data, err := os.ReadFile(path)
+	entries, err := readJSONList[engineEntry](path, "system")
 	if err != nil {
-		return nil, fmt.Errorf("reading manifest: %w", err)
-	}
-	var entries []engineEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("manifest %s: %w", path, err)
-	}
-	if len(entries) == 0 {
-		return nil, fmt.Errorf("manifest %s lists no system", path)
+		return nil, err
 	}
 	dir := filepath.Dir(path)
 	for i := range entries {
