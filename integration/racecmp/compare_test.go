@@ -15,7 +15,8 @@ import (
 type placedAccess struct {
 	// label names the access in the table: "23" for an access the race
 	// detector puts on line 23, "~43" for a sync/atomic access in a
-	// function called on line 43, "~go41" for one in the goroutine started
+	// function called on line 43 (or one the run time makes for line 43:
+	// a map assignment, copy), "~go41" for one in the goroutine started
 	// on line 41, "~system" for one in the system function, "?" for an
 	// access without a stack.
 	label string
@@ -44,7 +45,9 @@ func (s *system) place(a raceAccess, created map[string][]frame, stressRoot stri
 		return placedAccess{label: label(f), lines: []string{pos(f)}}
 	}
 	// A sync/atomic access: the frame of the function that calls the
-	// sync/atomic function is missing from the stack.
+	// sync/atomic function is missing from the stack. Or an access the run
+	// time makes for the line itself (a map's assignment, copy): the line
+	// is the first of the package's frames.
 	for _, f := range a.frames {
 		if !inPkg(f) {
 			continue
@@ -52,7 +55,7 @@ func (s *system) place(a raceAccess, created map[string][]frame, stressRoot stri
 		if harness(f) {
 			break
 		}
-		return placedAccess{label: "~" + label(f), lines: s.index.calleesAt(rel(f), f.line)}
+		return placedAccess{label: "~" + label(f), lines: append(s.index.calleesAt(rel(f), f.line), pos(f))}
 	}
 	for _, f := range created[a.goroutine] {
 		if !inPkg(f) {

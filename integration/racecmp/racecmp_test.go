@@ -224,8 +224,8 @@ func describe(a placedAccess) string {
 	if len(a.lines) == 1 {
 		return a.lines[0]
 	}
-	if a.lines == nil {
-		return "an access without a stack"
+	if len(a.lines) == 0 {
+		return "an access without a frame in the corpus's files"
 	}
 	return fmt.Sprintf("a sync/atomic access at one of %s … %s", a.lines[0], a.lines[len(a.lines)-1])
 }
