@@ -948,7 +948,7 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		if x.kind == vPtr && x.ptr.dynamic() || y.kind == vPtr && y.ptr.dynamic() {
 			s.unsupported(in.Pos(), "comparing pointers chosen at run time")
 		}
-		eq := same(x, y)
+		eq := same(x, y) || isUnsafePointer(in.X.Type()) && x.kind == vPtr && y.kind == vPtr && x.ptr.sameAddress(y.ptr)
 		if (in.Op == token.EQL) == eq {
 			return constVal(1)
 		}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"go/build"
 	"go/types"
 	"math"
 	"strings"
@@ -226,6 +227,35 @@ func (p pointer) equal(q pointer) bool {
 		}
 	}
 	return true
+}
+
+// sameAddress reports whether the static pointers p and q, into one
+// object, have one address (gc's layout): a struct and its first field, an
+// array and its first element, as unsafe.Pointer compares them.
+func (p pointer) sameAddress(q pointer) bool {
+	return p.obj == q.obj && p.ref == nil && q.ref == nil && p.offset() == q.offset()
+}
+
+// offset returns the byte offset of a static pointer's target in its
+// object, as gc lays it out on the build's architecture.
+func (p pointer) offset() int64 {
+	sizes := types.SizesFor("gc", build.Default.GOARCH)
+	t, off := p.obj.typ, int64(0)
+	for _, s := range p.path {
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			fields := make([]*types.Var, u.NumFields())
+			for i := range fields {
+				fields[i] = u.Field(i)
+			}
+			off += sizes.Offsetsof(fields)[s.field]
+			t = u.Field(s.field).Type()
+		case *types.Array:
+			off += int64(s.index) * sizes.Sizeof(u.Elem())
+			t = u.Elem()
+		}
+	}
+	return off
 }
 
 func (p pointer) with(s step) pointer {

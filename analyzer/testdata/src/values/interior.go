@@ -273,3 +273,42 @@ func unsafeHeadWrong() {
 		panic("lost a node") // want `^SC: system unsafeHeadWrong is wrong even under sequential consistency`
 	}
 }
+
+// headed has its first field at its own address.
+type headed struct {
+	first struct{ a, b int }
+	n     int
+}
+
+// sameAddress compares a struct's address with its first field's through
+// unsafe.Pointer: they are one address, as in Go, and the panic is reached.
+//
+//fencecheck:system
+func sameAddress() {
+	var p headed
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if unsafe.Pointer(&p.first) == unsafe.Pointer(&p.first.a) && unsafe.Pointer(&p) == unsafe.Pointer(&p.first) {
+			panic("one address") // want `^SC: system sameAddress is wrong even under sequential consistency: the panic is reached here`
+		}
+	}()
+	wg.Wait()
+}
+
+// otherAddress compares fields at different offsets: never equal.
+//
+//fencecheck:system
+func otherAddress() {
+	var p headed
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if unsafe.Pointer(&p.first) != unsafe.Pointer(&p.first.a) || unsafe.Pointer(&p.first.b) == unsafe.Pointer(&p.n) {
+			panic("never")
+		}
+	}()
+	wg.Wait()
+}
