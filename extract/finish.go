@@ -78,6 +78,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.lowerNested()
 	s.lowerChannels()
 	s.lowerConds()
+	s.checkUnsafeCompares()
 
 	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns, Foreign: s.x.foreign}
 	type crit struct {

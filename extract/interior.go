@@ -157,3 +157,41 @@ func (s *system) restoreAlias(ho hintObj) *object {
 	s.heap.aliases[keyOfAlias(p)] = o
 	return o
 }
+
+// addressKey is an address a heap id may stand for: an object and a byte
+// offset in it.
+type addressKey struct {
+	obj    *object
+	offset int64
+}
+
+// notePointerValue records that the static pointer p is held as a value
+// (stored, compared, passed to an atomic operation), for
+// checkUnsafeCompares: the first location named at each address, and
+// whether another location was named there too.
+func (s *system) notePointerValue(p pointer) {
+	if p.ref != nil || p.obj == nil {
+		return
+	}
+	if s.addresses == nil {
+		s.addresses = map[addressKey]string{}
+	}
+	k, name := addressKey{p.obj, p.offset()}, p.name()
+	if other, ok := s.addresses[k]; ok && other != name && s.sharedAddress == "" {
+		s.sharedAddress = other + " and " + name
+	}
+	if _, ok := s.addresses[k]; !ok {
+		s.addresses[k] = name
+	}
+}
+
+// checkUnsafeCompares refuses the system when a process compares
+// unsafe.Pointers read at run time and two locations held as values share
+// an address (a struct and its first field, an array and its first
+// element): the model compares heap ids, which differ, where Go compares
+// addresses, which are equal.
+func (s *system) checkUnsafeCompares() {
+	if len(s.unsafeCompares) > 0 && s.sharedAddress != "" {
+		s.unsupported(s.unsafeCompares[0], "comparing unsafe.Pointers read at run time when %s may be among them: they share an address, which Go compares and fencecheck does not", s.sharedAddress)
+	}
+}

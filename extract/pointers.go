@@ -226,6 +226,7 @@ func (s *system) refExpr(v value, pos token.Pos) model.Expr {
 	case vIface:
 		return s.ifaceID(v, pos)
 	case vPtr:
+		s.notePointerValue(v.ptr)
 		if len(v.ptr.path) != 0 || v.ptr.ref != nil {
 			return s.interiorExpr(v.ptr, pos)
 		}
@@ -581,6 +582,9 @@ func (p *proc) externPtr(fr *frame, in *ssa.Call, k extKind, vt types.Type, ptr 
 		}
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
 	case extCAS:
+		if isUnsafePointer(vt) {
+			s.unsafeCompares = append(s.unsafeCompares, pos)
+		}
 		r := p.resultReg(fr, in, types.Typ[types.Bool])
 		old, nw := arg(1), arg(2)
 		ops = func(x int) []model.Op { return casOps(x, old, nw, r) }

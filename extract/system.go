@@ -246,6 +246,14 @@ func (x *extractor) sourceFiles() []*ast.File {
 
 // system is the state of one system being lowered.
 type system struct {
+	// unsafeCompares are the positions where a process compares
+	// unsafe.Pointers it reads at run time (== and !=, compare-and-swap):
+	// the model compares locations, Go addresses (see checkUnsafeCompares).
+	unsafeCompares []token.Pos
+	// addresses are the locations held as pointer values, by address, and
+	// sharedAddress names two of them at one address (notePointerValue).
+	addresses     map[addressKey]string
+	sharedAddress string
 	// spilled holds the pointer in each spilled variable written once
 	// (spilled.go), for every process that loads it.
 	spilled map[*object]value
@@ -920,6 +928,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if x.kind == vRef || y.kind == vRef {
 		if !isRefLike(x) || !isRefLike(y) {
 			s.unsupported(in.Pos(), "comparing a pointer into an object with a pointer chosen at run time")
+		}
+		if isUnsafePointer(in.X.Type()) || isUnsafePointer(in.Y.Type()) {
+			s.unsafeCompares = append(s.unsafeCompares, in.Pos())
 		}
 		switch in.Op {
 		case token.EQL:

@@ -312,3 +312,25 @@ func otherAddress() {
 	}()
 	wg.Wait()
 }
+
+// storedAddresses keeps a struct's address and its first field's in
+// memory and compares them at run time: Go says equal (one address), and
+// fencecheck, which compares locations, refuses the comparison rather than
+// answer wrong.
+//
+//fencecheck:system
+func storedAddresses() {
+	var p headed
+	var t struct{ a, b unsafe.Pointer }
+	t.a = unsafe.Pointer(&p.first)
+	t.b = unsafe.Pointer(&p.first.a)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if atomic.LoadPointer(&t.a) == atomic.LoadPointer(&t.b) { // want `^unsupported in a fencecheck system: comparing unsafe\.Pointers read at run time when .* share an address`
+			panic("one address")
+		}
+	}()
+	wg.Wait()
+}
