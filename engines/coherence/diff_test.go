@@ -37,7 +37,7 @@ func compare(t *testing.T, what string, got, want *engines.Result) {
 // conclusive, on generated programs, for every abstraction alone and for
 // the default refinement.
 func TestDifferential(t *testing.T) {
-	n := longtest.Size(30, 600)
+	n := longtest.Size(30, 150)
 	gens := []struct {
 		name string
 		gen  func(*rand.Rand) *model.Program
