@@ -116,7 +116,10 @@ func TestLitmus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, budget := 1, int64(0)
+	// A budget in the long run too: 6.SB under PSO alone runs to millions
+	// of states (the answers it leaves inconclusive are logged, and at
+	// most a tenth may be).
+	step, budget := 1, int64(1_000_000)
 	if longtest.Quick() {
 		step, budget = 6, 100_000
 	}
@@ -128,7 +131,7 @@ func TestLitmus(t *testing.T) {
 			t.Fatalf("%s: %v", lt.Name, err)
 		}
 		ctx := context.Background()
-		pso, err := (&explicit.Engine{}).Check(ctx, p, model.PSO)
+		pso, err := (&explicit.Engine{MaxStates: 2 * max(budget, 1_000_000)}).Check(ctx, p, model.PSO)
 		if err != nil {
 			t.Fatalf("%s: explicit under PSO: %v", lt.Name, err)
 		}
@@ -136,10 +139,17 @@ func TestLitmus(t *testing.T) {
 		if pso.Status == engines.Unsafe {
 			psoWant = "allowed"
 		}
-		for _, c := range []struct {
+		cases := []struct {
 			m    model.Model
 			want string
-		}{{model.TSO, lt.TSO}, {model.SC, lt.SC}, {model.PSO, psoWant}} {
+		}{{model.TSO, lt.TSO}, {model.SC, lt.SC}}
+		if pso.Status != engines.Inconclusive {
+			cases = append(cases, struct {
+				m    model.Model
+				want string
+			}{model.PSO, psoWant})
+		}
+		for _, c := range cases {
 			total++
 			res, err := (&coherence.Engine{MaxStates: budget}).Check(ctx, p, c.m)
 			if err != nil {
