@@ -218,39 +218,30 @@ func arith(op FloatOp, bits uint8, x, y int64) int64 {
 		return quiet(y, bits)
 	}
 	if bits == 32 {
-		a, b := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
-		var r float32
-		switch op {
-		case FAdd:
-			r = a + b
-		case FSub:
-			r = a - b
-		case FMul:
-			r = a * b
-		default:
-			r = a / b
-		}
+		r := arithIn(op, math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y)))
 		if r != r {
 			return defaultNaN32
 		}
 		return int64(math.Float32bits(r))
 	}
-	a, b := math.Float64frombits(uint64(x)), math.Float64frombits(uint64(y))
-	var r float64
-	switch op {
-	case FAdd:
-		r = a + b
-	case FSub:
-		r = a - b
-	case FMul:
-		r = a * b
-	default:
-		r = a / b
-	}
+	r := arithIn(op, math.Float64frombits(uint64(x)), math.Float64frombits(uint64(y)))
 	if r != r {
 		return defaultNaN64
 	}
 	return int64(math.Float64bits(r))
+}
+
+// arithIn computes a op b in the width of F, rounded as Go rounds it.
+func arithIn[F float32 | float64](op FloatOp, a, b F) F {
+	switch op {
+	case FAdd:
+		return a + b
+	case FSub:
+		return a - b
+	case FMul:
+		return a * b
+	}
+	return a / b
 }
 
 // fromFloat converts x, a float of the width other than bits, to width

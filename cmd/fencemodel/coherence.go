@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -64,16 +62,9 @@ func (c paperCell) String() string {
 }
 
 func readCoherenceManifest(path string) ([]coherenceEntry, error) {
-	data, err := os.ReadFile(path)
+	entries, err := readJSONList[coherenceEntry](path, "program")
 	if err != nil {
-		return nil, fmt.Errorf("reading manifest: %w", err)
-	}
-	var entries []coherenceEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("manifest %s: %w", path, err)
-	}
-	if len(entries) == 0 {
-		return nil, fmt.Errorf("manifest %s lists no program", path)
+		return nil, err
 	}
 	for i := range entries {
 		e := &entries[i]
