@@ -45,7 +45,8 @@ func (s *system) place(a raceAccess, created map[string][]frame, stressRoot stri
 		return placedAccess{label: label(f), lines: []string{pos(f)}}
 	}
 	// A sync/atomic access: the frame of the function that calls the
-	// sync/atomic function is missing from the stack. Or an access the run
+	// sync/atomic function is missing from the stack, so the access is in a
+	// callee of the first of the package's frames. Or an access the run
 	// time makes for the line itself (a map's assignment, copy): the line
 	// is the first of the package's frames.
 	for _, f := range a.frames {
@@ -55,7 +56,11 @@ func (s *system) place(a raceAccess, created map[string][]frame, stressRoot stri
 		if harness(f) {
 			break
 		}
-		return placedAccess{label: "~" + label(f), lines: append(s.index.calleesAt(rel(f), f.line), pos(f))}
+		lines := s.index.calleesAt(rel(f), f.line)
+		if !strings.HasPrefix(a.frames[0].fn, "sync/atomic.") {
+			lines = append(lines, pos(f))
+		}
+		return placedAccess{label: "~" + label(f), lines: lines}
 	}
 	for _, f := range created[a.goroutine] {
 		if !inPkg(f) {
