@@ -238,6 +238,7 @@ func (s *system) syncStepText(q, t int) string {
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
 		if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !(isID && id.Name == "close") &&
+			!(ok && s.syncMethod(sel)) &&
 			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) &&
 			!(ok && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset")) {
 			return ""
@@ -263,6 +264,62 @@ func (s *system) syncStepText(q, t int) string {
 		}
 	}
 	return txt
+}
+
+// syncMethod reports whether sel names a method of package sync's Mutex,
+// RWMutex, WaitGroup or Cond, so that a step of it is shown as the call the
+// source makes (b.mu.Unlock(), wg.Done()) rather than as the atomic
+// operation it is lowered to.
+func (s *system) syncMethod(sel *ast.SelectorExpr) bool {
+	fn, ok := s.r.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	named, isNamed := t.(*types.Named)
+	if !isNamed {
+		return false
+	}
+	switch named.Obj().Name() {
+	case "Mutex", "RWMutex", "WaitGroup", "Cond":
+		return true
+	}
+	return false
+}
+
+// atomicCallText returns the source text of the call to package
+// sync/atomic that transition t of process q lowers (l.next.Add(1),
+// atomic.CompareAndSwapInt32(&l.state, 0, 1)), or "" when it lowers
+// something else.
+func (s *system) atomicCallText(q, t int) string {
+	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
+		return ""
+	}
+	call, ok := s.sys.Origins[q][t].Node.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.Ident:
+		id = f
+	default:
+		return ""
+	}
+	fn, ok := s.r.pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+		return ""
+	}
+	return types.ExprString(call)
 }
 
 // maxSteps bounds the steps of an interleaving a finding lists without

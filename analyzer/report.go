@@ -613,6 +613,9 @@ func (s *system) stepText(st model.Step) string {
 		if _, ok := s.startedBy(t.Op.Var); ok {
 			return "begins" + line
 		}
+		if call := s.atomicCallText(st.Proc, st.Trans); call != "" && t.Op.Atomic {
+			return fmt.Sprintf("%s reads %s%s", call, s.varValue(t.Op.Var, st.Val), line)
+		}
 		if t.Op.Atomic {
 			return fmt.Sprintf("atomic load %s: %s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 		}
@@ -624,6 +627,12 @@ func (s *system) stepText(st model.Step) string {
 		if st.Var >= 0 {
 			if name, ok := s.startedBy(st.Var); ok {
 				return "starts " + name + line
+			}
+			if call := s.atomicCallText(st.Proc, st.Trans); call != "" {
+				if strings.Contains(call, ".Store") {
+					return call + line // an exchange whose old value the source drops
+				}
+				return fmt.Sprintf("%s reads %s%s", call, s.varValue(st.Var, st.Val), line)
 			}
 			return fmt.Sprintf("atomic %s: %s%s", s.varName(st.Var), s.varValue(st.Var, st.Val), line)
 		}
