@@ -55,6 +55,11 @@ func TestRelated(t *testing.T) {
 		{"sliced", analyzer.DefaultConfig(), "sliced.go", 103, `\(no automatic fix: sync/atomic has no type for sliced\.point\)`},
 		{"sliced", analyzer.DefaultConfig(), "sliced.go", 107, `(?s)go@\d+ load c\.p\.x: 1\n.*go@\d+ load c\.p\.y: 0`},
 		{"nofence", tsoOnly(), "nofence.go", 23, `the load of y at nofence\.go:13:8 overtakes the store to x at nofence\.go:12:3`},
+		// Steps of sync methods and sync/atomic calls are the calls the
+		// source makes, not the atomic operations they are lowered to.
+		{"blocking", analyzer.DefaultConfig(), "cond.go", 82, `(?s)go@78\(i=0\) mu\.Unlock\(\)\n.*go@78\(i=0\) wg\.Done\(\)`},
+		{"blocking", analyzer.DefaultConfig(), "spin.go", 49, `go@62 l\.held\.CompareAndSwap\(0, 1\) reads 0`},
+		{"ticket", analyzer.DefaultConfig(), "ticket.go", 20, `(?s)go@33 l\.next\.Add\(1\) reads 0\n.*go@33 atomic\.LoadUint32\(&l\.serving\) reads 0`},
 		{"corpus/treiber", analyzer.DefaultConfig(), "treiber.go", 78, `use atomic\.LoadPointer and atomic\.StorePointer for every access`},
 	}
 	type key struct {
