@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/fencecheck/fencecheck/model"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
@@ -623,6 +624,42 @@ func (s *system) minMax(fr *frame, name string, args []ssa.Value) (value, bool) 
 	return constVal(out), len(args) > 0
 }
 
+// runMinMax lowers min or max of integers known only at run time: each
+// step keeps the one of two values a comparison selects, as
+// (a <= b)*a + (1 - (a <= b))*b for min, with the comparison of the
+// arguments' type (unsigned 64-bit values compare as unsigned). ok is false
+// when an argument is not an integer.
+func (s *system) runMinMax(fr *frame, name string, args []ssa.Value, pos token.Pos) (value, bool) {
+	if len(args) == 0 {
+		return value{}, false
+	}
+	t := args[0].Type()
+	var out model.Expr
+	for i, a := range args {
+		if b, ok := a.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return value{}, false
+		}
+		v := s.get(fr, a)
+		if v.kind != vInt {
+			return value{}, false
+		}
+		e := s.asInt(v, pos)
+		if i == 0 {
+			out = e
+			continue
+		}
+		// keep: 1 when out stays (out <= e for min, e <= out for max).
+		keep, _ := runBinOp(token.LEQ, out, e, t, t)
+		if name == "max" {
+			keep, _ = runBinOp(token.LEQ, e, out, t, t)
+		}
+		out = model.Bin(model.OpAdd,
+			model.Bin(model.OpMul, keep, out),
+			model.Bin(model.OpMul, model.Bin(model.OpSub, model.C(1), keep), e))
+	}
+	return intVal(out), true
+}
+
 func (s *system) memInt(p pointer) int64 {
 	v, ok := s.mem[p.key()]
 	if !ok {
@@ -666,7 +703,10 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 		if v, ok := s.minMax(fr, b.Name(), args); ok {
 			return v
 		}
-		s.unsupported(pos, "the built-in %s of values known only at run time (of constants, and of values the set-up computes, it is supported)", b.Name())
+		if v, ok := s.runMinMax(fr, b.Name(), args, pos); ok {
+			return v
+		}
+		s.unsupported(pos, "the built-in %s of floating-point or string values known only at run time (of integers, and of constants, it is supported)", b.Name())
 		return value{}
 	case "copy":
 		s.unsupported(pos, "the built-in %s (a slice's length and contents are fixed by the set-up; assign its elements instead)", b.Name())
