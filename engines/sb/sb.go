@@ -228,8 +228,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 	fenceBounded := drained
 	roundCap := int64(MaxRoundStates)
 	if drained {
-		// The exact search that ends the rounds explores the states of
-		// the rounds' bounded searches again: cap them lower.
+		// The exact search that ends the rounds decides such programs
+		// (it goes on from the rounds' explicit search): cap the rounds'
+		// abstractions and SB searches lower.
 		roundCap = MaxRoundStatesDrained
 	}
 	states, cons := min(int64(firstStates), max, roundCap), int64(firstConstraints)
@@ -263,9 +264,26 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		return false, nil
 	}
+	// exact, where fences and locked operations bound the buffers, is the
+	// explicit search with that bound: each round resumes it with a
+	// larger budget, and the exact search that ends the rounds resumes it
+	// too, rather than visiting the states of the rounds again.
+	var exact *explore.Search
+	explicit := func(o explore.Options) (*engines.Result, error) {
+		if !drained {
+			return explore.Check(ctx, p, model.TSO, o)
+		}
+		if exact == nil {
+			var err error
+			if exact, err = explore.NewSearch(p, model.TSO, explore.Options{}); err != nil {
+				return nil, err
+			}
+		}
+		return exact.Run(ctx, o.MaxStates)
+	}
 	for k := 1; ; k *= 2 {
 		if capped && drained {
-			ex, err := explore.Check(ctx, p, model.TSO, explore.Options{MaxStates: e.MaxConstraints})
+			ex, err := explicit(explore.Options{MaxStates: e.MaxConstraints})
 			if err != nil {
 				return nil, fmt.Errorf("sb engine, exact bounded search: %w", err)
 			}
@@ -275,7 +293,9 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 				decidedBy("bounded")
 				return res, nil
 			}
-			drained = false // out of its budget: the rest goes to the SB search
+			// Out of its budget: the rest goes to the SB search, and the
+			// explicit search's states are dropped.
+			drained, exact = false, nil
 		}
 		if capped {
 			found, err := s.run(ctx, max)
@@ -293,7 +313,7 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			// lock with its barriers: 416 states) before any abstraction.
 			bounded.Bound = 0
 		}
-		ex, err := explore.Check(ctx, p, model.TSO, bounded)
+		ex, err := explicit(bounded)
 		if err != nil {
 			return nil, fmt.Errorf("sb engine, bounded search: %w", err)
 		}

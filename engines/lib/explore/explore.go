@@ -102,75 +102,184 @@ type Options struct {
 // says which budget ran out.
 func Check(ctx context.Context, p *model.Program, m model.Model, o Options) (*engines.Result, error) {
 	start := time.Now()
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid program: %w", err)
+	c, err := newConfig(p, m, &o)
+	if err != nil {
+		return nil, err
 	}
-	p.Index()
-	bound, exact := 0, true
-	under := m // the model the search runs under
-	switch {
-	case m == model.TSO && !o.KeepBuffers && facts.LoadsDrained(p):
-		// No read can see a buffered store: the behaviours are SC's,
-		// and the traces are turned into TSO traces at the end.
-		under = model.SC
-	case m.Buffered():
-		bound, exact = o.tsoBound(p)
-	}
-	maxStates := o.MaxStates
-	if maxStates <= 0 {
-		maxStates = DefaultMaxStates
-	}
+	maxStates := budgetOf(o.MaxStates)
 	res := &engines.Result{Model: m}
-	if n := facts.InitialStates(p); n > maxStates {
-		res.Status = engines.Inconclusive
-		res.Reason = engines.TooManyInitial(n, maxStates)
+	if c.tooManyInitial(res, maxStates) {
 		res.Stats.Duration = time.Since(start)
 		return res, nil
 	}
-	meter := engines.MeterOf(ctx)
 	budget := maxStates
 	var bounded *engines.Result // the Safe answer of the last round, up to its bound
 	for {
-		s := newSearch(p, under, bound, &o, budget, meter)
+		s := newSearch(p, c.under, c.bound, &o, budget, engines.MeterOf(ctx))
 		reason, err := s.run(ctx)
 		if err != nil {
 			return nil, err
 		}
 		res.Stats.States += int64(len(s.nodes))
-		switch {
-		case reason != "" && bounded != nil:
+		if reason != "" && bounded != nil {
 			// A deeper bound did not fit the budget: answer with the last one.
 			res.Status, res.Bound = engines.Safe, bounded.Bound
-		case reason != "":
-			res.Status, res.Reason = engines.Inconclusive, reason
-		case s.badNode >= 0:
-			t, err := s.trace(s.badNode)
-			if err != nil {
-				return nil, err
-			}
-			if under != m {
-				if t, err = p.AsTSO(t); err != nil {
-					return nil, fmt.Errorf("internal error: an SC trace of a program whose reads find their buffers empty is no TSO trace: %w", err)
-				}
-			}
-			res.Status, res.Trace = engines.Unsafe, t
-		case exact || !s.blocked:
-			// The bound never disabled a write: the search is exact.
-			res.Status = engines.Safe
-		case o.Bound == 0 && 2*bound <= MaxAutoBound && maxStates-res.Stats.States > 0:
+			break
+		}
+		cut, err := c.outcome(s, reason, res)
+		switch {
+		case err != nil:
+			return nil, err
+		case cut && o.Bound == 0 && 2*c.bound <= MaxAutoBound && maxStates-res.Stats.States > 0:
 			// Buffers may grow beyond the bound: search again with twice
 			// the bound, within a budget proportional to this round's.
-			bounded = &engines.Result{Bound: boundText(m, bound)}
-			bound *= 2
+			bounded = &engines.Result{Bound: boundText(m, c.bound)}
+			c.bound *= 2
 			budget = min(maxStates-res.Stats.States, autoGrowth*int64(len(s.nodes)))
 			continue
-		default:
-			res.Status, res.Bound = engines.Safe, boundText(m, bound)
+		case cut:
+			res.Status, res.Bound = engines.Safe, boundText(m, c.bound)
 		}
 		break
 	}
 	res.Stats.Duration = time.Since(start)
 	if err := engines.Verify(p, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// config is what a search of a program under a memory model runs with: the
+// model it searches under (SC for TSO when every read finds its buffer
+// empty), the buffer bound and whether the bound is exact.
+type config struct {
+	p        *model.Program
+	m, under model.Model
+	bound    int
+	exact    bool
+}
+
+// newConfig validates p and chooses how to search it under m with o.
+func newConfig(p *model.Program, m model.Model, o *Options) (*config, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid program: %w", err)
+	}
+	p.Index()
+	c := &config{p: p, m: m, under: m, exact: true}
+	switch {
+	case m == model.TSO && !o.KeepBuffers && facts.LoadsDrained(p):
+		// No read can see a buffered store: the behaviours are SC's,
+		// and the traces are turned into TSO traces at the end.
+		c.under = model.SC
+	case m.Buffered():
+		c.bound, c.exact = o.tsoBound(p)
+	}
+	return c, nil
+}
+
+// budgetOf is the state budget of the option MaxStates.
+func budgetOf(maxStates int64) int64 {
+	if maxStates <= 0 {
+		return DefaultMaxStates
+	}
+	return maxStates
+}
+
+// tooManyInitial answers res inconclusive, and reports so, when the
+// program has more initial states than the budget.
+func (c *config) tooManyInitial(res *engines.Result, maxStates int64) bool {
+	if n := facts.InitialStates(c.p); n > maxStates {
+		res.Status = engines.Inconclusive
+		res.Reason = engines.TooManyInitial(n, maxStates)
+		return true
+	}
+	return false
+}
+
+// outcome answers res from the search s, stopped by reason ("" when it
+// ended): inconclusive, unsafe with the trace to the bad state found, or
+// safe when the search is exact. It reports cut, and leaves res alone,
+// when the search ended without a bad state but the bound disabled a
+// write, so that the buffers may outgrow what it searched.
+func (c *config) outcome(s *search, reason string, res *engines.Result) (cut bool, err error) {
+	switch {
+	case reason != "":
+		res.Status, res.Reason = engines.Inconclusive, reason
+	case s.badNode >= 0:
+		t, err := s.trace(s.badNode)
+		if err != nil {
+			return false, err
+		}
+		if c.under != c.m {
+			if t, err = c.p.AsTSO(t); err != nil {
+				return false, fmt.Errorf("internal error: an SC trace of a program whose reads find their buffers empty is no TSO trace: %w", err)
+			}
+		}
+		res.Status, res.Trace = engines.Unsafe, t
+	case c.exact || !s.blocked:
+		// The bound never disabled a write: the search is exact.
+		res.Status = engines.Safe
+	default:
+		return true, nil
+	}
+	return false, nil
+}
+
+// A Search is a search that a state budget stops and a larger budget
+// resumes where it stopped, without visiting again the states it
+// visited: the states a run visits in all, and its answer, are those of
+// Check with the run's budget. Its buffer bound is fixed: Options.Bound,
+// else the drain bound when it is finite, else DefaultBound (it does not
+// grow as Check's does). The single-buffer engine's rounds resume one
+// search with growing budgets.
+type Search struct {
+	c *config
+	o Options
+	s *search
+}
+
+// NewSearch prepares the search of p under m with the options o (whose
+// MaxStates each Run replaces).
+func NewSearch(p *model.Program, m model.Model, o Options) (*Search, error) {
+	c, err := newConfig(p, m, &o)
+	if err != nil {
+		return nil, err
+	}
+	return &Search{c: c, o: o}, nil
+}
+
+// Run goes on with the search until it ends or has visited maxStates
+// states in all (0: DefaultMaxStates), and answers as Check does;
+// Stats.States counts the states this run visited, Stats.Duration its
+// time.
+func (x *Search) Run(ctx context.Context, maxStates int64) (*engines.Result, error) {
+	start := time.Now()
+	maxStates = budgetOf(maxStates)
+	res := &engines.Result{Model: x.c.m}
+	if x.c.tooManyInitial(res, maxStates) {
+		res.Stats.Duration = time.Since(start)
+		return res, nil
+	}
+	if x.s == nil {
+		x.s = newSearch(x.c.p, x.c.under, x.c.bound, &x.o, maxStates, nil)
+	}
+	s := x.s
+	before := len(s.nodes)
+	s.maxStates, s.meter = maxStates, engines.MeterOf(ctx)
+	reason, err := s.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.States = int64(len(s.nodes) - before)
+	cut, err := x.c.outcome(s, reason, res)
+	if err != nil {
+		return nil, err
+	}
+	if cut {
+		res.Status, res.Bound = engines.Safe, boundText(x.c.m, x.c.bound)
+	}
+	res.Stats.Duration = time.Since(start)
+	if err := engines.Verify(x.c.p, res); err != nil {
 		return nil, err
 	}
 	return res, nil

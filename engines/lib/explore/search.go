@@ -60,6 +60,11 @@ type search struct {
 	planners []*worker
 	seq      *worker
 	plans    []expansion
+	// started: the initial states are in; head is the next node to
+	// expand, off the offset of its packed state in queue (under
+	// symmetry), where a run stopped by a budget goes on.
+	started   bool
+	head, off int
 	// batch is how many states a batch plans at once, minParallel the
 	// least number for which the planners work at once (batchSize and
 	// minParallel, but for tests); redos counts the plans redone.
@@ -186,7 +191,8 @@ type planned struct {
 // reads the visited set; then the plans are carried out in the order of
 // the states (commit), as the sequential search would expand them.
 type expansion struct {
-	st model.State
+	st  model.State
+	off int // under symmetry, the offset of st's packed state in the queue
 	// redo: the plan depends on an expansion before it in the batch (the
 	// cycle proviso asked whether a state of the batch was expanded by
 	// all its steps), so commit expands the state itself.
@@ -311,26 +317,33 @@ const (
 // choosing its state's ample set, while nothing is inserted; then the
 // plans are carried out in the order of the states. The states visited,
 // their ids and the trace found are those of the sequential search.
+//
+// A run that a budget stopped goes on where it stopped when called again
+// (with a larger maxStates): the plans of the batch it did not carry out
+// are made again, as the sequential search would make them.
 func (s *search) run(ctx context.Context) (string, error) {
-	err := s.p.Initial(func(st model.State) {
-		if s.badNode >= 0 {
-			return
+	if !s.started {
+		s.started = true
+		err := s.p.Initial(func(st model.State) {
+			if s.badNode >= 0 {
+				return
+			}
+			s.roots = append(s.roots, st)
+			s.addRoot(st, -int32(len(s.roots)))
+		})
+		if err != nil {
+			return "", fmt.Errorf("explicit engine: %w", err)
 		}
-		s.roots = append(s.roots, st)
-		s.addRoot(st, -int32(len(s.roots)))
-	})
-	if err != nil {
-		return "", fmt.Errorf("explicit engine: %w", err)
 	}
-	head, off := 0, 0 // the next node to expand and its packed state
-	for head < len(s.nodes) && s.badNode < 0 {
+	for s.head < len(s.nodes) && s.badNode < 0 {
 		if err := ctx.Err(); err != nil {
 			return fmt.Sprintf("%s after %d states", engines.StopReason(ctx), len(s.nodes)), nil
 		}
-		if off > len(s.queue)/2 && off > 1<<16 {
-			n := copy(s.queue, s.queue[off:])
-			s.queue, off = s.queue[:n], 0
+		if s.off > len(s.queue)/2 && s.off > 1<<16 {
+			n := copy(s.queue, s.queue[s.off:])
+			s.queue, s.off = s.queue[:n], 0
 		}
+		head, off := s.head, s.off
 		end := min(len(s.nodes), head+s.batch)
 		if cap(s.plans) < end-head {
 			// Grown to the batch size as the frontier grows: most
@@ -342,11 +355,14 @@ func (s *search) run(ctx context.Context) (string, error) {
 			// The queue holds the states back to back: decoding finds
 			// where the next one starts.
 			for k := range plans {
+				plans[k].off = off
 				plans[k].st, off = s.unpack(head+k, off)
 			}
 		}
 		s.plan(head, plans)
 		for k := range plans {
+			// Where a run stopped here, the next one starts.
+			s.head, s.off = head+k, plans[k].off
 			if s.meter.Out() {
 				return s.meter.Reason(), nil
 			}
@@ -370,7 +386,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 				break
 			}
 		}
-		head = end
+		s.head, s.off = end, off
 	}
 	if s.full != nil {
 		// A state the set could not take was dropped: not a verdict.
