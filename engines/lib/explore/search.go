@@ -40,7 +40,8 @@ type search struct {
 	maxStates int64
 	meter     *engines.Meter
 	dead      [][][]int
-	red       *por // the reduction's static information (nil: none)
+	red       *por   // the reduction's static information (nil: none)
+	cache     []bool // by process: accelerate's chains may be cached (cacheable)
 	sym       *symmetry
 	bad       *badIndex
 
@@ -91,7 +92,12 @@ type worker struct {
 	encs     []byte // the successors' own encodings under symmetry
 	chain    []int32
 	key2     []byte // scratch of useless
-	ample    []succ
+	// accel caches accelerate's chains by the local state they start
+	// from (see cacheable), accKey is the scratch of its keys.
+	accel   map[string]accelEntry
+	accKey  []byte
+	accHits int // chains the cache answered, for the tests
+	ample   []succ
 }
 
 func (s *search) newWorker() *worker {
@@ -130,6 +136,7 @@ func newSearch(p *model.Program, m model.Model, bound int, o *Options, maxStates
 	}
 	if !o.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 && m != model.PSO {
 		s.red = newPOR(p, m)
+		s.cache = cacheable(p, s.red)
 	}
 	if !o.NoSymmetry {
 		s.sym = newSymmetry(p)
@@ -271,13 +278,29 @@ const maxChain = 64
 // without storing st. Go's lowering makes many such steps (a loop index's
 // increment and test, the case split of an index into an array), which
 // otherwise each store a state in every context of the other processes.
+// Each worker caches the chains by the local state of i they start from
+// (see cacheable), which is all they depend on: a loop of a process
+// starts the same chain in every context of the others.
 func (w *worker) accelerate(st model.State, i int, chain []int32) (model.State, []int32) {
 	s := w.s
 	start := st.Locs[i]
+	if st.Fault != nil || !w.red.procs[i].localOnly[start] || s.bad.isBad(st) {
+		return st, chain
+	}
+	var key []byte
+	if s.cache != nil && s.cache[i] {
+		w.accKey = appendLocal(w.accKey[:0], st, i)
+		if e, ok := w.accel[string(w.accKey)]; ok {
+			w.accHits++
+			return e.apply(st, i, chain)
+		}
+		key = w.accKey
+	}
+	first := len(chain)
 	q := s.p.Procs[i]
 	for len(chain) < maxChain {
 		l := st.Locs[i]
-		if st.Fault != nil || !w.red.procs[i].localOnly[l] || s.bad.isBad(st) {
+		if len(chain) > first && (st.Fault != nil || !w.red.procs[i].localOnly[l] || s.bad.isBad(st)) {
 			break
 		}
 		var next model.State
@@ -296,6 +319,9 @@ func (w *worker) accelerate(st model.State, i int, chain []int32) (model.State, 
 		if st.Locs[i] == start {
 			break
 		}
+	}
+	if key != nil {
+		w.remember(key, st, i, chain[first:])
 	}
 	return st, chain
 }
