@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fencecheck/fencecheck/internal/longtest"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
@@ -476,5 +477,39 @@ func TestGoVetCache(t *testing.T) {
 				t.Errorf("second go vet ran fencecheck again: %v, want %v", rerun, tc.wantRerun)
 			}
 		})
+	}
+}
+
+// TestExamplesFixed applies every suggested fix fencecheck offers on a copy
+// of the bundled examples, then checks that the fixed code builds and that
+// fencecheck finds no race and no x86-TSO finding in it: what is left are
+// the bugs no fix can repair (SC findings, deadlocks and leaks), each
+// still found. Long suites only: it analyses the examples twice.
+func TestExamplesFixed(t *testing.T) {
+	longtest.Skip(t)
+	bin, gocmd := buildTool(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "examples"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(t, dir, bin, "-fix", "./..."); code != 3 {
+		t.Fatalf("fencecheck -fix ./...: exit status %d, want 3 (findings)\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, gocmd, "build", "./..."); code != 0 {
+		t.Fatalf("go build after fencecheck -fix: exit status %d\n%s", code, stderr)
+	}
+	_, stderr, code := run(t, dir, bin, "./...")
+	if code != 3 {
+		t.Errorf("fencecheck ./... after -fix: exit status %d, want 3 (the bugs no fix repairs)\n%s", code, stderr)
+	}
+	kinds := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: ([A-Za-z0-9-]+): `).FindAllStringSubmatch(stderr, -1) {
+		kinds[m[1]]++
+	}
+	if kinds["race"] != 0 || kinds["x86-TSO"] != 0 {
+		t.Errorf("after every fix: %v findings, want no race and no x86-TSO finding\n%s", kinds, stderr)
+	}
+	if kinds["SC"] == 0 || kinds["deadlock"] == 0 || kinds["leak"] == 0 {
+		t.Errorf("after every fix: %v findings, want the SC, deadlock and leak findings still there\n%s", kinds, stderr)
 	}
 }
