@@ -23,7 +23,7 @@ import (
 // a prefix of the buffer's first k stores and whose set holds the pairs
 // of the rest: exactly (Set, FD) or among others (PD).
 func TestCoversConcrete(t *testing.T) {
-	n := longtest.Size(4, 300)
+	n := longtest.Size(4, 60)
 	rng := rand.New(rand.NewPCG(5, 8))
 	abstractions := []Abstraction{{Set, 0}, {FD, 0}, {FD, 1}, {FD, 2}, {PD, 0}, {PD, 1}}
 	checked, skipped := 0, 0
