@@ -36,7 +36,9 @@
 //     of a spin loop, are dropped; a process's local, invisible step that
 //     is its only enabled one is taken right away, up to 64 in a row,
 //     without storing the states between (search.go, accelerate): Go's
-//     lowering makes many (loop indices, case splits of an array index);
+//     lowering makes many (loop indices, case splits of an array index).
+//     Such a run of steps depends on the process's own location and
+//     registers only, so each planner caches it by them (accel.go);
 //   - symmetry reduction: processes that run the same code on the same
 //     variables, with bad states closed under their exchange, are
 //     interchangeable; the search visits one state of every orbit ([Classes]).
@@ -44,6 +46,10 @@
 // Counterexamples are the paths the search took, replayed on the program: real
 // executions, shortest among the interleavings explored (with the reductions
 // off, shortest of all).
+//
+// A [Search] is a search that a state budget stopped and a larger budget
+// resumes where it stopped: the single-buffer engine's rounds grow one
+// search's budget instead of searching the first states again.
 //
 // States are hashed through a compact variable-length encoding of locations,
 // registers, memory and buffers. Registers that are dead at a process's
