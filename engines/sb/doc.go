@@ -136,7 +136,9 @@
 //  1. The explicit-state search (engines/lib/explore, the search of the
 //     explicit engine) searches TSO with store buffers bounded by k. A
 //     counterexample it finds is a real TSO run (replayed). For a loop-free
-//     program with at most k writes per path its Safe answer is exact.
+//     program with at most k writes per path its Safe answer is exact. A
+//     round whose bound is the last round's resumes that round's search
+//     with its larger budget (explore.Search) instead of starting again.
 //  2. A forward over-approximation of TSO (forward.go) keeps, per buffer,
 //     an exact suffix of k blocks (a block is a store or a run of equal
 //     stores) and, for the older stores, the oldest and newest exactly and

@@ -264,18 +264,18 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		return false, nil
 	}
-	// exact, where fences and locked operations bound the buffers, is the
-	// explicit search with that bound: each round resumes it with a
-	// larger budget, and the exact search that ends the rounds resumes it
-	// too, rather than visiting the states of the rounds again.
+	// exact is the rounds' explicit search, with the buffer bound
+	// exactBound (0: the drain bound, where fences and locked operations
+	// bound the buffers): a round with the same bound as the last resumes
+	// it with its larger budget, and so does the exact search that ends
+	// the rounds, rather than visiting the states of the rounds again.
 	var exact *explore.Search
+	exactBound := 0
 	explicit := func(o explore.Options) (*engines.Result, error) {
-		if !drained {
-			return explore.Check(ctx, p, model.TSO, o)
-		}
-		if exact == nil {
+		if exact == nil || exactBound != o.Bound {
 			var err error
-			if exact, err = explore.NewSearch(p, model.TSO, explore.Options{}); err != nil {
+			exact, exactBound = nil, o.Bound
+			if exact, err = explore.NewSearch(p, model.TSO, explore.Options{Bound: o.Bound}); err != nil {
 				return nil, err
 			}
 		}
