@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -9,8 +10,17 @@ import (
 )
 
 // TestCrossPackage checks systems that call functions and methods of other
-// packages of the build, whose source the extractor reads.
+// packages of the build, whose source the extractor reads. The packages
+// are a GOPATH tree, which analysistest loads in GOPATH mode; the extractor
+// lists the build with the go command of the environment, which gets the
+// same settings here (so the test cannot run in parallel).
 func TestCrossPackage(t *testing.T) {
-	t.Parallel()
+	gopath, err := filepath.Abs(analysistest.TestData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOPATH", gopath)
+	t.Setenv("GO111MODULE", "off")
+	t.Setenv("GOWORK", "off")
 	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "crosspkg/use")
 }

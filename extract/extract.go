@@ -10,8 +10,9 @@
 //
 //   - directives: the //fencecheck: comments, checked, and the system
 //     functions they mark: package extract/directive.
-//   - program: the package and every package whose code the systems run,
-//     type-checked from source, and their initialisation: wholeprog.go,
+//   - program: the package and every package whose code the systems may
+//     run, listed by the go command, found by calls and type-checked from
+//     source, and their initialisation: wholeprog.go, golist.go, reach.go,
 //     pkginit.go, cgo.go.
 //   - set-up: each system function run concretely up to its last go
 //     statement, allocating the shared state and spawning the goroutines:

@@ -1,11 +1,10 @@
 package extract
 
 import (
-	"errors"
+	"bufio"
 	"fmt"
 	"go/ast"
 	"go/build"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -13,9 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -23,17 +24,28 @@ import (
 // Go source the build has: packages of the same module and dependencies
 // (not the standard library, whose packages the model knows by what they
 // do: sync, sync/atomic, context, time, errors). Under go vet a package's
-// imports come as export data, types without bodies, so the extractor
-// type-checks again, from source, every package outside the standard
-// library whose functions the package uses, the packages those use in
-// turn, and the packages that import any of them (so that each package has
-// one set of types), and then the package itself, on the syntax it was
-// given. Every driver (go vet, the standalone command, the golangci-lint
-// plugin) gives the same syntax and the same export data, hence the same
-// answers. The source of a package is found where its export data says its
-// declarations are; a package whose source is not there (built with
-// -trimpath), that uses cgo, or that does not type-check keeps its export
-// data, and calls into it stay unsupported, with the reason.
+// imports come as export data, types without bodies, and only its direct
+// imports completely, so the extractor builds the program again, in one
+// universe of types:
+//
+//   - the go command lists the packages of the build that the analysed
+//     package reaches (go list -deps -export): their directories, files
+//     and export data;
+//   - the packages with a function that the analysed package's code may
+//     reach by calls (reach.go) are type-checked from source, in
+//     dependency order, each importing the others through one map of
+//     packages: a package read from source is in the map before any export
+//     data that refers to it is read, and export data reuses the objects
+//     the map has, so every package sees one set of types;
+//   - every other package comes from its export data, read into the same
+//     map; then the analysed package is type-checked again, on the syntax
+//     it was given.
+//
+// Every driver (go vet, the standalone command, the golangci-lint plugin)
+// gives the same syntax, and the go command the same build, hence the same
+// answers. A package that uses cgo, or that does not type-check from
+// source, keeps its export data, and calls into it stay unsupported, with
+// the reason; so does a function without a Go body (assembly).
 
 // maxSourcePackages bounds how many packages are type-checked from source
 // for one package: past it, the rest keep their export data.
@@ -70,144 +82,88 @@ func newInfo() *types.Info {
 
 // loadWholeProgram returns the package pkg (with its syntax files and info)
 // type-checked again together with the packages outside the standard
-// library that it uses from source, or nil when it uses none whose source
-// is found. noSource lists, for the packages whose functions it uses but
-// whose source cannot be used, why.
+// library whose functions it may reach, from source, or nil when it reaches
+// none whose source is found. noSource lists, for the packages whose
+// functions it may reach but whose source cannot be used, why.
 func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info) (wp *wholeProgram, noSource map[string]string, err error) {
 	l := &progLoader{
 		fset:     fset,
-		exported: map[string]*types.Package{},
+		pre:      map[string]*types.Package{},
 		parsed:   map[string]*parsedPackage{},
+		reached:  map[string]bool{},
 		noSource: map[string]string{},
 	}
-	l.collect(pkg)
 	if len(files) > 0 {
 		l.base = filepath.Dir(fset.Position(files[0].FileStart).Filename)
 	}
+	var imports []string
 	for _, f := range files {
 		for _, spec := range f.Imports {
-			if spec.Path.Value == `"C"` {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if path == "C" {
 				return nil, nil, nil // cgo: the package's own syntax is not what gc compiles
 			}
-		}
-	}
-	// The packages whose functions are used, to a fixed point.
-	work := l.usedPackages(pkg, info)
-	for len(work) > 0 {
-		path := work[0]
-		work = work[1:]
-		if l.parsed[path] != nil || l.noSource[path] != "" {
-			continue
-		}
-		if len(l.parsed) >= maxSourcePackages {
-			l.noSource[path] = fmt.Sprintf("more than %d packages would be read from source", maxSourcePackages)
-			continue
-		}
-		pp, err := l.parse(path)
-		if err != nil {
-			l.noSource[path] = err.Error()
-			continue
-		}
-		l.parsed[path] = pp
-		work = append(work, pp.used...)
-		// An import the export data describes only in part (a package
-		// the analysed one reaches only through another's types) is read
-		// from source too, when its source is found.
-		for _, imp := range pp.imports {
-			if p := l.exported[imp]; p != nil && !p.Complete() && l.sourceDir(p) != "" {
-				work = append(work, imp)
-			}
-		}
-		// A package of the build that imports this one must see the same
-		// types: it is read from source too.
-		for _, q := range l.importers(path) {
-			if l.parsed[q] == nil {
-				work = append(work, q)
+			if path != "unsafe" && !slices.Contains(imports, path) {
+				imports = append(imports, path)
 			}
 		}
 	}
-	if len(l.parsed) == 0 {
+	if !l.usesOthers(pkg, info) {
+		return nil, nil, nil
+	}
+	if l.list, l.order, err = goList(l.base, imports); err != nil {
+		return nil, nil, err
+	}
+	r := newReachability(l)
+	r.roots(pkg, info)
+	if len(l.reached) == 0 {
 		return nil, l.noSource, nil
 	}
-	// Type-check the parsed packages in dependency order, each importing
-	// the others' source versions. A package that does not type-check so
-	// is dropped, with the packages that import it, and the rest tried
-	// again.
-	for len(l.parsed) > 0 {
-		wp, failed, err := l.checkAll(pkg, files)
-		if failed == "" {
-			return wp, l.noSource, err
-		}
-		l.drop(failed, err.Error())
-	}
-	return nil, l.noSource, nil
+	wp, err = l.checkAll(pkg, files)
+	return wp, l.noSource, err
 }
 
-// checkAll type-checks the parsed packages and then the analysed package
-// from source. On an error in a parsed package it returns that package's
-// path.
-func (l *progLoader) checkAll(pkg *types.Package, files []*ast.File) (wp *wholeProgram, failed string, err error) {
-	order, err := l.order()
-	if err != nil {
-		return nil, "", err
-	}
-	checked := map[string]*types.Package{}
-	imp := importerFunc(func(path string) (*types.Package, error) {
-		if p := checked[path]; p != nil {
-			return p, nil
-		}
-		return l.importExported(path)
-	})
-	conf := func(errs *[]error) *types.Config {
+// checkAll type-checks the packages reached from source, in dependency
+// order, and then the analysed package, all in one universe. A package
+// that does not type-check from source is left to its export data.
+func (l *progLoader) checkAll(pkg *types.Package, files []*ast.File) (*wholeProgram, error) {
+	universe := map[string]*types.Package{}
+	conf := func(importMap map[string]string, goVersion string, errs *[]error) *types.Config {
 		return &types.Config{
-			Importer: imp,
-			Sizes:    types.SizesFor("gc", build.Default.GOARCH),
-			Error:    func(err error) { *errs = append(*errs, err) },
+			Importer: importerFunc(func(path string) (*types.Package, error) {
+				return l.importFrom(universe, importMap, path)
+			}),
+			Sizes:     types.SizesFor("gc", build.Default.GOARCH),
+			GoVersion: goVersion,
+			Error:     func(err error) { *errs = append(*errs, err) },
 		}
 	}
-	wp = &wholeProgram{}
-	for _, path := range order {
+	wp := &wholeProgram{}
+	for _, path := range l.order {
+		if !l.reached[path] {
+			continue
+		}
 		pp := l.parsed[path]
 		var errs []error
 		sp := &sourcePackage{files: pp.files, info: newInfo()}
-		sp.pkg, _ = conf(&errs).Check(path, l.fset, pp.files, sp.info)
+		sp.pkg, _ = conf(pp.listed.ImportMap, pp.listed.goVersion(), &errs).Check(path, l.fset, pp.files, sp.info)
 		if len(errs) > 0 {
-			return nil, path, fmt.Errorf("type-checking %s from source: %w", path, errs[0])
+			l.noSource[path] = fmt.Sprintf("type-checking %s from source: %v", path, errs[0])
+			continue
 		}
-		checked[path] = sp.pkg
+		universe[path] = sp.pkg
 		wp.deps = append(wp.deps, sp)
+	}
+	if len(wp.deps) == 0 {
+		return nil, nil
 	}
 	var errs []error
 	wp.info = newInfo()
-	c := conf(&errs)
-	c.GoVersion = pkg.GoVersion()
-	wp.pkg, _ = c.Check(pkg.Path(), l.fset, files, wp.info)
+	wp.pkg, _ = conf(nil, pkg.GoVersion(), &errs).Check(pkg.Path(), l.fset, files, wp.info)
 	if len(errs) > 0 {
-		return nil, "", fmt.Errorf("type-checking %s with its dependencies from source: %w", pkg.Path(), errs[0])
+		return nil, fmt.Errorf("type-checking %s with its dependencies from source: %w", pkg.Path(), errs[0])
 	}
-	return wp, "", nil
-}
-
-// drop removes path from the packages read from source, with every
-// parsed package that imports it, directly or not, giving why.
-func (l *progLoader) drop(path, why string) {
-	gone := map[string]bool{path: true}
-	for changed := true; changed; {
-		changed = false
-		for q, pp := range l.parsed {
-			if !gone[q] && slices.ContainsFunc(pp.imports, func(i string) bool { return gone[i] }) {
-				gone[q], changed = true, true
-			}
-		}
-	}
-	for q := range gone {
-		delete(l.parsed, q)
-		if q == path {
-			l.noSource[q] = why
-		} else {
-			l.noSource[q] = fmt.Sprintf("it imports %s, which could not be read from source: %s", path, why)
-		}
-	}
+	return wp, nil
 }
 
 // localize returns pos when it lies in the analysed package, and otherwise
@@ -233,6 +189,9 @@ func (x *extractor) noSourceReason(fn *ssa.Function) string {
 	}
 	if why := x.noSource[fn.Pkg.Pkg.Path()]; why != "" {
 		return why
+	}
+	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && d.Body == nil && x.srcPkgs[fn.Pkg] {
+		return "it has no Go body: its code is assembly, or linked in from elsewhere"
 	}
 	file := x.fset.Position(fn.Pos()).Filename
 	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
@@ -261,95 +220,117 @@ type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
-// progLoader finds and parses the packages a package uses from source.
+// progLoader finds and parses the packages a package reaches from source.
 type progLoader struct {
 	fset *token.FileSet
-	// exported holds every package of the build reachable from the
-	// analysed package, as its export data describes it.
-	exported map[string]*types.Package
+	// list and order are the packages of the build, as go list gives them.
+	list  map[string]*listedPackage
+	order []string
+	// pre is the universe of the packages' first type-checks, which find
+	// what their functions use: every import from export data.
+	pre      map[string]*types.Package
 	parsed   map[string]*parsedPackage
+	reached  map[string]bool // packages with a reached function, to read from source
 	noSource map[string]string
-	fallback types.Importer
 	// base is the directory of the analysed package's files.
 	base string
 }
 
-// parsedPackage is a package's syntax, with the packages outside the
-// standard library whose functions it uses.
+// parsedPackage is a package's syntax, with the objects each of its
+// functions uses.
 type parsedPackage struct {
-	files   []*ast.File
-	imports []string
-	used    []string
+	listed *listedPackage
+	files  []*ast.File
+	decls  map[string][]types.Object
 }
 
-// collect records pkg's imports, transitively.
-func (l *progLoader) collect(pkg *types.Package) {
-	for _, p := range pkg.Imports() {
-		if l.exported[p.Path()] == nil {
-			l.exported[p.Path()] = p
-			l.collect(p)
+// usesOthers reports whether the package uses a function of a package
+// outside the standard library that may have Go source: the test before
+// anything is listed or read.
+func (l *progLoader) usesOthers(self *types.Package, info *types.Info) bool {
+	for _, obj := range info.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg() == self {
+			continue
+		}
+		path := fn.Pkg().Path()
+		if modelledPackages[path] {
+			continue
+		}
+		first, _, _ := strings.Cut(path, "/")
+		if stdFromSource[path] || strings.Contains(first, ".") || l.sourceDir(fn.Pkg()) != "" {
+			return true
 		}
 	}
+	return false
 }
 
-// importExported returns the export-data package of path, or reads it
-// with the compiler's importer when the analysed package does not reach it.
-func (l *progLoader) importExported(path string) (*types.Package, error) {
-	if p := l.exported[path]; p != nil && p.Complete() {
-		return p, nil
+// mayReadFromSource reports whether the package path of the build is one
+// that is read from source when reached.
+func (l *progLoader) mayReadFromSource(path string) bool {
+	p := l.list[path]
+	return p != nil && (!p.Standard || stdFromSource[path]) && !modelledPackages[path]
+}
+
+// reachPackage returns the parsed package path, in which a function is
+// reached, parsing it the first time; nil when it is not read from
+// source (l.noSource says why, unless it is the standard library's).
+func (l *progLoader) reachPackage(path string) *parsedPackage {
+	if pp := l.parsed[path]; pp != nil || l.noSource[path] != "" || !l.mayReadFromSource(path) {
+		return pp
+	}
+	if len(l.parsed) >= maxSourcePackages {
+		l.noSource[path] = fmt.Sprintf("more than %d packages would be read from source", maxSourcePackages)
+		return nil
+	}
+	pp, err := l.parse(l.list[path])
+	if err != nil {
+		l.noSource[path] = err.Error()
+		return nil
+	}
+	l.parsed[path] = pp
+	l.reached[path] = true
+	return pp
+}
+
+// importFrom returns package path, as a package importing it through
+// importMap names it, from universe: a package read from source is there
+// already; any other is read from its export data into universe, whose
+// packages the export data's references reuse.
+func (l *progLoader) importFrom(universe map[string]*types.Package, importMap map[string]string, path string) (*types.Package, error) {
+	if p, ok := importMap[path]; ok {
+		path = p
 	}
 	if path == "unsafe" {
 		return types.Unsafe, nil
 	}
-	if l.fallback == nil {
-		l.fallback = importer.ForCompiler(l.fset, "gc", nil)
+	if p := universe[path]; p != nil && p.Complete() {
+		return p, nil
 	}
-	p, err := l.fallback.Import(path)
+	lp := l.list[path]
+	if lp == nil || lp.Export == "" {
+		why := "it is not in the build"
+		if lp != nil && lp.Error != nil {
+			why = lp.Error.Err
+		} else if lp != nil {
+			why = "the go command gave no export data"
+		}
+		return nil, fmt.Errorf("importing %s: %s", path, why)
+	}
+	f, err := os.Open(lp.Export)
 	if err != nil {
 		return nil, fmt.Errorf("importing %s: %w", path, err)
 	}
-	l.exported[path] = p
+	defer f.Close()
+	r, err := gcexportdata.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("importing %s: %w", path, err)
+	}
+	p, err := gcexportdata.Read(r, l.fset, universe, path)
+	if err != nil {
+		return nil, fmt.Errorf("importing %s: %w", path, err)
+	}
 	return p, nil
-}
-
-// usedPackages lists the packages outside the standard library whose
-// functions or methods info's package uses, in a fixed order.
-func (l *progLoader) usedPackages(self *types.Package, info *types.Info) []string {
-	seen := map[string]bool{}
-	for _, obj := range info.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg() == self || seen[fn.Pkg().Path()] {
-			continue
-		}
-		if l.sourceDir(fn.Pkg()) != "" {
-			seen[fn.Pkg().Path()] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// importers lists the packages of the build outside the standard library
-// that import path directly.
-func (l *progLoader) importers(path string) []string {
-	var out []string
-	for q, p := range l.exported {
-		if l.sourceDir(p) == "" {
-			continue
-		}
-		for _, imp := range p.Imports() {
-			if imp.Path() == path {
-				out = append(out, q)
-				break
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // sourceDir returns the directory of p's source files, found through the
@@ -458,84 +439,41 @@ var gorootSrc = sync.OnceValue(func() string {
 	return filepath.Join(root, "src")
 })
 
-// parse reads the package path from the directory its export data names:
-// the files the build would compile there (build constraints applied, test
-// files left out), and lists the packages outside the standard library
-// whose functions it uses.
-func (l *progLoader) parse(path string) (*parsedPackage, error) {
-	exp := l.exported[path]
-	if exp == nil {
-		return nil, fmt.Errorf("package %s is not in the build", path)
+// parse reads the package lp from its directory, the files the go command
+// compiles there, and type-checks it against the export data of its
+// imports, to find what its functions use.
+func (l *progLoader) parse(lp *listedPackage) (*parsedPackage, error) {
+	if lp.Error != nil {
+		return nil, fmt.Errorf("package %s: %s", lp.ImportPath, lp.Error.Err)
 	}
-	dir := l.sourceDir(exp)
-	if dir == "" {
-		return nil, fmt.Errorf("no Go source for package %s", path)
+	if len(lp.CgoFiles) > 0 {
+		return nil, fmt.Errorf("package %s uses cgo, whose code has no Go source", lp.ImportPath)
 	}
-	bp, err := build.Default.ImportDir(dir, build.ImportComment)
-	if err != nil {
-		var noGo *build.NoGoError
-		if errors.As(err, &noGo) {
-			return nil, fmt.Errorf("no Go source for package %s in %s", path, dir)
-		}
-		return nil, fmt.Errorf("reading package %s: %w", path, err)
+	if lp.Dir == "" || len(lp.GoFiles) == 0 {
+		return nil, fmt.Errorf("no Go source for package %s", lp.ImportPath)
 	}
-	if len(bp.CgoFiles) > 0 || len(bp.SFiles) > 0 {
-		return nil, fmt.Errorf("package %s has cgo or assembly files, whose code has no Go source", path)
-	}
-	pp := &parsedPackage{imports: bp.Imports}
-	for _, name := range bp.GoFiles {
-		f, err := parser.ParseFile(l.fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+	pp := &parsedPackage{listed: lp}
+	for _, name := range lp.GoFiles {
+		f, err := parser.ParseFile(l.fset, filepath.Join(lp.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("parsing package %s: %w", path, err)
+			return nil, fmt.Errorf("parsing package %s: %w", lp.ImportPath, err)
 		}
 		pp.files = append(pp.files, f)
 	}
-	// Which functions of other packages it uses: a check against the
-	// export data of its imports.
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{
+		Defs:      map[*ast.Ident]types.Object{},
+		Uses:      map[*ast.Ident]types.Object{},
+		Instances: map[*ast.Ident]types.Instance{},
+	}
 	conf := &types.Config{
-		Importer: importerFunc(l.importExported),
-		Sizes:    types.SizesFor("gc", build.Default.GOARCH),
-		Error:    func(error) {},
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			return l.importFrom(l.pre, lp.ImportMap, path)
+		}),
+		Sizes:     types.SizesFor("gc", build.Default.GOARCH),
+		GoVersion: lp.goVersion(),
+		Error:     func(error) {},
 	}
-	self, _ := conf.Check(path, l.fset, pp.files, info)
-	pp.used = l.usedPackages(self, info)
+	conf.Check(lp.ImportPath, l.fset, pp.files, info)
+	pp.decls = declUses(pp.files, info)
 	return pp, nil
-}
-
-// order returns the parsed packages in dependency order.
-func (l *progLoader) order() ([]string, error) {
-	var out []string
-	state := map[string]int{} // 1 visiting, 2 done
-	var visit func(string) error
-	visit = func(p string) error {
-		switch state[p] {
-		case 1:
-			return fmt.Errorf("import cycle through %s", p)
-		case 2:
-			return nil
-		}
-		state[p] = 1
-		for _, q := range l.parsed[p].imports {
-			if l.parsed[q] != nil {
-				if err := visit(q); err != nil {
-					return err
-				}
-			}
-		}
-		state[p] = 2
-		out = append(out, p)
-		return nil
-	}
-	paths := make([]string, 0, len(l.parsed))
-	for p := range l.parsed {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		if err := visit(p); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

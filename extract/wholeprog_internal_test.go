@@ -1,31 +1,62 @@
 package extract
 
 import (
+	"go/ast"
+	"go/parser"
 	"go/token"
-	"maps"
+	"go/types"
+	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
-// TestDropImporters checks that a package that cannot be read from source
-// takes the packages that import it, directly or not, with it.
-func TestDropImporters(t *testing.T) {
-	l := &progLoader{
-		fset: token.NewFileSet(),
-		parsed: map[string]*parsedPackage{
-			"a": {imports: []string{"b"}},
-			"b": {imports: []string{"c"}},
-			"c": {},
-			"d": {imports: []string{"fmt"}},
-		},
-		noSource: map[string]string{},
+// TestReachedPackages checks which packages a package's code may reach by
+// calls, and so are read from source: a package reached only through a
+// method that a call through an interface may call (promoted from an
+// embedded struct) is, one whose functions only an uncalled method uses is
+// not, and each package read from source comes after those it imports.
+func TestReachedPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list -export")
 	}
-	l.drop("c", "broken")
-	if got := slices.Sorted(maps.Keys(l.parsed)); !slices.Equal(got, []string{"d"}) {
-		t.Errorf("left %v, want [d]", got)
+	dir, err := filepath.Abs(filepath.Join("testdata", "reach", "a"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if l.noSource["c"] != "broken" || !strings.Contains(l.noSource["a"], "it imports c") {
-		t.Errorf("reasons: %v", l.noSource)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, filepath.Join(dir, "a.go"), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The package as a driver gives it: type-checked against export data.
+	l := &progLoader{fset: fset}
+	if l.list, l.order, err = goList(dir, []string{"example.com/reach/b"}); err != nil {
+		t.Fatal(err)
+	}
+	universe := map[string]*types.Package{}
+	info := newInfo()
+	conf := types.Config{Importer: importerFunc(func(path string) (*types.Package, error) {
+		return l.importFrom(universe, nil, path)
+	})}
+	pkg, err := conf.Check("example.com/reach/a", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp, noSource, err := loadWholeProgram(fset, pkg, []*ast.File{f}, info)
+	if err != nil || len(noSource) > 0 {
+		t.Fatalf("loadWholeProgram: %v, %v", err, noSource)
+	}
+	var got []string
+	for _, d := range wp.deps {
+		got = append(got, d.pkg.Path())
+	}
+	want := []string{"example.com/reach/c", "example.com/reach/b"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("read from source: %v, want %v", got, want)
+	}
+	// One universe: the type b.New returns, seen by a, is b's own.
+	newFn := wp.pkg.Imports()[0].Scope().Lookup("New")
+	if wp.deps[1].pkg.Scope().Lookup("New") != newFn {
+		t.Errorf("package a imports another package b than the one read from source")
 	}
 }

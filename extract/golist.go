@@ -1,0 +1,86 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// listedPackage is what the go command says of a package of the build.
+type listedPackage struct {
+	ImportPath string
+	Dir        string
+	// Export is the file of the package's export data, as the compiler
+	// wrote it.
+	Export   string
+	Standard bool
+	GoFiles  []string
+	CgoFiles []string
+	SFiles   []string
+	// ImportMap maps an import path of the source to the package it
+	// names, when they differ (vendored packages).
+	ImportMap map[string]string
+	Module    *struct{ GoVersion string }
+	Error     *struct{ Err string }
+}
+
+// listFields are the fields of listedPackage, for go list's -json flag.
+const listFields = "ImportPath,Dir,Export,Standard,GoFiles,CgoFiles,SFiles,ImportMap,Module,Error"
+
+// goList runs `go list -deps -export` in dir on the import paths and
+// returns the packages of the build that they reach, in dependency order
+// (every package after those it imports), each with its source directory,
+// its files and its export data. The go command is the one of the
+// environment, with its settings (GOFLAGS, GO111MODULE, GOPATH): those
+// the build of the analysed package was made with.
+func goList(dir string, paths []string) (map[string]*listedPackage, []string, error) {
+	args := append([]string{"list", "-e", "-deps", "-export", "-json=" + listFields, "--"}, paths...)
+	cmd := exec.Command(goCommand(), args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return nil, nil, fmt.Errorf("go list -deps -export in %s: %w: %s", dir, err, msg)
+	}
+	pkgs := map[string]*listedPackage{}
+	var order []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err != nil {
+			return nil, nil, fmt.Errorf("reading the output of go list: %w", err)
+		}
+		if pkgs[p.ImportPath] == nil {
+			order = append(order, p.ImportPath)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	return pkgs, order, nil
+}
+
+// goCommand is the go command of the toolchain whose standard library
+// the build uses, or "go" from the PATH.
+func goCommand() string {
+	if src := gorootSrc(); src != "" {
+		cand := filepath.Join(filepath.Dir(src), "bin", "go")
+		if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
+			return cand
+		}
+	}
+	return "go"
+}
+
+// goVersion is the language version of a listed package's module, in the
+// form go/types takes, or "" when not known.
+func (p *listedPackage) goVersion() string {
+	if p.Module == nil || p.Module.GoVersion == "" {
+		return ""
+	}
+	return "go" + p.Module.GoVersion
+}

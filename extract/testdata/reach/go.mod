@@ -1,0 +1,3 @@
+module example.com/reach
+
+go 1.26
