@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -37,8 +38,17 @@ const listFields = "ImportPath,Dir,Export,Standard,GoFiles,CgoFiles,SFiles,Impor
 // its files and its export data. The go command is the one of the
 // environment, with its settings (GOFLAGS, GO111MODULE, GOPATH): those
 // the build of the analysed package was made with.
-func goList(dir string, paths []string) (map[string]*listedPackage, []string, error) {
-	args := append([]string{"list", "-e", "-deps", "-export", "-json=" + listFields, "--"}, paths...)
+//
+// With tests, paths are listed with their tests (-test), and a package
+// compiled again for a test ("p [x.test]", p with x's test files, or
+// importing such a package) stands for p: the variant the test was built
+// against.
+func goList(dir string, paths []string, tests bool) (map[string]*listedPackage, []string, error) {
+	args := []string{"list", "-e", "-deps", "-export", "-json=" + listFields}
+	if tests {
+		args = append(args, "-test")
+	}
+	args = append(append(args, "--"), paths...)
 	cmd := exec.Command(goCommand(), args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -56,10 +66,21 @@ func goList(dir string, paths []string) (map[string]*listedPackage, []string, er
 		if err := dec.Decode(p); err != nil {
 			return nil, nil, fmt.Errorf("reading the output of go list: %w", err)
 		}
-		if pkgs[p.ImportPath] == nil {
-			order = append(order, p.ImportPath)
+		path, variant, _ := strings.Cut(p.ImportPath, " ")
+		if strings.HasSuffix(path, ".test") && variant == "" && tests {
+			continue // a test's main package
 		}
-		pkgs[p.ImportPath] = p
+		if q := pkgs[path]; q != nil && (variant == "" || strings.Contains(q.ImportPath, " ")) {
+			continue // a test variant stands for path already
+		}
+		if pkgs[path] == nil {
+			order = append(order, path)
+		} else {
+			// The variant comes after what it imports, as the plain
+			// package did: it moves to the end of the order.
+			order = append(slices.DeleteFunc(order, func(q string) bool { return q == path }), path)
+		}
+		pkgs[path] = p
 	}
 	return pkgs, order, nil
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Which packages are read from source: those with a function that the
-// analysed package's code may reach by calls, followed through the bodies
+// analysed package's code may reach by calls, or a package-level variable
+// it may use (whose initialisation must run), followed through the bodies
 // of the functions reached (read from source to find them). A call through
 // an interface reaches the methods of that name and signature of every
 // type whose values reached code may make: a type named in it (a composite
@@ -63,6 +64,12 @@ func (r *reachability) use(obj types.Object) {
 	case *types.TypeName:
 		if n, ok := types.Unalias(obj.Type()).(*types.Named); ok {
 			r.make(n)
+		}
+	case *types.Var:
+		// A package-level variable: its package is read from source,
+		// so that its initialisation runs before the set-up.
+		if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
+			r.l.reachPackage(obj.Pkg().Path())
 		}
 	}
 }

@@ -111,7 +111,16 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 	if !l.usesOthers(pkg, info) {
 		return nil, nil, nil
 	}
-	if l.list, l.order, err = goList(l.base, imports); err != nil {
+	// A test's package (a _test.go file) is listed with its tests, by its
+	// directory: its imports are then the variants the test was built
+	// against.
+	tests := slices.ContainsFunc(files, func(f *ast.File) bool {
+		return strings.HasSuffix(fset.Position(f.FileStart).Filename, "_test.go")
+	})
+	if tests {
+		imports = []string{"."}
+	}
+	if l.list, l.order, err = goList(l.base, imports, tests); err != nil {
 		return nil, nil, err
 	}
 	r := newReachability(l)

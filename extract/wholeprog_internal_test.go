@@ -30,7 +30,7 @@ func TestReachedPackages(t *testing.T) {
 	}
 	// The package as a driver gives it: type-checked against export data.
 	l := &progLoader{fset: fset}
-	if l.list, l.order, err = goList(dir, []string{"example.com/reach/b"}); err != nil {
+	if l.list, l.order, err = goList(dir, []string{"example.com/reach/b"}, false); err != nil {
 		t.Fatal(err)
 	}
 	universe := map[string]*types.Package{}

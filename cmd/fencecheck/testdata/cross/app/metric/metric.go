@@ -8,6 +8,7 @@ import (
 
 	"example.com/dep/asmsum"
 	"example.com/dep/gauge"
+	"example.com/dep/limits"
 )
 
 //fencecheck:system
@@ -61,5 +62,22 @@ func summed() {
 	wg.Wait()
 	if n.Load() != 3 {
 		panic("wrong sum")
+	}
+}
+
+// bounded stays within a limit that another package's initialisation
+// computes.
+//
+//fencecheck:system
+func bounded() {
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() { n.Add(1); wg.Done() }()
+	}
+	wg.Wait()
+	if n.Load() > limits.Max {
+		panic("over the limit")
 	}
 }

@@ -1,0 +1,6 @@
+package metric
+
+// Twice is for the external test.
+var Twice = twice
+
+const twice = 2
