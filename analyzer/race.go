@@ -128,6 +128,7 @@ func stripIndexes(name string) string {
 // reportRaces reports one race: diagnostic per racing cell, on its first
 // racing access in source order.
 func (s *system) reportRaces(res *race.Result) {
+	res.Races = s.dropBoxRaces(res.Races)
 	// A cell is keyed by its declared object; an access whose source names
 	// none (the load of x++) joins the object another access of the same
 	// model variable names.
@@ -393,4 +394,27 @@ func (s *system) checkGoMemoryModel() bool {
 // accesses says "1 access" or "n accesses".
 func accesses(n int) string {
 	return fmt.Sprintf("%d %s", n, plural(n, "access", "accesses"))
+}
+
+// dropBoxRaces leaves out the races on the cells of value boxes (the
+// copies of structs, arrays, functions and channels held in interface
+// values) when another race remains: such a race comes with one on an
+// interface value that holds the box, which the finding names instead, as
+// Go's race detector does.
+func (s *system) dropBoxRaces(races []race.Race) []race.Race {
+	onBox := func(a race.Access) bool {
+		op := s.p.Procs[a.Proc].Trans[a.Trans].Op
+		plain := op.Kind == model.Read || op.Kind == model.Write
+		return plain && op.Var < len(s.sys.Vars) && s.sys.Vars[op.Var].Box
+	}
+	var out []race.Race
+	for _, rc := range races {
+		if !onBox(rc.A) || !onBox(rc.B) {
+			out = append(out, rc)
+		}
+	}
+	if len(out) == 0 {
+		return races
+	}
+	return out
 }

@@ -55,7 +55,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func(p *int32) { *p = 1 }(&spawnPair[n])", "unsupported in a fencecheck system: a go statement inside a goroutine with a pointer chosen at run time"},
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"c = other(c, d)", "unsupported in a fencecheck system: a channel variable set to the channel b, not known where its value is chosen at run time"},
-			{"go func() { i = impl{}; i.m() }()", "unsupported in a fencecheck system: an interface value holding a unsupported.impl stored in memory, merged or compared (only constants and pointers are boxed)"},
+			{"go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()", "unsupported in a fencecheck system: comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)"},
 			{`err := errors.New("again")`, "unsupported in a fencecheck system: the error returned by errors.New(\"again\") where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},

@@ -47,6 +47,12 @@ type Entity struct {
 	// 2, ... as Go code would (&object, or a boxed interface value such as
 	// any(1)); 0 is nil; nil for other entities.
 	Objects []string
+	// Box is set for a cell of the box of an interface value holding a
+	// struct, an array, a function or a channel: written once, before the
+	// interface value can be read, so that a race on it comes with a race
+	// on an interface value that holds it, which Go's race detector
+	// reports instead (the run time's copy is not instrumented).
+	Box bool
 }
 
 // Value formats v, a value of e in the model, as Go prints it: a uint64
@@ -170,7 +176,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 	objects := []string{}
 	for _, o := range s.heap.heap {
 		s.display(o)
-		if o.box {
+		if o.box || o.byValue {
 			objects = append(objects, o.name)
 		} else {
 			objects = append(objects, "&"+o.name)
@@ -189,6 +195,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 			_, e.Ranged = s.x.dirs.Ranges[d]
 		}
 		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
+		e.Box = s.boxVars[x]
 		lo, hi := s.varLimits(x)
 		e.Limit = domainOf(topAbs, lo, hi)
 		vars = append(vars, e)

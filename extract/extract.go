@@ -27,7 +27,7 @@
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
-//     errorf.go, anyint.go.
+//     errorf.go, anyint.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
@@ -96,12 +96,13 @@
 // and constant fmt.Errorf errors are distinct objects compared by identity,
 // and errors.Is an identity test (errsent.go). A payload computed at run
 // time is the box of whichever value it holds, the boxes being those the
-// domain inference finds (anyint.go). A pointer to a field or an element
-// stored in memory is the id of an alias of that location (interior.go),
-// and a make of run-time length in a goroutine a refusal where a run
-// reaches it (refuse.go). A join of function values
-// is an index over its alternatives, and a call of it a case split
-// (funcvals.go). See pointers.go and interfaces.go.
+// domain inference finds (anyint.go); a struct, array, function or channel
+// is a value box, an object holding a copy of it (valueboxes.go). A
+// pointer to a field or an element stored in memory is the id of an alias
+// of that location (interior.go), and a make of run-time length in a
+// goroutine a refusal where a run reaches it (refuse.go). A join of
+// function values is an index over its alternatives, and a call of it a
+// case split (funcvals.go). See pointers.go and interfaces.go.
 //
 // A slice is a window onto a backing array that the setup fixes: make with
 // a constant length, a slice literal, or a reslice with constant bounds

@@ -23,8 +23,9 @@ import (
 // constant payload: two interface values are equal exactly when their ids
 // are, as Go compares them (by dynamic type and value, pointers by
 // identity). A payload known only at run time (an integer in a register)
-// cannot be boxed this way and is refused, as are payloads of other types
-// (structs, slices, functions).
+// is the box of whichever value it holds (anyint.go); a struct, an array,
+// a function or a channel has a box of its own, an object holding a copy
+// (valueboxes.go); slices and maps are refused.
 //
 // An interface cell is a single model variable, so a plain store is one
 // write: the tearing of Go's two-word interface values under a race is not
@@ -57,7 +58,7 @@ func newBox(t types.Type, v int64, name string) *object {
 
 // dynType returns the dynamic type of the interface values with o's id.
 func dynType(o *object) types.Type {
-	if o.box {
+	if o.box || o.byValue {
 		return o.typ
 	}
 	return types.NewPointer(o.typ)
@@ -80,14 +81,14 @@ func boxable(v value) bool {
 		// A constant, or an integer known at run time (anyint.go).
 		return pl.kind == vInt
 	}
-	return false
+	return v.box != nil // a struct, array, function or channel (anyvals.go)
 }
 
 // flowsTo reports whether an interface value with o's id may be held by an
 // interface of type it.
 func (s *system) flowsTo(o *object, it *types.Interface) bool {
 	dt := dynType(o)
-	if !o.box && !slices.ContainsFunc(s.heap.ifaces, func(u types.Type) bool { return types.Identical(u, dt) }) {
+	if !o.box && !o.byValue && !slices.ContainsFunc(s.heap.ifaces, func(u types.Type) bool { return types.Identical(u, dt) }) {
 		return false
 	}
 	return types.Implements(dt, it)
@@ -142,6 +143,8 @@ func (s *system) noteIface(t types.Type) {
 func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 	pl := v.env[0]
 	switch {
+	case v.box != nil:
+		return model.C(s.valueBoxID(v.box, pos))
 	case isObjPtr(v.typ):
 		if pl.kind == vNil {
 			return model.C(s.boxID(v.typ, 0))
@@ -157,7 +160,7 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		}
 		s.unsupported(pos, "an interface value holding a %s known only at run time, stored in memory, merged or compared (only constants and pointers are boxed)", v.typ)
 	}
-	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (only constants and pointers are boxed)", v.typ)
+	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (integers, booleans, strings, pointers, structs, arrays, functions and channels are boxed)", v.typ)
 	return nil
 }
 
@@ -175,6 +178,9 @@ func (s *system) ifaceFromID(id int64) value {
 // ifaceOfObj returns the interface value with o's id.
 func (s *system) ifaceOfObj(o *object) value {
 	switch {
+	case o.byValue:
+		// Its payload is in its cells: read where it is asserted.
+		return value{kind: vRef, e: model.C(int64(s.heap.ids[o])), objs: []*object{o}, typ: types.NewInterfaceType(nil, nil).Complete()}
 	case o.box && isObjPtr(o.typ):
 		return value{kind: vIface, typ: o.typ, env: []value{{kind: vNil}}}
 	case o.box:
@@ -297,6 +303,8 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 		}
 		var rv value
 		switch {
+		case o.byValue:
+			// Read from the box once its case is taken (lowerTargets).
 		case o.box && isObjPtr(o.typ):
 			rv = value{kind: vNil}
 		case o.box:
@@ -304,11 +312,15 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 		default:
 			rv = value{kind: vPtr, ptr: o.target()}
 		}
-		targets = append(targets, callTarget{
+		t := callTarget{
 			cond: model.Bin(model.OpEq, recv.e, model.C(s.idOf(o, pos))),
 			fn:   fn,
 			args: append([]value{rv}, rest...),
-		})
+		}
+		if o.byValue {
+			t.box = o
+		}
+		targets = append(targets, t)
 	}
 	return p.splitCall(fr, in, targets, model.Bin(model.OpEq, recv.e, model.C(0)), cur)
 }
@@ -320,6 +332,9 @@ type callTarget struct {
 	fn   *ssa.Function
 	env  []value
 	args []value
+	// box is set when the receiver, args[0], is the payload of a value
+	// box, read once the condition holds (valueboxes.go).
+	box *object
 }
 
 // splitCall lowers a call whose callee is chosen at run time: each target
@@ -344,6 +359,11 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 	}
 	var rets []retSite
 	for _, t := range targets {
+		g := p.emit(cur, model.GuardOp(t.cond), pos, Origin{})
+		if t.box != nil {
+			t.args = slices.Clone(t.args)
+			t.args[0], g = p.boxReceiver(t.box, pos, g)
+		}
 		if f, args := s.unbind(value{kind: vFunc, fn: t.fn, env: t.env}, t.args, pos); f.fn != t.fn {
 			t.fn, t.env, t.args = f.fn, nil, args
 		}
@@ -353,7 +373,6 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 		if fr.onStack(t.fn) {
 			s.unsupported(pos, "recursion (%s calls itself)", t.fn.Name())
 		}
-		g := p.emit(cur, model.GuardOp(t.cond), pos, Origin{})
 		child := s.bindCall(t.fn, t.env, t.args, fr)
 		child.site = in.Block()
 		p.lowerBody(child, t.fn.Blocks[0], 0, -1, g)

@@ -19,7 +19,11 @@ import (
 // makeInterface converts a value to an interface type.
 func (s *system) makeInterface(fr *frame, in *ssa.MakeInterface) value {
 	payload := s.get(fr, in.X)
-	return value{kind: vIface, typ: in.X.Type(), env: []value{payload}}
+	v := value{kind: vIface, typ: in.X.Type(), env: []value{payload}}
+	if s.curProc == nil && byValueType(in.X.Type()) {
+		v.box = s.setupValueBox(fr, in, payload)
+	}
+	return v
 }
 
 // callee returns the function a call calls and its arguments, the receiver

@@ -460,8 +460,14 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	}
 	if ta, ok := in.(*ssa.TypeAssert); ok {
 		if x := s.get(fr, ta.X); x.kind == vRef {
+			if byValueType(ta.AssertedType) {
+				return p.typeAssertBox(fr, ta, x, cur)
+			}
 			return p.typeAssertRef(fr, ta, x, cur)
 		}
+	}
+	if mi, ok := in.(*ssa.MakeInterface); ok && byValueType(mi.X.Type()) {
+		return p.makeValueBox(fr, b, mi, cur)
 	}
 	if next, ok := p.capturedCell(fr, in, cur); ok {
 		return next
@@ -688,6 +694,8 @@ func (s *system) varFor(ptr pointer) int {
 		init = s.funcID(t, v, token.NoPos).(model.Const).Value
 	} else if ok && isMap(t) {
 		init = s.mapInit(v)
+	} else if ok && isChanCell(t) {
+		init = s.chanID(v, token.NoPos).(model.Const).Value
 	} else if ok {
 		c, ok := v.constant()
 		if !ok {
@@ -703,6 +711,12 @@ func (s *system) varFor(ptr pointer) int {
 	s.varType = append(s.varType, t)
 	s.varDecl = append(s.varDecl, decl)
 	s.vars[k] = len(s.prog.Vars) - 1
+	if ptr.obj.byValue {
+		if s.boxVars == nil {
+			s.boxVars = map[int]bool{}
+		}
+		s.boxVars[s.vars[k]] = true
+	}
 	return s.vars[k]
 }
 

@@ -247,6 +247,9 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 	case isChanCell(t):
 		return s.chanID(v, pos)
 	case isPtrCell(t):
+		if mayHoldValueBox(v) {
+			s.unsupported(pos, "a map key that may be an interface value holding a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)")
+		}
 		return s.refExpr(v, pos)
 	}
 	return s.asInt(v, pos)
@@ -324,7 +327,7 @@ func (s *system) keyText(m *mapObj, d []keyCell) string {
 			parts[i] = s.chans[k.n-1].name
 		case isPtrCell(t) && k.n <= int64(len(s.heap.heap)):
 			o := s.heap.heap[k.n-1]
-			if parts[i] = o.name; !o.box {
+			if parts[i] = o.name; !o.box && !o.byValue {
 				parts[i] = "&" + o.name
 			}
 		case k.isStr:

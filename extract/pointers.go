@@ -45,6 +45,9 @@ type hintObj struct {
 	anon  bool
 	box   bool  // the box of an interface value (ifacecells.go)
 	val   int64 // what the box holds
+	// byValue is set for the box of a struct, array, function or channel
+	// (anyvals.go), an allocation like any other.
+	byValue bool
 	// alias is set for the alias of a location inside an object
 	// (interior.go).
 	alias *aliasHint
@@ -88,7 +91,7 @@ func (s *system) initHeap(h *heapHint) {
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}}
 	for _, ho := range h.objs {
-		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon}
+		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
 		if ho.alias != nil {
 			o = s.restoreAlias(ho)
 		} else if ho.box {
@@ -156,7 +159,7 @@ func (s *system) candidates(t types.Type) []*object {
 	}
 	if isUnsafePointer(t) {
 		for _, o := range s.heap.heap {
-			if slices.ContainsFunc(s.heap.unsafe, func(u types.Type) bool { return types.Identical(u, o.typ) }) {
+			if !o.byValue && slices.ContainsFunc(s.heap.unsafe, func(u types.Type) bool { return types.Identical(u, o.typ) }) {
 				out = append(out, o)
 			}
 		}
@@ -164,7 +167,7 @@ func (s *system) candidates(t types.Type) []*object {
 	}
 	elem := ptrElem(t)
 	for _, o := range s.heap.heap {
-		if elem != nil && types.Identical(o.typ, elem) {
+		if elem != nil && !o.byValue && types.Identical(o.typ, elem) {
 			out = append(out, o)
 		}
 	}
@@ -447,7 +450,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		if o.named {
 			name = o.raw
 		}
-		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon})
+		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue})
 	}
 	return h
 }

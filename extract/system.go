@@ -321,6 +321,9 @@ type system struct {
 	vars    map[string]int // cell key -> shared variable
 	varType []types.Type
 	varDecl []*types.Var
+	// boxVars are the shared variables that are cells of value boxes
+	// (valueboxes.go).
+	boxVars map[int]bool
 	procs   []*proc
 	spawns  []token.Pos
 

@@ -65,6 +65,10 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// box is, for a vIface holding a struct, an array, a function or a
+	// channel, the object that holds its payload once it is stored,
+	// merged or compared (anyvals.go).
+	box *object
 	// anyInt marks an opaque value that may be any non-negative integer
 	// of type typ (fastrand's result, runtime.go).
 	anyInt bool
@@ -190,6 +194,10 @@ type object struct {
 	// cells of its own.
 	box    bool
 	boxVal int64
+	// byValue marks the box of an interface value holding a struct, an
+	// array, a function or a channel (anyvals.go): its dynamic type is typ
+	// and its cells hold the payload, written once when it is made.
+	byValue bool
 	// alloc is the instruction that allocated a goroutine's own object.
 	alloc *ssa.Alloc
 	// within is, for an alias (interior.go), the location inside another

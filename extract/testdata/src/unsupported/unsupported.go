@@ -106,7 +106,7 @@ func (impl) m() { x = 1 }
 //fencecheck:system
 func interfaces() {
 	var i iface = impl{}
-	go func() { i = impl{}; i.m() }()
+	go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()
 }
 
 //fencecheck:system

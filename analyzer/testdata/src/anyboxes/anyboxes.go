@@ -1,0 +1,315 @@
+// Package anyboxes holds systems whose interface values hold structs,
+// arrays, functions and channels made at run time and kept in memory: a
+// mailbox of any, a type switch over what it holds, a method called on a
+// struct value through an interface, a function value in an any. Each has
+// a correct system and a buggy twin; comparing such values, and a slice in
+// an interface value kept in memory, are refused.
+package anyboxes
+
+import (
+	"sync"
+)
+
+// job is what a worker hands over: a number and the channel to close once
+// it is done, as a waiter of a semaphore's queue.
+type job struct {
+	n    int
+	done chan struct{}
+}
+
+// mailbox is one slot of any guarded by a mutex.
+type mailbox struct {
+	mu   sync.Mutex
+	slot any
+}
+
+func (m *mailbox) put(v any) {
+	m.mu.Lock()
+	m.slot = v
+	m.mu.Unlock()
+}
+
+func (m *mailbox) take() any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v := m.slot
+	m.slot = nil
+	return v
+}
+
+// structHandoff: the worker puts a job (a struct value holding a number it
+// computes and a channel it made) in the mailbox and waits on the channel;
+// the server takes it, checks the number and closes the channel.
+//
+//fencecheck:system
+func structHandoff() {
+	var m mailbox
+	var k int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		done := make(chan struct{})
+		k = 2
+		m.put(job{n: k + 1, done: done})
+		<-done
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			if j, ok := m.take().(job); ok {
+				if j.n != 3 {
+					panic("wrong job")
+				}
+				close(j.done)
+				return
+			}
+		}
+	}()
+	wg.Wait()
+}
+
+// structHandoffLost: the server never closes the job's channel when the
+// number is odd, so the worker waits forever.
+//
+//fencecheck:system
+func structHandoffLost() {
+	var m mailbox
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		done := make(chan struct{})
+		m.put(job{n: 3, done: done})
+		<-done // want `^leak: go@\d+ blocks forever in <-done after system structHandoffLost returns`
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			if j, ok := m.take().(job); ok {
+				if j.n%2 == 0 {
+					close(j.done)
+				}
+				return
+			}
+		}
+	}()
+	wg.Wait()
+}
+
+// point and pair are two dynamic types a queue of any mixes.
+type point struct{ x, y int }
+
+type pair [2]int
+
+// typeSwitch: the producer puts a point and then a pair, both computed at
+// run time; the consumer tells them apart with a type switch and sums
+// them.
+//
+//fencecheck:system
+func typeSwitch() {
+	var m mailbox
+	var got int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		x := 1
+		m.put(point{x, x + 1})
+		for {
+			m.mu.Lock()
+			empty := m.slot == nil
+			m.mu.Unlock()
+			if empty {
+				break
+			}
+		}
+		m.put(pair{x + 2, x + 3})
+	}()
+	go func() {
+		defer wg.Done()
+		for seen := 0; seen < 2; {
+			switch v := m.take().(type) {
+			case point:
+				got += v.x + v.y
+				seen++
+			case pair:
+				got += v[0] + v[1]
+				seen++
+			case nil:
+			default:
+				panic("unexpected value")
+			}
+		}
+	}()
+	wg.Wait()
+	if got != 10 {
+		panic("wrong sum")
+	}
+}
+
+// typeSwitchWrong asserts a pair where a point may be.
+//
+//fencecheck:system
+func typeSwitchWrong() {
+	var m mailbox
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		x := 1
+		m.put(point{x, x})
+	}()
+	go func() {
+		defer wg.Done()
+		if v := m.take(); v != nil {
+			_ = v.(pair) // want `^SC: system typeSwitchWrong is wrong even under sequential consistency: the bad state interface conversion: interface is not pair`
+		}
+	}()
+	wg.Wait()
+}
+
+// shape has a method with a value receiver.
+type shape interface{ area() int }
+
+type rect struct{ w, h int }
+
+func (r rect) area() int { return r.w * r.h }
+
+// methodOnBox: a goroutine publishes a rect it computes as a shape under a
+// lock; the reader calls its method.
+//
+//fencecheck:system
+func methodOnBox() {
+	var mu sync.Mutex
+	var s shape
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		w := 2
+		mu.Lock()
+		s = rect{w, w + 1}
+		mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		if s != nil && s.area() != 6 {
+			panic("wrong area")
+		}
+		mu.Unlock()
+	}()
+	wg.Wait()
+}
+
+// methodOnBoxRace publishes without the lock.
+//
+//fencecheck:system
+func methodOnBoxRace() {
+	var mu sync.Mutex
+	var s shape
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		w := 2
+		s = rect{w, w + 1} // want `^race: go@\d+ stores s here while go@\d+ loads s`
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		if s != nil && s.area() != 6 {
+			panic("wrong area")
+		}
+		mu.Unlock()
+	}()
+	wg.Wait()
+}
+
+func double(x int) int { return 2 * x }
+
+func square(x int) int { return x * x }
+
+// funcInAny: a goroutine picks a function at run time and hands it over
+// in an any; the other asserts it back and calls it.
+//
+//fencecheck:system
+func funcInAny() {
+	var m mailbox
+	var flip int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		f := double
+		if flip == 1 {
+			f = square
+		}
+		m.put(f)
+	}()
+	go func() {
+		defer wg.Done()
+		if f, ok := m.take().(func(int) int); ok && f(3) != 6 {
+			panic("not double")
+		}
+	}()
+	wg.Wait()
+}
+
+// funcInAnyWrong: the function may be square, which the reader does not
+// expect.
+//
+//fencecheck:system
+func funcInAnyWrong() {
+	var m mailbox
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		m.put(double)
+		m.put(square)
+	}()
+	go func() {
+		defer wg.Done()
+		if f, ok := m.take().(func(int) int); ok && f(3) != 6 {
+			panic("not double") // want `^SC: system funcInAnyWrong is wrong even under sequential consistency`
+		}
+	}()
+	wg.Wait()
+}
+
+// compareBoxes compares two interface values holding structs, which Go
+// does by their fields.
+//
+//fencecheck:system
+func compareBoxes() {
+	var m mailbox
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x := 1
+		m.put(point{x, x})
+	}()
+	if m.take() == any(point{1, 1}) { // want `^unsupported in a fencecheck system: comparing interface values that may hold a struct`
+		panic("equal")
+	}
+	wg.Wait()
+}
+
+// sliceInAny keeps a slice in an interface value in memory.
+//
+//fencecheck:system
+func sliceInAny() {
+	var m mailbox
+	buf := []int{1, 2}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		m.mu.Lock()
+		m.slot = buf[:1] // want `^unsupported in a fencecheck system: an interface value holding a \[\]int stored in memory`
+		m.mu.Unlock()
+	}()
+	wg.Wait()
+}
