@@ -410,6 +410,7 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		t := res.At(k).Type()
 		what := fmt.Sprintf("the result of %s, which fencecheck does not compute", p.s.callName(fr, in, fn))
 		vals[k] = opaque(what)
+		vals[k].uncomputed = true
 		if !resultUsed(in, k) {
 			continue
 		}

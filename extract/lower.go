@@ -448,6 +448,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
+		if what, ok := s.uncomputedOperand(fr, bo); ok {
+			return p.refuseAt(cur, what, bo.Pos())
+		}
 		if vals, ok := s.anyValues(fr, bo); ok {
 			return p.choice(fr, bo, vals, cur)
 		}

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -35,6 +37,22 @@ func (p *proc) refuseAt(cur int, what string, pos token.Pos) int {
 	p.sources[r] = source{"the number of runs of " + what + " (fencecheck models none)", pos}
 	p.emit(cur, model.AssignOp(r, model.C(1)), pos, Origin{})
 	return -1
+}
+
+// uncomputedOperand describes x op y when an operand is the result of a
+// call the model does not run (time.Now().UnixNano(), say) and the other
+// is not nil: a goroutine that reaches it is a run-time refusal, so that
+// a library's path that a system never takes (an expiry test on an item
+// stored without one) does not refuse the system.
+func (s *system) uncomputedOperand(fr *frame, in *ssa.BinOp) (string, bool) {
+	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if y.kind == vOpaque && y.uncomputed {
+		x, y = y, x
+	}
+	if x.kind != vOpaque || !x.uncomputed || y.kind == vNil {
+		return "", false
+	}
+	return fmt.Sprintf("the operator %s on %s", in.Op, strings.TrimSuffix(x.why, ", which fencecheck does not compute")), true
 }
 
 // makeSliceProc lowers make([]T, n[, c]) in a goroutine. A length or a

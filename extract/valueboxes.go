@@ -68,6 +68,25 @@ func (s *system) valueBoxName(fr *frame, in *ssa.MakeInterface) string {
 	return fmt.Sprintf("any(%s)", types.TypeString(in.X.Type(), types.RelativeTo(s.x.pkg)))
 }
 
+// boxPos is where a conversion is made: the converted expression for an
+// implicit one, else the first instruction that uses it.
+func (s *system) boxPos(fr *frame, in *ssa.MakeInterface) token.Pos {
+	if in.Pos().IsValid() {
+		return in.Pos()
+	}
+	if e, ok := s.x.debugOf(fr.fn).expr[in.X]; ok {
+		return e.Pos()
+	}
+	if refs := in.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if r.Pos().IsValid() {
+				return r.Pos()
+			}
+		}
+	}
+	return in.X.Pos()
+}
+
 // setupValueBox makes the box of a conversion in the set-up: its cells
 // hold the payload in the set-up's memory.
 func (s *system) setupValueBox(fr *frame, in *ssa.MakeInterface, payload value) *object {
@@ -82,7 +101,7 @@ func (s *system) setupValueBox(fr *frame, in *ssa.MakeInterface, payload value) 
 // is shared.
 func (p *proc) makeValueBox(fr *frame, b *ssa.BasicBlock, in *ssa.MakeInterface, cur int) int {
 	s := p.s
-	t, pos := in.X.Type(), in.Pos()
+	t, pos := in.X.Type(), s.boxPos(fr, in)
 	payload := s.get(fr, in.X)
 	o := s.newObject(s.valueBoxName(fr, in), t, nil, p.idx)
 	o.byValue = true

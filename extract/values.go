@@ -72,6 +72,10 @@ type value struct {
 	// anyInt marks an opaque value that may be any non-negative integer
 	// of type typ (fastrand's result, runtime.go).
 	anyInt bool
+	// uncomputed marks an opaque value that a goroutine got from a call
+	// the model does not run: an operator applied to it is a run-time
+	// refusal (refuse.go).
+	uncomputed bool
 	// clock is, for an opaque value, the duration or moved time.Time it
 	// is on the clock (clock.go).
 	clock *clockVal
