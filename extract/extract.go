@@ -598,7 +598,7 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 		if next == nil || d != nil && !progress {
 			return s, sys, d
 		}
-		if round == maxHeapRounds {
+		if round >= maxHeapRounds && (!next.intBoxes || round >= maxHeapRounds+boxGrowthRounds) {
 			if d != nil {
 				return s, nil, d
 			}

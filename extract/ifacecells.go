@@ -101,7 +101,7 @@ func (s *system) boxID(t types.Type, v int64) int64 {
 	if o == nil {
 		o = newBox(t, v, s.boxName(t, v))
 		s.heap.boxes[k] = o
-		s.heapChange("an interface value gets a box")
+		s.heapChange(whyNewBox)
 	}
 	if id, ok := s.heap.ids[o]; ok {
 		return int64(id)
@@ -246,7 +246,7 @@ func (p *proc) typeAssertRef(fr *frame, in *ssa.TypeAssert, x value, cur int) in
 	case isObjPtr(at):
 		var objs []*object
 		for _, o := range match {
-			if !o.box {
+			if !o.box && !o.byValue {
 				objs = append(objs, o)
 			}
 		}
@@ -263,6 +263,11 @@ func (p *proc) typeAssertRef(fr *frame, in *ssa.TypeAssert, x value, cur int) in
 	} else {
 		for _, o := range match {
 			g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(s.idOf(o, pos)))), pos, Origin{})
+			if o.byValue {
+				// An integer in a box of its own (valueboxes.go).
+				p.emitTo(g, model.ReadOp(s.varFor(pointer{obj: o}), r), join, pos, Origin{})
+				continue
+			}
 			p.emitTo(g, model.AssignOp(r, s.payloadExpr(o, pos)), join, pos, Origin{})
 		}
 	}

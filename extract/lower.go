@@ -469,7 +469,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			return p.typeAssertRef(fr, ta, x, cur)
 		}
 	}
-	if mi, ok := in.(*ssa.MakeInterface); ok && byValueType(mi.X.Type()) {
+	if mi, ok := in.(*ssa.MakeInterface); ok && s.valueBoxed(fr, mi) {
 		return p.makeValueBox(fr, b, mi, cur)
 	}
 	if next, ok := p.capturedCell(fr, in, cur); ok {

@@ -65,6 +65,12 @@ type heapHint struct {
 	splitAt *ssa.Go
 	// maps is what the round found of the maps (maps.go).
 	maps mapsHint
+	// boxGrowth counts the rounds in a row that ended with new boxes of
+	// interface values; once they do not settle, intBoxes makes every
+	// integer or string computed at run time and converted to an
+	// interface a value box of its own (valueboxes.go).
+	boxGrowth int
+	intBoxes  bool
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -427,6 +433,10 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}
+	if s.heap.why == whyNewBox {
+		h.boxGrowth = s.heap.hint.boxGrowth + 1
+	}
+	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
 	for k := range s.heap.hint.written {
 		h.written[k] = true
 	}

@@ -31,6 +31,12 @@ import (
 // a loop of a goroutine that reaches memory is refused too (each
 // execution makes a new one). Slices and maps stay unsupported in
 // interface values that reach memory: their cells are the set-up's alone.
+//
+// An integer or a string computed at run time has a box per value it takes
+// (anyint.go), so that equal values have equal ids; when those boxes do
+// not settle (a counter kept in an interface value takes one more value in
+// each round), such payloads get value boxes too, and comparisons of
+// those are refused as well.
 
 // byValueType reports whether an interface value of dynamic type t is a
 // value box: a struct, an array, a function or a channel.
@@ -43,6 +49,37 @@ func byValueType(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// whyNewBox is the reason of a round that made a new box.
+const whyNewBox = "an interface value gets a box"
+
+// maxBoxGrowth is the number of rounds in a row that may make new boxes
+// of integers computed at run time (anyint.go) before such integers get
+// value boxes instead: a counter kept in an interface value (go-cache's
+// IncrementInt: v.Object.(int) + n stored back) takes one more value each
+// round. The switch gives the system boxGrowthRounds more rounds than
+// maxHeapRounds, for the value boxes to settle.
+const (
+	maxBoxGrowth    = 3
+	boxGrowthRounds = 3
+)
+
+// valueBoxed reports whether a conversion in a goroutine makes a value
+// box: a struct, an array, a function or a channel, and, once the boxes
+// of run-time integers do not settle, an integer or a string known only at
+// run time.
+func (s *system) valueBoxed(fr *frame, in *ssa.MakeInterface) bool {
+	t := in.X.Type()
+	if byValueType(t) {
+		return true
+	}
+	if !s.heap.hint.intBoxes || !(isIntegral(t) || isString(t)) {
+		return false
+	}
+	v := s.get(fr, in.X)
+	_, isConst := v.constant()
+	return v.kind == vInt && !isConst
 }
 
 // boxCells returns the cells of a value box of type t: those of a struct

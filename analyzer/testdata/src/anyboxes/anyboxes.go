@@ -1,9 +1,11 @@
 // Package anyboxes holds systems whose interface values hold structs,
 // arrays, functions and channels made at run time and kept in memory: a
 // mailbox of any, a type switch over what it holds, a method called on a
-// struct value through an interface, a function value in an any. Each has
-// a correct system and a buggy twin; comparing such values, and a slice in
-// an interface value kept in memory, are refused.
+// struct value through an interface, a function value in an any, and a
+// counter kept in an interface value, read back, type-asserted,
+// incremented and stored again (go-cache's IncrementInt), a new box each
+// time. Each has a correct system and a buggy twin; comparing such values,
+// and a slice in an interface value kept in memory, are refused.
 package anyboxes
 
 import (
@@ -312,4 +314,78 @@ func sliceInAny() {
 		m.mu.Unlock()
 	}()
 	wg.Wait()
+}
+
+// item is a cache entry holding any value, as go-cache's Item.
+type item struct {
+	obj     any
+	expires int64
+}
+
+// counters is a cache of items under a mutex.
+type counters struct {
+	mu    sync.Mutex
+	items map[string]item
+}
+
+// incr adds n to the int held under k, as go-cache's IncrementInt: the
+// value read back from the interface, type-asserted, incremented and
+// stored back, a new value each time.
+func (c *counters) incr(k string, n int, locked bool) {
+	if locked {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	it, ok := c.items[k] // want `^race: go@\d+ loads c\.items here while go@\d+ stores c\.items`
+	if !ok {
+		return
+	}
+	if v, isInt := it.obj.(int); isInt {
+		it.obj = v + n
+		c.items[k] = it
+	}
+}
+
+// anyCounter increments a counter kept in an interface value from two
+// goroutines, three times in all.
+//
+//fencecheck:system
+func anyCounter() {
+	c := &counters{items: map[string]item{"hits": {obj: 0}}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.incr("hits", 1, true)
+		c.incr("hits", 1, true)
+		wg.Done()
+	}()
+	go func() {
+		c.incr("hits", 1, true)
+		wg.Done()
+	}()
+	wg.Wait()
+	if c.items["hits"].obj.(int) != 3 {
+		panic("lost increment")
+	}
+}
+
+// anyCounterUnlocked increments without the lock in one goroutine.
+//
+//fencecheck:system
+func anyCounterUnlocked() {
+	c := &counters{items: map[string]item{"hits": {obj: 0}}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.incr("hits", 1, false)
+		wg.Done()
+	}()
+	go func() {
+		c.incr("hits", 1, true)
+		wg.Done()
+	}()
+	wg.Wait()
+	if c.items["hits"].obj.(int) != 2 {
+		panic("lost increment") // want `^SC: system anyCounterUnlocked is wrong even under sequential consistency`
+	}
 }
