@@ -7,6 +7,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/bmc"
 	"github.com/fencecheck/fencecheck/engines/modular"
+	"github.com/fencecheck/fencecheck/engines/sb"
 	"github.com/fencecheck/fencecheck/engines/wrap/portfolio"
 	"github.com/fencecheck/fencecheck/model"
 	"github.com/fencecheck/fencecheck/model/facts"
@@ -235,12 +236,13 @@ func ChooseFor(name string, p *model.Program, q Question, m model.Model) (Plan, 
 }
 
 // exactFor returns the exact engine of the auto mode for the Reach question
-// about p: pred, explicit or sb.
+// about p: pred, explicit or sb (explicit too for a program larger than
+// sb takes, sb.Fits).
 func exactFor(p *model.Program) *Entry {
 	switch _, loopFree := facts.MaxWritesOnPath(p); {
 	case !p.Finite():
 		return Lookup(Pred)
-	case loopFree:
+	case loopFree || !sb.Fits(p):
 		return Lookup(Explicit)
 	default:
 		return Lookup(SB)

@@ -3,6 +3,7 @@ package registry_test
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -210,6 +211,25 @@ func TestChoose(t *testing.T) {
 				t.Errorf("the plan %s makes an engine called %s", pl, name)
 			}
 		})
+	}
+}
+
+// TestChooseBeyondSB checks that the auto mode gives a finite program with
+// loops that sb cannot take (a goroutine with more than 64 registers) to
+// the explicit engine, and one sb takes to sb.
+func TestChooseBeyondSB(t *testing.T) {
+	p := load(t, "rmm/dekker_fenced.rmm")
+	pl, err := registry.Choose("auto", p, registry.Reach)
+	if err != nil || pl.String() != "sb" {
+		t.Fatalf("as loaded: plan %s, %v; want sb", pl, err)
+	}
+	q := p.Procs[0]
+	for len(q.Regs) <= 64 {
+		q.Regs = append(q.Regs, model.Reg{Name: fmt.Sprintf("extra%d", len(q.Regs)), Dom: model.Domain{Lo: 0, Hi: 1}})
+	}
+	pl, err = registry.Choose("auto", p, registry.Reach)
+	if err != nil || pl.String() != "explicit" {
+		t.Errorf("with %d registers: plan %s, %v; want explicit", len(q.Regs), pl, err)
 	}
 }
 

@@ -63,11 +63,11 @@ func (e *Engine) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	if !p.Finite() {
 		return nil, errors.New("the sb engine needs finite domains for every variable and register")
 	}
-	if len(p.Vars) > 64 || len(p.Procs) > 64 {
+	if len(p.Vars) > maxEach || len(p.Procs) > maxEach {
 		return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d shared variables and %d goroutines (at most 64 of each)", len(p.Vars), len(p.Procs))}
 	}
 	for _, q := range p.Procs {
-		if len(q.Regs) > 64 {
+		if len(q.Regs) > maxEach {
 			return nil, &engines.Unsupported{Engine: "the sb engine", What: fmt.Sprintf("%d local values in goroutine %s (at most 64)", len(q.Regs), q.Name)}
 		}
 	}
@@ -1141,3 +1141,21 @@ func (s *search) pinFree(c *cons) {
 }
 
 type regSlot struct{ proc, reg int }
+
+// maxEach bounds the shared variables, the goroutines and the registers of
+// each goroutine of a program the engine takes.
+const maxEach = 64
+
+// Fits reports whether the engine can take p's size: at most 64 shared
+// variables, goroutines, and registers in each goroutine.
+func Fits(p *model.Program) bool {
+	if len(p.Vars) > maxEach || len(p.Procs) > maxEach {
+		return false
+	}
+	for _, q := range p.Procs {
+		if len(q.Regs) > maxEach {
+			return false
+		}
+	}
+	return true
+}
