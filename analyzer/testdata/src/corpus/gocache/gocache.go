@@ -1,10 +1,9 @@
 // Package gocache follows github.com/patrickmn/go-cache without expiration:
 // a cache of Items in a map[string]Item guarded by a sync.RWMutex, Get
 // under RLock, Set and the read-modify-write IncrementInt under Lock, Add
-// failing when the key is present. go-cache's Object is an interface{};
-// here it is an int, since fencecheck boxes only constants and pointers
-// in interface values (an int computed at run time, as IncrementInt
-// stores, is refused).
+// failing when the key is present. As in go-cache, an item's Object is an
+// interface{}: IncrementInt asserts the int it holds, adds to it and
+// stores the sum back, a value computed at run time.
 //
 // Expected, by hand: counters is correct and race-free (every map access
 // holds the lock, the increments are under the write lock, so both are
@@ -23,7 +22,7 @@ import (
 
 // Item is a cached value.
 type Item struct {
-	Object     int
+	Object     interface{}
 	Expiration int64
 }
 
@@ -41,29 +40,30 @@ func New() *Cache {
 var (
 	errExists   = errors.New("item already exists")
 	errNotFound = errors.New("item not found")
+	errNotInt   = errors.New("the value is not an int")
 )
 
 // Set adds or replaces the item of k.
-func (c *Cache) Set(k string, x int) {
+func (c *Cache) Set(k string, x interface{}) {
 	c.mu.Lock()
 	c.items[k] = Item{Object: x}
 	c.mu.Unlock()
 }
 
 // Get returns the object of k and whether it was there.
-func (c *Cache) Get(k string) (int, bool) {
+func (c *Cache) Get(k string) (interface{}, bool) {
 	c.mu.RLock()
 	item, found := c.items[k]
 	if !found {
 		c.mu.RUnlock()
-		return 0, false
+		return nil, false
 	}
 	c.mu.RUnlock()
 	return item.Object, true
 }
 
 // Add sets k only if it is not there yet.
-func (c *Cache) Add(k string, x int) error {
+func (c *Cache) Add(k string, x interface{}) error {
 	c.mu.Lock()
 	if _, found := c.items[k]; found {
 		c.mu.Unlock()
@@ -82,8 +82,13 @@ func (c *Cache) IncrementInt(k string, n int) (int, error) {
 		c.mu.Unlock()
 		return 0, errNotFound
 	}
-	v.Object += n
-	nv := v.Object
+	rv, ok := v.Object.(int)
+	if !ok {
+		c.mu.Unlock()
+		return 0, errNotInt
+	}
+	nv := rv + n
+	v.Object = nv
 	c.items[k] = v
 	c.mu.Unlock()
 	return nv, nil
@@ -104,7 +109,7 @@ func counters() {
 		}()
 	}
 	wg.Wait()
-	if v, _ := c.Get("hits"); v != 2 {
+	if v, _ := c.Get("hits"); v.(int) != 2 {
 		panic("lost an increment")
 	}
 	if added[0] == added[1] {
@@ -120,8 +125,13 @@ func (c *Cache) incrementRLocked(k string, n int) (int, error) {
 		c.mu.RUnlock()
 		return 0, errNotFound
 	}
-	v.Object += n
-	nv := v.Object
+	rv, ok := v.Object.(int)
+	if !ok {
+		c.mu.RUnlock()
+		return 0, errNotInt
+	}
+	nv := rv + n
+	v.Object = nv
 	c.items[k] = v
 	c.mu.RUnlock()
 	return nv, nil
@@ -140,7 +150,7 @@ func readLockedIncrement() {
 		}()
 	}
 	wg.Wait()
-	if v, _ := c.Get("hits"); v != 2 {
+	if v, _ := c.Get("hits"); v.(int) != 2 {
 		panic("lost an increment") // want `^SC: system readLockedIncrement is wrong even under sequential consistency: the panic is reached here`
 	}
 }
