@@ -670,23 +670,52 @@ const maxPool = 3
 // naming the count: it never reuses an object. ok is false for an object
 // private to the goroutine, which is zeroed on every execution instead.
 func (p *proc) allocPool(fr *frame, in *ssa.Alloc, first *object, cur int) (int, bool) {
-	s := p.s
-	objs := []*object{first}
-	for k := 1; k < maxPool; k++ {
-		// Made in every round, so that the objects after them keep their
-		// places whether or not this one escapes.
-		objs = append(objs, s.newObject(first.name, first.typ, first.decl, p.idx))
-	}
+	objs := p.s.poolObjects(first, p.idx, in.Pos())
 	if first.owner >= 0 {
 		return cur, false
 	}
-	for _, o := range objs[1:] {
-		if o.owner >= 0 {
-			s.idOf(o, in.Pos()) // shared from the next round on
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	join := p.pickFromPool(objs, r, allocExpr(p.s, fr, in), in.Pos(), cur, nil)
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+	return join, true
+}
+
+// poolObjects returns the maxPool objects of an allocation in a loop of
+// process owner, first the one allocated: made in every round, so that the
+// objects after them keep their places whether or not this one escapes,
+// and shared from the next round on when the first one is.
+func (s *system) poolObjects(first *object, owner int, pos token.Pos) []*object {
+	objs := []*object{first}
+	for k := 1; k < maxPool; k++ {
+		o := s.newObject(first.name, first.typ, first.decl, owner)
+		o.byValue = first.byValue
+		objs = append(objs, o)
+	}
+	if first.owner < 0 {
+		for _, o := range objs[1:] {
+			if o.owner >= 0 {
+				s.poolID(o, pos)
+			}
 		}
 	}
-	pos := in.Pos()
-	expr := allocExpr(s, fr, in)
+	return objs
+}
+
+// poolID returns the heap id of an object of a pool.
+func (s *system) poolID(o *object, pos token.Pos) int64 {
+	if o.byValue {
+		return s.valueBoxID(o, pos)
+	}
+	return s.idOf(o, pos)
+}
+
+// pickFromPool emits from cur the choice of the next object of the pool
+// objs of an allocation named expr: register r gets its heap id, and fill
+// (when set) emits what the execution does with it, from the location it
+// is given. It returns the location after the choice.
+func (p *proc) pickFromPool(objs []*object, r int, expr string, pos token.Pos, cur int, fill func(o *object, at int) int) int {
+	s := p.s
 	c := p.newReg(expr+".count", types.Typ[types.Int])
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
@@ -696,16 +725,16 @@ func (p *proc) allocPool(fr *frame, in *ssa.Alloc, first *object, cur int) (int,
 		p.sources = map[int]source{}
 	}
 	p.sources[c] = source{fmt.Sprintf("the number of objects %s allocates in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), pos}
-	r := p.newReg(p.regName(fr, in), in.Type())
-	p.holds(r, fr, in)
 	join := p.newLoc(pos)
 	for k, o := range objs {
 		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
-		g = p.emit(g, model.AssignOp(r, model.C(s.idOf(o, pos))), pos, Origin{})
+		g = p.emit(g, model.AssignOp(r, model.C(s.poolID(o, pos))), pos, Origin{})
+		if fill != nil {
+			g = fill(o, g)
+		}
 		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
 	}
 	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
 	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
-	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
-	return join, true
+	return join
 }

@@ -28,8 +28,9 @@ import (
 // compares such interface values by their payloads (and panics on
 // functions), while the model holds identities: a comparison with
 // anything but nil, and their use as map keys, is refused. A box made in
-// a loop of a goroutine that reaches memory is refused too (each
-// execution makes a new one). Slices and maps stay unsupported in
+// a loop of a goroutine that reaches memory takes the next of a pool of
+// boxes on each execution, as an allocation does (allocPool); past the
+// pool the answer is inconclusive. Slices and maps stay unsupported in
 // interface values that reach memory: their cells are the set-up's alone.
 //
 // An integer or a string computed at run time has a box per value it takes
@@ -143,21 +144,33 @@ func (p *proc) makeValueBox(fr *frame, b *ssa.BasicBlock, in *ssa.MakeInterface,
 	o := s.newObject(s.valueBoxName(fr, in), t, nil, p.idx)
 	o.byValue = true
 	fr.vals[in] = value{kind: vIface, typ: t, env: []value{payload}, box: o}
-	if o.owner >= 0 {
-		return cur // private so far: its payload is the value's
-	}
-	if inLoop(fr, b) {
-		s.unsupported(pos, "an interface value holding a %s made in a loop of a goroutine and stored in memory, merged or compared (each execution makes a new box)", t)
-	}
-	for _, c := range s.boxCells(t, pos) {
-		x := payload
-		if isAggregate(t) {
-			x = cellOf(payload, c)
+	fill := func(o *object, at int) int {
+		for _, c := range s.boxCells(t, pos) {
+			x := payload
+			if isAggregate(t) {
+				x = cellOf(payload, c)
+			}
+			e := s.cellExpr(c.typ, x, pos)
+			at = p.emit(at, model.WriteOp(s.varFor(cellPtr(pointer{obj: o}, c)), e), pos, Origin{})
 		}
-		e := s.cellExpr(c.typ, x, pos)
-		cur = p.emit(cur, model.WriteOp(s.varFor(cellPtr(pointer{obj: o}, c)), e), pos, Origin{})
+		return at
 	}
-	return cur
+	if !inLoop(fr, b) {
+		if o.owner >= 0 {
+			return cur // private so far: its payload is the value's
+		}
+		return fill(o, cur)
+	}
+	// A new box on every execution: the next of a pool (allocPool).
+	objs := s.poolObjects(o, p.idx, pos)
+	if o.owner >= 0 {
+		return cur
+	}
+	name := o.name
+	r := p.newReg(name, types.NewInterfaceType(nil, nil).Complete())
+	join := p.pickFromPool(objs, r, name, pos, cur, fill)
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+	return join
 }
 
 // valueBoxID returns the heap id of a value box, giving it one (an array
