@@ -81,7 +81,7 @@ func boxable(v value) bool {
 		// A constant, or an integer known at run time (anyint.go).
 		return pl.kind == vInt
 	}
-	return v.box != nil // a struct, array, function or channel (anyvals.go)
+	return v.box != nil // a struct, array, function or channel (valueboxes.go)
 }
 
 // flowsTo reports whether an interface value with o's id may be held by an
