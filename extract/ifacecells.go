@@ -158,7 +158,7 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		if pl.kind == vInt {
 			return s.runtimeBoxExpr(v.typ, pl.e, pos)
 		}
-		s.unsupported(pos, "an interface value holding a %s known only at run time, stored in memory, merged or compared (only constants and pointers are boxed)", v.typ)
+		s.unsupported(pos, "an interface value holding a %s that fencecheck does not compute, stored in memory, merged or compared", v.typ)
 	}
 	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (integers, booleans, strings, pointers, structs, arrays, functions and channels are boxed)", v.typ)
 	return nil
