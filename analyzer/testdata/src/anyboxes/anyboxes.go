@@ -10,6 +10,7 @@ package anyboxes
 
 import (
 	"sync"
+	"time"
 )
 
 // job is what a worker hands over: a number and the channel to close once
@@ -330,14 +331,16 @@ type counters struct {
 
 // incr adds n to the int held under k, as go-cache's IncrementInt: the
 // value read back from the interface, type-asserted, incremented and
-// stored back, a new value each time.
+// stored back, a new value each time. An item that expires is compared
+// with the clock's nanoseconds, which fencecheck does not compute: only a
+// run that reaches the comparison is refused.
 func (c *counters) incr(k string, n int, locked bool) {
 	if locked {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
 	it, ok := c.items[k] // want `^race: go@\d+ loads c\.items here while go@\d+ stores c\.items`
-	if !ok {
+	if !ok || it.expires > 0 && time.Now().UnixNano() > it.expires {
 		return
 	}
 	if v, isInt := it.obj.(int); isInt {
@@ -390,4 +393,19 @@ func anyCounterUnlocked() {
 	if c.items["hits"].obj.(int) != 2 {
 		panic("lost increment") // want `^SC: system anyCounterUnlocked is wrong even under sequential consistency`
 	}
+}
+
+// expiringCounter increments an item that expires: the comparison with
+// time.Now().UnixNano() is reached, and the answer is inconclusive.
+//
+//fencecheck:system
+func expiringCounter() { // want `^inconclusive: system expiringCounter: .*the operator > on the result of time\.Now\(\)\.UnixNano\(\)`
+	c := &counters{items: map[string]item{"hits": {obj: 0, expires: 1}}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		c.incr("hits", 1, true)
+		wg.Done()
+	}()
+	wg.Wait()
 }
