@@ -1,15 +1,17 @@
 // Package anyboxes holds systems whose interface values hold structs,
 // arrays, functions and channels made at run time and kept in memory: a
 // mailbox of any, a type switch over what it holds, a method called on a
-// struct value through an interface, a function value in an any, and a
-// counter kept in an interface value, read back, type-asserted,
-// incremented and stored again (go-cache's IncrementInt), a new box each
-// time. Each has a correct system and a buggy twin; comparing such values,
-// and a slice in an interface value kept in memory, are refused.
+// struct value through an interface, a function value in an any, an
+// atomic.Value holding a configuration struct, and a counter kept in an
+// interface value, read back, type-asserted, incremented and stored again
+// (go-cache's IncrementInt), a new box each time. Each has a correct
+// system and a buggy twin; comparing such values, and a slice in an
+// interface value kept in memory, are refused.
 package anyboxes
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -405,6 +407,59 @@ func expiringCounter() { // want `^inconclusive: system expiringCounter: .*the o
 	wg.Add(1)
 	go func() {
 		c.incr("hits", 1, true)
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// limits is a configuration replaced as a whole through an atomic.Value.
+type limits struct {
+	rate, burst int
+}
+
+// atomicConfig: a goroutine stores a new struct value it computes in an
+// atomic.Value; the reader loads and asserts it, and sees one whole
+// configuration or the other.
+//
+//fencecheck:system
+func atomicConfig() {
+	var v atomic.Value
+	v.Store(limits{1, 2})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r := 3
+		v.Store(limits{r, 2 * r})
+		wg.Done()
+	}()
+	go func() {
+		if c := v.Load().(limits); c.burst != 2*c.rate {
+			panic("torn configuration")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// atomicConfigInSteps stores the new configuration in two steps: the
+// reader may load the one in between.
+//
+//fencecheck:system
+func atomicConfigInSteps() {
+	var v atomic.Value
+	v.Store(limits{1, 2})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r := 3
+		v.Store(limits{r, 2})
+		v.Store(limits{r, 2 * r})
+		wg.Done()
+	}()
+	go func() {
+		if c := v.Load().(limits); c.burst != 2*c.rate {
+			panic("torn configuration") // want `^SC: system atomicConfigInSteps is wrong even under sequential consistency`
+		}
 		wg.Done()
 	}()
 	wg.Wait()
