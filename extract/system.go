@@ -399,6 +399,12 @@ func (s *system) global(g *ssa.Global) pointer {
 		if err, ok := s.contextGlobal(g); ok {
 			s.mem[pointer{obj: o}.key()] = err
 		}
+		if why := s.x.uninitialised(g); why != "" {
+			if s.init.issues == nil {
+				s.init.issues = map[*object]*initIssue{}
+			}
+			s.init.issues[o] = &initIssue{what: g.Pkg.Pkg.Name() + "." + g.Name(), why: why}
+		}
 	}
 	return pointer{obj: o}
 }

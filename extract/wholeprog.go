@@ -82,15 +82,14 @@ func newInfo() *types.Info {
 
 // loadWholeProgram returns the package pkg (with its syntax files and info)
 // type-checked again together with the packages outside the standard
-// library whose functions it may reach, from source, or nil when it reaches
-// none whose source is found. noSource lists, for the packages whose
-// functions it may reach but whose source cannot be used, why.
+// library whose functions or variables it may reach, from source, or nil
+// when it reaches none whose source is found. noSource lists, for the
+// packages it may reach but whose source cannot be used, why.
 func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info) (wp *wholeProgram, noSource map[string]string, err error) {
 	l := &progLoader{
 		fset:     fset,
 		pre:      map[string]*types.Package{},
 		parsed:   map[string]*parsedPackage{},
-		reached:  map[string]bool{},
 		noSource: map[string]string{},
 	}
 	if len(files) > 0 {
@@ -125,7 +124,7 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 	}
 	r := newReachability(l)
 	r.roots(pkg, info)
-	if len(l.reached) == 0 {
+	if len(l.parsed) == 0 {
 		return nil, l.noSource, nil
 	}
 	wp, err = l.checkAll(pkg, files)
@@ -149,10 +148,10 @@ func (l *progLoader) checkAll(pkg *types.Package, files []*ast.File) (*wholeProg
 	}
 	wp := &wholeProgram{}
 	for _, path := range l.order {
-		if !l.reached[path] {
+		pp := l.parsed[path]
+		if pp == nil {
 			continue
 		}
-		pp := l.parsed[path]
 		var errs []error
 		sp := &sourcePackage{files: pp.files, info: newInfo()}
 		sp.pkg, _ = conf(pp.listed.ImportMap, pp.listed.goVersion(), &errs).Check(path, l.fset, pp.files, sp.info)
@@ -210,6 +209,28 @@ func (x *extractor) noSourceReason(fn *ssa.Function) string {
 	return ""
 }
 
+// uninitialised says why the initial value of g, a variable of a package
+// outside the standard library that is not read from source, is not
+// known: that package's initialisation does not run in the model. It
+// returns "" for the variables of the packages read from source and of the
+// standard library.
+func (x *extractor) uninitialised(g *ssa.Global) string {
+	if g.Pkg == nil || g.Pkg == x.ssapkg || x.srcPkgs[g.Pkg] {
+		return ""
+	}
+	path := g.Pkg.Pkg.Path()
+	file := x.fset.Position(g.Pos()).Filename
+	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
+	if inGoroot || isStandard(path) || modelledPackages[path] || (file == "" && x.noSource[path] == "") {
+		return ""
+	}
+	why := "the initialisation of package " + path + ", which is not read from source"
+	if r := x.noSource[path]; r != "" {
+		why += " (" + r + ")"
+	}
+	return why
+}
+
 // foreignFiles maps the names of the files of the packages read from
 // source to their import paths.
 func foreignFiles(fset *token.FileSet, deps []*sourcePackage) map[string]string {
@@ -237,9 +258,9 @@ type progLoader struct {
 	order []string
 	// pre is the universe of the packages' first type-checks, which find
 	// what their functions use: every import from export data.
-	pre      map[string]*types.Package
+	pre map[string]*types.Package
+	// parsed holds the packages reached, to read from source.
 	parsed   map[string]*parsedPackage
-	reached  map[string]bool // packages with a reached function, to read from source
 	noSource map[string]string
 	// base is the directory of the analysed package's files.
 	base string
@@ -253,21 +274,26 @@ type parsedPackage struct {
 	decls  map[string][]types.Object
 }
 
-// usesOthers reports whether the package uses a function of a package
-// outside the standard library that may have Go source: the test before
-// anything is listed or read.
+// usesOthers reports whether the package uses a function or a
+// package-level variable of a package outside the standard library that
+// may have Go source: the test before anything is listed or read.
 func (l *progLoader) usesOthers(self *types.Package, info *types.Info) bool {
 	for _, obj := range info.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg() == self {
+		p := obj.Pkg()
+		if p == nil || p == self {
 			continue
 		}
-		path := fn.Pkg().Path()
+		if _, ok := obj.(*types.Func); !ok {
+			if v, ok := obj.(*types.Var); !ok || v.Parent() != p.Scope() {
+				continue
+			}
+		}
+		path := p.Path()
 		if modelledPackages[path] {
 			continue
 		}
 		first, _, _ := strings.Cut(path, "/")
-		if stdFromSource[path] || strings.Contains(first, ".") || l.sourceDir(fn.Pkg()) != "" {
+		if stdFromSource[path] || strings.Contains(first, ".") || l.sourceDir(p) != "" {
 			return true
 		}
 	}
@@ -298,7 +324,6 @@ func (l *progLoader) reachPackage(path string) *parsedPackage {
 		return nil
 	}
 	l.parsed[path] = pp
-	l.reached[path] = true
 	return pp
 }
 

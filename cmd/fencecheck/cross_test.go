@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -96,6 +97,31 @@ func TestCrossPackageClosure(t *testing.T) {
 		if strings.Contains(l, "system gaugeAdds ") || strings.Contains(l, "system doubled") ||
 			strings.Contains(l, "system bounded") || strings.Contains(l, "system gaugeFromTest") {
 			t.Errorf("a finding on a correct system: %s", l)
+		}
+	}
+}
+
+// TestCrossPackageUnknownVariable checks that a system reading a variable
+// of a package that cannot be read from source (it uses cgo, so its
+// initialisation does not run in the model) is refused where it reads it,
+// with the reason, by both drivers: the variable is not zero.
+func TestCrossPackageUnknownVariable(t *testing.T) {
+	bin, gocmd := buildTool(t)
+	if out, err := exec.Command(gocmd, "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is not enabled")
+	}
+	root := filepath.Join(t.TempDir(), "cross")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "cross"))); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(root, "app")
+	_, standalone, _ := run(t, app, bin, "./climit/")
+	_, vet, _ := run(t, app, gocmd, "vet", "-vettool="+bin, "./climit/")
+	want := regexp.MustCompile(`climit\.go:\d+:\d+: unsupported in a fencecheck system: the initial value of cvals\.Max, which depends on the initialisation of package example\.com/dep/cvals, which is not read from source \(package example\.com/dep/cvals uses cgo`)
+	for _, out := range []string{standalone, vet} {
+		lines := findingLines(out)
+		if len(lines) != 1 || !want.MatchString(lines[0]) {
+			t.Errorf("findings:\n%s\nwant one matching %q", strings.Join(lines, "\n"), want)
 		}
 	}
 }
