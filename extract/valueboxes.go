@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -92,7 +93,7 @@ func (s *system) boxCells(t types.Type, pos token.Pos) []cell {
 	cells := s.aggCells(t, pos)
 	for _, c := range cells {
 		if !isElemCell(c.typ) {
-			s.unsupported(pos, "an interface value holding a %s, whose %s is a %s, stored in memory, merged or compared (a box holds integers, booleans, strings, pointers, interface values, functions and channels)", t, c.name[1:], c.typ)
+			s.unsupported(pos, "an interface value holding a %s, whose %s is a %s, stored in memory, merged or compared (a box holds integers, booleans, strings, pointers, interface values, functions and channels)", t, strings.TrimPrefix(c.name, "."), c.typ)
 		}
 	}
 	return cells
@@ -126,8 +127,15 @@ func (s *system) boxPos(fr *frame, in *ssa.MakeInterface) token.Pos {
 }
 
 // setupValueBox makes the box of a conversion in the set-up: its cells
-// hold the payload in the set-up's memory.
+// hold the payload in the set-up's memory. A payload the model does not
+// hold (a value of another package's type that it does not compute) gets
+// none: only storing it is refused.
 func (s *system) setupValueBox(fr *frame, in *ssa.MakeInterface, payload value) *object {
+	switch payload.kind {
+	case vAgg, vFunc, vNil, vChan:
+	default:
+		return nil
+	}
 	o := s.newObject(s.valueBoxName(fr, in), in.X.Type(), nil, -1)
 	o.byValue = true
 	s.setupStore(pointer{obj: o}, payload, in.X, in.Pos())
