@@ -43,7 +43,7 @@ const listFields = "ImportPath,Dir,Export,Standard,GoFiles,CgoFiles,SFiles,Impor
 // compiled again for a test ("p [x.test]", p with x's test files, or
 // importing such a package) stands for p: the variant the test was built
 // against.
-func goList(dir string, paths []string, tests bool) (map[string]*listedPackage, []string, error) {
+func goList(dir string, paths []string, tests bool, env []string) (map[string]*listedPackage, []string, error) {
 	args := []string{"list", "-e", "-deps", "-export", "-json=" + listFields}
 	if tests {
 		args = append(args, "-test")
@@ -51,6 +51,9 @@ func goList(dir string, paths []string, tests bool) (map[string]*listedPackage, 
 	args = append(append(args, "--"), paths...)
 	cmd := exec.Command(goCommand(), args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -83,6 +86,32 @@ func goList(dir string, paths []string, tests bool) (map[string]*listedPackage, 
 		pkgs[path] = p
 	}
 	return pkgs, order, nil
+}
+
+// gopathEnv returns the settings of a GOPATH-mode build of the package
+// with import path pkgPath in directory dir, when dir is pkgPath below
+// the src folder of a GOPATH tree (ROOT/src/PKGPATH), or nil. A build
+// loaded that way (analysistest's testdata, a GOPATH workspace) is listed
+// again with them when the environment's settings do not find its
+// imports.
+func gopathEnv(dir, pkgPath string) []string {
+	suffix := string(filepath.Separator) + filepath.Join("src", filepath.FromSlash(pkgPath))
+	if pkgPath == "" || !strings.HasSuffix(dir, suffix) {
+		return nil
+	}
+	root := strings.TrimSuffix(dir, suffix)
+	return []string{"GOPATH=" + root, "GO111MODULE=off", "GOWORK=off"}
+}
+
+// listFailed reports whether a package of the listing has an error: one
+// of the imports was not found.
+func listFailed(list map[string]*listedPackage) bool {
+	for _, p := range list {
+		if p.Error != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // goCommand is the go command of the toolchain whose standard library

@@ -119,7 +119,11 @@ func loadWholeProgram(fset *token.FileSet, pkg *types.Package, files []*ast.File
 	if tests {
 		imports = []string{"."}
 	}
-	if l.list, l.order, err = goList(l.base, imports, tests); err != nil {
+	l.list, l.order, err = goList(l.base, imports, tests, nil)
+	if env := gopathEnv(l.base, pkg.Path()); env != nil && (err != nil || listFailed(l.list)) {
+		l.list, l.order, err = goList(l.base, imports, tests, env)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	r := newReachability(l)

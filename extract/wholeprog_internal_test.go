@@ -30,7 +30,7 @@ func TestReachedPackages(t *testing.T) {
 	}
 	// The package as a driver gives it: type-checked against export data.
 	l := &progLoader{fset: fset}
-	if l.list, l.order, err = goList(dir, []string{"example.com/reach/b"}, false); err != nil {
+	if l.list, l.order, err = goList(dir, []string{"example.com/reach/b"}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	universe := map[string]*types.Package{}
@@ -58,5 +58,25 @@ func TestReachedPackages(t *testing.T) {
 	newFn := wp.pkg.Imports()[0].Scope().Lookup("New")
 	if wp.deps[1].pkg.Scope().Lookup("New") != newFn {
 		t.Errorf("package a imports another package b than the one read from source")
+	}
+}
+
+// TestGopathEnv checks the recognition of a package in a GOPATH tree, whose
+// imports a module-mode go list does not find (analysistest's testdata).
+func TestGopathEnv(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, tt := range []struct {
+		dir, pkg string
+		want     []string
+	}{
+		{filepath.Join(sep+"w", "testdata", "src", "corpus", "q"), "corpus/q",
+			[]string{"GOPATH=" + filepath.Join(sep+"w", "testdata"), "GO111MODULE=off", "GOWORK=off"}},
+		{filepath.Join(sep+"w", "mod", "corpus", "q"), "corpus/q", nil},
+		{filepath.Join(sep+"w", "src", "other", "q"), "corpus/q", nil},
+		{filepath.Join(sep+"w", "src"), "", nil},
+	} {
+		if got := gopathEnv(tt.dir, tt.pkg); !slices.Equal(got, tt.want) {
+			t.Errorf("gopathEnv(%q, %q) = %q, want %q", tt.dir, tt.pkg, got, tt.want)
+		}
 	}
 }
