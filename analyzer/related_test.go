@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
+	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // fencesAll is tsoOnly with every minimal barrier set reported.
@@ -24,6 +25,7 @@ func fencesAll() analyzer.Config {
 // the steps of the interleaving, the overtaking loads), which `// want`
 // comments do not see: for each finding at file:line, some related
 // message matches the pattern, or their lines joined with newlines do.
+// The quick run takes every other analysis (package and configuration).
 func TestRelated(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -66,8 +68,15 @@ func TestRelated(t *testing.T) {
 		pkg, cfg string
 	}
 	results := map[key]map[string][]string{} // file:line -> related messages
+	order := map[key]int{}                   // the order in which the analyses first come
 	for _, tt := range tests {
 		k := key{tt.pkg, fmt.Sprint(tt.cfg)}
+		if _, ok := order[k]; !ok {
+			order[k] = len(order)
+		}
+		if longtest.Quick() && order[k]%2 != 0 {
+			continue // the quick run takes every other analysis; the long suites all
+		}
 		if results[k] == nil {
 			byPos := map[string][]string{}
 			for _, r := range analysistest.Run(discard{}, analysistest.TestData(), analyzer.New(tt.cfg), tt.pkg) {
