@@ -151,6 +151,9 @@ func (s *system) ifaceEqual(x, y value, pos token.Pos) value {
 			return intVal(model.Bin(model.OpEq, s.refExpr(a, pos), s.refExpr(b, pos)))
 		}
 		a, b := x.env[0], y.env[0]
+		if floatBits(x.typ) != 0 {
+			return s.floatPayloadEqual(x.typ, a, b, pos)
+		}
 		ca, oka := a.constant()
 		cb, okb := b.constant()
 		if oka && okb {
@@ -161,5 +164,6 @@ func (s *system) ifaceEqual(x, y value, pos token.Pos) value {
 	if !isRefLike(x) || !isRefLike(y) {
 		s.unsupported(pos, "comparing %s with %s", describe(x), describe(y))
 	}
-	return intVal(model.Bin(model.OpEq, s.refExpr(x, pos), s.refExpr(y, pos)))
+	ex, ey := s.refExpr(x, pos), s.refExpr(y, pos)
+	return intVal(s.floatIDEq(ex, ey))
 }

@@ -77,8 +77,8 @@ func boxable(v value) bool {
 	if isObjPtr(v.typ) {
 		return pl.kind == vNil || isRefLike(pl)
 	}
-	if isIntegral(v.typ) || isString(v.typ) {
-		// A constant, or an integer known at run time (anyint.go).
+	if isScalarPayload(v.typ) {
+		// A constant, or an integer or float known at run time (anyint.go).
 		return pl.kind == vInt
 	}
 	return v.box != nil // a struct, array, function or channel (valueboxes.go)
@@ -123,6 +123,8 @@ func (s *system) boxName(t types.Type, v int64) string {
 		return fmt.Sprintf("any(%q)", str)
 	case isBool(t):
 		return fmt.Sprintf("any(%v)", v != 0)
+	case floatBits(t) != 0:
+		return floatBoxName(t, ts, v)
 	}
 	if b, ok := t.(*types.Basic); ok && b.Kind() == types.Int {
 		return fmt.Sprintf("any(%d)", v)
@@ -151,7 +153,7 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		}
 		s.noteIface(v.typ)
 		return s.refExpr(pl, pos)
-	case isIntegral(v.typ) || isString(v.typ):
+	case isScalarPayload(v.typ):
 		if c, ok := pl.constant(); ok {
 			return model.C(s.boxID(v.typ, c))
 		}
@@ -160,7 +162,7 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		}
 		s.unsupported(pos, "an interface value holding a %s that fencecheck does not compute, stored in memory, merged or compared", v.typ)
 	}
-	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (integers, booleans, strings, pointers, structs, arrays, functions and channels are boxed)", v.typ)
+	s.unsupported(pos, "an interface value holding a %s stored in memory, merged or compared (integers, booleans, strings, floats, pointers, structs, arrays, functions and channels are boxed)", v.typ)
 	return nil
 }
 
@@ -251,7 +253,7 @@ func (p *proc) typeAssertRef(fr *frame, in *ssa.TypeAssert, x value, cur int) in
 			}
 		}
 		res = value{kind: vRef, e: model.R(r), objs: objs, typ: at}
-	case isIntegral(at) || isString(at):
+	case isScalarPayload(at):
 		res = intVal(model.R(r))
 	default:
 		s.unsupported(pos, "a type assertion to %s on an interface value known only at run time", at)
@@ -414,6 +416,9 @@ func (s *system) valueSetup(fn *ssa.Function, args []value, pos token.Pos) value
 		s.mem[p.key()] = nw
 		return old
 	case "CompareAndSwap":
+		if floatBits(nw.typ) != 0 {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, fencecheck their bits)", nw.typ)
+		}
 		if args[1].kind == vIface && !types.Identical(args[1].typ, nw.typ) {
 			s.fail(pos, "the setup of system %s panics: sync/atomic: compare and swap of inconsistently typed values", s.name)
 		}
@@ -500,6 +505,9 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		}
 	case "CompareAndSwap":
 		old := args[1]
+		if floatBits(dt) != 0 {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, fencecheck their bits)", dt)
+		}
 		if old.kind != vNil {
 			odt, ok := dynTypeOf(old)
 			if !ok {

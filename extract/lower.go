@@ -261,7 +261,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
 		case p.mapPhi(fr, phi, st, known):
-		case allInt && (isIntegral(phi.Type()) || isString(phi.Type())):
+		case allInt && isScalarPayload(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r

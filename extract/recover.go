@@ -157,7 +157,7 @@ func (p *proc) panicID(site panicSite) model.Expr {
 		return nil
 	}
 	pl := v.env[0]
-	if _, isConst := pl.constant(); isObjPtr(v.typ) && (pl.kind == vPtr || pl.kind == vNil) || isConst && (isIntegral(v.typ) || isString(v.typ)) {
+	if _, isConst := pl.constant(); isObjPtr(v.typ) && (pl.kind == vPtr || pl.kind == vNil) || isConst && isScalarPayload(v.typ) {
 		return p.s.ifaceID(v, site.pos)
 	}
 	return nil

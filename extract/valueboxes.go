@@ -76,7 +76,7 @@ func (s *system) valueBoxed(fr *frame, in *ssa.MakeInterface) bool {
 	if byValueType(t) {
 		return true
 	}
-	if !s.heap.hint.intBoxes || !(isIntegral(t) || isString(t)) {
+	if !s.heap.hint.intBoxes || !isScalarPayload(t) {
 		return false
 	}
 	v := s.get(fr, in.X)
