@@ -76,7 +76,49 @@ func join(a, b abs) abs {
 		blo, bhi := b.bounds()
 		return abs{ival: true, lo: min(alo, blo), hi: max(ahi, bhi)}
 	}
-	return fromSet(append(slices.Clone(a.set), b.set...))
+	return joinSets(a.set, b.set)
+}
+
+// joinSets joins two sorted sets by merging them. When one holds the
+// other, the result shares it (sets are never changed in place), so that
+// the iterations, whose joins mostly add nothing, allocate nothing.
+func joinSets(a, b []int64) abs {
+	n := 0 // the size of the union
+	for i, j := 0, 0; i < len(a) || j < len(b); n++ {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			i++
+		case i == len(a) || b[j] < a[i]:
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	switch {
+	case n == len(a):
+		return abs{set: a}
+	case n == len(b):
+		return abs{set: b}
+	case n > setCap:
+		return abs{ival: true, lo: min(a[0], b[0]), hi: max(a[len(a)-1], b[len(b)-1])}
+	}
+	out := make([]int64, 0, n)
+	for i, j := 0, 0; i < len(a) || j < len(b); {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return abs{set: out}
 }
 
 // clip keeps the values of a inside [lo, hi]: values outside it fault in
@@ -801,35 +843,38 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 	states[q.Init] = init
 	thresholds := p.thresholds()
 	work := []int{q.Init}
-	inWork := map[int]bool{q.Init: true}
+	inWork := make([]bool, len(q.Locs))
+	inWork[q.Init] = true
+	// The registers after a step and their join with the target's are
+	// computed in scratch, and copied only when the target changes.
+	env := &absEnv{regs: make([]abs, len(q.Regs)), vars: vars}
+	joined := make([]abs, len(q.Regs))
 	for len(work) > 0 {
 		l := work[0]
 		work = work[1:]
 		inWork[l] = false
 		for _, ti := range q.Out(l) {
 			t := q.Trans[ti]
-			env := &absEnv{regs: slices.Clone(states[l]), vars: vars}
+			copy(env.regs, states[l])
 			if !p.step(env, t.Op, writeVar) {
 				continue
 			}
 			old := states[t.To]
 			var n []abs
 			if old == nil {
-				n = env.regs
+				n = slices.Clone(env.regs)
 			} else {
-				n = make([]abs, len(old))
+				same := true
 				for r := range old {
-					n[r] = join(old[r], env.regs[r])
+					joined[r] = join(old[r], env.regs[r])
+					if !joined[r].equal(old[r]) {
+						same = false
+					}
 				}
-			}
-			same := old != nil
-			for r := range n {
-				if old == nil || !n[r].equal(old[r]) {
-					same = false
+				if same {
+					continue
 				}
-			}
-			if same {
-				continue
+				n = slices.Clone(joined)
 			}
 			changes[t.To]++
 			if changes[t.To] > widenAt && old != nil {
