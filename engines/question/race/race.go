@@ -83,6 +83,12 @@ type Options struct {
 	// instrumented program has many more states and the first phase has
 	// already decided whether the program races.
 	Enumerate engines.Engine
+	// Reach asks the first phase's searches of the program (when eng does
+	// not enumerate the questions itself) to look for the program's own
+	// bad states beside the races, so that a race-free answer also says
+	// whether a bad state is reachable under SC (Result.Reach) and the SC
+	// search of the program need not run again.
+	Reach bool
 }
 
 // Result is the answer of [Check].
@@ -110,6 +116,14 @@ type Result struct {
 	States int64
 	// Duration is the time the check took.
 	Duration time.Duration
+	// Reach, when Options.Reach is set, answers whether the program
+	// reaches one of its bad states under SC, as eng.Check would: Unsafe
+	// with an SC trace of the program (replayed), or Safe (within its
+	// Bound) when a search of the first phase that looked for those
+	// states too ended without one. It is nil when no search decided it (a
+	// budget ran out, the program faults, no pair of accesses conflicts,
+	// or the phase found every pair before).
+	Reach *engines.Result
 }
 
 // access describes the shared-memory access of one transition.
@@ -469,7 +483,10 @@ func Query(p *model.Program, pairs []Pair) (*model.Program, [][]int) {
 // reachable SC state, into res: the first phase of [Check]. By Boehm and
 // Adve's theorem a program has a happens-before race iff it has such a
 // pair, so a Safe answer here proves the program race-free.
-func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, res *Result) error {
+//
+// With reach, the searches look for p's bad states too, until one is
+// found, and res.Reach answers the SC reachability of p (see Result.Reach).
+func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, reach bool, res *Result) error {
 	pairKey := func(pr Pair) [2]string {
 		ka, kb := key(pr.A), key(pr.B)
 		if kb < ka {
@@ -479,11 +496,32 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 	}
 	open := Pairs(p)
 	found := map[[2]string]bool{}
+	reach = reach && len(p.Bad) > 0
 	for len(open) > 0 {
 		q, groups := Query(p, open)
+		races := len(q.Bad)
+		if reach {
+			q.Bad = append(q.Bad, p.Bad...)
+		}
 		r, last, bi, err := ask(ctx, eng, q, "the program", "no conflicting accesses enabled", res)
-		if r == nil || err != nil {
+		if err != nil {
 			return err
+		}
+		if r == nil {
+			if reach && res.Status == engines.Safe {
+				res.Reach = &engines.Result{Status: engines.Safe, Model: model.SC, Bound: res.Bound}
+			}
+			return nil
+		}
+		if bi >= races {
+			// One of p's own bad states: SC reachability is answered;
+			// the races are searched for without them.
+			if p.MatchBad(last) < 0 {
+				return fmt.Errorf("internal error: an SC trace to a bad state of the program ends in no bad state of it")
+			}
+			res.Reach = &engines.Result{Status: engines.Unsafe, Model: model.SC, Trace: r.Trace, Stats: r.Stats}
+			reach = false
+			continue
 		}
 		var next []Pair
 		hit := map[int]bool{}
@@ -601,7 +639,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		if err := ss.adjacent(ctx, p, pairKey, res); err != nil {
 			return nil, err
 		}
-	} else if err := adjacent(ctx, eng, p, key, res); err != nil {
+	} else if err := adjacent(ctx, eng, p, key, opt.Reach, res); err != nil {
 		return nil, err
 	}
 	if res.Status == engines.Inconclusive {
