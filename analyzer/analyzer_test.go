@@ -15,14 +15,13 @@ import (
 )
 
 // TestAnalyzer checks the diagnostics of every testdata package that the
-// default configuration analyses.
+// x86-TSO configuration analyses. The packages of a configuration go to
+// one analysistest.Run, which loads and type-checks the standard library
+// they import once for all of them (about a second of CPU per load).
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
-	for _, pkg := range []string{"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints", "bitops"} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
-		})
-	}
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(tsoOnly()),
+		"correct", "sc", "nodirectives", "nofence", "directives", "unsupported", "pkginit", "hygiene", "hygienetests", "localrange", "goints", "bitops")
 }
 
 // TestBlocking checks the deadlocks, leaks, run-time panics and races of
@@ -35,16 +34,16 @@ func TestAnalyzer(t *testing.T) {
 func TestBlocking(t *testing.T) {
 	t.Parallel()
 	for _, engine := range []string{analyzer.EngineAuto, "explicit", "sb", "pred"} {
-		for _, pkg := range []string{"blocking", "channels"} {
-			if longtest.Quick() && pkg == "channels" && engine != "explicit" {
-				continue
-			}
-			t.Run(engine+"/"+pkg, func(t *testing.T) {
-				cfg := analyzer.DefaultConfig()
-				cfg.Engine = engine
-				analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), pkg)
-			})
+		pkgs := []string{"blocking", "channels"}
+		if longtest.Quick() && engine != "explicit" {
+			pkgs = pkgs[:1]
 		}
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			cfg := analyzer.DefaultConfig()
+			cfg.Engine = engine
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), pkgs...)
+		})
 	}
 }
 
@@ -52,31 +51,28 @@ func TestBlocking(t *testing.T) {
 // .golden files, of the packages whose barriers can be made atomic stores.
 func TestSuggestedFixes(t *testing.T) {
 	t.Parallel()
-	for _, pkg := range []string{"sb", "dekker", "fixes", "unbounded", "storebarriers"} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(tsoOnly()), pkg)
-		})
-	}
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(tsoOnly()), "sb", "dekker", "fixes", "unbounded", "storebarriers")
 }
 
 // TestConfigurations checks the flags that change what is reported.
 func TestConfigurations(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		pkg    string
+		name   string
 		config func(*analyzer.Config)
+		pkgs   []string
 	}{
-		{"witness", func(c *analyzer.Config) { c.Witness = true }},
-		{"fencesall", func(c *analyzer.Config) { c.Fences = analyzer.FencesAll }},
-		{"budget", func(c *analyzer.Config) { c.Budget = time.Nanosecond }},
-		{"memory", func(c *analyzer.Config) { c.MemoryLimit = 1 }},
-		{"anywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
-		{"hygieneanywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }},
+		{"witness", func(c *analyzer.Config) { c.Witness = true }, []string{"witness"}},
+		{"fencesall", func(c *analyzer.Config) { c.Fences = analyzer.FencesAll }, []string{"fencesall"}},
+		{"budget", func(c *analyzer.Config) { c.Budget = time.Nanosecond }, []string{"budget"}},
+		{"memory", func(c *analyzer.Config) { c.MemoryLimit = 1 }, []string{"memory"}},
+		{"anywhere", func(c *analyzer.Config) { c.Placement = analyzer.PlacementAnywhere }, []string{"anywhere", "hygieneanywhere"}},
 	} {
-		t.Run(c.pkg, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			cfg := tsoOnly()
 			c.config(&cfg)
-			analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), c.pkg)
+			analysistest.Run(t, analysistest.TestData(), analyzer.New(cfg), c.pkgs...)
 		})
 	}
 }
@@ -177,34 +173,7 @@ func tsoOnly() analyzer.Config {
 // variable made atomic.
 func TestRaces(t *testing.T) {
 	t.Parallel()
-	for _, pkg := range []string{"races", "racefree", "sliced", "pointerraces"} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
-		})
-	}
-}
-
-// TestPointers checks lock-free structures that allocate nodes and publish
-// them through pointers (a Treiber stack, RCU-style publication, a
-// Michael–Scott queue), with races reported, under the default
-// configuration.
-func TestPointers(t *testing.T) {
-	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "pointers")
-}
-
-// TestInterfaces checks systems whose goroutines store interface values
-// (a stack of any payloads, atomic.Value, errors.New sentinels) and call
-// function values chosen at run time, under the default configuration.
-func TestInterfaces(t *testing.T) {
-	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "ifaces")
-}
-
-// TestAppends checks systems that append to slices with room.
-func TestAppends(t *testing.T) {
-	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "appends")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "races", "racefree", "sliced", "pointerraces")
 }
 
 // TestRaceFixesHold applies the race fixes (the .golden files of TestRaces)
@@ -238,12 +207,4 @@ func TestRaceFixesHold(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestRealCalls checks systems written with defer, RWMutex, Once, fmt and
-// time, a method that starts the goroutines and a generic spin lock, with
-// race detection on.
-func TestRealCalls(t *testing.T) {
-	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "realcalls")
 }

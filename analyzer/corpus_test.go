@@ -21,11 +21,12 @@ import (
 
 // TestCorpus runs the default configuration on the corpus of idioms in
 // testdata/src/corpus: one package per idiom, each with a correct system
-// and a broken mutant whose findings are marked with // want. It logs, per
-// package, the time of the analysis and the engine -engine=auto picks for
-// each system, the rows of the corpus table in docs/evidence.md. The quick
-// run takes every other package; the long suites (FENCECHECK_LONG=1) take
-// them all.
+// and a broken mutant whose findings are marked with // want. The packages
+// are loaded together, once, and analysed one at a time; the test logs,
+// per package, the time of the analysis and the engine -engine=auto picks
+// for each system, the rows of the corpus table in docs/evidence.md. The
+// quick run takes every other package; the long suites (FENCECHECK_LONG=1)
+// take them all.
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(analysistest.TestData(), "src", "corpus", "*"))
@@ -33,11 +34,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("no corpus packages: %v", err)
 	}
 	sort.Strings(dirs)
-	var (
-		mu    sync.Mutex
-		total time.Duration
-	)
-	t.Cleanup(func() { t.Logf("corpus total: %v", total.Round(time.Millisecond)) })
+	var pkgs []string
 	for i, dir := range dirs {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
@@ -45,18 +42,29 @@ func TestCorpus(t *testing.T) {
 		if longtest.Quick() && i%2 != 0 {
 			continue // the quick run takes every other idiom; the long suites all
 		}
-		pkg := "corpus/" + filepath.Base(dir)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkg)
-			elapsed := time.Since(start)
-			mu.Lock()
-			total += elapsed
-			mu.Unlock()
-			t.Logf("corpus %s: %v, engines: %s", pkg, elapsed.Round(time.Millisecond), corpusEngines(pkg))
-		})
+		pkgs = append(pkgs, "corpus/"+filepath.Base(dir))
 	}
+	a := analyzer.New(analyzer.DefaultConfig())
+	var mu sync.Mutex
+	analysed := make(map[string]time.Duration)
+	engines := make(map[string][]string)
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		// One package at a time, so that each time is its own.
+		mu.Lock()
+		defer mu.Unlock()
+		engines[pass.Pkg.Path()] = corpusEngines(pass)
+		start := time.Now()
+		defer func() { analysed[pass.Pkg.Path()] += time.Since(start) }()
+		return run(pass)
+	}
+	analysistest.Run(t, analysistest.TestData(), a, pkgs...)
+	var total time.Duration
+	for _, pkg := range pkgs {
+		total += analysed[pkg]
+		t.Logf("corpus %s: %v, engines: %s", pkg, analysed[pkg].Round(time.Millisecond), strings.Join(engines[pkg], " "))
+	}
+	t.Logf("corpus total: %v", total.Round(time.Millisecond))
 }
 
 // corpusEngines names, for each system of the package, the engine that
@@ -64,33 +72,21 @@ func TestCorpus(t *testing.T) {
 // for loop-free systems, sb otherwise, with bmc first for three goroutines
 // or more, and the thread-modular engine before it for finite data), or
 // "-" for a system that is not lowered.
-func corpusEngines(pkg string) string {
+func corpusEngines(pass *analysis.Pass) []string {
 	var out []string
-	probe := &analysis.Analyzer{
-		Name: "corpusengines",
-		Doc:  "names the engine of each system",
-		Run: func(pass *analysis.Pass) (any, error) {
-			systems, _ := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
-			for _, sys := range systems {
-				if sys.Program == nil {
-					out = append(out, sys.Name+"=-")
-					continue
-				}
-				plan, err := registry.Choose(registry.Auto, sys.Program, registry.Reach)
-				if err != nil {
-					return nil, err
-				}
-				name := plan.String()
-				out = append(out, sys.Name+"="+name)
+	systems, _ := extract.Package(pass.Fset, pass.Pkg, pass.Files, pass.TypesInfo)
+	for _, sys := range systems {
+		name := "-"
+		if sys.Program != nil {
+			if plan, err := registry.Choose(registry.Auto, sys.Program, registry.Reach); err == nil {
+				name = plan.String()
+			} else {
+				name = "error: " + err.Error()
 			}
-			return nil, nil
-		},
+		}
+		out = append(out, sys.Name+"="+name)
 	}
-	analysistest.Run(discard{}, analysistest.TestData(), probe, pkg)
-	if len(out) == 0 {
-		return "-"
-	}
-	return strings.Join(out, " ")
+	return out
 }
 
 // discard is an analysistest.Testing that ignores errors: the probe

@@ -58,12 +58,7 @@ func TestDiscoveredDomains(t *testing.T) {
 			t.Errorf("system %s: engine %v (%s), want an exact one", s.sys.Name, eng, why)
 		}
 	}
-	for _, pkg := range []string{"discovered", "discoveredranged"} {
-		t.Run(pkg, func(t *testing.T) {
-			t.Parallel()
-			analysistest.Run(t, analysistest.TestData(), New(DefaultConfig()), pkg)
-		})
-	}
+	analysistest.Run(t, analysistest.TestData(), New(DefaultConfig()), "discovered", "discoveredranged")
 }
 
 // TestGrowthNamed checks that a system whose values grow without bound (the

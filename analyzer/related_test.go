@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/fencecheck/fencecheck/analyzer"
-	"github.com/fencecheck/fencecheck/internal/longtest"
 )
 
 // fencesAll is tsoOnly with every minimal barrier set reported.
@@ -25,7 +25,7 @@ func fencesAll() analyzer.Config {
 // the steps of the interleaving, the overtaking loads), which `// want`
 // comments do not see: for each finding at file:line, some related
 // message matches the pattern, or their lines joined with newlines do.
-// The quick run takes every other analysis (package and configuration).
+// The packages of a configuration are analysed together.
 func TestRelated(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -64,33 +64,32 @@ func TestRelated(t *testing.T) {
 		{"ticket", analyzer.DefaultConfig(), "ticket.go", 20, `(?s)go@33 l\.next\.Add\(1\) reads 0\n.*go@33 atomic\.LoadUint32\(&l\.serving\) reads 0`},
 		{"corpus/treiber", analyzer.DefaultConfig(), "treiber.go", 78, `use atomic\.LoadPointer and atomic\.StorePointer for every access`},
 	}
-	type key struct {
-		pkg, cfg string
-	}
-	results := map[key]map[string][]string{} // file:line -> related messages
-	order := map[key]int{}                   // the order in which the analyses first come
+	// The packages of a configuration are analysed in one run.
+	var configs []analyzer.Config
+	pkgs := map[string][]string{} // configuration -> its packages
 	for _, tt := range tests {
-		k := key{tt.pkg, fmt.Sprint(tt.cfg)}
-		if _, ok := order[k]; !ok {
-			order[k] = len(order)
+		k := fmt.Sprint(tt.cfg)
+		if pkgs[k] == nil {
+			configs = append(configs, tt.cfg)
 		}
-		if longtest.Quick() && order[k]%2 != 0 {
-			continue // the quick run takes every other analysis; the long suites all
+		if !slices.Contains(pkgs[k], tt.pkg) {
+			pkgs[k] = append(pkgs[k], tt.pkg)
 		}
-		if results[k] == nil {
-			byPos := map[string][]string{}
-			for _, r := range analysistest.Run(discard{}, analysistest.TestData(), analyzer.New(tt.cfg), tt.pkg) {
-				for _, d := range r.Diagnostics {
-					pos := r.Pass.Fset.Position(d.Pos)
-					at := fmt.Sprintf("%s:%d", baseName(pos), pos.Line)
-					for _, rel := range d.Related {
-						byPos[at] = append(byPos[at], rel.Message)
-					}
+	}
+	related := map[string][]string{} // pkg:file:line -> related messages
+	for _, cfg := range configs {
+		for _, r := range analysistest.Run(discard{}, analysistest.TestData(), analyzer.New(cfg), pkgs[fmt.Sprint(cfg)]...) {
+			for _, d := range r.Diagnostics {
+				pos := r.Pass.Fset.Position(d.Pos)
+				at := fmt.Sprintf("%s:%s:%d:%s", r.Pass.Pkg.Path(), baseName(pos), pos.Line, fmt.Sprint(cfg))
+				for _, rel := range d.Related {
+					related[at] = append(related[at], rel.Message)
 				}
 			}
-			results[k] = byPos
 		}
-		rels := results[k][fmt.Sprintf("%s:%d", tt.file, tt.line)]
+	}
+	for _, tt := range tests {
+		rels := related[fmt.Sprintf("%s:%s:%d:%s", tt.pkg, tt.file, tt.line, fmt.Sprint(tt.cfg))]
 		re := regexp.MustCompile(tt.related)
 		ok := re.MatchString(strings.Join(rels, "\n"))
 		for _, r := range rels {

@@ -1,0 +1,43 @@
+package analyzer_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/fencecheck/fencecheck/analyzer"
+)
+
+// constructPackages are the testdata packages of the Go constructs the
+// model takes, each system beside a buggy twin, checked under the default
+// configuration (races first) against their // want comments.
+var constructPackages = []struct {
+	pkg  string
+	what string
+}{
+	{"pointers", "lock-free structures that allocate nodes and publish them through pointers: a Treiber stack, RCU-style publication, a Michael–Scott queue"},
+	{"ifaces", "goroutines that store interface values (a stack of any payloads, atomic.Value, errors.New sentinels) and call function values chosen at run time"},
+	{"appends", "appends to slices with room"},
+	{"realcalls", "defer, RWMutex, Once, fmt and time, a method that starts the goroutines and a generic spin lock"},
+	{"copies", "the built-in copy in goroutines: its count, memmove's order on overlapping slices, and its accesses racing"},
+	{"spilled", "methods whose closures capture the receiver (a sync.Once's Do in a method, from the method's goroutine too)"},
+	{"values", "interface values of run-time integers, pointers into objects in memory and through unsafe.Pointer, error results by path, a make of run-time length on a path not taken, go statements in loops of goroutines, stores between go statements"},
+	{"mapsys", "maps guarded by a mutex or an RWMutex, filled by the set-up and read by the goroutines, ranged over in every order; unguarded writes, a lookup beside a write, a write to a nil map, an outcome that depends on the order of a range"},
+	{"anyboxes", "interface values holding structs, arrays, functions and channels made at run time and kept in memory (assertions, type switches, method calls on them), a counter kept in an interface value, and the comparisons and slices that stay refused"},
+	{"anyfloats", "interface values holding floats computed at run time: boxes per bit pattern, comparisons with Go's float equality (a NaN box equals nothing, -0 and +0 are equal)"},
+	{"runtimecalls", "calls into the run time: method values, sync.NewCond on a mutex of its own, nil dereferences, GOMAXPROCS and friends, Gosched, Goexit, panic and recover, time.Now, sync.Pool, min and max"},
+	{"initpanic", "a package whose initialisation panics"},
+	{"cgocall", "a system that calls C: unsupported, with the reason"},
+	{"floats", "float64 and float32 values: an atomic float counter (a compare-and-swap loop over math.Float64bits), float fields under a mutex; a lost update, a racy float field, a NaN that a negated comparison lets through, a negative zero"},
+}
+
+// TestConstructs checks the packages of constructPackages in one
+// analysistest.Run, which loads the standard library they import once.
+func TestConstructs(t *testing.T) {
+	t.Parallel()
+	var pkgs []string
+	for _, c := range constructPackages {
+		pkgs = append(pkgs, c.pkg)
+	}
+	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), pkgs...)
+}
