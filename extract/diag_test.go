@@ -47,7 +47,7 @@ func TestDiagnostics(t *testing.T) {
 		}, []string{"good"}},
 		{"unsupported", []want{
 			{"c := make(chan int, 1)", "unsupported in a fencecheck system: a channel made in a loop of a goroutine"},
-			{"m := map[float64]int{}", "unsupported in a fencecheck system: a map whose keys are of type float64 (keys of integers, booleans, strings, pointers, interface values and channels, and of structs and arrays of them, are modelled)"},
+			{"m := map[complex128]int{}", "unsupported in a fencecheck system: a map whose keys are of type complex128 (keys of integers, booleans, strings, floats, pointers, interface values and channels, and of structs and arrays of them, are modelled)"},
 			{"defer atomic.StoreInt32", "unsupported in a fencecheck system: defer in a loop"},
 			{`_ = os.Getenv("X")`, "unsupported in a fencecheck system: a call of os.Getenv (not modelled"},
 			{"fmt.Println(&x)", "unsupported in a fencecheck system: passing a value of type *int32 (it may point into the system's memory) to fmt.Println"},

@@ -27,11 +27,11 @@
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
-//     errorf.go, anyint.go, valueboxes.go.
+//     errorf.go, anyint.go, anyfloat.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
-//   - maps: maps.go.
+//   - maps: maps.go, floatkeys.go.
 //   - sync and the library the model knows by behaviour (Cond, Pool,
 //     errgroup, context, time, runtime, math/rand): cond.go, pool.go,
 //     errgroup.go, context.go, clock.go, runtime.go, random.go.

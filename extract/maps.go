@@ -153,6 +153,10 @@ type mapState struct {
 	escapes map[escapeID]string
 	escaped map[escapeID]*mapObj
 	lastID  int64
+	// floatRanged are the makes of maps with float keys that a range
+	// visits, zeroInserts those of maps into which a -0 key may be
+	// inserted (floatkeys.go), in this round.
+	floatRanged, zeroInserts map[*ssa.MakeMap]bool
 }
 
 // escapeID names a map a goroutine makes: the make, and the goroutine.
@@ -169,6 +173,8 @@ type mapsHint struct {
 	keys    map[*ssa.MakeMap][][]keyCell
 	cells   map[string]bool
 	escapes map[escapeID]string
+	// floatRanged: the makes of maps with float keys a range visits.
+	floatRanged map[*ssa.MakeMap]bool
 }
 
 // isMap reports whether t is a map type.
@@ -217,15 +223,21 @@ func (s *system) keyCells(t types.Type, pos token.Pos) []cell {
 		cells = s.aggCells(t, pos)
 	}
 	for _, c := range cells {
-		if k := classify(c.typ); k != leafInt && (k != leafPointer || isAggregate(c.typ)) && !isChanCell(c.typ) || floatBits(c.typ) != 0 {
-			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans, strings, pointers, interface values and channels, and of structs and arrays of them, are modelled)", t)
+		if k := classify(c.typ); k != leafInt && (k != leafPointer || isAggregate(c.typ)) && !isChanCell(c.typ) {
+			s.unsupported(pos, "a map whose keys are of type %s (keys of integers, booleans, strings, floats, pointers, interface values and channels, and of structs and arrays of them, are modelled)", t)
 		}
 	}
 	return cells
 }
 
-// keyExprs returns the expressions of the cells of key, a key of m.
+// keyExprs returns the expressions of the cells of key, a key of m, as
+// its slots hold them: a float's -0 as +0 (floatkeys.go).
 func (s *system) keyExprs(m *mapObj, key value, pos token.Pos) []model.Expr {
+	return s.canonKey(m, s.rawKeyExprs(m, key, pos))
+}
+
+// rawKeyExprs returns the expressions of the cells of key, a key of m.
+func (s *system) rawKeyExprs(m *mapObj, key value, pos token.Pos) []model.Expr {
 	if !isAggregate(m.key) {
 		return []model.Expr{s.keyCellExpr(m.key, key, pos)}
 	}
@@ -339,6 +351,8 @@ func (s *system) keyText(m *mapObj, d []keyCell) string {
 			parts[i] = strconv.FormatBool(k.n != 0)
 		case isUnsigned64(t):
 			parts[i] = strconv.FormatUint(uint64(k.n), 10)
+		case floatBits(t) != 0:
+			parts[i] = floatText(k.n, floatBits(t))
 		default:
 			parts[i] = strconv.FormatInt(k.n, 10)
 		}
@@ -475,6 +489,7 @@ func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handle
 	case *ssa.MapUpdate:
 		m := s.setupMapOf(s.get(fr, in.Map), true, in.Pos())
 		s.setupMapWrite(m, in.Pos(), spawns)
+		s.setupFloatKey(m, s.get(fr, in.Key), in.Pos())
 		sl := s.slotOf(m, s.setupKey(m, s.get(fr, in.Key), in.Pos()), true, in.Pos())
 		s.mem[pointer{obj: sl.present}.key()] = constVal(1)
 		s.setupStore(pointer{obj: sl.val}, s.get(fr, in.Value), in.Value, in.Pos())
@@ -499,6 +514,7 @@ func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handle
 		}
 		it := &mapIter{m: s.setupMapOf(s.get(fr, in.X), false, in.Pos())}
 		if it.m != nil {
+			s.rangedFloatKeys(it.m)
 			for _, sl := range it.m.slots {
 				if s.setupPresent(sl) {
 					it.order = append(it.order, sl)
@@ -944,6 +960,9 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 			return -1
 		}
 		m := a.m
+		if at = p.insertFloatKey(m, s.rawKeyExprs(m, key, pos), pos, at); at < 0 {
+			return -1
+		}
 		es := s.keyExprs(m, key, pos)
 		cases := p.keyCases(m, es, true, pos)
 		at = p.mapTouch(m, true, pos, o, at)
@@ -1405,6 +1424,7 @@ func (p *proc) mapRange(fr *frame, in *ssa.Range, cur int) int {
 		ia := iterAlt{mapAlt: a}
 		if a.m != nil {
 			a.m.enumerated = true
+			s.rangedFloatKeys(a.m)
 			for _, sl := range a.m.slots {
 				r := p.newReg("range."+sl.present.name, types.Typ[types.Int])
 				p.limits[r] = [2]int64{0, 2}
@@ -1598,6 +1618,8 @@ func (s *system) validKey(m *mapObj, t []int64) bool {
 			if _, ok := s.stringOf(constVal(t[i])); !ok {
 				return false
 			}
+		case floatBits(c.typ) != 0 && (isNaNBits(t[i], floatBits(c.typ)) || t[i] == negZero(floatBits(c.typ))):
+			return false
 		case isChanCell(c.typ) && (t[i] < 0 || t[i] > int64(len(s.chans))),
 			isPtrCell(c.typ) && (t[i] < 0 || t[i] > int64(len(s.heap.heap))):
 			return false
@@ -1608,7 +1630,12 @@ func (s *system) validKey(m *mapObj, t []int64) bool {
 
 // nextMapHint returns what the next round needs to know of the maps.
 func (s *system) nextMapHint() mapsHint {
-	h := mapsHint{keys: s.mapKeys(), cells: map[string]bool{}, escapes: map[escapeID]string{}}
+	h := mapsHint{keys: s.mapKeys(), cells: map[string]bool{}, escapes: map[escapeID]string{}, floatRanged: map[*ssa.MakeMap]bool{}}
+	for _, r := range []map[*ssa.MakeMap]bool{s.heap.hint.maps.floatRanged, s.maps.floatRanged} {
+		for k := range r {
+			h.floatRanged[k] = true
+		}
+	}
 	for _, cells := range []map[string]bool{s.heap.hint.maps.cells, s.maps.written} {
 		for k := range cells {
 			h.cells[k] = true

@@ -8,9 +8,9 @@ import (
 )
 
 //fencecheck:system
-func floatKeys() {
+func complexKeys() {
 	go func() {
-		m := map[float64]int{}
+		m := map[complex128]int{}
 		m[1.5] = 2
 	}()
 }

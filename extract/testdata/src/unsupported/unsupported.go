@@ -22,7 +22,7 @@ func channels() {
 //fencecheck:system
 func maps() {
 	go func() {
-		m := map[float64]int{}
+		m := map[complex128]int{}
 		m[1] = 2
 	}()
 }
