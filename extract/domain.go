@@ -185,7 +185,7 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool,
 			}
 		}
 		for pi, p := range s.procs {
-			states[pi] = p.analyse(vars, writeVar)
+			states[pi] = p.analyse(vars, writeVar, states[pi])
 		}
 		copy(vars, next)
 		if !varsChanged {
@@ -195,7 +195,7 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool,
 			// Every chain is covered; the registers are computed once more
 			// against the final values of the variables.
 			for pi, p := range s.procs {
-				states[pi] = p.analyse(vars, func(int, abs) {})
+				states[pi] = p.analyse(vars, func(int, abs) {}, states[pi])
 			}
 			break
 		}
@@ -831,8 +831,10 @@ func domainOf(a abs, lo, hi int64) model.Domain {
 
 // analyse runs the register analysis of one process against the current
 // variable values; writes are reported through writeVar. It returns the
-// abstract registers at every location (nil where unreachable).
-func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
+// abstract registers at every location (nil where unreachable). seed, when
+// not nil, is what it returned in the round before, against variables that
+// held no more values.
+func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs) [][]abs {
 	q := p.q
 	states := make([][]abs, len(q.Locs))
 	changes := make([]int, len(q.Locs))
@@ -845,6 +847,22 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs)) [][]abs {
 	work := []int{q.Init}
 	inWork := make([]bool, len(q.Locs))
 	inWork[q.Init] = true
+	if seed != nil {
+		// The registers of the round before, when the variables held no
+		// more than now, lie below this round's fixpoint: starting from
+		// them, with every location to step from, reaches a fixpoint
+		// again (sound, as every step runs from the final registers), in
+		// a few passes instead of one per value of each loop counter.
+		// States are never changed in place, so they are shared.
+		work = work[:0]
+		for l, st := range seed {
+			if st != nil {
+				states[l] = st
+				inWork[l] = true
+				work = append(work, l)
+			}
+		}
+	}
 	// The registers after a step and their join with the target's are
 	// computed in scratch, and copied only when the target changes.
 	env := &absEnv{regs: make([]abs, len(q.Regs)), vars: vars}
