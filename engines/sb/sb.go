@@ -281,6 +281,22 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		}
 		return exact.Run(ctx, o.MaxStates)
 	}
+	// hunt goes on with the depth-first hunt for a bug (explore.Hunt)
+	// with the bound and the state budget (in all) of the round's explicit
+	// search, from where the last round's hunt stopped while the bound
+	// stays the same.
+	var hunter *explore.Hunt
+	huntBound := 0
+	hunt := func(o explore.Options) (*engines.Result, int64, error) {
+		if hunter == nil || huntBound != o.Bound {
+			var err error
+			huntBound = o.Bound
+			if hunter, err = explore.NewHunt(p, model.TSO, explore.Options{Bound: o.Bound}); err != nil {
+				return nil, 0, err
+			}
+		}
+		return hunter.Run(ctx, o.MaxStates)
+	}
 	for k := 1; ; k *= 2 {
 		if capped && drained {
 			ex, err := explicit(explore.Options{MaxStates: e.MaxConstraints})
@@ -331,6 +347,21 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			res.Status, res.Stats.States = engines.Safe, s.count+other
 			decidedBy("bounded")
 			return res, nil
+		}
+		if ex.Status == engines.Inconclusive {
+			// The breadth-first search ran out of the round's budget
+			// before its bound's states: the depth-first hunt gets as
+			// many, for a bug at the end of a long run.
+			tr, n, err := hunt(bounded)
+			if err != nil {
+				return nil, fmt.Errorf("sb engine, depth-first hunt: %w", err)
+			}
+			other += n
+			if tr != nil {
+				res.Status, res.Trace, res.Stats.States = engines.Unsafe, tr.Trace, s.count+other
+				decidedBy("hunt")
+				return res, nil
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return finish(nil, err)
