@@ -28,6 +28,7 @@ var constructPackages = []struct {
 	{"runtimecalls", "calls into the run time: method values, sync.NewCond on a mutex of its own, nil dereferences, GOMAXPROCS and friends, Gosched, Goexit, panic and recover, time.Now, sync.Pool, min and max"},
 	{"initpanic", "a package whose initialisation panics"},
 	{"cgocall", "a system that calls C: unsupported, with the reason"},
+	{"ticketonce", "a ticket lock taken once by each goroutine, whose plain release races with the next holder's atomic load"},
 	{"floats", "float64 and float32 values: an atomic float counter (a compare-and-swap loop over math.Float64bits), float fields under a mutex; a lost update, a racy float field, a NaN that a negated comparison lets through, a negative zero"},
 }
 

@@ -61,7 +61,7 @@ func TestRelated(t *testing.T) {
 		// source makes, not the atomic operations they are lowered to.
 		{"blocking", analyzer.DefaultConfig(), "cond.go", 82, `(?s)go@78\(i=0\) mu\.Unlock\(\)\n.*go@78\(i=0\) wg\.Done\(\)`},
 		{"blocking", analyzer.DefaultConfig(), "spin.go", 49, `go@62 l\.held\.CompareAndSwap\(0, 1\) reads 0`},
-		{"ticket", analyzer.DefaultConfig(), "ticket.go", 20, `(?s)go@33 l\.next\.Add\(1\) reads 0\n.*go@33 atomic\.LoadUint32\(&l\.serving\) reads 0`},
+		{"ticketonce", analyzer.DefaultConfig(), "ticketonce.go", 21, `(?s)go@35 l\.next\.Add\(1\) reads 0\n.*go@35 atomic\.LoadUint32\(&l\.serving\) reads 0`},
 		{"corpus/treiber", analyzer.DefaultConfig(), "treiber.go", 78, `use atomic\.LoadPointer and atomic\.StorePointer for every access`},
 	}
 	// The packages of a configuration are analysed in one run.

@@ -24,6 +24,7 @@ import (
 // of the rest: exactly (Set, FD) or among others (PD).
 func TestCoversConcrete(t *testing.T) {
 	n := longtest.Size(4, 60)
+	limit := longtest.Size(20_000, 100_000) // abstract states per search
 	rng := rand.New(rand.NewPCG(5, 8))
 	abstractions := []Abstraction{{Set, 0}, {FD, 0}, {FD, 1}, {FD, 2}, {PD, 0}, {PD, 1}}
 	checked, skipped := 0, 0
@@ -48,7 +49,7 @@ func TestCoversConcrete(t *testing.T) {
 		for _, m := range []model.Model{model.TSO, model.PSO} {
 			concrete := reachable(p, m, 3, 2500)
 			for _, a := range abstractions {
-				s := newSearch(p, m, a, 100_000, nil)
+				s := newSearch(p, m, a, int64(limit), nil)
 				s.exhaust = true
 				reason, err := s.run(context.Background())
 				if err != nil {
@@ -71,7 +72,7 @@ func TestCoversConcrete(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d concrete states covered; %d searches beyond 100,000 abstract states left out", checked, skipped)
+	t.Logf("%d concrete states covered; %d searches beyond %d abstract states left out", checked, skipped, limit)
 	if checked == 0 {
 		t.Error("no concrete state checked")
 	}

@@ -119,9 +119,9 @@ func TestLitmus(t *testing.T) {
 	// A budget in the long run too: 6.SB under PSO alone runs to millions
 	// of states (the answers it leaves inconclusive are logged, and at
 	// most a tenth may be).
-	step, budget := 1, int64(1_000_000)
+	step, budget, psoBudget := 1, int64(1_000_000), int64(2_000_000)
 	if longtest.Quick() {
-		step, budget = 6, 100_000
+		step, budget, psoBudget = 11, 100_000, 200_000
 	}
 	conclusive, total := 0, 0
 	for k := 0; k < len(tests); k += step {
@@ -131,7 +131,7 @@ func TestLitmus(t *testing.T) {
 			t.Fatalf("%s: %v", lt.Name, err)
 		}
 		ctx := context.Background()
-		pso, err := (&explicit.Engine{MaxStates: 2 * max(budget, 1_000_000)}).Check(ctx, p, model.PSO)
+		pso, err := (&explicit.Engine{MaxStates: psoBudget}).Check(ctx, p, model.PSO)
 		if err != nil {
 			t.Fatalf("%s: explicit under PSO: %v", lt.Name, err)
 		}

@@ -89,6 +89,9 @@ bad "x wrapped" : check@bad
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == engines.Inconclusive {
+				longtest.Skip(t) // refinement runs until the sum's wrap-around cannot be ruled out: 16 s of CPU
+			}
 			res, err := (&Engine{Fresh: true}).Check(context.Background(), tt.p, tt.model)
 			if err != nil {
 				t.Fatal(err)
