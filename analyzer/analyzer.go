@@ -138,6 +138,9 @@ type system struct {
 	// reduction is what the cone-of-influence reduction removed from the
 	// system before the fence inference searched it.
 	reduction coi.Stats
+	// safeUnderSC is set when the race check's search decided, exactly,
+	// that the system reaches no bad state under SC (race.Result.Reach).
+	safeUnderSC bool
 }
 
 // reduced wraps eng in the cone-of-influence reduction (package coi), which
@@ -184,6 +187,10 @@ func (s *system) analyse() {
 		All:       s.cfg.Fences == FencesAll,
 		Placement: placement,
 		Exclude:   exclude,
+		// A racy system whose race search found it safe under SC: a
+		// barrier set after which every read finds its buffer empty is
+		// safe under x86-TSO without another search.
+		SafeUnderSC: s.safeUnderSC,
 	})
 	if s.gapped(err) {
 		return

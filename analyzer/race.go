@@ -355,6 +355,7 @@ func (s *system) checkGoMemoryModel() bool {
 		s.engineError(err)
 		return true
 	}
+	s.safeUnderSC = res.Reach != nil && res.Reach.Status == engines.Safe && res.Reach.Bound == ""
 	switch res.Status {
 	case engines.Unsafe:
 		s.reportRaces(res)

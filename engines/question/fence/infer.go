@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/model"
+	"github.com/fencecheck/fencecheck/model/facts"
 )
 
 // Status is the verdict of an inference.
@@ -80,6 +81,13 @@ type Options struct {
 	// for the statistics: with Options.All unset, sets checked alongside the
 	// one that ends the search are counted too.
 	Workers int
+	// SafeUnderSC says that the caller has decided, exactly and with no
+	// bound, that p reaches no bad state under SC (the race check's
+	// search of the program does). Under TSO a barrier set after which
+	// every read finds its buffer empty (facts.LoadsDrained) then needs no
+	// engine: the program behaves as under SC, where barriers change
+	// nothing, and is safe.
+	SafeUnderSC bool
 }
 
 // Result is the answer of [Infer].
@@ -371,6 +379,9 @@ func (s *search) check(ctx context.Context, F []Place) outcome {
 	prog := s.p
 	if len(F) > 0 {
 		prog = Insert(s.p, F)
+	}
+	if s.opts.SafeUnderSC && s.m == model.TSO && facts.LoadsDrained(prog) {
+		return outcome{prog: prog, res: &engines.Result{Status: engines.Safe, Model: s.m}}
 	}
 	r, err := s.eng.Check(ctx, prog, s.m)
 	if err != nil {
