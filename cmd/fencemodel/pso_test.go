@@ -17,7 +17,7 @@ import (
 var corpus = filepath.Join("..", "..", "..", "shared", "litmus", "x86-tso.json")
 
 // TestLitmusRMM writes the litmus tests of the corpus (in the quick run,
-// every third of at most four threads: the explicit engine searches PSO
+// every sixth of at most four threads: the explicit engine searches PSO
 // without its partial-order reduction, and 6.SB takes 635,070 states) as
 // Memorax models and checks each with fencemodel check under
 // PSO, TSO and SC, as a user would: the PSO verdict must be that of the
@@ -32,7 +32,7 @@ func TestLitmusRMM(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	step := longtest.Size(3, 1)
+	step := longtest.Size(6, 1)
 	var files []string
 	want := map[string]map[string]bool{} // file → model → allowed
 	for i, lt := range tests {

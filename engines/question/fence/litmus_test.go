@@ -23,7 +23,7 @@ import (
 //   - forbidden under TSO: Correct;
 //   - allowed under SC: WrongUnderSC.
 //
-// The quick run (see internal/longtest) takes every third test of at most
+// The quick run (see internal/longtest) takes every sixth test of at most
 // 4 threads.
 func TestLitmusCorpus(t *testing.T) {
 	tests := loadCorpus(t)
@@ -37,7 +37,7 @@ func TestLitmusCorpus(t *testing.T) {
 	)
 	skipped := 0
 	for i, lt := range tests {
-		if longtest.Quick() && (len(lt.Threads) > 4 || i%3 != 0) {
+		if longtest.Quick() && (len(lt.Threads) > 4 || i%6 != 0) {
 			skipped++ // 6.SB alone would take most of the time
 			continue
 		}

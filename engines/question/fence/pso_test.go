@@ -19,7 +19,7 @@ import (
 
 // TestLitmusCorpusPSO runs the inference under PSO on the litmus tests of
 // the corpus of at most 4 threads with the explicit engine (the quick run
-// takes every sixth; 6.SB, which has 635,070 states under PSO, where the
+// takes every twelfth; 6.SB, which has 635,070 states under PSO, where the
 // engine runs without its partial-order reduction, is left out), against the corpus's interpreter
 // (litmus.Test.Reachable):
 //   - allowed under PSO, forbidden under SC: Fixable; every minimal set
@@ -35,7 +35,7 @@ func TestLitmusCorpusPSO(t *testing.T) {
 	counts := map[fence.Status]int{}
 	kinds := map[string]int{} // the kinds of barriers of the cheapest sets
 	for i, lt := range tests {
-		if len(lt.Threads) > 4 || longtest.Quick() && i%6 != 0 {
+		if len(lt.Threads) > 4 || longtest.Quick() && i%12 != 0 {
 			continue
 		}
 		p, err := lt.Program()
@@ -191,7 +191,7 @@ func TestPSOFastMutex(t *testing.T) {
 }
 
 // TestPSOAllMinimalSets checks, on the litmus tests with at most four
-// places for a barrier (every eighteenth test in the quick run), that the inference
+// places for a barrier (every thirty-sixth test in the quick run), that the inference
 // under PSO with Options.All finds every minimal set: those a brute force
 // over every choice of no barrier, a store-store or a full fence at each
 // place finds safe with no safe weakening (a barrier left out, or a full
@@ -200,7 +200,7 @@ func TestPSOAllMinimalSets(t *testing.T) {
 	tests := loadCorpus(t)
 	ctx := context.Background()
 	eng := &explicit.Engine{}
-	step := longtest.Size(18, 1)
+	step := longtest.Size(36, 1)
 	checked := 0
 	for i, lt := range tests {
 		if i%step != 0 || len(lt.Threads) > 4 {
