@@ -132,6 +132,7 @@ func (s *system) errorsIs(err, target value, pos token.Pos) value {
 // ifaceEqual compares two interface values as Go's == does.
 func (s *system) ifaceEqual(x, y value, pos token.Pos) value {
 	s.refuseBoxCompare(x, y, pos)
+	s.refuseSliceCompare(x, y, pos)
 	if x.kind != vRef && y.kind != vRef {
 		switch {
 		case x.kind == vNil || y.kind == vNil:

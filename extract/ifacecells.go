@@ -23,9 +23,10 @@ import (
 // constant payload: two interface values are equal exactly when their ids
 // are, as Go compares them (by dynamic type and value, pointers by
 // identity). A payload known only at run time (an integer in a register)
-// is the box of whichever value it holds (anyint.go); a struct, an array,
-// a function or a channel has a box of its own, an object holding a copy
-// (valueboxes.go); slices and maps are refused.
+// is the box of whichever value it holds (anyint.go), a float too
+// (anyfloat.go); a slice has a box per window (anyslice.go); a struct, an
+// array, a function or a channel has a box of its own, an object holding a
+// copy (valueboxes.go); maps are refused.
 //
 // An interface cell is a single model variable, so a plain store is one
 // write: the tearing of Go's two-word interface values under a race is not
@@ -81,6 +82,9 @@ func boxable(v value) bool {
 		// A constant, or an integer or float known at run time (anyint.go).
 		return pl.kind == vInt
 	}
+	if isSliceType(v.typ) {
+		return pl.kind == vNil || pl.kind == vSlice // a window (anyslice.go)
+	}
 	return v.box != nil // a struct, array, function or channel (valueboxes.go)
 }
 
@@ -125,6 +129,8 @@ func (s *system) boxName(t types.Type, v int64) string {
 		return fmt.Sprintf("any(%v)", v != 0)
 	case floatBits(t) != 0:
 		return floatBoxName(t, ts, v)
+	case isSliceType(t):
+		return s.sliceBoxName(t, ts, v)
 	}
 	if b, ok := t.(*types.Basic); ok && b.Kind() == types.Int {
 		return fmt.Sprintf("any(%d)", v)
@@ -153,6 +159,8 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		}
 		s.noteIface(v.typ)
 		return s.refExpr(pl, pos)
+	case isSliceType(v.typ):
+		return model.C(s.boxID(v.typ, s.sliceBoxVal(v.typ, pl, pos)))
 	case isScalarPayload(v.typ):
 		if c, ok := pl.constant(); ok {
 			return model.C(s.boxID(v.typ, c))
@@ -185,6 +193,8 @@ func (s *system) ifaceOfObj(o *object) value {
 		return value{kind: vRef, e: model.C(int64(s.heap.ids[o])), objs: []*object{o}, typ: types.NewInterfaceType(nil, nil).Complete()}
 	case o.box && isObjPtr(o.typ):
 		return value{kind: vIface, typ: o.typ, env: []value{{kind: vNil}}}
+	case o.box && isSliceType(o.typ):
+		return value{kind: vIface, typ: o.typ, env: []value{s.sliceOfBox(o)}}
 	case o.box:
 		return value{kind: vIface, typ: o.typ, env: []value{constVal(o.boxVal)}}
 	}
@@ -314,6 +324,8 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 			// Read from the box once its case is taken (lowerTargets).
 		case o.box && isObjPtr(o.typ):
 			rv = value{kind: vNil}
+		case o.box && isSliceType(o.typ):
+			rv = s.sliceOfBox(o)
 		case o.box:
 			rv = constVal(o.boxVal)
 		default:
@@ -416,8 +428,8 @@ func (s *system) valueSetup(fn *ssa.Function, args []value, pos token.Pos) value
 		s.mem[p.key()] = nw
 		return old
 	case "CompareAndSwap":
-		if floatBits(nw.typ) != 0 {
-			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, fencecheck their bits)", nw.typ)
+		if floatBits(nw.typ) != 0 || isSliceType(nw.typ) {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on slices; fencecheck compares boxes)", nw.typ)
 		}
 		if args[1].kind == vIface && !types.Identical(args[1].typ, nw.typ) {
 			s.fail(pos, "the setup of system %s panics: sync/atomic: compare and swap of inconsistently typed values", s.name)
@@ -505,8 +517,8 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		}
 	case "CompareAndSwap":
 		old := args[1]
-		if floatBits(dt) != 0 {
-			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, fencecheck their bits)", dt)
+		if floatBits(dt) != 0 || isSliceType(dt) {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on slices; fencecheck compares boxes)", dt)
 		}
 		if old.kind != vNil {
 			odt, ok := dynTypeOf(old)

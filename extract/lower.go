@@ -466,6 +466,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			if byValueType(ta.AssertedType) {
 				return p.typeAssertBox(fr, ta, x, cur)
 			}
+			if isSliceType(ta.AssertedType) {
+				return p.typeAssertSlice(fr, ta, x, cur)
+			}
 			return p.typeAssertRef(fr, ta, x, cur)
 		}
 	}

@@ -31,8 +31,9 @@ import (
 // anything but nil, and their use as map keys, is refused. A box made in
 // a loop of a goroutine that reaches memory takes the next of a pool of
 // boxes on each execution, as an allocation does (allocPool); past the
-// pool the answer is inconclusive. Slices and maps stay unsupported in
-// interface values that reach memory: their cells are the set-up's alone.
+// pool the answer is inconclusive. Slices have boxes of their own, one per
+// window (anyslice.go); maps stay unsupported in interface values that
+// reach memory.
 //
 // An integer or a string computed at run time has a box per value it takes
 // (anyint.go), so that equal values have equal ids; when those boxes do
