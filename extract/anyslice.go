@@ -108,7 +108,15 @@ func (s *system) sliceBoxName(t types.Type, ts string, v int64) string {
 	if sl.kind != vSlice {
 		return fmt.Sprintf("any(%s)", ts)
 	}
-	name := sl.ptr.obj.name
+	arr := sl.ptr.obj
+	name := arr.name
+	if h := arr.holder; arr.anon && h != nil {
+		// Named after the variable or cell that holds it, as display does.
+		name = h.obj.name
+		if len(h.path) != 0 {
+			name = h.name()
+		}
+	}
 	if name == "" {
 		name = ts + "{…}"
 	}

@@ -1,0 +1,42 @@
+// Package anyfloatlocked has a goroutine publish a ratio it computes in an
+// interface field under the lock the reader takes to assert the float
+// back.
+//
+// Expected: race-free.
+package anyfloatlocked
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type slot struct {
+	v any
+}
+
+// system: both sides hold the lock.
+//
+//fencecheck:system
+func system() {
+	var mu sync.Mutex
+	var s slot
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		k := n.Add(1)
+		mu.Lock()
+		s.v = float64(k) / 4
+		mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		mu.Lock()
+		if f, ok := s.v.(float64); ok && f != 0.25 {
+			panic("wrong ratio")
+		}
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+}
