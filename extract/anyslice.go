@@ -73,7 +73,24 @@ func (s *system) sliceBoxVal(t types.Type, pl value, pos token.Pos) int64 {
 	if arr.owner >= 0 {
 		s.shareObject(arr, pos) // its elements are shared from its make on
 	}
-	return (int64(arr.id)+1)<<(3*sliceBoxBits) | pl.sl.off<<(2*sliceBoxBits) | pl.sl.len<<sliceBoxBits | pl.sl.cap
+	v := (int64(arr.id)+1)<<(3*sliceBoxBits) | pl.sl.off<<(2*sliceBoxBits) | pl.sl.len<<sliceBoxBits | pl.sl.cap
+	if s.heap.liveSlices == nil {
+		s.heap.liveSlices = map[string]bool{}
+	}
+	s.heap.liveSlices[boxKey(t, v)] = true
+	return v
+}
+
+// liveSliceBox reports whether o, a box of a slice, is made by a
+// conversion of this round or of the previous one. A box names its array
+// by its allocation index, which a round that allocates another object
+// first shifts: the box of an earlier round then names another array, and
+// no conversion makes it any more (a round whose conversions differ from
+// the previous round's asks for another, so that the last round's boxes
+// are exactly those its conversions make).
+func (s *system) liveSliceBox(o *object) bool {
+	k := boxKey(o.typ, o.boxVal)
+	return o.boxVal == 0 || s.heap.liveSlices[k] || s.heap.hint.liveSlices[k]
 }
 
 // sliceOfBox returns the slice the box o of a slice holds.
@@ -90,7 +107,15 @@ func (s *system) sliceOfBox(o *object) value {
 	} else {
 		arr = s.heap.pending[id]
 	}
-	if arr == nil || !types.Identical(arr.typ, types.NewArray(s.sliceElem(o.typ, token.NoPos), arr.typ.Underlying().(*types.Array).Len())) {
+	at, isArr := types.Type(nil), false
+	if arr != nil {
+		var a *types.Array
+		a, isArr = arr.typ.Underlying().(*types.Array)
+		if isArr {
+			at = a.Elem()
+		}
+	}
+	if !isArr || !types.Identical(at, s.sliceElem(o.typ, token.NoPos)) || a2len(arr) < off+c {
 		// Not allocated yet in this round (a goroutine lowered later makes
 		// it): the next round has it.
 		s.heapChange("a slice in an interface value names an array not allocated yet")
@@ -124,7 +149,7 @@ func (s *system) sliceBoxName(t types.Type, ts string, v int64) string {
 }
 
 // sliceTypes returns the slice types an interface value v may hold.
-func sliceTypes(v value) []types.Type {
+func (s *system) sliceTypes(v value) []types.Type {
 	switch v.kind {
 	case vIface:
 		if isSliceType(v.typ) {
@@ -133,7 +158,7 @@ func sliceTypes(v value) []types.Type {
 	case vRef:
 		var ts []types.Type
 		for _, o := range v.objs {
-			if o.box && isSliceType(o.typ) {
+			if o.box && isSliceType(o.typ) && s.liveSliceBox(o) {
 				ts = append(ts, o.typ)
 			}
 		}
@@ -145,8 +170,8 @@ func sliceTypes(v value) []types.Type {
 // refuseSliceCompare refuses comparing x and y when both may hold slices
 // of one type: Go panics.
 func (s *system) refuseSliceCompare(x, y value, pos token.Pos) {
-	for _, t := range sliceTypes(x) {
-		if slices.ContainsFunc(sliceTypes(y), func(u types.Type) bool { return types.Identical(t, u) }) {
+	for _, t := range s.sliceTypes(x) {
+		if slices.ContainsFunc(s.sliceTypes(y), func(u types.Type) bool { return types.Identical(t, u) }) {
 			s.unsupported(pos, "comparing interface values that may both hold a %s (Go panics: comparing uncomparable type %s)", t, t)
 		}
 	}
@@ -197,7 +222,7 @@ func (p *proc) typeAssertSlice(fr *frame, in *ssa.TypeAssert, x value, cur int) 
 	pos, at := in.Pos(), in.AssertedType
 	var match []*object
 	for _, o := range x.objs {
-		if o.box && types.Identical(o.typ, at) {
+		if o.box && types.Identical(o.typ, at) && s.liveSliceBox(o) {
 			match = append(match, o)
 		}
 	}
@@ -273,4 +298,9 @@ func usedBeyondDebug(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// a2len returns the length of the array type of o.
+func a2len(o *object) int64 {
+	return o.typ.Underlying().(*types.Array).Len()
 }

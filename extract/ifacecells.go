@@ -310,6 +310,9 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 	}
 	var targets []callTarget
 	for _, o := range recv.objs {
+		if o.box && isSliceType(o.typ) && !s.liveSliceBox(o) {
+			continue // no conversion makes it (anyslice.go)
+		}
 		dt := dynType(o)
 		if types.Identical(o.typ, s.x.errorType()) {
 			s.unsupported(pos, "a call of the method %s of an error made by errors.New", c.Method.Name())

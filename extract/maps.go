@@ -262,7 +262,7 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		if mayHoldValueBox(v) {
 			s.unsupported(pos, "a map key that may be an interface value holding a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)")
 		}
-		if ts := sliceTypes(v); len(ts) > 0 {
+		if ts := s.sliceTypes(v); len(ts) > 0 {
 			s.unsupported(pos, "a map key that may be an interface value holding a %s (Go panics: hash of unhashable type %s)", ts[0], ts[0])
 		}
 		if mayHoldFloat(v) {

@@ -5,6 +5,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -71,6 +72,9 @@ type heapHint struct {
 	// interface a value box of its own (valueboxes.go).
 	boxGrowth int
 	intBoxes  bool
+	// liveSlices are the boxes of slices the round's conversions made
+	// (anyslice.go), by boxKey.
+	liveSlices map[string]bool
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -83,10 +87,12 @@ type heapState struct {
 	static  map[string]token.Pos
 	unsafe  []types.Type
 	ifaces  []types.Type
-	boxes   map[string]*object   // the boxes of interface values, by boxKey
-	aliases map[aliasKey]*object // the aliases of locations inside objects
-	changed bool                 // this round found something the hint did not say
-	why     string
+	boxes   map[string]*object // the boxes of interface values, by boxKey
+	// liveSlices are the boxes of slices this round's conversions made.
+	liveSlices map[string]bool
+	aliases    map[aliasKey]*object // the aliases of locations inside objects
+	changed    bool                 // this round found something the hint did not say
+	why        string
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -426,10 +432,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if len(s.heap.pending) > 0 && complete {
 		s.heapChange("an object of the previous round was not allocated")
 	}
+	if complete && !maps.Equal(s.heap.liveSlices, s.heap.hint.liveSlices) && len(s.heap.liveSlices)+len(s.heap.hint.liveSlices) > 0 {
+		s.heapChange("the slices converted to interface values change")
+	}
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint()}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -279,3 +279,64 @@ func twoLengths() {
 		panic("empty")
 	}
 }
+
+// items is a cache of any values under a mutex, as go-cache's.
+type items struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+// cacheItem: a goroutine fills a buffer and sets it under a key of its own
+// (a key the set-up did not insert); the reader gets it and sums it.
+//
+//fencecheck:system
+func cacheItem() {
+	c := &items{m: map[string]any{}}
+	buf := make([]int, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		buf[0], buf[1] = 1, 2
+		c.mu.Lock()
+		c.m["buf"] = buf
+		c.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		c.mu.Lock()
+		v, ok := c.m["buf"]
+		c.mu.Unlock()
+		if ok && v.([]int)[0]+v.([]int)[1] != 3 {
+			panic("short buffer")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// cacheItemEarly sets the buffer before filling it.
+//
+//fencecheck:system
+func cacheItemEarly() {
+	c := &items{m: map[string]any{}}
+	buf := make([]int, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.mu.Lock()
+		c.m["buf"] = buf
+		c.mu.Unlock()
+		buf[0], buf[1] = 1, 2 // want `^race: go@\d+ stores buf\[0\] here while go@\d+ loads buf\[0\]`
+		wg.Done()
+	}()
+	go func() {
+		c.mu.Lock()
+		v, ok := c.m["buf"]
+		c.mu.Unlock()
+		if ok && v.([]int)[0]+v.([]int)[1] != 3 {
+			panic("short buffer") // want `^SC: system cacheItemEarly is wrong even under sequential consistency`
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
