@@ -139,6 +139,15 @@
 //     program with at most k writes per path its Safe answer is exact. A
 //     round whose bound is the last round's resumes that round's search
 //     with its larger budget (explore.Search) instead of starting again.
+//     When the budget stops that breadth-first search (and fences do not
+//     bound the buffers, where the exact search ends the rounds), a
+//     depth-first hunt
+//     for a bad state (explore.Hunt) gets the same budget with the same
+//     bound, resumed from round to round: it answers only when it finds a
+//     bug (a replayed TSO run), and finds first the bugs that show at the
+//     end of a long run (a lost update checked after two loops of 100
+//     rounds: a run of some 2,600 steps, found in 10,207 states), which
+//     breadth first are reached only after nearly every state.
 //  2. A forward over-approximation of TSO (forward.go) keeps, per buffer,
 //     an exact suffix of k blocks (a block is a store or a run of equal
 //     stores) and, for the older stores, the oldest and newest exactly and

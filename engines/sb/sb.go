@@ -348,10 +348,12 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 			decidedBy("bounded")
 			return res, nil
 		}
-		if ex.Status == engines.Inconclusive {
+		if ex.Status == engines.Inconclusive && !drained {
 			// The breadth-first search ran out of the round's budget
 			// before its bound's states: the depth-first hunt gets as
-			// many, for a bug at the end of a long run.
+			// many, for a bug at the end of a long run. (Where fences
+			// bound the buffers, the exact search that ends the rounds
+			// is complete, and the hunt would only repeat its work.)
 			tr, n, err := hunt(bounded)
 			if err != nil {
 				return nil, fmt.Errorf("sb engine, depth-first hunt: %w", err)

@@ -51,6 +51,11 @@
 // resumes where it stopped: the single-buffer engine's rounds grow one
 // search's budget instead of searching the first states again.
 //
+// A [Hunt] searches depth first, without reductions, for a bad state only
+// (its answers are replayed traces, never Safe): it finds a bug at the end
+// of a long run long before the breadth-first search, which reaches that
+// depth only after nearly every state.
+//
 // States are hashed through a compact variable-length encoding of locations,
 // registers, memory and buffers. Registers that are dead at a process's
 // location (see [facts.Dead]) are reset to 0 first, which merges states with the
