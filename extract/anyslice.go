@@ -107,18 +107,16 @@ func (s *system) sliceOfBox(o *object) value {
 	} else {
 		arr = s.heap.pending[id]
 	}
-	at, isArr := types.Type(nil), false
+	var a *types.Array
 	if arr != nil {
-		var a *types.Array
-		a, isArr = arr.typ.Underlying().(*types.Array)
-		if isArr {
-			at = a.Elem()
-		}
+		a, _ = arr.typ.Underlying().(*types.Array)
 	}
-	if !isArr || !types.Identical(at, s.sliceElem(o.typ, token.NoPos)) || a2len(arr) < off+c {
-		// Not allocated yet in this round (a goroutine lowered later makes
-		// it): the next round has it.
-		s.heapChange("a slice in an interface value names an array not allocated yet")
+	if a == nil || !types.Identical(a.Elem(), s.sliceElem(o.typ, token.NoPos)) || a.Len() < off+c {
+		if s.liveSliceBox(o) {
+			// Not allocated yet in this round (a goroutine lowered later
+			// makes it): the next round has it.
+			s.heapChange("a slice in an interface value names an array not allocated yet")
+		}
 		return opaque(fmt.Sprintf("the slice in %s, whose array is not allocated yet", o.name))
 	}
 	return sliceVal(pointer{obj: arr}, off, n, c)
@@ -298,9 +296,4 @@ func usedBeyondDebug(v ssa.Value) bool {
 		}
 	}
 	return false
-}
-
-// a2len returns the length of the array type of o.
-func a2len(o *object) int64 {
-	return o.typ.Underlying().(*types.Array).Len()
 }
