@@ -10,6 +10,7 @@ package anyfloats
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // slot is one interface value guarded by a mutex.
@@ -227,4 +228,50 @@ func floatKey() {
 	}()
 	wg.Wait()
 	seen[s.get()]++ // want `^unsupported in a fencecheck system: a map key that may be an interface value holding a float`
+}
+
+// atomicRatio publishes a ratio through an atomic.Value; the reader loads
+// and asserts it.
+//
+//fencecheck:system
+func atomicRatio() {
+	var v atomic.Value
+	v.Store(0.5)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		hits, total := 3, 4
+		v.Store(float64(hits) / float64(total))
+		wg.Done()
+	}()
+	go func() {
+		if r := v.Load().(float64); r != 0.5 && r != 0.75 {
+			panic("a ratio never published")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// atomicRatioSteps publishes the numerator before the ratio.
+//
+//fencecheck:system
+func atomicRatioSteps() {
+	var v atomic.Value
+	v.Store(0.5)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		hits, total := 3, 4
+		v.Store(float64(hits))
+		v.Store(float64(hits) / float64(total))
+		wg.Done()
+	}()
+	go func() {
+		if r := v.Load().(float64); r != 0.5 && r != 0.75 {
+			panic("a ratio never published") // want `^SC: system atomicRatioSteps is wrong even under sequential consistency`
+		}
+		wg.Done()
+	}()
+	wg.Wait()
 }
