@@ -76,6 +76,9 @@ func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, s
 		charge()
 		states = int64(h.visited.Len() - before)
 	}()
+	if meter.Out() {
+		return nil, 0, nil // the work bound was reached before the hunt
+	}
 	if !h.started {
 		h.started = true
 		if err := p.Initial(func(st model.State) { h.roots = append(h.roots, st) }); err != nil {
@@ -109,7 +112,7 @@ func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, s
 			h.push(st, model.Step{})
 			continue
 		}
-		if h.visited.Len()-charged >= 1<<12 {
+		if h.visited.Len()-charged >= 1<<8 {
 			charge()
 			if meter.Out() || ctx.Err() != nil {
 				return nil, 0, nil
