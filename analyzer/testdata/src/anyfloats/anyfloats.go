@@ -275,3 +275,28 @@ func atomicRatioSteps() {
 	}()
 	wg.Wait()
 }
+
+// roundingOrder adds 0.1 twice in one goroutine and 1 in another, under
+// the lock: no addition is lost, but 0.1 + 0.1 + 1 is 1.2 while 1 + 0.1 +
+// 0.1 rounds to 1.2000000000000002, so the check of an exact sum fails in
+// some orders.
+//
+//fencecheck:system
+func roundingOrder() {
+	c := &floats{items: map[string]entry{"load": {obj: 0.0}}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		c.add("load", 0.1, true)
+		c.add("load", 0.1, true)
+		wg.Done()
+	}()
+	go func() {
+		c.add("load", 1, true)
+		wg.Done()
+	}()
+	wg.Wait()
+	if c.items["load"].obj.(float64) != 1.2 {
+		panic("the sum depends on the order") // want `^SC: system roundingOrder is wrong even under sequential consistency`
+	}
+}
