@@ -24,9 +24,13 @@ import (
 // before publishing the slice, and after, are shared cells.
 //
 // A type assertion (a type switch case) to a slice type gives back the
-// window of the one box of that type the interface value may hold; one
-// that may hold two windows of that type is refused, as the rest of the
-// goroutine would need a slice chosen at run time. A slice grown by
+// window of the box of that type the interface value may hold; of
+// several, a window of their one offset, length and capacity over an array
+// chosen at run time (a pointer with a dynamic object, pointers.go).
+// Windows of different shapes behind one assertion are refused: the rest
+// of the goroutine would need a length chosen at run time. A comma-ok
+// assertion's slice must be used only where ok holds: the model has no
+// nil slice to give on the other path. A slice grown by
 // append in a goroutine (its length and array are the goroutine's), a
 // window onto an array inside another object, and one chosen at run time
 // are refused where they are stored.
@@ -213,8 +217,8 @@ func orElseAdd(a, b model.Expr) model.Expr {
 }
 
 // typeAssertSlice lowers a type assertion to a slice type on an interface
-// value known only at run time: the window of the one box of that type it
-// may hold.
+// value known only at run time: the window of the boxes of that type it
+// may hold (slicesOfBoxes).
 func (p *proc) typeAssertSlice(fr *frame, in *ssa.TypeAssert, x value, cur int) int {
 	s := p.s
 	pos, at := in.Pos(), in.AssertedType
