@@ -31,8 +31,13 @@ type Hunt struct {
 	stack   []huntFrame
 	root    int // the next initial state to start from
 	started bool
-	done    bool // every state was visited
+	done    bool // the hunt is over
 }
+
+// maxHuntDepth bounds the hunt's stack, whose frames hold their states'
+// successors: about 100 MB for the deepest stack of a program of a few
+// goroutines.
+const maxHuntDepth = 1 << 16
 
 // huntFrame is a state on the hunt's stack, with its successors still to
 // try (the step that reached each and the state it leads to).
@@ -128,6 +133,9 @@ func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, s
 		}
 		a := top.succs[top.next]
 		top.next++
+		if len(h.stack) >= maxHuntDepth {
+			continue // not visited: a shorter path may reach it
+		}
 		added, err := visit(a.state)
 		if err != nil {
 			// The visited set is full: the hunt ends with nothing.
@@ -155,7 +163,9 @@ func (h *Hunt) push(st model.State, step model.Step) {
 	h.stack = append(h.stack, f)
 }
 
-// Exhausted reports whether the hunt has visited every reachable state.
+// Exhausted reports whether the hunt is over: it has visited every
+// reachable state, or every one that a path of at most maxHuntDepth steps
+// from its stack reaches.
 func (h *Hunt) Exhausted() bool { return h.done }
 
 // found builds the trace of the path on the stack, then step (nil when the
