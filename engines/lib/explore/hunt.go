@@ -66,24 +66,13 @@ func NewHunt(p *model.Program, m model.Model, o Options) (*Hunt, error) {
 // maxStates states in all, or has visited every state. It returns an
 // Unsafe result with a trace replayed on the program, or nil when it found
 // nothing (then Exhausted says whether it will never find anything);
-// states counts the states this run visited, which it also charges to the
-// context's meter.
+// states counts the states this run visited, each of which it charges to
+// the context's meter as it visits it.
 func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, states int64, err error) {
 	p := h.c.p
 	meter := engines.MeterOf(ctx)
 	before := h.visited.Len()
-	charged := before // the states charged to the meter
-	charge := func() {
-		meter.States(int64(h.visited.Len() - charged))
-		charged = h.visited.Len()
-	}
-	defer func() {
-		charge()
-		states = int64(h.visited.Len() - before)
-	}()
-	if meter.Out() {
-		return nil, 0, nil // the work bound was reached before the hunt
-	}
+	defer func() { states = int64(h.visited.Len() - before) }()
 	if !h.started {
 		h.started = true
 		if err := p.Initial(func(st model.State) { h.roots = append(h.roots, st) }); err != nil {
@@ -94,9 +83,18 @@ func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, s
 	visit := func(st model.State) (bool, error) {
 		h.key = facts.CanonicalRegs(st, h.dead).AppendKey(h.key[:0])
 		_, added, err := h.visited.Add(h.key)
+		if added {
+			meter.States(1)
+		}
 		return added, err
 	}
 	for !h.done {
+		if int64(h.visited.Len()) >= maxStates || meter.Out() {
+			return nil, 0, nil
+		}
+		if h.visited.Len()%1024 == 0 && ctx.Err() != nil {
+			return nil, 0, nil
+		}
 		if len(h.stack) == 0 {
 			if h.root == len(h.roots) {
 				h.done = true
@@ -116,15 +114,6 @@ func (h *Hunt) Run(ctx context.Context, maxStates int64) (res *engines.Result, s
 			}
 			h.push(st, model.Step{})
 			continue
-		}
-		if h.visited.Len()-charged >= 1<<8 {
-			charge()
-			if meter.Out() || ctx.Err() != nil {
-				return nil, 0, nil
-			}
-		}
-		if int64(h.visited.Len()) >= maxStates {
-			return nil, 0, nil
 		}
 		top := &h.stack[len(h.stack)-1]
 		if top.next == len(top.succs) {
