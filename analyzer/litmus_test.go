@@ -66,10 +66,10 @@ func TestLitmusGo(t *testing.T) {
 	}
 	if longtest.Quick() {
 		// 6.SB alone would take most of the time; the quick run takes
-		// every third test of at most four threads.
+		// every sixth test of at most four threads.
 		var quick []litmus.Test
 		for i, lt := range tests {
-			if i%3 == 0 && len(lt.Threads) <= 4 {
+			if i%6 == 0 && len(lt.Threads) <= 4 {
 				quick = append(quick, lt)
 			}
 		}
@@ -113,7 +113,7 @@ func TestLitmusGo(t *testing.T) {
 var litmusAtomic bool
 
 // TestLitmusGoRaces checks the Go memory model's verdicts on the litmus
-// corpus (every fourth test; all with -long): written with plain loads and
+// corpus (every fourth test, every twenty-fourth in the quick run; all with -long): written with plain loads and
 // stores, a test without locked operations or fences is reported racy;
 // written with atomic loads and stores, it has no race and its verdict is
 // its SC verdict (an outcome allowed under SC is an SC finding, a forbidden
@@ -133,7 +133,7 @@ func TestLitmusGoRaces(t *testing.T) {
 	for i, lt := range all {
 		every := 4
 		if longtest.Quick() {
-			every = 12
+			every = 24
 		}
 		if (*litmusLong || i%every == 0) && len(lt.Threads) <= 4 {
 			tests = append(tests, lt)
