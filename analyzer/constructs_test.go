@@ -31,6 +31,7 @@ var constructPackages = []struct {
 	{"initpanic", "a package whose initialisation panics"},
 	{"cgocall", "a system that calls C: unsupported, with the reason"},
 	{"ticketonce", "a ticket lock taken once by each goroutine, whose plain release races with the next holder's atomic load"},
+	{"uncomputed", "strings the model does not compute kept in memory: recovered panic messages and stacks, labels a goroutine builds with its own strings.Builder, strings.IndexByte and fmt.Sprint results that steer control flow (either answer); len of one and a shared Builder refused"},
 	{"floats", "float64 and float32 values: an atomic float counter (a compare-and-swap loop over math.Float64bits), float fields under a mutex; a lost update, a racy float field, a NaN that a negated comparison lets through, a negative zero"},
 }
 

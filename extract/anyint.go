@@ -93,7 +93,7 @@ func (s *system) noteIfaceProbes(p *proc, states [][]abs, vars []abs) {
 		}
 		for _, v := range vs {
 			if isString(pr.typ) {
-				if _, known := s.stringOf(constVal(v)); !known {
+				if _, known := s.stringOf(constVal(v)); !known && v != strAny {
 					continue
 				}
 			}

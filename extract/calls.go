@@ -76,7 +76,7 @@ func classifyCall(fn *ssa.Function) callKind {
 	case path == "log" && (name == "Fatal" || name == "Fatalf" || name == "Fatalln" ||
 		name == "Panic" || name == "Panicf" || name == "Panicln"):
 		return callFatal
-	case purePackages[path]:
+	case purePackages[path], path == "runtime/debug" && recv == nil && name == "Stack":
 		return callPure
 	}
 	return callOther
@@ -254,10 +254,10 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callValue:
 		return p.valueOp(fr, in, fn, args, cur), true
 	case callPure:
-		p.checkArgs(in, fn)
+		p.checkArgs(in, fn, args)
 		return p.pureResults(fr, in, fn, cur), true
 	case callExit, callFatal:
-		p.checkArgs(in, fn)
+		p.checkArgs(in, fn, args)
 		if c, isConst := args[0].constant(); k == callExit && isConst && c == 0 {
 			p.exits[cur] = true
 			return -1, true // the program ends: nothing of this process follows
@@ -369,8 +369,18 @@ func (p *proc) fatal(cur int, op model.Op, msg string, pos token.Pos, o Origin) 
 	p.panics = append(p.panics, panicSite{loc: l, name: "fatal error: " + msg, pos: pos})
 }
 
-func (p *proc) checkArgs(in *ssa.Call, fn *ssa.Function) {
-	for _, a := range in.Call.Args {
+// checkArgs refuses a call that cannot touch the system's memory when an
+// argument may point into it; vals are the arguments' values. The receiver
+// of a strings.Builder's method must be a Builder of the goroutine's own.
+func (p *proc) checkArgs(in *ssa.Call, fn *ssa.Function, vals []value) {
+	args := in.Call.Args
+	if isBuilderMethod(fn) {
+		if v := vals[0]; v.kind != vPtr || v.ptr.obj.owner != p.idx || v.ptr.dynamic() {
+			p.s.unsupported(in.Pos(), "%s on a strings.Builder that is not a variable of the goroutine's own (a Builder shared between goroutines is not modelled)", fn.Name())
+		}
+		args = args[1:]
+	}
+	for _, a := range args {
 		if why := argProblem(a); why != "" {
 			p.s.unsupported(in.Pos(), "passing %s to %s", why, fn.String())
 		}
@@ -412,6 +422,10 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		vals[k] = opaque(what)
 		vals[k].uncomputed = true
 		if !resultUsed(in, k) {
+			continue
+		}
+		if isString(t) {
+			vals[k] = p.s.uncomputedString(what)
 			continue
 		}
 		isErr := types.Identical(t, errorType)
@@ -486,7 +500,11 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	case callValue:
 		return s.valueSetup(fn, args, pos), true
 	case callPure, callExit, callFatal:
-		for _, a := range c.Args {
+		args := c.Args
+		if isBuilderMethod(fn) {
+			args = args[1:] // the set-up runs alone: its Builders are its own
+		}
+		for _, a := range args {
 			if why := argProblem(a); why != "" {
 				s.unsupported(pos, "passing %s to %s", why, fn.String())
 			}
@@ -495,16 +513,22 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 			s.fail(pos, "the setup of system %s ends the program (%s)", s.name, fn.String())
 		}
 		res := fn.Signature.Results()
-		what := opaque(fmt.Sprintf("the result of %s, which fencecheck does not compute", fn.String()))
+		why := fmt.Sprintf("the result of %s, which fencecheck does not compute", fn.String())
+		result := func(k int) value {
+			if isString(res.At(k).Type()) {
+				return s.uncomputedString(why)
+			}
+			return opaque(why)
+		}
 		switch res.Len() {
 		case 0:
 			return value{}, true
 		case 1:
-			return what, true
+			return result(0), true
 		}
 		tup := value{kind: vTuple}
-		for range res.Len() {
-			tup.tup = append(tup.tup, what)
+		for k := range res.Len() {
+			tup.tup = append(tup.tup, result(k))
 		}
 		return tup, true
 	}

@@ -69,7 +69,7 @@ func TestDiagnostics(t *testing.T) {
 		{"slicesdiag", []want{
 			{"w := b.buf[n:]", "unsupported in a fencecheck system: a slice expression with bounds known only at run time"},
 			{"go func() { b.buf = make([]int32, 2) }()", "unsupported in a fencecheck system: storing a slice in shared memory after the spawns (a slice's backing array must be fixed by the set-up)"},
-			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings (strings are opaque values: only ==, != and len of a constant are modelled)"},
+			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings known only at run time (strings are opaque values: only ==, != and len of a constant are modelled)"},
 			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
 			{"b.n = int32(len(b.name))", "unsupported in a fencecheck system: len of a string known only at run time (strings are opaque values)"},
 			{"b.n = b.pair()[b.n]", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},

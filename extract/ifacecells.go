@@ -122,6 +122,8 @@ func (s *system) boxName(t types.Type, v int64) string {
 	switch {
 	case isObjPtr(t):
 		return fmt.Sprintf("any((%s)(nil))", ts)
+	case isString(t) && v == strAny:
+		return fmt.Sprintf("any(%s(?))", ts)
 	case isString(t):
 		str, _ := s.stringOf(constVal(v))
 		return fmt.Sprintf("any(%q)", str)

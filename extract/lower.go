@@ -448,7 +448,14 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
+		if next, ok := p.stringCompare(fr, bo, cur); ok {
+			return next
+		}
 		if what, ok := s.uncomputedOperand(fr, bo); ok {
+			if isComparison(bo.Op) {
+				// Go's answer is one of the two.
+				return p.choice(fr, bo, []int64{0, 1}, cur)
+			}
 			return p.refuseAt(cur, what, bo.Pos())
 		}
 		if vals, ok := s.anyValues(fr, bo); ok {

@@ -75,6 +75,9 @@ type heapHint struct {
 	// liveSlices are the boxes of slices the round's conversions made
 	// (anyslice.go), by boxKey.
 	liveSlices map[string]bool
+	// anyStrings is set once a round made a string the model does not
+	// compute: string comparisons then allow for it (strings.go).
+	anyStrings bool
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -93,6 +96,7 @@ type heapState struct {
 	aliases    map[aliasKey]*object // the aliases of locations inside objects
 	changed    bool                 // this round found something the hint did not say
 	why        string
+	anyStrings bool // this round made a string the model does not compute
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -438,7 +442,8 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices}
+	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
+		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

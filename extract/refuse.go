@@ -41,9 +41,10 @@ func (p *proc) refuseAt(cur int, what string, pos token.Pos) int {
 
 // uncomputedOperand describes x op y when an operand is the result of a
 // call the model does not run (time.Now().UnixNano(), say) and the other
-// is not nil: a goroutine that reaches it is a run-time refusal, so that
-// a library's path that a system never takes (an expiry test on an item
-// stored without one) does not refuse the system.
+// is not nil. A comparison is either answer (Go's is one of the two, so
+// this only adds behaviours); any other operator is a run-time refusal
+// where a goroutine reaches it, so that a library's path that a system
+// never takes does not refuse the system.
 func (s *system) uncomputedOperand(fr *frame, in *ssa.BinOp) (string, bool) {
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if y.kind == vOpaque && y.uncomputed {
@@ -53,6 +54,16 @@ func (s *system) uncomputedOperand(fr *frame, in *ssa.BinOp) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("the operator %s on %s", in.Op, strings.TrimSuffix(x.why, ", which fencecheck does not compute")), true
+}
+
+// isComparison reports whether op is one of Go's comparison operators,
+// whose answer on a value the model does not compute is either boolean.
+func isComparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
 }
 
 // makeSliceProc lowers make([]T, n[, c]) in a goroutine. A length or a

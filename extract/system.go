@@ -802,6 +802,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			fr.vals[in] = v
 			return true
 		}
+		if v, ok := s.convertUncomputed(x, in.Type()); ok {
+			fr.vals[in] = v
+			return true
+		}
 		if x.kind != vInt {
 			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
 		}
@@ -913,8 +917,16 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if c, ok := s.clockBinop(fr, in); ok {
 		return s.constCompare(c, in.Pos()) // the set-up's durations are known
 	}
-	s.checkStringOp(in)
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if isString(in.X.Type()) && in.Op == token.ADD {
+		if v, ok := s.concatStrings(x, y); ok {
+			return v
+		}
+	}
+	if isString(in.X.Type()) && (isAnyString(x) || isAnyString(y)) {
+		s.unsupported(in.Pos(), "comparing a string that fencecheck does not compute in the set-up (it runs concretely)")
+	}
+	s.checkStringOp(in)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
 		return v
 	}
@@ -925,6 +937,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		return v
 	}
 	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {
+		if x.kind != vNil && y.kind != vNil && s.anyStringBoxed() {
+			s.unsupported(in.Pos(), "comparing interface values in a system that boxes a string fencecheck does not compute")
+		}
 		eq := s.ifaceEqual(x, y, in.Pos())
 		if in.Op == token.EQL {
 			return eq

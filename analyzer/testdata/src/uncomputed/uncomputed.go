@@ -1,0 +1,201 @@
+// Package uncomputed holds systems that keep strings the model does not
+// compute in memory: recovered panic messages and stacks, labels built with
+// a strings.Builder, and the results of strings.IndexByte and fmt.Sprint
+// that steer control flow.
+package uncomputed
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// rec is what a worker records of a panic it recovers.
+type rec struct {
+	msg   string
+	stack string
+	done  bool
+}
+
+// recordPanic: a worker recovers its panic and records its message and
+// stack; main reads them after Wait.
+//
+//fencecheck:system
+func recordPanic() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if e := recover(); e != nil {
+				r.msg = fmt.Sprint(e)
+				r.stack = string(debug.Stack())
+			}
+			r.done = true
+		}()
+		panic("x")
+	}()
+	wg.Wait()
+	if !r.done {
+		panic("lost")
+	}
+	fmt.Println(r.msg, r.stack)
+}
+
+// recordPanicRacy: main reads the message without waiting for the worker.
+//
+//fencecheck:system
+func recordPanicRacy() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if e := recover(); e != nil {
+				r.msg = fmt.Sprint(e) // want `^race: go@\d+ stores r\.msg here while main loads r\.msg`
+			}
+		}()
+		panic("x")
+	}()
+	fmt.Println(r.msg)
+	wg.Wait()
+}
+
+// registry holds the last label a goroutine registered.
+type registry struct {
+	mu    sync.Mutex
+	label string
+	n     int
+}
+
+// name builds a label with a goroutine's own strings.Builder.
+func name(k int) string {
+	var b strings.Builder
+	b.WriteString("req")
+	b.WriteByte('_')
+	b.WriteString(fmt.Sprint(k))
+	return b.String()
+}
+
+// labelsLocked: two goroutines build labels and store them under a mutex;
+// whichever way strings.IndexByte answers, a label is stored and counted.
+// (Comparing a label with "" would be either answer: the model does not
+// know that a built label is never empty.)
+//
+//fencecheck:system
+func labelsLocked() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			n := name(i)
+			r.mu.Lock()
+			if strings.IndexByte(n, '_') >= 0 {
+				r.label = n
+			} else {
+				r.label = "plain"
+			}
+			r.n++
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if r.n != 2 {
+		panic("a label lost")
+	}
+}
+
+// labelsRacy: the same without the mutex.
+//
+//fencecheck:system
+func labelsRacy() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.label = name(i) // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores r\.label\)`
+		}()
+	}
+	wg.Wait()
+}
+
+// sprintPrinted: a goroutine formats a number into a field that main
+// prints after Wait.
+//
+//fencecheck:system
+func sprintPrinted() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.msg = fmt.Sprint(1)
+	}()
+	wg.Wait()
+	fmt.Println(r.msg)
+}
+
+// sprintCompared: main compares the formatted number with "1", which Go's
+// fmt.Sprint(1) equals: the model, which does not compute it, takes both
+// answers, so the panic is found.
+//
+//fencecheck:system
+func sprintCompared() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.msg = fmt.Sprint(1)
+	}()
+	wg.Wait()
+	if r.msg == "1" {
+		panic("formatted one") // want `^SC: system sprintCompared is wrong even under sequential consistency`
+	}
+}
+
+// lenOfMessage: the length of a string the model does not compute is
+// refused.
+//
+//fencecheck:system
+func lenOfMessage() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.msg = fmt.Sprint(1)
+	}()
+	wg.Wait()
+	if len(r.msg) > 5 { // want `^unsupported in a fencecheck system: len of a string known only at run time`
+		panic("long")
+	}
+}
+
+// shared keeps a strings.Builder that two goroutines write.
+type shared struct {
+	b strings.Builder
+}
+
+// builderShared: a Builder in shared memory is refused.
+//
+//fencecheck:system
+func builderShared() {
+	s := &shared{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			s.b.WriteString("x") // want `^unsupported in a fencecheck system: WriteString on a strings\.Builder that is not a variable of the goroutine's own`
+		}()
+	}
+	wg.Wait()
+}
