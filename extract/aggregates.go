@@ -163,10 +163,10 @@ func (s *system) field(fr *frame, in *ssa.Field) value {
 
 // index evaluates a[i] for an array value a (a string is opaque).
 func (s *system) index(fr *frame, in *ssa.Index) value {
-	if isString(in.X.Type()) {
-		s.unsupported(in.Pos(), "indexing a string (strings are opaque values)")
-	}
 	x := s.get(fr, in.X)
+	if isString(in.X.Type()) {
+		return s.indexString(x, s.get(fr, in.Index), in.Pos())
+	}
 	switch x.kind {
 	case vAgg:
 	case vOpaque:

@@ -129,7 +129,11 @@ func pointerFree(t types.Type) bool {
 // Allowed are values without pointers, interface values made from them (the
 // arguments of fmt.Println), and the results of such calls (an error from
 // fmt.Errorf).
-func argProblem(v ssa.Value) string {
+func argProblem(v ssa.Value) string { return argProblemAt(v, nil) }
+
+// argProblemAt is argProblem where readOnly, when not nil, tells the values
+// whose value a goroutine knows to be only readable (readOnlyArg).
+func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
 	seen := map[ssa.Value]bool{}
 	var check func(v ssa.Value) string
 	check = func(v ssa.Value) string {
@@ -189,6 +193,9 @@ func argProblem(v ssa.Value) string {
 			}
 			return ""
 		}
+		if readOnly != nil && readOnly(v) {
+			return ""
+		}
 		return fmt.Sprintf("a value of type %s (it may point into the system's memory)", v.Type())
 	}
 	return check(v)
@@ -234,6 +241,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if v, ok := s.stringsCall(fn, args); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	if v, ok := s.errorsCall(fn, in.Common(), args, pos, loop); ok {
 		if used(in) {
 			fr.vals[in] = v
@@ -254,10 +267,10 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callValue:
 		return p.valueOp(fr, in, fn, args, cur), true
 	case callPure:
-		p.checkArgs(in, fn, args)
+		p.checkArgs(fr, in, fn, args)
 		return p.pureResults(fr, in, fn, cur), true
 	case callExit, callFatal:
-		p.checkArgs(in, fn, args)
+		p.checkArgs(fr, in, fn, args)
 		if c, isConst := args[0].constant(); k == callExit && isConst && c == 0 {
 			p.exits[cur] = true
 			return -1, true // the program ends: nothing of this process follows
@@ -369,10 +382,33 @@ func (p *proc) fatal(cur int, op model.Op, msg string, pos token.Pos, o Origin) 
 	p.panics = append(p.panics, panicSite{loc: l, name: "fatal error: " + msg, pos: pos})
 }
 
+// readOnlyArg reports whether v, an argument of a call that cannot touch
+// the system's memory, can only be read by it: nil, a value the model does
+// not compute (the result of another such call), or an error that
+// errors.New or fmt.Errorf made (its message never changes).
+func (s *system) readOnlyArg(v value) bool {
+	switch v.kind {
+	case vNil:
+		return true
+	case vOpaque:
+		return v.uncomputed || strings.HasPrefix(v.why, "the error returned by ")
+	case vIface:
+		return types.Identical(v.typ, types.NewPointer(s.x.errorType()))
+	case vRef:
+		for _, o := range v.objs {
+			if o != nil && !types.Identical(o.typ, s.x.errorType()) {
+				return false
+			}
+		}
+		return len(v.objs) > 0
+	}
+	return false
+}
+
 // checkArgs refuses a call that cannot touch the system's memory when an
 // argument may point into it; vals are the arguments' values. The receiver
 // of a strings.Builder's method must be a Builder of the goroutine's own.
-func (p *proc) checkArgs(in *ssa.Call, fn *ssa.Function, vals []value) {
+func (p *proc) checkArgs(fr *frame, in *ssa.Call, fn *ssa.Function, vals []value) {
 	args := in.Call.Args
 	if isBuilderMethod(fn) {
 		if v := vals[0]; v.kind != vPtr || v.ptr.obj.owner != p.idx || v.ptr.dynamic() {
@@ -380,8 +416,12 @@ func (p *proc) checkArgs(in *ssa.Call, fn *ssa.Function, vals []value) {
 		}
 		args = args[1:]
 	}
+	readOnly := func(v ssa.Value) bool {
+		x, ok := fr.vals[v]
+		return ok && p.s.readOnlyArg(x)
+	}
 	for _, a := range args {
-		if why := argProblem(a); why != "" {
+		if why := argProblemAt(a, readOnly); why != "" {
 			p.s.unsupported(in.Pos(), "passing %s to %s", why, fn.String())
 		}
 	}
@@ -486,6 +526,9 @@ func (s *system) opaqueCompare(x, y value, in *ssa.BinOp) (value, bool) {
 // package that classifyCall knows; ok is false for the others.
 func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function, args []value, pos token.Pos, spawns *[]spawn) (v value, ok bool) {
 	if v, ok := s.mathCall(fn, args, pos); ok {
+		return v, true
+	}
+	if v, ok := s.stringsCall(fn, args); ok {
 		return v, true
 	}
 	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {

@@ -23,7 +23,7 @@
 //   - numbers: integers and booleans (Go's wrap-around, conversions, bit
 //     operations), ints.go; floats as IEEE bit patterns, floats.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
-//   - slices: slices.go. strings: strings.go.
+//   - slices: slices.go. strings: strings.go, conststrings.go.
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
@@ -121,8 +121,14 @@
 // so torn reads are modelled (aggregates.go). Conversions between a named
 // type and its underlying type keep the value (and a pointer conversion the
 // cell). A string is an opaque value: each constant is interned as a small
-// integer, so strings are stored, loaded and compared with == and !=, and
-// len of a constant is known (strings.go).
+// integer, so strings are stored, loaded and compared with == and !=; len,
+// slicing, indexing and concatenation of constants, and the functions of
+// package strings applied to constants, are computed (conststrings.go). A
+// string that a call the model does not run returns is strAny, a value
+// that stands for every string: it is stored, loaded, passed on and
+// concatenated, and == or != with it is either answer, which only adds
+// behaviours; len of it, slicing or indexing it are refused where a run
+// reaches them (strings.go).
 //
 // A map is a slot per key the system can use, at most 16: a presence flag
 // and the element's cells (m["a"], present(m["a"])), with a variable of
@@ -167,10 +173,15 @@
 // Calls into errors, fmt, log, math, math/bits, strconv, strings, time,
 // unicode, unicode/utf8 and unicode/utf16 cannot touch the system's memory
 // when no argument holds a pointer (fmt.Println(x) may; fmt.Println(&x) is
-// reported): they are nops, time.Sleep included. Their results are not
-// computed: a bool or error result is a nondeterministic choice (true or
-// false, nil or not), and any other result is a value that only such calls
-// may use. os.Exit(0) ends the process that calls it (the others go on,
+// reported; a nil, an uncomputed result or an errors.New error may be
+// passed): they are nops, time.Sleep included. So are runtime/debug.Stack
+// and the methods of a strings.Builder that is a variable of the goroutine's
+// own (or of the setup). Their results are not computed: a bool or error
+// result is a nondeterministic choice (true or false, nil or not), a
+// string is strAny (above), a comparison of any other result is either
+// answer, other arithmetic on one is refused where a run reaches it, and
+// storing one is refused.
+// os.Exit(0) ends the process that calls it (the others go on,
 // which only adds behaviours); os.Exit with another code, log.Fatal* and
 // log.Panic* are bad states named after the call, like a panic: a
 // fencecheck user wants a reachable log.Fatal reported.
@@ -192,7 +203,7 @@
 // goroutine makes, interface values holding run-time integers or structs,
 // append beyond the capacity of a slice of the shared state in a goroutine,
 // copy, slices of run-time length,
-// string concatenation, calls into other
+// concatenation of strings known only at run time, calls into other
 // packages. Each such diagnostic
 // reads "unsupported in a fencecheck system: ..." and names the first one
 // met in the system.

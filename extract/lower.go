@@ -485,6 +485,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if next, ok := p.capturedCell(fr, in, cur); ok {
 		return next
 	}
+	if what, ok := s.unknownStringUse(fr, in); ok {
+		return p.refuseAt(cur, what, in.Pos())
+	}
 	if s.pure(fr, in) {
 		return cur
 	}

@@ -160,7 +160,7 @@ func (s *system) slice(fr *frame, in *ssa.Slice) (v value, ok bool) {
 			s.unsupported(in.Pos(), "slicing %s", describe(x))
 		}
 	case *types.Basic:
-		s.unsupported(in.Pos(), "slicing a string (strings are opaque values)")
+		return s.sliceString(fr, in, x)
 	default:
 		s.unsupported(in.Pos(), "slicing a value of type %s", in.X.Type())
 	}

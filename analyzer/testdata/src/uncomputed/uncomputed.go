@@ -162,10 +162,10 @@ func sprintCompared() {
 }
 
 // lenOfMessage: the length of a string the model does not compute is
-// refused.
+// refused where a run reaches it.
 //
 //fencecheck:system
-func lenOfMessage() {
+func lenOfMessage() { // want `^inconclusive: system lenOfMessage: the number of runs of len of a string known only at run time`
 	var r rec
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -174,7 +174,7 @@ func lenOfMessage() {
 		r.msg = fmt.Sprint(1)
 	}()
 	wg.Wait()
-	if len(r.msg) > 5 { // want `^unsupported in a fencecheck system: len of a string known only at run time`
+	if len(r.msg) > 5 {
 		panic("long")
 	}
 }
@@ -197,5 +197,64 @@ func builderShared() {
 			s.b.WriteString("x") // want `^unsupported in a fencecheck system: WriteString on a strings\.Builder that is not a variable of the goroutine's own`
 		}()
 	}
+	wg.Wait()
+}
+
+// validName checks a metric name the way a metrics library does.
+func validName(s string) bool {
+	n := strings.IndexByte(s, '{')
+	if n < 0 {
+		return s != ""
+	}
+	return s[len(s)-1] == '}' && strings.HasPrefix(s[n+1:], "path=")
+}
+
+// register counts a name under the registry's lock once it is valid.
+func (r *registry) register(name string) {
+	if !validName(name) {
+		panic("invalid metric name") // want `^SC: system invalidName is wrong even under sequential consistency`
+	}
+	r.mu.Lock()
+	r.label = name
+	r.n++
+	r.mu.Unlock()
+}
+
+// validatedNames: two goroutines register constant names; strings
+// functions, slicing, indexing and len of constants are computed, so the
+// valid names pass.
+//
+//fencecheck:system
+func validatedNames() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		r.register(`requests_total{path="/a"}`)
+	}()
+	go func() {
+		defer wg.Done()
+		r.register("uptime")
+	}()
+	wg.Wait()
+}
+
+// invalidName: one name lacks its closing brace, and the check that Go
+// makes fails.
+//
+//fencecheck:system
+func invalidName() {
+	r := &registry{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		r.register(`requests_total{path="/a"`)
+	}()
+	go func() {
+		defer wg.Done()
+		r.register("uptime")
+	}()
 	wg.Wait()
 }
