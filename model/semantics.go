@@ -228,12 +228,18 @@ func (p *Program) Successors(s State, m Model, bound int, yield func(Step, State
 // variables — then its transitions in order) and the state it leads to, as
 // [Program.Successors] does for every process.
 func (p *Program) ProcSuccessors(s State, i int, m Model, bound int, yield func(Step, State)) {
+	p.ProcSuccessorsIn(s, i, m, bound, nil, yield)
+}
+
+// ProcSuccessorsIn is [Program.ProcSuccessors] with the arrays of the
+// states it computes taken from a (see [Arena]; nil: the heap).
+func (p *Program) ProcSuccessorsIn(s State, i int, m Model, bound int, a *Arena, yield func(Step, State)) {
 	if s.Fault != nil {
 		return
 	}
 	switch {
 	case m == TSO && len(s.Bufs[i]) > 0:
-		if step, ns, err := p.flush(s, i); err == nil {
+		if step, ns, err := p.flush(s, i, a); err == nil {
 			yield(step, ns)
 		}
 	case m == PSO:
@@ -245,13 +251,13 @@ func (p *Program) ProcSuccessors(s State, i int, m Model, bound int, yield func(
 			if k > 0 && buf[k-1].Var == e.Var {
 				continue
 			}
-			if step, ns, err := p.flushVar(s, i, e.Var); err == nil {
+			if step, ns, err := p.flushVar(s, i, e.Var, a); err == nil {
 				yield(step, ns)
 			}
 		}
 	}
 	for _, ti := range p.Procs[i].Out(s.Locs[i]) {
-		if step, ns, err := p.exec(s, i, ti, m, bound); err == nil {
+		if step, ns, err := p.exec(s, i, ti, m, bound, a); err == nil {
 			yield(step, ns)
 		}
 	}
@@ -280,12 +286,12 @@ func (p *Program) ExecStep(s State, st Step, m Model) (Step, State, error) {
 	if st.Flush {
 		switch m {
 		case TSO:
-			return p.flush(s, proc)
+			return p.flush(s, proc, nil)
 		case PSO:
 			if st.Var < 0 || st.Var >= len(p.Vars) {
 				return Step{}, State{}, fmt.Errorf("a flush under PSO names no variable (%d)", st.Var)
 			}
-			return p.flushVar(s, proc, st.Var)
+			return p.flushVar(s, proc, st.Var, nil)
 		}
 		return Step{}, State{}, fmt.Errorf("a flush under %v", m)
 	}
@@ -293,20 +299,20 @@ func (p *Program) ExecStep(s State, st Step, m Model) (Step, State, error) {
 	if trans < 0 || trans >= len(q.Trans) {
 		return Step{}, State{}, fmt.Errorf("process %s has no transition %d", q.Name, trans)
 	}
-	st, ns, err := p.exec(s, proc, trans, m, 0)
+	st, ns, err := p.exec(s, proc, trans, m, 0, nil)
 	return st, ns, err
 }
 
-func (p *Program) flush(s State, i int) (Step, State, error) {
+func (p *Program) flush(s State, i int, a *Arena) (Step, State, error) {
 	buf := s.Bufs[i]
 	if len(buf) == 0 {
 		return Step{}, State{}, errBufEmpty
 	}
 	e := buf[0]
 	ns := s
-	ns.Mem = slices.Clone(s.Mem)
+	ns.Mem = a.cloneVals(s.Mem)
 	ns.Mem[e.Var] = e.Val
-	ns.Bufs = slices.Clone(s.Bufs)
+	ns.Bufs = a.cloneBufs(s.Bufs)
 	ns.Bufs[i] = buf[1:len(buf):len(buf)]
 	if len(ns.Bufs[i]) == 0 {
 		ns.Bufs[i] = nil
@@ -316,7 +322,7 @@ func (p *Program) flush(s State, i int) (Step, State, error) {
 
 // flushVar is the flush of process i's oldest store to x under PSO, which
 // must be in the first epoch of its buffer.
-func (p *Program) flushVar(s State, i, x int) (Step, State, error) {
+func (p *Program) flushVar(s State, i, x int, a *Arena) (Step, State, error) {
 	buf := s.Bufs[i]
 	k := slices.IndexFunc(buf, func(e BufEntry) bool { return e.Var == x || e.Var == Barrier })
 	switch {
@@ -330,11 +336,11 @@ func (p *Program) flushVar(s State, i, x int) (Step, State, error) {
 	}
 	e := buf[k]
 	ns := s
-	ns.Mem = slices.Clone(s.Mem)
+	ns.Mem = a.cloneVals(s.Mem)
 	ns.Mem[x] = e.Val
-	nb := make([]BufEntry, 0, len(buf)-1)
-	nb = append(nb, buf[:k]...)
-	nb = append(nb, buf[k+1:]...)
+	nb := a.makeEntries(len(buf) - 1)
+	copy(nb, buf[:k])
+	copy(nb[k:], buf[k+1:])
 	// An epoch emptied leaves no barrier in front.
 	for len(nb) > 0 && nb[0].Var == Barrier {
 		nb = nb[1:]
@@ -342,19 +348,19 @@ func (p *Program) flushVar(s State, i, x int) (Step, State, error) {
 	if len(nb) == 0 {
 		nb = nil
 	}
-	ns.Bufs = slices.Clone(s.Bufs)
+	ns.Bufs = a.cloneBufs(s.Bufs)
 	ns.Bufs[i] = nb
 	return Step{Proc: i, Trans: -1, Flush: true, Var: x, Val: e.Val}, ns, nil
 }
 
 // psoWrite returns buf with a store of v to x added at the end of its last
 // epoch, after the epoch's stores to x and to variables before x.
-func psoWrite(buf []BufEntry, x int, v int64) []BufEntry {
+func psoWrite(buf []BufEntry, x int, v int64, a *Arena) []BufEntry {
 	k := len(buf)
 	for k > 0 && buf[k-1].Var != Barrier && buf[k-1].Var > x {
 		k--
 	}
-	nb := make([]BufEntry, len(buf)+1)
+	nb := a.makeEntries(len(buf) + 1)
 	copy(nb, buf[:k])
 	nb[k] = BufEntry{x, v}
 	copy(nb[k+1:], buf[k:])
@@ -408,7 +414,7 @@ func readVar(s State, i, x int, m Model) int64 {
 	return s.Mem[x]
 }
 
-func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, error) {
+func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, State, error) {
 	q := p.Procs[i]
 	t := &q.Trans[ti]
 	if s.Locs[i] != t.From {
@@ -420,7 +426,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	// for a step that is enabled (a failed guard, the common case in a
 	// spin loop, allocates nothing).
 	moved := func() {
-		ns.Locs = slices.Clone(s.Locs)
+		ns.Locs = a.cloneInts(s.Locs)
 		ns.Locs[i] = t.To
 	}
 	env := Env{Regs: s.Regs[i], AllRegs: s.Regs, Ints: p.Ints}
@@ -453,7 +459,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 		if !q.Regs[op.Reg].Dom.Contains(v) {
 			return outside(-1, op.Reg, v, fmt.Sprintf("value %d of $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
 		}
-		ns.Regs = setReg(s.Regs, i, op.Reg, v)
+		ns.Regs = setReg(s.Regs, i, op.Reg, v, a)
 	case Guard:
 		v, err := Eval(op.Expr, &env)
 		if err != nil {
@@ -478,7 +484,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			if !q.Regs[op.Reg].Dom.Contains(v) {
 				return outside(-1, op.Reg, v, fmt.Sprintf("value %d read into $%s is outside %v", v, q.Regs[op.Reg].Name, q.Regs[op.Reg].Dom))
 			}
-			ns.Regs = setReg(s.Regs, i, op.Reg, v)
+			ns.Regs = setReg(s.Regs, i, op.Reg, v, a)
 		}
 	case Write:
 		v, err := Eval(op.Expr, &env)
@@ -490,7 +496,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			return outside(op.Var, -1, v, fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[op.Var].Name, p.Vars[op.Var].Dom))
 		}
 		if m == SC {
-			ns.Mem = slices.Clone(s.Mem)
+			ns.Mem = a.cloneVals(s.Mem)
 			ns.Mem[op.Var] = v
 			break
 		}
@@ -498,16 +504,16 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 			if bound > 0 && storesTo(s.Bufs[i], op.Var) >= bound {
 				return Step{}, State{}, errBufBound
 			}
-			ns.Bufs = slices.Clone(s.Bufs)
-			ns.Bufs[i] = psoWrite(s.Bufs[i], op.Var, v)
+			ns.Bufs = a.cloneBufs(s.Bufs)
+			ns.Bufs[i] = psoWrite(s.Bufs[i], op.Var, v, a)
 			break
 		}
 		if bound > 0 && len(s.Bufs[i]) >= bound {
 			return Step{}, State{}, errBufBound
 		}
-		ns.Bufs = slices.Clone(s.Bufs)
+		ns.Bufs = a.cloneBufs(s.Bufs)
 		old := s.Bufs[i]
-		nb := make([]BufEntry, len(old)+1)
+		nb := a.makeEntries(len(old) + 1)
 		copy(nb, old)
 		nb[len(old)] = BufEntry{op.Var, v}
 		ns.Bufs[i] = nb
@@ -596,9 +602,9 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int) (Step, State, err
 	return step, ns, nil
 }
 
-func setReg(regs [][]int64, i, r int, v int64) [][]int64 {
-	n := slices.Clone(regs)
-	n[i] = slices.Clone(regs[i])
+func setReg(regs [][]int64, i, r int, v int64, a *Arena) [][]int64 {
+	n := a.cloneRows(regs)
+	n[i] = a.cloneVals(regs[i])
 	n[i][r] = v
 	return n
 }
@@ -683,6 +689,27 @@ func (s State) AppendKey(b []byte) []byte {
 // for a state of p without a fault, and returns the state and the length
 // of its key. Searches that keep their queue of states packed use it.
 func (p *Program) DecodeKey(b []byte) (State, int) {
+	var d Decoded
+	return p.DecodeKeyInto(b, &d)
+}
+
+// Decoded is the storage of a state decoded by [Program.DecodeKeyInto],
+// reused from one decoding to the next. Its zero value is ready to use.
+type Decoded struct {
+	locs []int
+	regs [][]int64
+	vals []int64 // the registers and memory
+	bufs [][]BufEntry
+	ents []BufEntry // the buffers' entries
+}
+
+// DecodeKeyInto decodes as [Program.DecodeKey] does, into the arrays of d
+// (grown when too small): the state returned shares them, so it and every
+// state that shares its slices (the successors the steps compute, which
+// copy only what they change) are overwritten by d's next decoding. A
+// search that decodes a state to expand it and forgets the successors
+// once their keys are taken decodes without allocating.
+func (p *Program) DecodeKeyInto(b []byte, d *Decoded) (State, int) {
 	off := 0
 	uv := func() int {
 		v, n := binary.Uvarint(b[off:])
@@ -701,13 +728,19 @@ func (p *Program) DecodeKey(b []byte) (State, int) {
 	for _, q := range p.Procs {
 		nv += len(q.Regs)
 	}
-	vals := make([]int64, nv)
+	if cap(d.locs) < np {
+		d.locs, d.regs, d.bufs = make([]int, np), make([][]int64, np), make([][]BufEntry, np)
+	}
+	if cap(d.vals) < nv {
+		d.vals = make([]int64, nv)
+	}
+	vals := d.vals[:nv]
 	part := func(n int) []int64 {
 		v := vals[:n:n]
 		vals = vals[n:]
 		return v
 	}
-	st := State{Locs: make([]int, np), Regs: make([][]int64, np), Bufs: make([][]BufEntry, np)}
+	st := State{Locs: d.locs[:np:np], Regs: d.regs[:np:np], Bufs: d.bufs[:np:np]}
 	for i := range np {
 		st.Locs[i] = uv()
 	}
@@ -721,17 +754,26 @@ func (p *Program) DecodeKey(b []byte) (State, int) {
 	for x := range st.Mem {
 		st.Mem[x] = sv()
 	}
+	ents := d.ents[:0]
 	for i := range np {
 		n := uv()
 		if n == 0 {
+			st.Bufs[i] = nil
 			continue
 		}
-		buf := make([]BufEntry, n)
-		for k := range buf {
-			buf[k].Var = uv()
-			buf[k].Val = sv()
+		k := len(ents)
+		for range n {
+			var e BufEntry
+			e.Var = uv()
+			e.Val = sv()
+			ents = append(ents, e)
 		}
-		st.Bufs[i] = buf
+		st.Bufs[i] = ents[k:len(ents):len(ents)]
+	}
+	if cap(ents) > cap(d.ents) {
+		// The buffers of this state lie in the array append grew; the
+		// next decoding writes there too.
+		d.ents = ents[:0]
 	}
 	return st, off
 }
