@@ -58,23 +58,28 @@ func (p *pool[T]) clone(s []T) []T {
 	return c
 }
 
-// The arena's allocations, on the heap for a nil arena.
-
-func (a *Arena) cloneInts(s []int) []int {
+// CloneInts returns a copy of s (a state's locations) in the arena, or on
+// the heap for a nil arena; CloneVals and CloneRows do so for registers
+// or memory, and for the registers of all processes (a copy of the outer
+// slice only). Code that changes the states a search computes in an arena
+// (canonical forms) copies with them.
+func (a *Arena) CloneInts(s []int) []int {
 	if a == nil {
 		return slices.Clone(s)
 	}
 	return a.ints.clone(s)
 }
 
-func (a *Arena) cloneVals(s []int64) []int64 {
+// CloneVals: see [Arena.CloneInts].
+func (a *Arena) CloneVals(s []int64) []int64 {
 	if a == nil {
 		return slices.Clone(s)
 	}
 	return a.vals.clone(s)
 }
 
-func (a *Arena) cloneRows(s [][]int64) [][]int64 {
+// CloneRows: see [Arena.CloneInts].
+func (a *Arena) CloneRows(s [][]int64) [][]int64 {
 	if a == nil {
 		return slices.Clone(s)
 	}

@@ -310,7 +310,7 @@ func (p *Program) flush(s State, i int, a *Arena) (Step, State, error) {
 	}
 	e := buf[0]
 	ns := s
-	ns.Mem = a.cloneVals(s.Mem)
+	ns.Mem = a.CloneVals(s.Mem)
 	ns.Mem[e.Var] = e.Val
 	ns.Bufs = a.cloneBufs(s.Bufs)
 	ns.Bufs[i] = buf[1:len(buf):len(buf)]
@@ -336,7 +336,7 @@ func (p *Program) flushVar(s State, i, x int, a *Arena) (Step, State, error) {
 	}
 	e := buf[k]
 	ns := s
-	ns.Mem = a.cloneVals(s.Mem)
+	ns.Mem = a.CloneVals(s.Mem)
 	ns.Mem[x] = e.Val
 	nb := a.makeEntries(len(buf) - 1)
 	copy(nb, buf[:k])
@@ -426,7 +426,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, 
 	// for a step that is enabled (a failed guard, the common case in a
 	// spin loop, allocates nothing).
 	moved := func() {
-		ns.Locs = a.cloneInts(s.Locs)
+		ns.Locs = a.CloneInts(s.Locs)
 		ns.Locs[i] = t.To
 	}
 	env := Env{Regs: s.Regs[i], AllRegs: s.Regs, Ints: p.Ints}
@@ -496,7 +496,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, 
 			return outside(op.Var, -1, v, fmt.Sprintf("value %d written to %s is outside %v", v, p.Vars[op.Var].Name, p.Vars[op.Var].Dom))
 		}
 		if m == SC {
-			ns.Mem = a.cloneVals(s.Mem)
+			ns.Mem = a.CloneVals(s.Mem)
 			ns.Mem[op.Var] = v
 			break
 		}
@@ -603,8 +603,8 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, 
 }
 
 func setReg(regs [][]int64, i, r int, v int64, a *Arena) [][]int64 {
-	n := a.cloneRows(regs)
-	n[i] = a.cloneVals(regs[i])
+	n := a.CloneRows(regs)
+	n[i] = a.CloneVals(regs[i])
 	n[i][r] = v
 	return n
 }

@@ -93,6 +93,12 @@ func useDef(o model.Op, use, def []bool) {
 // CanonicalRegs returns s with the dead registers of every process (dead,
 // from [Dead]) set to 0, sharing what it does not change.
 func CanonicalRegs(s model.State, dead [][][]int) model.State {
+	return CanonicalRegsIn(s, dead, nil)
+}
+
+// CanonicalRegsIn is [CanonicalRegs] with the arrays it copies taken from
+// a (see [model.Arena]; nil: the heap).
+func CanonicalRegsIn(s model.State, dead [][][]int, a *model.Arena) model.State {
 	cloned := false
 	for i, l := range s.Locs {
 		if l < 0 || l >= len(dead[i]) {
@@ -104,11 +110,11 @@ func CanonicalRegs(s model.State, dead [][][]int) model.State {
 				continue
 			}
 			if !cloned {
-				s.Regs = slices.Clone(s.Regs)
+				s.Regs = a.CloneRows(s.Regs)
 				cloned = true
 			}
 			if !own {
-				s.Regs[i] = slices.Clone(s.Regs[i])
+				s.Regs[i] = a.CloneVals(s.Regs[i])
 				own = true
 			}
 			s.Regs[i][r] = 0

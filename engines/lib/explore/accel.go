@@ -64,15 +64,15 @@ func appendLocal(b []byte, st model.State, i int) []byte {
 	return b
 }
 
-// apply returns st after the cached chain of process i, and chain with
-// the chain's transitions appended.
-func (e *accelEntry) apply(st model.State, i int, chain []int32) (model.State, []int32) {
+// apply returns st after the cached chain of process i, its arrays in a,
+// and chain with the chain's transitions appended.
+func (e *accelEntry) apply(st model.State, i int, chain []int32, a *model.Arena) (model.State, []int32) {
 	if len(e.chain) == 0 {
 		return st, chain
 	}
-	st.Locs = slices.Clone(st.Locs)
+	st.Locs = a.CloneInts(st.Locs)
 	st.Locs[i] = e.loc
-	st.Regs = slices.Clone(st.Regs)
+	st.Regs = a.CloneRows(st.Regs)
 	st.Regs[i] = e.regs // states share their slices and never change them
 	return st, append(chain, e.chain...)
 }
@@ -86,5 +86,7 @@ func (w *worker) remember(key []byte, end model.State, i int, chain []int32) {
 	if w.accel == nil || len(w.accel) >= maxAccel {
 		w.accel = make(map[string]accelEntry)
 	}
-	w.accel[string(key)] = accelEntry{loc: end.Locs[i], regs: end.Regs[i], chain: slices.Clone(chain)}
+	// end's registers may lie in the arrays of the state being expanded,
+	// which the next batch's decoding overwrites.
+	w.accel[string(key)] = accelEntry{loc: end.Locs[i], regs: slices.Clone(end.Regs[i]), chain: slices.Clone(chain)}
 }

@@ -98,6 +98,9 @@ type worker struct {
 	accKey  []byte
 	accHits int // chains the cache answered, for the tests
 	ample   []succ
+	// arena holds the successors' arrays, handed out again at each
+	// expansion: only the plans, which keep keys, outlive it.
+	arena model.Arena
 }
 
 func (s *search) newWorker() *worker {
@@ -171,12 +174,13 @@ func (w *worker) appendKey(b []byte, st model.State) []byte {
 	return st.AppendKey(b)
 }
 
-// canon resets the dead registers of a state reached by a step.
-func (s *search) canon(st model.State) model.State {
-	if s.keepDead {
+// canon resets the dead registers of a state reached by a step, copying
+// what it changes into the worker's arena.
+func (w *worker) canon(st model.State) model.State {
+	if w.s.keepDead {
 		return st
 	}
-	return facts.CanonicalRegs(st, s.dead)
+	return facts.CanonicalRegsIn(st, w.s.dead, &w.arena)
 }
 
 // planned is a successor that an expansion's plan inserts unless it was
@@ -207,6 +211,10 @@ type expansion struct {
 	full   bool // the state is expanded by all its steps
 	blocks bool // the bound disables a write of an expanded process
 	succs  []planned
+	// dec holds st's arrays, reused by the next batch's state in this
+	// place: nothing keeps a state past its expansion (the plans keep
+	// keys, and the chains cached by accelerate their own registers).
+	dec model.Decoded
 }
 
 // insert records the new state planned by a, reached from parent, and
@@ -292,7 +300,7 @@ func (w *worker) accelerate(st model.State, i int, chain []int32) (model.State, 
 		w.accKey = appendLocal(w.accKey[:0], st, i)
 		if e, ok := w.accel[string(w.accKey)]; ok {
 			w.accHits++
-			return e.apply(st, i, chain)
+			return e.apply(st, i, chain, &w.arena)
 		}
 		key = w.accKey
 	}
@@ -382,7 +390,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 			// where the next one starts.
 			for k := range plans {
 				plans[k].off = off
-				plans[k].st, off = s.unpack(head+k, off)
+				plans[k].st, off = s.unpack(head+k, off, &plans[k].dec)
 			}
 		}
 		s.plan(head, plans)
@@ -407,7 +415,7 @@ func (s *search) run(ctx context.Context) (string, error) {
 				w.plan(id, int(id)+1, e.st, e)
 			}
 			s.commit(id, e)
-			plans[k] = expansion{succs: e.succs[:0]}
+			plans[k] = expansion{succs: e.succs[:0], dec: e.dec}
 			if s.badNode >= 0 {
 				break
 			}
@@ -445,7 +453,7 @@ func (s *search) plan(head int, plans []expansion) {
 			for j := lo; j < hi; j++ {
 				e := &plans[j]
 				if s.sym == nil {
-					e.st, _ = s.unpack(head+j, 0)
+					e.st, _ = s.unpack(head+j, 0, &e.dec)
 				}
 				w.plan(int32(head+j), head, e.st, e)
 			}
@@ -490,12 +498,15 @@ func (s *search) commit(id int32, e *expansion) {
 func (w *worker) plan(id int32, batchStart int, st model.State, e *expansion) {
 	s := w.s
 	e.st, e.redo, e.full, e.blocks, e.succs = st, false, false, false, e.succs[:0]
+	w.arena.Reset()
 	if s.red == nil {
 		e.full, e.blocks = true, s.blocks(st, ^uint64(0))
-		s.p.Successors(st, s.m, s.bound, func(step model.Step, ns model.State) {
-			ns = s.canon(ns)
-			e.succs = append(e.succs, w.planned(succ{step: step, state: ns, key: w.keyOf(ns)}))
-		})
+		for i := range s.p.Procs {
+			s.p.ProcSuccessorsIn(st, i, s.m, s.bound, &w.arena, func(step model.Step, ns model.State) {
+				ns = w.canon(ns)
+				e.succs = append(e.succs, w.planned(succ{step: step, state: ns, key: w.keyOf(ns)}))
+			})
+		}
 		return
 	}
 	w.startExpansion(st)
@@ -556,9 +567,9 @@ func (w *worker) procSuccs(st model.State, i int) []succ {
 	s := w.s
 	w.haveSucc[i] = true
 	out := w.succs[i][:0]
-	s.p.ProcSuccessors(st, i, s.m, s.bound, func(step model.Step, ns model.State) {
+	s.p.ProcSuccessorsIn(st, i, s.m, s.bound, &w.arena, func(step model.Step, ns model.State) {
 		ns, w.chain = w.accelerate(ns, step.Proc, w.chain[:0])
-		ns = s.canon(ns)
+		ns = w.canon(ns)
 		key := w.keyOf(ns)
 		a := succ{step: step, state: ns, key: key, useless: w.useless(step, ns, key)}
 		if len(w.chain) > 0 {
@@ -670,14 +681,14 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 // unpack decodes the state of node id, packed by State.AppendKey (a
 // queued state has no fault, which would have ended the search): its
 // visited key, or, under symmetry reduction, whose keys are canonical,
-// the one at s.queue[off:]. It returns the state and the offset of the
-// next one in the queue.
-func (s *search) unpack(id, off int) (model.State, int) {
+// the one at s.queue[off:]. It returns the state, in d's arrays, and the
+// offset of the next one in the queue.
+func (s *search) unpack(id, off int, d *model.Decoded) (model.State, int) {
 	if s.sym == nil {
-		st, _ := s.p.DecodeKey(s.visited.key(id))
+		st, _ := s.p.DecodeKeyInto(s.visited.key(id), d)
 		return st, off
 	}
-	st, n := s.p.DecodeKey(s.queue[off:])
+	st, n := s.p.DecodeKeyInto(s.queue[off:], d)
 	return st, off + n
 }
 
@@ -746,11 +757,11 @@ func (w *worker) useless(step model.Step, ns model.State, key []byte) bool {
 		return false
 	}
 	back, other := 0, false
-	s.p.ProcSuccessors(ns, i, s.m, s.bound, func(_ model.Step, n2 model.State) {
+	s.p.ProcSuccessorsIn(ns, i, s.m, s.bound, &w.arena, func(_ model.Step, n2 model.State) {
 		if other {
 			return
 		}
-		n2 = s.canon(n2)
+		n2 = w.canon(n2)
 		w.key2 = w.appendKey(w.key2[:0], n2)
 		if n2.Fault != nil || string(w.key2) != string(w.stKey) {
 			other = true
