@@ -582,6 +582,7 @@ func (s *system) inferDomains() {
 			states = s.iterate(vars, ranged, changes, bounded, events)
 		}
 	}
+	s.unrollProcs(states, vars)
 	floatVars, floatRegs := floatCells(prog)
 	for x := range prog.Vars {
 		lo, hi := s.varLimits(x)
@@ -607,6 +608,7 @@ func (s *system) inferDomains() {
 		}
 		s.noteMapProbes(p, states[pi])
 		s.noteIfaceProbes(p, states[pi], vars)
+		s.noteMakeProbes(p, states[pi], vars)
 		for r := range p.q.Regs {
 			lo, hi := p.regLimits(r)
 			if _, ok := p.ranged[r]; ok {
@@ -617,6 +619,7 @@ func (s *system) inferDomains() {
 			p.q.Regs[r].Dom = floatDomain(domainOf(regs[r], lo, hi), floatRegs[pi][r], lo, hi)
 		}
 	}
+	s.settleMakeProbes()
 }
 
 // wide reports whether a spans more than setCap integers.

@@ -37,7 +37,8 @@
 //     errgroup.go, context.go, clock.go, runtime.go, random.go.
 //   - domains and the result: the values each variable and register takes,
 //     the declared ranges, and the System with its entities: domain.go,
-//     ranges.go, exitwrite.go, entities.go, finish.go, extract.go.
+//     unroll.go, ranges.go, exitwrite.go, entities.go, finish.go,
+//     extract.go.
 //
 // # Systems
 //
@@ -604,6 +605,13 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 		s.initHeap(hint)
 		x.choices.beginRound()
 		sys, d := s.lower(fn)
+		if d != nil && len(hint.makeSized()) > 0 {
+			// A make sized by the inference led the lowering to a construct
+			// it refuses (the slice stored in shared memory): it stays a
+			// run-time refusal, as in the rounds before.
+			hint.makeLens, hint.noMakeLens = nil, true
+			continue
+		}
 		progress := s.heap.changed
 		next := s.finishHeap(d == nil)
 		if next == nil || d != nil && !progress {
