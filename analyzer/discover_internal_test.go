@@ -3,6 +3,7 @@ package analyzer
 import (
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -84,5 +85,31 @@ func TestGrowthNamed(t *testing.T) {
 		if eng, _ := s.engine(); eng == nil || eng.Name() != EnginePred {
 			t.Errorf("system %s: engine %v, want pred", s.sys.Name, eng)
 		}
+	}
+}
+
+// TestBoundedLoopsExact checks the systems of package values whose
+// goroutines sum in loops the program bounds (a float sum, int sums of
+// constants and of the counter) and make a slice of len of a map they
+// fill: with no //fencecheck:range, every cell has a finite domain as
+// extracted, and an exact engine takes each system.
+func TestBoundedLoopsExact(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, s := range lowered(t, "values") {
+		if !strings.HasPrefix(s.sys.Name, "accum") && !strings.HasPrefix(s.sys.Name, "sizedByLen") {
+			continue
+		}
+		n++
+		if !s.p.Finite() {
+			t.Errorf("system %s: a cell has no finite domain as extracted", s.sys.Name)
+			continue
+		}
+		if eng, why := s.engine(); eng == nil || eng.Name() == EnginePred {
+			t.Errorf("system %s: engine %v (%s), want an exact one", s.sys.Name, eng, why)
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d systems of bounded loops lowered, want 6", n)
 	}
 }

@@ -514,6 +514,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		if next < 0 {
 			return next
 		}
+		cur = next
 		fr.vals[in] = v
 		if inCycle(b) {
 			// A fresh array on every execution: zero its cells.

@@ -78,6 +78,22 @@ type heapHint struct {
 	// anyStrings is set once a round made a string the model does not
 	// compute: string comparisons then allow for it (strings.go).
 	anyStrings bool
+	// makeLens are the lengths and capacities known only at run time that
+	// the domain inference found to take one value each, by the position
+	// of their make (refuse.go).
+	makeLens map[token.Pos][2]int64
+	// noMakeLens: a round with makeLens ended at a construct the lowering
+	// refuses, and the makes of run-time size stay refusals.
+	noMakeLens bool
+}
+
+// makeSized returns the sizes h gives makes of run-time size (none for a
+// nil hint).
+func (h *heapHint) makeSized() map[token.Pos][2]int64 {
+	if h == nil {
+		return nil
+	}
+	return h.makeLens
 }
 
 // heapState is the pointer bookkeeping of one round.
@@ -93,8 +109,9 @@ type heapState struct {
 	boxes   map[string]*object // the boxes of interface values, by boxKey
 	// liveSlices are the boxes of slices this round's conversions made.
 	liveSlices map[string]bool
-	aliases    map[aliasKey]*object // the aliases of locations inside objects
-	changed    bool                 // this round found something the hint did not say
+	aliases    map[aliasKey]*object   // the aliases of locations inside objects
+	makeLens   map[token.Pos][2]int64 // the hint's and those this round found
+	changed    bool                   // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
 }
@@ -105,7 +122,7 @@ func (s *system) initHeap(h *heapHint) {
 	}
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
-		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}}
+		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens)}
 	for _, ho := range h.objs {
 		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
 		if ho.alias != nil {
@@ -443,7 +460,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		return nil
 	}
 	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
-		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings}
+		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, noMakeLens: s.heap.hint.noMakeLens}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -67,7 +67,11 @@ func isComparison(op token.Token) bool {
 }
 
 // makeSliceProc lowers make([]T, n[, c]) in a goroutine. A length or a
-// capacity known only at run time is a run-time refusal.
+// capacity known only at run time is a run-time refusal, until the domain
+// inference finds that it takes one value there (len of a map of known
+// keys, a parameter): the next round then allocates that size, as for a
+// constant, where the values are the ones found, and refuses where they
+// are not (which no run reaches, unless x86-TSO makes another length).
 func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int) {
 	s := p.s
 	_, lenOK := s.get(fr, in.Len).constant()
@@ -75,12 +79,81 @@ func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int)
 	if in.Cap != nil {
 		_, capOK = s.get(fr, in.Cap).constant()
 	}
-	if !lenOK || !capOK {
-		what := "make(" + types.TypeString(in.Type(), types.RelativeTo(s.x.pkg)) + ", n) with a length known only at run time"
-		if lenOK {
-			what = "make(" + types.TypeString(in.Type(), types.RelativeTo(s.x.pkg)) + ", n, c) with a capacity known only at run time"
-		}
+	if lenOK && capOK {
+		return s.makeSlice(fr, in, p.idx), cur
+	}
+	what := "make(" + types.TypeString(in.Type(), types.RelativeTo(s.x.pkg)) + ", n) with a length known only at run time"
+	if lenOK {
+		what = "make(" + types.TypeString(in.Type(), types.RelativeTo(s.x.pkg)) + ", n, c) with a capacity known only at run time"
+	}
+	n, c := s.get(fr, in.Len), s.get(fr, in.Len)
+	if in.Cap != nil {
+		c = s.get(fr, in.Cap)
+	}
+	if n.kind != vInt || c.kind != vInt {
 		return value{}, p.refuseAt(cur, what, in.Pos())
 	}
-	return s.makeSlice(fr, in, p.idx), cur
+	pr := makeProbe{p: p, pos: in.Pos(), n: n.e, c: c.e, loc: cur}
+	k, known := s.heap.makeLens[in.Pos()]
+	if !known {
+		s.makeProbes = append(s.makeProbes, pr)
+		return value{}, p.refuseAt(cur, what, in.Pos())
+	}
+	is := model.Bin(model.OpAnd, model.Bin(model.OpEq, pr.n, model.C(k[0])), model.Bin(model.OpEq, pr.c, model.C(k[1])))
+	p.refuseAt(p.emit(cur, model.GuardOp(model.Unary{Op: model.OpNot, X: is}), in.Pos(), Origin{}), what+" other than the one found", in.Pos())
+	at := p.emit(cur, model.GuardOp(is), in.Pos(), Origin{})
+	return s.makeSliceOf(in, k[0], k[1], p.idx), at
+}
+
+// makeProbe is a make in process p at location loc whose length n or
+// capacity c is known only at run time.
+type makeProbe struct {
+	p    *proc
+	pos  token.Pos
+	n, c model.Expr
+	loc  int
+}
+
+// noteMakeProbes looks, after the domain inference, at the makes of run-time
+// size of p (states are its abstract registers at each location, vars the
+// shared variables'): a make whose length and capacity take one value each
+// at every probe of its position asks for another round that allocates it.
+func (s *system) noteMakeProbes(p *proc, states [][]abs, vars []abs) {
+	if s.heap.hint.noMakeLens {
+		return
+	}
+	for _, pr := range s.makeProbes {
+		if pr.p != p || states[pr.loc] == nil {
+			continue
+		}
+		env := &absEnv{regs: states[pr.loc], vars: vars}
+		n, okn := env.eval(pr.n).values()
+		c, okc := env.eval(pr.c).values()
+		if !okn || !okc || len(n) != 1 || len(c) != 1 || n[0] < 0 || c[0] < n[0] || c[0] > maxSliceCap {
+			s.makeUnknown = append(s.makeUnknown, pr.pos)
+			continue
+		}
+		if old, seen := s.heap.makeLens[pr.pos]; seen && old != [2]int64{n[0], c[0]} {
+			s.makeUnknown = append(s.makeUnknown, pr.pos)
+			continue
+		}
+		if s.heap.makeLens == nil {
+			s.heap.makeLens = map[token.Pos][2]int64{}
+		}
+		s.heap.makeLens[pr.pos] = [2]int64{n[0], c[0]}
+	}
+}
+
+// settleMakeProbes drops the sizes of makes that some probe found more than
+// one value for, and asks for another round when a size is new.
+func (s *system) settleMakeProbes() {
+	for _, pos := range s.makeUnknown {
+		delete(s.heap.makeLens, pos)
+	}
+	for pos := range s.heap.makeLens {
+		if _, ok := s.heap.hint.makeLens[pos]; !ok {
+			s.heapChange("a make of run-time length gets its length")
+			return
+		}
+	}
 }

@@ -62,7 +62,6 @@ func (s *system) sliceElem(t types.Type, pos token.Pos) types.Type {
 // for the setup's shared state, else the process it is private to). Its
 // length and capacity must be known: they fix the cells of the model.
 func (s *system) makeSlice(fr *frame, in *ssa.MakeSlice, owner int) value {
-	elem := s.sliceElem(in.Type(), in.Pos())
 	n, ok := s.get(fr, in.Len).constant()
 	if !ok {
 		s.unsupported(in.Pos(), "make(%s, n) with a length known only at run time (a slice's length must be fixed by the set-up)", in.Type())
@@ -73,6 +72,13 @@ func (s *system) makeSlice(fr *frame, in *ssa.MakeSlice, owner int) value {
 			s.unsupported(in.Pos(), "make(%s, n, c) with a capacity known only at run time (a slice's capacity must be fixed by the set-up)", in.Type())
 		}
 	}
+	return s.makeSliceOf(in, n, c, owner)
+}
+
+// makeSliceOf allocates the backing array of make([]T, n, c) for owner, n
+// and c known.
+func (s *system) makeSliceOf(in *ssa.MakeSlice, n, c int64, owner int) value {
+	elem := s.sliceElem(in.Type(), in.Pos())
 	if n < 0 || c < n {
 		s.fail(in.Pos(), "makeslice: len %d or cap %d out of range", n, c)
 	}

@@ -287,6 +287,10 @@ type system struct {
 	// ifaceProbes the interface values of run-time payloads (anyint.go).
 	curProc     *proc
 	ifaceProbes []ifaceProbe
+	// makeProbes are the makes of run-time size (refuse.go), makeUnknown
+	// the positions of those whose size the inference did not fix.
+	makeProbes  []makeProbe
+	makeUnknown []token.Pos
 	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
 	errGroups map[*object]*errGroup
 	forever   int // 1 + the variable of a wait that never ends, or 0
