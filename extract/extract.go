@@ -128,8 +128,8 @@
 // string that a call the model does not run returns is strAny, a value
 // that stands for every string: it is stored, loaded, passed on and
 // concatenated, and == or != with it is either answer, which only adds
-// behaviours; len of it, slicing or indexing it are refused where a run
-// reaches them (strings.go).
+// behaviours; len of it, slicing or indexing it and a map key that may be
+// it are refused where a run reaches them (strings.go).
 //
 // A map is a slot per key the system can use, at most 16: a presence flag
 // and the element's cells (m["a"], present(m["a"])), with a variable of

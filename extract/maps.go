@@ -268,7 +268,13 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		if mayHoldFloat(v) {
 			s.unsupported(pos, "a map key that may be an interface value holding a float (Go compares floats by value, fencecheck their bits)")
 		}
+		if types.IsInterface(t) && s.anyStringBoxed() {
+			s.unsupported(pos, "an interface map key in a system that boxes a string fencecheck does not compute")
+		}
 		return s.refExpr(v, pos)
+	}
+	if isString(t) && isAnyString(v) {
+		s.unsupported(pos, "%s as a map key (a string fencecheck does not compute)", strings.TrimSuffix(v.why, ", which fencecheck does not compute"))
 	}
 	return s.asInt(v, pos)
 }
@@ -681,9 +687,15 @@ func (p *proc) mapInstr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur in
 	case *ssa.MakeMap:
 		return p.makeMap(fr, b, in, cur)
 	case *ssa.MapUpdate:
+		if cur = p.anyStringKey(fr, in.Key, in.Pos(), cur); cur < 0 {
+			return -1
+		}
 		return p.mapUpdate(fr, in, cur)
 	case *ssa.Lookup:
 		if isMap(in.X.Type()) {
+			if cur = p.anyStringKey(fr, in.Index, in.Pos(), cur); cur < 0 {
+				return -1
+			}
 			return p.mapLookup(fr, in, cur)
 		}
 	case *ssa.Range:
@@ -1281,6 +1293,11 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 	s := p.s
 	args := in.Call.Args
+	if name == "delete" && len(args) == 2 {
+		if cur = p.anyStringKey(fr, args[1], in.Pos(), cur); cur < 0 {
+			return -1
+		}
+	}
 	var node ast.Node
 	var target ast.Expr
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {

@@ -23,8 +23,8 @@ import (
 // makes one, every == or != of strings known only at run time is a case
 // split: where an operand is strAny the answer is either (Go's answer is
 // one of the two, so this only adds behaviours), elsewhere the ids are
-// compared. len of it and a map key of it are refused where a run reaches
-// them.
+// compared. len of it and a map key that may be it are refused where a
+// run reaches them.
 
 // strAny is the id of a string the model does not compute.
 const strAny = -1
@@ -199,4 +199,43 @@ func (s *system) anyStringBoxed() bool {
 func isBuilderMethod(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
 	return recv != nil && isNamed(deref(recv.Type()), "strings", "Builder")
+}
+
+// anyStringKey refuses, where a run reaches it, a map operation whose key
+// is or holds a string the model does not compute: its slot is unknown.
+// It returns the location from which the operation goes on for the other
+// keys, or -1 when there is none.
+func (p *proc) anyStringKey(fr *frame, key ssa.Value, pos token.Pos, cur int) int {
+	s := p.s
+	v := s.get(fr, key)
+	var cells []value
+	switch {
+	case isString(key.Type()):
+		cells = []value{v}
+	case isAggregate(key.Type()) && v.kind == vAgg:
+		for _, c := range s.aggCells(key.Type(), pos) {
+			if isString(c.typ) {
+				cells = append(cells, cellOf(v, c))
+			}
+		}
+	}
+	const what = "a map key that fencecheck does not compute"
+	var anyE model.Expr
+	for _, c := range cells {
+		if c.kind != vInt {
+			continue
+		}
+		if isAnyString(c) {
+			return p.refuseAt(cur, what, pos)
+		}
+		if _, isConst := c.constant(); isConst || !s.heap.hint.anyStrings {
+			continue
+		}
+		anyE = orElse(anyE, model.Bin(model.OpEq, c.e, model.C(strAny)))
+	}
+	if anyE == nil {
+		return cur
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(anyE), pos, Origin{}), what, pos)
+	return p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
 }

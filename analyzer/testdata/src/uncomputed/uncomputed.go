@@ -258,3 +258,31 @@ func invalidName() {
 	}()
 	wg.Wait()
 }
+
+// byName counts registrations by name.
+type byName struct {
+	mu   sync.Mutex
+	m    map[string]int
+	last string
+}
+
+// keyedByMessage: a name that fencecheck does not compute, loaded back
+// and used as a map key, may be any key: where a run reaches the lookup
+// the answer is inconclusive, never "absent".
+//
+//fencecheck:system
+func keyedByMessage() { // want `^inconclusive: system keyedByMessage: the number of runs of a map key that fencecheck does not compute`
+	b := &byName{m: map[string]int{"1": 1}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		b.mu.Lock()
+		b.last = fmt.Sprint(1)
+		b.mu.Unlock()
+	}()
+	wg.Wait()
+	if b.m[b.last] == 1 {
+		panic("found")
+	}
+}
