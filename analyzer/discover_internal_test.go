@@ -97,7 +97,7 @@ func TestBoundedLoopsExact(t *testing.T) {
 	t.Parallel()
 	n := 0
 	for _, s := range lowered(t, "values") {
-		if !strings.HasPrefix(s.sys.Name, "accum") && !strings.HasPrefix(s.sys.Name, "sizedByLen") {
+		if !strings.HasPrefix(s.sys.Name, "accum") && !strings.HasPrefix(s.sys.Name, "sizedByLen") || s.sys.Name == "accumUnbounded" {
 			continue
 		}
 		n++

@@ -202,9 +202,15 @@ func (s *system) check() {
 		}
 		s.r.rollback(mark)
 		if s.ctx.Err() != nil || attempt >= maxWidenings || !s.widen(&g.fault, g.entity) {
-			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf(
+			msg := fmt.Sprintf(
 				"inconclusive: system %s: %s takes the value %s, outside the domain %v that fencecheck inferred for it, and the analysis cannot widen it further (this is a limit of fencecheck, not a finding about the program)",
-				s.sys.Name, g.entity.Describe(s.r.pass.Fset), g.entity.Value(g.fault.Value), s.domain(&g.fault)))
+				s.sys.Name, g.entity.Describe(s.r.pass.Fset), g.entity.Value(g.fault.Value), s.domain(&g.fault))
+			if gr := s.growth(); gr != "" {
+				// The value outside is often one the growing cell made (an
+				// interface value of a payload without a box).
+				msg += "; " + gr
+			}
+			s.report(s.sys.Decl.Name.Pos(), msg)
 			return
 		}
 	}

@@ -175,3 +175,40 @@ func sizedByLenLost() {
 		panic("lost a sum") // want `^SC: system sizedByLenLost is wrong even under sequential consistency: the panic is reached here$`
 	}
 }
+
+// accumUnbounded sums until another goroutine says stop: the sum grows
+// without bound, and the answer names it.
+//
+//fencecheck:system
+func accumUnbounded() { // want `^inconclusive: system accumUnbounded: h\.box \(accum\.go:\d+:\d+\) takes the value -1, outside the domain .*; t \(accum\.go:\d+:\d+\) grows without bound: a search of the runs under sequential consistency saw it take \d+ values and more`
+	var h held
+	var stop bool
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		t := 0
+		for {
+			h.mu.Lock()
+			if stop {
+				h.mu.Unlock()
+				break
+			}
+			h.mu.Unlock()
+			t += 7
+		}
+		h.mu.Lock()
+		h.box = any(t)
+		h.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		h.mu.Lock()
+		stop = true
+		h.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if v, ok := h.box.(int); ok && v%7 != 0 {
+		panic("not a multiple of 7")
+	}
+}
