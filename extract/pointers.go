@@ -85,6 +85,9 @@ type heapHint struct {
 	// noMakeLens: a round with makeLens ended at a construct the lowering
 	// refuses, and the makes of run-time size stay refusals.
 	noMakeLens bool
+	// sizedRefused says, for each make sized in that round, what the
+	// lowering refused after it.
+	sizedRefused map[token.Pos]string
 }
 
 // makeSized returns the sizes h gives makes of run-time size (none for a
@@ -460,7 +463,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		return nil
 	}
 	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
-		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, noMakeLens: s.heap.hint.noMakeLens}
+		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

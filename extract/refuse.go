@@ -90,6 +90,9 @@ func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int)
 	if in.Cap != nil {
 		c = s.get(fr, in.Cap)
 	}
+	if why, ok := s.heap.hint.sizedRefused[in.Pos()]; ok {
+		what += ", whose size fencecheck finds but after which it refuses " + why
+	}
 	if n.kind != vInt || c.kind != vInt {
 		return value{}, p.refuseAt(cur, what, in.Pos())
 	}

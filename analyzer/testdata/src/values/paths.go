@@ -149,10 +149,11 @@ func lazyMakeWrong() {
 	wg.Wait()
 }
 
-// lazyMakeTaken fills the queue: the resize runs, and the answer says so.
+// lazyMakeTaken fills the queue: the resize runs, and the answer says so
+// (its length, 2, is found, but the new buffer is stored in shared memory).
 //
 //fencecheck:system
-func lazyMakeTaken() { // want `^inconclusive: system lazyMakeTaken: the number of runs of make\(\[\]int, n\) with a length known only at run time`
+func lazyMakeTaken() { // want `^inconclusive: system lazyMakeTaken: the number of runs of make\(\[\]int, n\) with a length known only at run time, whose size fencecheck finds but after which it refuses storing a slice in shared memory after the spawns`
 	q := &growQueue{buf: make([]int, 1)}
 	var wg sync.WaitGroup
 	wg.Add(1)
