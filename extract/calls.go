@@ -267,10 +267,14 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callValue:
 		return p.valueOp(fr, in, fn, args, cur), true
 	case callPure:
-		p.checkArgs(fr, in, fn, args)
+		if what := p.checkArgs(fr, in, fn, args); what != "" {
+			return p.refuseAt(cur, what, pos), true
+		}
 		return p.pureResults(fr, in, fn, cur), true
 	case callExit, callFatal:
-		p.checkArgs(fr, in, fn, args)
+		if what := p.checkArgs(fr, in, fn, args); what != "" {
+			return p.refuseAt(cur, what, pos), true
+		}
 		if c, isConst := args[0].constant(); k == callExit && isConst && c == 0 {
 			p.exits[cur] = true
 			return -1, true // the program ends: nothing of this process follows
@@ -405,10 +409,13 @@ func (s *system) readOnlyArg(v value) bool {
 	return false
 }
 
-// checkArgs refuses a call that cannot touch the system's memory when an
-// argument may point into it; vals are the arguments' values. The receiver
-// of a strings.Builder's method must be a Builder of the goroutine's own.
-func (p *proc) checkArgs(fr *frame, in *ssa.Call, fn *ssa.Function, vals []value) {
+// checkArgs describes a call that cannot touch the system's memory when an
+// argument may point into it (fmt.Println(&x)), or returns "": the call is
+// refused where a run reaches it, so that a library's message on a path a
+// system never takes (a panic that reports a value with %T) does not refuse
+// the system. vals are the arguments' values. The receiver of a
+// strings.Builder's method must be a Builder of the goroutine's own.
+func (p *proc) checkArgs(fr *frame, in *ssa.Call, fn *ssa.Function, vals []value) string {
 	args := in.Call.Args
 	if isBuilderMethod(fn) {
 		if v := vals[0]; v.kind != vPtr || v.ptr.obj.owner != p.idx || v.ptr.dynamic() {
@@ -422,9 +429,10 @@ func (p *proc) checkArgs(fr *frame, in *ssa.Call, fn *ssa.Function, vals []value
 	}
 	for _, a := range args {
 		if why := argProblemAt(a, readOnly); why != "" {
-			p.s.unsupported(in.Pos(), "passing %s to %s", why, fn.String())
+			return fmt.Sprintf("passing %s to %s", why, fn.String())
 		}
 	}
+	return ""
 }
 
 var errorType = types.Universe.Lookup("error").Type()

@@ -174,9 +174,10 @@
 // Calls into errors, fmt, log, math, math/bits, strconv, strings, time,
 // unicode, unicode/utf8 and unicode/utf16 cannot touch the system's memory
 // when no argument holds a pointer (fmt.Println(x) may; fmt.Println(&x) is
-// reported; a nil, an uncomputed result or an errors.New error may be
-// passed): they are nops, time.Sleep included. So are runtime/debug.Stack
-// and the methods of a strings.Builder that is a variable of the goroutine's
+// refused where a run reaches it, so that a message on a path no run takes
+// does not refuse the system; a nil, an uncomputed result or an errors.New
+// error may be passed): they are nops, time.Sleep included. So are
+// runtime/debug.Stack and the methods of a strings.Builder that is a variable of the goroutine's
 // own (or of the setup). Their results are not computed: a bool or error
 // result is a nondeterministic choice (true or false, nil or not), a
 // string is strAny (above), a comparison of any other result is either

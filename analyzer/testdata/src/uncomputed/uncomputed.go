@@ -286,3 +286,54 @@ func keyedByMessage() { // want `^inconclusive: system keyedByMessage: the numbe
 		panic("found")
 	}
 }
+
+// kinded holds a metric of some kind.
+type kinded struct {
+	m any
+	n int
+}
+
+// get returns the metric as a counter, and panics with a message that
+// formats the metric (which may point into memory) when it is not one.
+func (k *kinded) get() *registry {
+	r, ok := k.m.(*registry)
+	if !ok {
+		panic(fmt.Errorf("not a registry: %T", k.m))
+	}
+	return r
+}
+
+// formatUnreached: the panic's message would pass a pointer to fmt, but no
+// run reaches it.
+//
+//fencecheck:system
+func formatUnreached() {
+	k := &kinded{m: &registry{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			r := k.get()
+			r.mu.Lock()
+			r.n++
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// formatReached: a goroutine passes a pointer to shared memory to fmt,
+// which the model cannot follow: inconclusive where a run reaches it.
+//
+//fencecheck:system
+func formatReached() { // want `^inconclusive: system formatReached: the number of runs of passing a value of type \*uncomputed\.kinded \(it may point into the system.s memory\) to fmt\.Println`
+	k := &kinded{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		fmt.Println(k)
+	}()
+	wg.Wait()
+}
