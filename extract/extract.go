@@ -610,9 +610,9 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			// A make sized by the inference led the lowering to a construct
 			// it refuses (the slice stored in shared memory): it stays a
 			// run-time refusal, as in the rounds before.
-			hint.sizedRefused = map[token.Pos]string{}
-			for pos := range hint.makeLens {
-				hint.sizedRefused[pos] = strings.TrimPrefix(d.Message, "unsupported in a fencecheck system: ")
+			hint.sizedRefused = map[makeSite]string{}
+			for site := range hint.makeLens {
+				hint.sizedRefused[site] = strings.TrimPrefix(d.Message, "unsupported in a fencecheck system: ")
 			}
 			hint.makeLens, hint.noMakeLens = nil, true
 			continue

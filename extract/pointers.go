@@ -81,18 +81,18 @@ type heapHint struct {
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take one value each, by the position
 	// of their make (refuse.go).
-	makeLens map[token.Pos][2]int64
+	makeLens map[makeSite][2]int64
 	// noMakeLens: a round with makeLens ended at a construct the lowering
 	// refuses, and the makes of run-time size stay refusals.
 	noMakeLens bool
 	// sizedRefused says, for each make sized in that round, what the
 	// lowering refused after it.
-	sizedRefused map[token.Pos]string
+	sizedRefused map[makeSite]string
 }
 
 // makeSized returns the sizes h gives makes of run-time size (none for a
 // nil hint).
-func (h *heapHint) makeSized() map[token.Pos][2]int64 {
+func (h *heapHint) makeSized() map[makeSite][2]int64 {
 	if h == nil {
 		return nil
 	}
@@ -112,9 +112,9 @@ type heapState struct {
 	boxes   map[string]*object // the boxes of interface values, by boxKey
 	// liveSlices are the boxes of slices this round's conversions made.
 	liveSlices map[string]bool
-	aliases    map[aliasKey]*object   // the aliases of locations inside objects
-	makeLens   map[token.Pos][2]int64 // the hint's and those this round found
-	changed    bool                   // this round found something the hint did not say
+	aliases    map[aliasKey]*object  // the aliases of locations inside objects
+	makeLens   map[makeSite][2]int64 // the hint's and those this round found
+	changed    bool                  // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
 }

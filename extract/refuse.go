@@ -90,14 +90,14 @@ func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int)
 	if in.Cap != nil {
 		c = s.get(fr, in.Cap)
 	}
-	if why, ok := s.heap.hint.sizedRefused[in.Pos()]; ok {
+	if why, ok := s.heap.hint.sizedRefused[makeSite{p.idx, in.Pos()}]; ok {
 		what += ", whose size fencecheck finds but after which it refuses " + why
 	}
 	if n.kind != vInt || c.kind != vInt {
 		return value{}, p.refuseAt(cur, what, in.Pos())
 	}
-	pr := makeProbe{p: p, pos: in.Pos(), n: n.e, c: c.e, loc: cur}
-	k, known := s.heap.makeLens[in.Pos()]
+	pr := makeProbe{p: p, site: makeSite{p.idx, in.Pos()}, n: n.e, c: c.e, loc: cur}
+	k, known := s.heap.makeLens[pr.site]
 	if !known {
 		s.makeProbes = append(s.makeProbes, pr)
 		return value{}, p.refuseAt(cur, what, in.Pos())
@@ -112,15 +112,22 @@ func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int)
 // capacity c is known only at run time.
 type makeProbe struct {
 	p    *proc
-	pos  token.Pos
+	site makeSite
 	n, c model.Expr
 	loc  int
+}
+
+// makeSite is a make of run-time size in a process: its position and the
+// process's index.
+type makeSite struct {
+	proc int
+	pos  token.Pos
 }
 
 // noteMakeProbes looks, after the domain inference, at the makes of run-time
 // size of p (states are its abstract registers at each location, vars the
 // shared variables'): a make whose length and capacity take one value each
-// at every probe of its position asks for another round that allocates it.
+// at every probe of its position in p asks for another round that allocates it.
 func (s *system) noteMakeProbes(p *proc, states [][]abs, vars []abs) {
 	if s.heap.hint.noMakeLens {
 		return
@@ -133,28 +140,28 @@ func (s *system) noteMakeProbes(p *proc, states [][]abs, vars []abs) {
 		n, okn := env.eval(pr.n).values()
 		c, okc := env.eval(pr.c).values()
 		if !okn || !okc || len(n) != 1 || len(c) != 1 || n[0] < 0 || c[0] < n[0] || c[0] > maxSliceCap {
-			s.makeUnknown = append(s.makeUnknown, pr.pos)
+			s.makeUnknown = append(s.makeUnknown, pr.site)
 			continue
 		}
-		if old, seen := s.heap.makeLens[pr.pos]; seen && old != [2]int64{n[0], c[0]} {
-			s.makeUnknown = append(s.makeUnknown, pr.pos)
+		if old, seen := s.heap.makeLens[pr.site]; seen && old != [2]int64{n[0], c[0]} {
+			s.makeUnknown = append(s.makeUnknown, pr.site)
 			continue
 		}
 		if s.heap.makeLens == nil {
-			s.heap.makeLens = map[token.Pos][2]int64{}
+			s.heap.makeLens = map[makeSite][2]int64{}
 		}
-		s.heap.makeLens[pr.pos] = [2]int64{n[0], c[0]}
+		s.heap.makeLens[pr.site] = [2]int64{n[0], c[0]}
 	}
 }
 
 // settleMakeProbes drops the sizes of makes that some probe found more than
 // one value for, and asks for another round when a size is new.
 func (s *system) settleMakeProbes() {
-	for _, pos := range s.makeUnknown {
-		delete(s.heap.makeLens, pos)
+	for _, site := range s.makeUnknown {
+		delete(s.heap.makeLens, site)
 	}
-	for pos := range s.heap.makeLens {
-		if _, ok := s.heap.hint.makeLens[pos]; !ok {
+	for site := range s.heap.makeLens {
+		if _, ok := s.heap.hint.makeLens[site]; !ok {
 			s.heapChange("a make of run-time length gets its length")
 			return
 		}

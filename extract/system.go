@@ -290,7 +290,7 @@ type system struct {
 	// makeProbes are the makes of run-time size (refuse.go), makeUnknown
 	// the positions of those whose size the inference did not fix.
 	makeProbes  []makeProbe
-	makeUnknown []token.Pos
+	makeUnknown []makeSite
 	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
 	errGroups map[*object]*errGroup
 	forever   int // 1 + the variable of a wait that never ends, or 0

@@ -212,3 +212,66 @@ func accumUnbounded() { // want `^inconclusive: system accumUnbounded: h\.box \(
 		panic("not a multiple of 7")
 	}
 }
+
+// window sums the first n elements of a buffer made for them, its length
+// and the loop's bound both n.
+func window(n int, vals []int) int {
+	b := make([]int, n)
+	copy(b, vals)
+	t := 0
+	for i := 0; i < len(b); i++ {
+		t += b[i]
+	}
+	return t
+}
+
+// sizedByParam: two goroutines make buffers of 2 and 3 elements, sized by
+// a parameter, and publish their sums in interface values.
+//
+//fencecheck:system
+func sizedByParam() {
+	var h, k held
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		t := window(2, []int{1, 2, 3})
+		h.mu.Lock()
+		h.box = any(t)
+		h.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		t := window(3, []int{1, 2, 3})
+		h.mu.Lock()
+		k.box = any(t)
+		h.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if x, ok := h.box.(int); !ok || x != 3 {
+		panic("not 3")
+	}
+	if y, ok := k.box.(int); !ok || y != 6 {
+		panic("not 6")
+	}
+}
+
+// sizedByParamShort expects the second sum to be that of two elements.
+//
+//fencecheck:system
+func sizedByParamShort() {
+	var h held
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		t := window(3, []int{1, 2, 3})
+		h.mu.Lock()
+		h.box = any(t)
+		h.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if y, ok := h.box.(int); !ok || y != 3 {
+		panic("not 3") // want `^SC: system sizedByParamShort is wrong even under sequential consistency: the panic is reached here$`
+	}
+}
