@@ -110,7 +110,7 @@ func TestBoundedLoopsExact(t *testing.T) {
 			t.Errorf("system %s: engine %v (%s), want an exact one", s.sys.Name, eng, why)
 		}
 	}
-	if n != 8 {
-		t.Errorf("%d systems of bounded loops lowered, want 8", n)
+	if n != 9 {
+		t.Errorf("%d systems of bounded loops lowered, want 9", n)
 	}
 }

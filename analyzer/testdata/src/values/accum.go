@@ -275,3 +275,32 @@ func sizedByParamShort() {
 		panic("not 3") // want `^SC: system sizedByParamShort is wrong even under sequential consistency: the panic is reached here$`
 	}
 }
+
+// sizedByLenTwo: two goroutines gather maps of two and three keys at the
+// same make, each with its own size.
+//
+//fencecheck:system
+func sizedByLenTwo() {
+	var mu sync.Mutex
+	var total int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		b := gather(map[int]int{1: 10, 2: 20})
+		mu.Lock()
+		total += b[0] + b[1]
+		mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		b := gather(map[int]int{1: 1, 2: 2, 3: 3})
+		mu.Lock()
+		total += b[0] + b[1] + b[2]
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if total != 36 {
+		panic("lost a sum")
+	}
+}
