@@ -219,9 +219,11 @@ func (s *system) check() {
 // widen gives the variable or register of fault f the widest domain its Go
 // type allows, and reports whether that is wider than its domain.
 func (s *system) widen(f *model.Fault, e extract.Entity) bool {
-	dom := &s.p.Vars[max(f.Var, 0)].Dom
+	var dom *model.Domain
 	if f.Var < 0 {
 		dom = &s.p.Procs[f.Proc].Regs[f.Reg].Dom
+	} else {
+		dom = &s.p.Vars[f.Var].Dom
 	}
 	if !e.Limit.Contains(f.Value) || dom.Unbounded || (!e.Limit.Unbounded && dom.Lo <= e.Limit.Lo && e.Limit.Hi <= dom.Hi) {
 		return false

@@ -337,3 +337,17 @@ func formatReached() { // want `^inconclusive: system formatReached: the number 
 	}()
 	wg.Wait()
 }
+
+// printed is only ever passed to fmt: the system has no variable.
+var printed int32
+
+// formatWithoutMemory: the same refusal in a system whose memory is empty
+// (the variable is only passed to fmt), which the widening of its domains
+// once indexed out of range.
+//
+//fencecheck:system
+func formatWithoutMemory() { // want `^inconclusive: system formatWithoutMemory: the number of runs of passing a value of type \*int32`
+	go func() {
+		fmt.Println(&printed)
+	}()
+}
