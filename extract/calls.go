@@ -759,15 +759,34 @@ func (s *system) lowerNested() {
 }
 
 // varargsStore reports whether in stores an argument of a variadic call
-// into the array that go/ssa allocates for them: the setup keeps no such
-// value (only a call it does not run reads the array).
-func varargsStore(in *ssa.Store) bool {
+// of a function that has no Go source here (fmt.Println) into the array
+// that go/ssa allocates for them: the setup keeps no such value, as only a
+// call it does not run reads the array. The arguments of a function read
+// from source (func New(opts ...Option)), or of a call whose callee is not
+// known statically, are stored: its code reads them.
+func (x *extractor) varargsStore(in *ssa.Store) bool {
 	ia, ok := in.Addr.(*ssa.IndexAddr)
 	if !ok {
 		return false
 	}
 	a, ok := ia.X.(*ssa.Alloc)
-	return ok && a.Comment == "varargs"
+	if !ok || a.Comment != "varargs" {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, u := range *sl.Referrers() {
+			if c, ok := u.(ssa.CallInstruction); ok {
+				if f := c.Common().StaticCallee(); f == nil || x.local(f) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // setCallTarget sets o's Target and Type to what the call of fn operates on:

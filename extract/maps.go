@@ -610,7 +610,7 @@ func (s *system) setupMapOf(v value, write bool, pos token.Pos) *mapObj {
 	switch v.kind {
 	case vMap:
 		if !s.init.running {
-			s.checkInit(v.mp.obj)
+			s.checkInit(v.mp.obj, pos)
 		}
 		return v.mp
 	case vNil:
@@ -745,7 +745,7 @@ func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
 	s := p.s
 	switch v.kind {
 	case vMap:
-		s.checkInit(v.mp.obj)
+		s.checkInit(v.mp.obj, pos)
 		s.nameMap(v.mp)
 		return []mapAlt{{m: v.mp}}
 	case vNil:
@@ -753,7 +753,7 @@ func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
 	case vMapRef:
 		var alts []mapAlt
 		for _, m := range s.mapCandidates(v.typ) {
-			s.checkInit(m.obj)
+			s.checkInit(m.obj, pos)
 			s.nameMap(m)
 			alts = append(alts, mapAlt{m: m, cond: model.Bin(model.OpEq, v.e, model.C(s.mapID(m)))})
 		}

@@ -25,8 +25,17 @@ import (
 //   - Values the interpreter cannot compute (interfaces, slices, maps,
 //     strings, the results of skipped calls) are opaque values instead of
 //     failures; an object in which such a value is stored is marked.
-//   - Anything the interpreter cannot go past (a branch on an opaque value,
-//     a go statement, a panic, recursion) ends the initialisation: every
+//   - A call of a function read from source that the interpreter cannot
+//     run to its end (a branch on an opaque value, a go statement, a panic
+//     that may be recovered, recursion, a loop that does not finish within
+//     the step bound, anywhere in the code it calls) is contained: it is
+//     skipped as a call into another package is, once its partial effects
+//     are made unknown (its arguments, and what the package-level variables
+//     its code may write hold or point to), and the initialisation goes on
+//     after it (var re = regexp.MustCompile(...) after a var whose
+//     initialiser ranges over runtime/metrics.All()).
+//   - Anything else the interpreter cannot go past (such code in the body
+//     of the synthetic init function itself) ends the initialisation: every
 //     package-level variable and object that the rest of it may reach is
 //     marked.
 //
@@ -49,7 +58,15 @@ type initState struct {
 	// panicked is set when the initialisation reaches a panic that nothing
 	// can recover: the program stops there, before any system starts.
 	panicked bool
+	// spent counts the steps of the calls that were contained because they
+	// did not finish within maxSetupSteps; beyond maxInitSteps the
+	// initialisation ends.
+	spent int
 }
+
+// maxInitSteps bounds the steps that contained calls of the
+// initialisation may spend in all.
+const maxInitSteps = 4 * maxSetupSteps
 
 // initIssue says why the initial value of an object is not known.
 type initIssue struct {
@@ -85,33 +102,34 @@ func (s *system) runInit() {
 	s.exec(s.bindCall(fn, nil, nil, nil), false, &spawns)
 }
 
-// checkInit reports an access of the system to an object whose initial
-// value the package's initialisation did not determine.
-func (s *system) checkInit(o *object) {
-	if is := s.init.issues[o]; is != nil {
-		s.unsupported(is.pos, "the initial value of %s, which depends on %s", is.what, is.why)
+// checkInit reports an access of the system, at pos, to an object whose
+// initial value the package's initialisation did not determine: at the
+// package-level variable, naming where the system uses it.
+func (s *system) checkInit(o *object, pos token.Pos) {
+	is := s.init.issues[o]
+	if is == nil {
+		return
 	}
+	at := ""
+	if pos.IsValid() && pos != is.pos {
+		p := s.x.fset.Position(pos)
+		at = fmt.Sprintf(" (used at %s:%d)", filepath.Base(p.Filename), p.Line)
+	}
+	s.unsupported(is.pos, "the initial value of %s, which depends on %s%s", is.what, is.why, at)
 }
 
 // initStopped handles what ends the initialisation early: everything the
 // rest of it may reach, from the frames it was executing, is marked.
 func (s *system) initStopped(u unsupported) {
-	why := strings.TrimPrefix(u.msg, "unsupported in a fencecheck system: ")
-	if s.steps > maxSetupSteps {
-		why = fmt.Sprintf("a loop that does not finish within %d steps", maxSetupSteps)
-	}
-	p := s.x.fset.Position(u.pos)
-	why = fmt.Sprintf("code of the package's initialisation that cannot be run (%s:%d: %s)", filepath.Base(p.Filename), p.Line, why)
+	why := s.cannotRun(u, s.steps > maxSetupSteps || s.init.spent > maxInitSteps)
 	seen := map[*object]bool{}
 	for fr := s.init.cur; fr != nil; fr = fr.parent {
 		in := s.init.pc[fr]
 		if in == nil {
 			continue
 		}
-		globals, used := s.x.rest(in)
-		for _, g := range globals {
-			s.taintObj(s.global(g).obj, why, u.pos, seen)
-		}
+		refs, used := s.x.rest(in)
+		s.taintGlobals(refs, why, u.pos, seen)
 		for _, v := range used {
 			if val, ok := fr.vals[v]; ok {
 				s.taint(val, why, u.pos, seen)
@@ -120,10 +138,113 @@ func (s *system) initStopped(u unsupported) {
 	}
 }
 
+// cannotRun says why code of the initialisation cannot be run, from the
+// failure u that stopped it (or the step bound, when loop is set).
+func (s *system) cannotRun(u unsupported, loop bool) string {
+	why := strings.TrimPrefix(u.msg, "unsupported in a fencecheck system: ")
+	if loop {
+		why = fmt.Sprintf("a loop that does not finish within %d steps", maxSetupSteps)
+	}
+	p := s.x.fset.Position(u.pos)
+	return fmt.Sprintf("code of the package's initialisation that cannot be run (%s:%d: %s)", filepath.Base(p.Filename), p.Line, why)
+}
+
+// initLocalCall executes a call of the initialisation into a function read
+// from source (f, given args). When the code it runs cannot be run to its
+// end, the call is contained (see the comment at the top of this file):
+// whatever the callee may have changed is marked, its result is opaque,
+// and the caller goes on. An initialisation that always panics, or whose
+// contained calls spent maxInitSteps, is not contained.
+func (s *system) initLocalCall(fr *frame, c *ssa.CallCommon, f value, args []value, pos token.Pos, spawns *[]spawn) (res value) {
+	steps := s.steps
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		u, ok := r.(unsupported)
+		if !ok || s.init.panicked {
+			panic(r)
+		}
+		loop := s.steps > maxSetupSteps
+		if loop {
+			s.init.spent += s.steps - steps
+			if s.init.spent > maxInitSteps {
+				panic(r)
+			}
+			s.steps = steps
+		}
+		s.init.cur = fr
+		res = s.skipCall(c, f, args, s.cannotRun(u, loop), pos)
+	}()
+	s.checkCgo(fr, c, f.fn, pos)
+	if fr.onStack(f.fn) {
+		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
+	}
+	res, _ = s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
+	return res
+}
+
+// skipCall skips a call of the initialisation that it does not run: the
+// callee and its arguments may change everything they reach, and the
+// result is an opaque value made from the arguments.
+func (s *system) skipCall(c *ssa.CallCommon, callee value, args []value, what string, pos token.Pos) value {
+	seen := map[*object]bool{}
+	all := append([]value{callee}, args...)
+	for _, a := range c.Args {
+		all = append(all, s.methodsOf(a.Type())...)
+	}
+	for _, v := range all {
+		s.taint(v, what+", which may change it", pos, seen)
+	}
+	return opaqueFrom(what, args...)
+}
+
+// taintGlobals marks the package-level variables that code may write, and
+// what the others hold: code that only loads a variable cannot change it,
+// only the objects its value points to.
+func (s *system) taintGlobals(refs globalRefs, why string, pos token.Pos, seen map[*object]bool) {
+	for _, g := range refs.list(s.x) {
+		o := s.global(g).obj
+		switch {
+		case zeroSized(o.typ):
+			// A variable of a type with a single value keeps it.
+		case refs.mayWrite(g):
+			s.taintObj(o, why, pos, seen)
+		default:
+			if is := s.init.issues[o]; is != nil {
+				for _, v := range is.from {
+					s.taint(v, why, pos, seen)
+				}
+			}
+			for _, v := range s.contents(pointer{obj: o}) {
+				s.taint(v, why, pos, seen)
+			}
+		}
+	}
+}
+
+// zeroSized reports whether values of type t have no bits: a struct of no
+// fields (or only such fields), an array of none (var V2 = v2{}).
+func zeroSized(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !zeroSized(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return u.Len() == 0 || zeroSized(u.Elem())
+	}
+	return false
+}
+
 // rest returns the package-level variables that the instructions from in
 // on (and the functions they may call) refer to, and the values of the
 // frame those instructions use.
-func (x *extractor) rest(in ssa.Instruction) (globals []*ssa.Global, used []ssa.Value) {
+func (x *extractor) rest(in ssa.Instruction) (refs globalRefs, used []ssa.Value) {
 	b := in.Block()
 	start := 0
 	for i, other := range b.Instrs {
@@ -145,7 +266,6 @@ func (x *extractor) rest(in ssa.Instruction) (globals []*ssa.Global, used []ssa.
 	}
 	instrs = append(instrs, b.Instrs[start:]...)
 	visit(b)
-	var refs globalRefs
 	for _, in := range instrs {
 		refs.instr(x, in)
 		for _, op := range in.Operands(nil) {
@@ -154,23 +274,22 @@ func (x *extractor) rest(in ssa.Instruction) (globals []*ssa.Global, used []ssa.
 			}
 		}
 	}
-	return refs.list(x), used
+	return refs, used
 }
 
 // globalsOf returns the package-level variables that fn and the functions
-// it may call refer to.
-func (x *extractor) globalsOf(fn *ssa.Function) []*ssa.Global {
-	if gs, ok := x.fnGlobals[fn]; ok {
-		return gs
+// it may call refer to, and which of them they may write.
+func (x *extractor) globalsOf(fn *ssa.Function) *globalRefs {
+	if refs, ok := x.fnGlobals[fn]; ok {
+		return refs
 	}
 	if x.fnGlobals == nil {
-		x.fnGlobals = map[*ssa.Function][]*ssa.Global{}
+		x.fnGlobals = map[*ssa.Function]*globalRefs{}
 	}
-	var refs globalRefs
+	refs := &globalRefs{}
 	refs.fn(x, fn)
-	gs := refs.list(x)
-	x.fnGlobals[fn] = gs
-	return gs
+	x.fnGlobals[fn] = refs
+	return refs
 }
 
 // globalRefs collects the package-level variables that code refers to,
@@ -179,8 +298,17 @@ func (x *extractor) globalsOf(fn *ssa.Function) []*ssa.Global {
 type globalRefs struct {
 	globals []*ssa.Global
 	seenG   map[*ssa.Global]bool
+	// written holds the variables used otherwise than by a load of the
+	// whole variable: stored to, or their address taken.
+	written map[*ssa.Global]bool
 	seenF   map[*ssa.Function]bool
 	all     bool
+}
+
+// mayWrite reports whether the code may change g itself (not only the
+// objects its value points to).
+func (r *globalRefs) mayWrite(g *ssa.Global) bool {
+	return r.all || r.written[g]
 }
 
 func (r *globalRefs) fn(x *extractor, fn *ssa.Function) {
@@ -211,6 +339,12 @@ func (r *globalRefs) instr(x *extractor, in ssa.Instruction) {
 			if !r.seenG[v] {
 				r.seenG[v] = true
 				r.globals = append(r.globals, v)
+			}
+			if u, ok := in.(*ssa.UnOp); !ok || u.Op != token.MUL {
+				if r.written == nil {
+					r.written = map[*ssa.Global]bool{}
+				}
+				r.written[v] = true
 			}
 		case *ssa.Function:
 			r.fn(x, v)
@@ -274,9 +408,7 @@ func (s *system) taint(v value, why string, pos token.Pos, seen map[*object]bool
 		}
 	case vFunc:
 		if len(v.fn.Blocks) > 0 {
-			for _, g := range s.x.globalsOf(v.fn) {
-				s.taintObj(s.global(g).obj, why, pos, seen)
-			}
+			s.taintGlobals(*s.x.globalsOf(v.fn), why, pos, seen)
 		}
 		for _, e := range v.env {
 			s.taint(e, why, pos, seen)
@@ -641,7 +773,7 @@ func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
 // isScalar reports whether the setup keeps values of type t in one cell.
 func isScalar(t types.Type) bool {
 	switch t.Underlying().(type) {
-	case *types.Basic, *types.Pointer, *types.Signature, *types.Slice:
+	case *types.Basic, *types.Pointer, *types.Signature, *types.Slice, *types.Interface, *types.Map, *types.Chan:
 		return true
 	}
 	return false
@@ -689,15 +821,7 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		args = append(args, s.get(fr, a))
 	}
 	skip := func(what string, callee value) bool {
-		seen := map[*object]bool{}
-		all := append([]value{callee}, args...)
-		for _, a := range c.Args {
-			all = append(all, s.methodsOf(a.Type())...)
-		}
-		for _, v := range all {
-			s.taint(v, what+", which may change it", pos, seen)
-		}
-		fr.vals[in] = opaqueFrom(what, args...)
+		fr.vals[in] = s.skipCall(c, callee, args, what, pos)
 		return true
 	}
 	if c.IsInvoke() {

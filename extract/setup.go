@@ -126,7 +126,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			// pointer.
 			s.fail(in.Pos(), "the setup of system %s panics: %s", s.name, outOfRange(in))
 		case *ssa.Store:
-			if varargsStore(in) {
+			if s.x.varargsStore(in) {
 				break
 			}
 			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
@@ -268,7 +268,7 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 		s.unsupported(pos, "an index the setup cannot compute")
 	}
 	if !s.init.running {
-		s.checkInit(v.ptr.obj)
+		s.checkInit(v.ptr.obj, pos)
 	}
 	return v.ptr
 }
@@ -487,6 +487,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 			return constVal(b2i(was))
 		}
 		return value{}
+	}
+	if s.x.local(f.fn) && s.init.running {
+		return s.initLocalCall(fr, c, f, args, pos, spawns)
 	}
 	if s.x.local(f.fn) {
 		s.checkCgo(fr, c, f.fn, pos)

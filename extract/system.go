@@ -42,7 +42,7 @@ type extractor struct {
 	globals   map[*types.Var]int64  // constant initial values of package-level variables
 	// fnGlobals caches, for each function, the package-level variables its
 	// code and the code it may call refer to (see globalsOf).
-	fnGlobals map[*ssa.Function][]*ssa.Global
+	fnGlobals map[*ssa.Function]*globalRefs
 	// errType is the type of the errors errors.New makes (errsent.go).
 	errType *types.Named
 	// opts tune the extraction; choices are the values the run time picks

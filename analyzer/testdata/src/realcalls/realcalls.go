@@ -218,3 +218,42 @@ func genericSpin() {
 		panic("lost update")
 	}
 }
+
+// desc is configured by functional options, passed to a variadic function
+// whose code the set-up runs.
+type desc struct{ limit int32 }
+
+type descOpt func(*desc)
+
+func withLimit(n int32) descOpt { return func(d *desc) { d.limit = n } }
+
+func newDesc(opts ...descOpt) *desc {
+	d := &desc{limit: 1}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+// admit lets goroutines in while the limit its option sets allows.
+func admit(limit int32) {
+	d := newDesc(withLimit(limit))
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			if n.Add(1) > d.limit {
+				panic("over the limit") // want `^SC: system optionTooLow is wrong even under sequential consistency`
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+//fencecheck:system
+func optionLimit() { admit(2) }
+
+//fencecheck:system
+func optionTooLow() { admit(1) }

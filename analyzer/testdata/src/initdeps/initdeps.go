@@ -1,0 +1,133 @@
+// Package initdeps has package-level variables whose initial values the
+// model cannot compute: a compiled regexp, a table built from the run
+// time's metrics, and settings that a helper of an init function writes
+// before it branches on the environment. The initialisation goes on past
+// each of them; the systems that do not use them are checked as usual, and
+// a system whose goroutines use one is refused at the variable.
+package initdeps
+
+import (
+	"os"
+	"regexp"
+	"runtime/metrics"
+	"sync"
+)
+
+// names is built by ranging over a slice the model cannot compute.
+var names = cumulative()
+
+func cumulative() []string {
+	var out []string
+	for _, d := range metrics.All() {
+		if d.Cumulative {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+var re = regexp.MustCompile(`^[a-z_]+$`) // want `^unsupported in a fencecheck system: the initial value of package-level variable re, which depends on a call of regexp\.MustCompile \(used at initdeps\.go:\d+\)$`
+
+// v2 has a single value, which no code can change.
+type v2 struct{}
+
+func (v2) inc(n *int) { *n++ } // want `^race: go@\d+ and go@\d+#2 can both reach this access \(it stores n\) at once, and nothing orders the two \(system lostUpdate\)$`
+
+var V2 = v2{}
+
+var budget int32 = 2 // want `^unsupported in a fencecheck system: the initial value of package-level variable budget, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+
+var mode int32
+
+func init() { configure() }
+
+// configure writes budget and V2, then branches on the environment.
+func configure() {
+	budget = 4
+	V2 = v2{}
+	if os.Getenv("INITDEPS_MODE") != "" {
+		mode = 1
+	}
+}
+
+// lock is initialised after all of the above.
+var lock = &sync.Mutex{}
+
+// unhooked compares an interface variable that nothing sets with nil.
+var hook any
+
+var unhooked = hook == nil
+
+// lostUpdate increments a counter from two goroutines without the lock.
+//
+//fencecheck:system
+func lostUpdate() {
+	n := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			V2.inc(&n)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// lockedUpdate is lostUpdate's fixed twin.
+//
+//fencecheck:system
+func lockedUpdate() {
+	n := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			lock.Lock()
+			V2.inc(&n)
+			lock.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if n != 2 || !unhooked {
+		panic("lost update under the lock")
+	}
+}
+
+// matches checks a name against re in a goroutine: re's value matters.
+//
+//fencecheck:system
+func matches() {
+	ok := false
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		ok = re.MatchString("go_gc")
+		wg.Done()
+	}()
+	wg.Wait()
+	if !ok {
+		panic("no match")
+	}
+}
+
+// spends reads budget, which configure may have changed.
+//
+//fencecheck:system
+func spends() {
+	var mu sync.Mutex
+	left := 0
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		mu.Lock()
+		left = int(budget)
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if left > 4 {
+		panic("over budget")
+	}
+}
