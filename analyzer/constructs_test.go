@@ -32,7 +32,7 @@ var constructPackages = []struct {
 	{"initdeps", "package-level variables the model cannot compute (a compiled regexp, a table built from runtime/metrics, settings an init helper writes before it branches on the environment): systems that do not use them are checked, a goroutine that uses one is refused at the variable"},
 	{"cgocall", "a system that calls C: unsupported, with the reason"},
 	{"ticketonce", "a ticket lock taken once by each goroutine, whose plain release races with the next holder's atomic load"},
-	{"uncomputed", "strings the model does not compute kept in memory: recovered panic messages and stacks, labels a goroutine builds with its own strings.Builder, strings.IndexByte and fmt.Sprint results that steer control flow (either answer); len of one and a shared Builder refused"},
+	{"uncomputed", "strings the model does not compute kept in memory: recovered panic messages and stacks, labels a goroutine builds with its own strings.Builder, strings.IndexByte and fmt.Sprint results that steer control flow (either answer); len of one (any length where compared with constants, refused in arithmetic); errors.New and fmt.Errorf in goroutines (fresh errors, in loops a pool, Error giving the message); a type assertion on a value a goroutine stores; a shared Builder refused"},
 	{"floats", "float64 and float32 values: an atomic float counter (a compare-and-swap loop over math.Float64bits), float fields under a mutex; a lost update, a racy float field, a NaN that a negated comparison lets through, a negative zero"},
 }
 

@@ -247,7 +247,16 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
-	if v, ok := s.errorsCall(fn, in.Common(), args, pos, loop); ok {
+	readOnly := func(v ssa.Value) bool {
+		x, ok := fr.vals[v]
+		return ok && s.readOnlyArg(x)
+	}
+	if loop() {
+		if msg, name, ok := s.errorMessage(fn, in.Common(), args, readOnly); ok {
+			return p.errorPool(fr, in, msg, name, cur), true
+		}
+	}
+	if v, ok := s.errorsCall(fn, in.Common(), args, pos, readOnly); ok {
 		if used(in) {
 			fr.vals[in] = v
 		}

@@ -165,7 +165,7 @@ func (s *system) ctxError(expired bool) value {
 		i, msg = 1, "context deadline exceeded"
 	}
 	if s.ctxErrs[i].kind == vOpaque {
-		s.ctxErrs[i] = s.newError(msg)
+		s.ctxErrs[i] = s.newError(s.intern(msg), "errors.New("+quote(msg)+")")
 	}
 	return s.ctxErrs[i]
 }

@@ -55,7 +55,7 @@ func TestDiagnostics(t *testing.T) {
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"c = other(c, d)", "unsupported in a fencecheck system: a channel variable set to the channel b, not known where its value is chosen at run time"},
 			{"go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()", "unsupported in a fencecheck system: comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)"},
-			{`err := errors.New("again")`, "unsupported in a fencecheck system: the error returned by errors.New(\"again\") where a pointer is expected"},
+			{`err := fmt.Errorf("again: %w", errBase)`, "unsupported in a fencecheck system: the error returned by fmt.Errorf(\"again: %w\", errBase) where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 		}, []string{"sharedToFmt"}}, // fmt.Println(&x): refused where a run reaches it (analyzer testdata uncomputed)
@@ -71,7 +71,7 @@ func TestDiagnostics(t *testing.T) {
 			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings known only at run time (strings are opaque values: only ==, != and len of a constant are modelled)"},
 			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
 			{"b.n = b.pair()[b.n]", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},
-		}, []string{"runtimeStringLen"}}, // len of a string known only at run time: refused where a run reaches it
+		}, []string{"runtimeStringLen"}}, // len of a string known only at run time: the length of the system's string it holds
 		{"pointersdiag", []want{
 			{"n.Store(uintptr(", "unsupported in a fencecheck system: a conversion from unsafe.Pointer to uintptr"},
 		}, nil},

@@ -47,6 +47,10 @@ type Entity struct {
 	// 2, ... as Go code would (&object, or a boxed interface value such as
 	// any(1)); 0 is nil; nil for other entities.
 	Objects []string
+	// Strings spells, for a string, the values 0, 1, 2, ... as Go literals
+	// ("" first); the value -1 is a string fencecheck does not compute
+	// (strings.go). Nil for other entities.
+	Strings []string
 	// Box is set for a cell of the box of an interface value holding a
 	// struct, an array, a function or a channel: written once, before the
 	// interface value can be read, so that a race on it comes with a race
@@ -65,6 +69,14 @@ func (e Entity) Value(v int64) string {
 			return "nil"
 		case v > 0 && v <= int64(len(e.Objects)):
 			return e.Objects[v-1]
+		}
+	}
+	if e.Strings != nil {
+		switch {
+		case v == strAny:
+			return "(a string fencecheck does not compute)"
+		case v >= 0 && v < int64(len(e.Strings)):
+			return strconv.Quote(e.Strings[v])
 		}
 	}
 	if e.Float != 0 {
@@ -188,8 +200,15 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		}
 		return nil
 	}
+	strs := append([]string{""}, s.strs...)
+	stringsOf := func(t types.Type) []string {
+		if t != nil && isString(t) {
+			return strs
+		}
+		return nil
+	}
 	for x, v := range s.prog.Vars {
-		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Float: floatBits(s.varType[x]), Objects: ptrObjects(s.varType[x])}
+		e := Entity{Name: v.Name, Unsigned64: isUnsigned64(s.varType[x]), Float: floatBits(s.varType[x]), Objects: ptrObjects(s.varType[x]), Strings: stringsOf(s.varType[x])}
 		if d := s.varDecl[x]; d != nil {
 			e.Pos = d.Pos()
 			_, e.Ranged = s.x.dirs.Ranges[d]
@@ -203,7 +222,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 	for _, p := range s.procs {
 		var es []Entity
 		for r, reg := range p.q.Regs {
-			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r]), Float: floatBits(p.regType[r]), Objects: ptrObjects(p.regType[r])}
+			e := Entity{Name: reg.Name, Unsigned64: isUnsigned64(p.regType[r]), Float: floatBits(p.regType[r]), Objects: ptrObjects(p.regType[r]), Strings: stringsOf(p.regType[r])}
 			base := strings.TrimSuffix(reg.Name, "_tmp")
 			if base != reg.Name {
 				if b := p.q.RegIndex(base); b >= 0 {

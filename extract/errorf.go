@@ -10,10 +10,12 @@ import (
 // plainErrorf reports whether fmt.Errorf(format, args...) makes an error
 // that an errors.New of the extractor's own can stand for: format wraps
 // no error (no %w), so errors.Is and == see only the new error's
-// identity, and every argument is a boolean, a number or a string, which
-// formatting cannot make touch the system's memory. The message is never
-// looked at (calling Error on such an error is refused).
-func plainErrorf(format string, args ssa.Value) bool {
+// identity, and no argument can make formatting touch the system's
+// memory: each is a boolean, a number or a string, or (where readOnly,
+// when not nil, says so) a value only readable (readOnlyArg: an error
+// errors.New made, a result of a call the model does not run). The
+// message is a string the model does not compute.
+func plainErrorf(format string, args ssa.Value, readOnly func(ssa.Value) bool) bool {
 	if strings.Contains(format, "%w") {
 		return false
 	}
@@ -22,6 +24,12 @@ func plainErrorf(format string, args ssa.Value) bool {
 		return false
 	}
 	for _, v := range vals {
+		if v == nil {
+			continue
+		}
+		if readOnly != nil && argProblemAt(v, readOnly) == "" {
+			continue
+		}
 		if mi, isIface := v.(*ssa.MakeInterface); isIface {
 			v = mi.X
 		}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 
@@ -82,9 +83,36 @@ func (s *system) typeAssert(fr *frame, in *ssa.TypeAssert) value {
 		return value{kind: vTuple, tup: []value{res, constVal(b2i(ok))}}
 	}
 	if !ok {
-		s.unsupported(in.Pos(), "a type assertion that always fails (it panics)")
+		// Only the setup gets here (a goroutine's failing assertion is a
+		// panic of its own: failedAssert), and it runs alone: it panics.
+		s.fail(in.Pos(), "the setup of system %s panics: %s", s.name, s.assertPanic(x, in.AssertedType))
 	}
 	return res
+}
+
+// assertPanic is Go's message for the failure of an assertion to type at
+// on x, nil or of known dynamic type.
+func (s *system) assertPanic(x value, at types.Type) string {
+	ts := func(t types.Type) string { return types.TypeString(t, types.RelativeTo(s.x.pkg)) }
+	if x.kind == vIface {
+		return fmt.Sprintf("interface conversion: interface is %s, not %s", ts(x.typ), ts(at))
+	}
+	return fmt.Sprintf("interface conversion: interface is nil, not %s", ts(at))
+}
+
+// failedAssert lowers, in a goroutine, a type assertion without comma-ok
+// on a value that is nil or of known dynamic type when it fails: the
+// goroutine panics there. The value may be what the setup left in a cell
+// that a goroutine lowered later writes (the next round then reads the
+// cell at run time), so this is a panic of the runs that reach it, not a
+// refusal of the system. ok is false for any other assertion.
+func (p *proc) failedAssert(fr *frame, in *ssa.TypeAssert, cur int) (int, bool) {
+	x := p.s.get(fr, in.X)
+	if in.CommaOk || x.kind != vNil && x.kind != vIface || x.kind == vIface && asserts(x.typ, in.AssertedType) {
+		return cur, false
+	}
+	p.panicAt(panicSite{loc: cur, name: p.s.assertPanic(x, in.AssertedType), pos: in.Pos()})
+	return -1, true
 }
 
 // zero returns the zero value of type t.

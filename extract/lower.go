@@ -469,6 +469,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 	}
 	if ta, ok := in.(*ssa.TypeAssert); ok {
+		if next, failed := p.failedAssert(fr, ta, cur); failed {
+			return next
+		}
 		if x := s.get(fr, ta.X); x.kind == vRef {
 			if byValueType(ta.AssertedType) {
 				return p.typeAssertBox(fr, ta, x, cur)
@@ -483,6 +486,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.makeValueBox(fr, b, mi, cur)
 	}
 	if next, ok := p.capturedCell(fr, in, cur); ok {
+		return next
+	}
+	if next, ok := p.stringLen(fr, in, cur); ok {
 		return next
 	}
 	if what, ok := s.unknownStringUse(fr, in); ok {
@@ -1022,6 +1028,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			fr.vals[in] = v
 		}
 		return cur
+	}
+	if next, ok := p.errorCall(fr, in, cur); ok {
+		return next
 	}
 	if c.IsInvoke() {
 		if recv := s.get(fr, c.Value); recv.kind == vRef {

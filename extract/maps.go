@@ -268,8 +268,8 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		if mayHoldFloat(v) {
 			s.unsupported(pos, "a map key that may be an interface value holding a float (Go compares floats by value, fencecheck their bits)")
 		}
-		if types.IsInterface(t) && s.anyStringBoxed() {
-			s.unsupported(pos, "an interface map key in a system that boxes a string fencecheck does not compute")
+		if types.IsInterface(t) && s.mayHoldAnyString(v) {
+			s.unsupported(pos, "an interface map key that may hold a string fencecheck does not compute")
 		}
 		return s.refExpr(v, pos)
 	}

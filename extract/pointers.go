@@ -88,6 +88,9 @@ type heapHint struct {
 	// sizedRefused says, for each make sized in that round, what the
 	// lowering refused after it.
 	sizedRefused map[makeSite]string
+	// strs are the strings the round interned, in the order of their ids:
+	// the next round interns them first (strings.go's stringLen).
+	strs []string
 }
 
 // makeSized returns the sizes h gives makes of run-time size (none for a
@@ -117,6 +120,10 @@ type heapState struct {
 	changed    bool                  // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
+	// lenSplit is set once a len of a string known only at run time is
+	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
+	lenSplit bool
+	lenStrs  int64
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -126,6 +133,9 @@ func (s *system) initHeap(h *heapHint) {
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens)}
+	for _, str := range h.strs {
+		s.intern(str)
+	}
 	for _, ho := range h.objs {
 		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
 		if ho.alias != nil {
@@ -459,10 +469,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if complete && !maps.Equal(s.heap.liveSlices, s.heap.hint.liveSlices) && len(s.heap.liveSlices)+len(s.heap.hint.liveSlices) > 0 {
 		s.heapChange("the slices converted to interface values change")
 	}
+	if s.heap.lenSplit && int64(len(s.strs)) > s.heap.lenStrs {
+		s.heapChange("a string is interned after a len of a string known only at run time")
+	}
 	if !s.heap.changed {
 		return nil
 	}
-	h := &heapHint{written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
+	h := &heapHint{strs: s.strs, written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
 		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq

@@ -454,8 +454,12 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return s.builtin(fr, b, c.Args, pos)
 	}
 	if c.IsInvoke() {
-		if recv := s.get(fr, c.Value); recv.kind == vCtx {
+		recv := s.get(fr, c.Value)
+		if recv.kind == vCtx {
 			return s.ctxMethod(recv, c.Method.Name(), pos)
+		}
+		if pl := recv.env; recv.kind == vIface && c.Method.Name() == "Error" && len(pl) == 1 && pl[0].kind == vPtr && s.isErrorObj(pl[0].ptr.obj) {
+			return s.errorText(pl[0].ptr.obj)
 		}
 	}
 	f, args := s.callee(fr, c, pos)

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -23,8 +25,10 @@ import (
 // makes one, every == or != of strings known only at run time is a case
 // split: where an operand is strAny the answer is either (Go's answer is
 // one of the two, so this only adds behaviours), elsewhere the ids are
-// compared. len of it and a map key that may be it are refused where a
-// run reaches them.
+// compared. len of a string known only at run time is computed where the
+// string is one of the interned ones, and is any length where it may be
+// strAny (stringLen); a map key that may be it is refused where a run
+// reaches it.
 
 // strAny is the id of a string the model does not compute.
 const strAny = -1
@@ -181,13 +185,19 @@ func (s *system) convertUncomputed(x value, to types.Type) (value, bool) {
 	return value{}, false
 }
 
-// anyStringBoxed reports whether an interface value may hold strAny: its
-// box would compare equal to itself, which Go's strings need not.
-func (s *system) anyStringBoxed() bool {
-	for _, o := range s.heap.boxes {
-		if isString(o.typ) && o.boxVal == strAny {
-			return true
+// mayHoldAnyString reports whether the interface value v may hold strAny:
+// compared with another interface value by its box, it would equal itself,
+// which Go's strings need not.
+func (s *system) mayHoldAnyString(v value) bool {
+	switch v.kind {
+	case vRef:
+		return slices.ContainsFunc(v.objs, func(o *object) bool { return o.box && isString(o.typ) && o.boxVal == strAny })
+	case vIface:
+		if !isString(v.typ) || len(v.env) != 1 || v.env[0].kind != vInt {
+			return false
 		}
+		c, isConst := v.env[0].constant()
+		return isConst && c == strAny || !isConst && (s.heap.hint.anyStrings || s.heap.anyStrings)
 	}
 	return false
 }
@@ -239,3 +249,117 @@ func (p *proc) anyStringKey(fr *frame, key ssa.Value, pos token.Pos, cur int) in
 	p.refuseAt(p.emit(cur, model.GuardOp(anyE), pos, Origin{}), what, pos)
 	return p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
 }
+
+// stringLen lowers len(x) in a goroutine for a string x known only at run
+// time: a case split over what x holds. Where it holds an interned string
+// (the register of a string loaded from memory), len is that string's
+// length. Where it holds strAny, len is any non-negative int: when every
+// use of the length compares it with a constant, the register takes one
+// value of each interval between those constants (lenRepresentatives), so
+// that every comparison gives each answer Go's can; any other use is a
+// run-time refusal there. ok is false for any other instruction.
+func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok bool) {
+	call, isCall := in.(*ssa.Call)
+	if !isCall {
+		return cur, false
+	}
+	b, isBuiltin := call.Call.Value.(*ssa.Builtin)
+	if !isBuiltin || b.Name() != "len" || len(call.Call.Args) != 1 || !isString(call.Call.Args[0].Type()) {
+		return cur, false
+	}
+	s := p.s
+	x := s.get(fr, call.Call.Args[0])
+	if _, known := s.stringOf(x); known || x.kind != vInt {
+		return cur, false
+	}
+	if !used(call) {
+		return cur, true
+	}
+	pos := call.Pos()
+	r := p.newReg(p.regName(fr, call), types.Typ[types.Int])
+	p.holds(r, fr, call)
+	fr.vals[call] = intVal(model.R(r))
+	join := p.newLoc(pos)
+	anyLen := func(from int) {
+		reps, ok := lenRepresentatives(call)
+		if !ok {
+			p.refuseAt(from, "len of a string fencecheck does not compute, used other than compared with constants", pos)
+			return
+		}
+		for _, n := range reps {
+			p.emitTo(from, model.AssignOp(r, model.C(n)), join, pos, Origin{})
+		}
+	}
+	if isAnyString(x) {
+		anyLen(cur)
+		return join, true
+	}
+	// The ids of the strings interned so far, by length.
+	n := int64(len(s.strs))
+	byLen := map[int64]model.Expr{}
+	var lens []int64
+	for id := int64(0); id <= n; id++ {
+		str, _ := s.stringOf(constVal(id))
+		l := int64(len(str))
+		if _, seen := byLen[l]; !seen {
+			lens = append(lens, l)
+		}
+		byLen[l] = orElse(byLen[l], model.Bin(model.OpEq, x.e, model.C(id)))
+	}
+	slices.Sort(lens)
+	for _, l := range lens {
+		g := p.emit(cur, model.GuardOp(byLen[l]), pos, Origin{})
+		p.emitTo(g, model.AssignOp(r, model.C(l)), join, pos, Origin{})
+	}
+	if s.heap.hint.anyStrings {
+		anyLen(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}))
+	}
+	// A string interned after this split asks for another round, which
+	// interns it first (heapHint.strs): in the round that stands, every
+	// string is interned before any split, so the cases cover every id.
+	if !s.heap.lenSplit || n < s.heap.lenStrs {
+		s.heap.lenSplit, s.heap.lenStrs = true, n
+	}
+	return join, true
+}
+
+// lenRepresentatives returns, when every use of the length n that call
+// computes compares it with a constant, one value of each interval of the
+// non-negative ints on which those comparisons all give the same answers:
+// 0, each constant k and its neighbours k-1 and k+1 (those not negative).
+// ok is false when a use is anything else.
+func lenRepresentatives(call *ssa.Call) (reps []int64, ok bool) {
+	reps = []int64{0}
+	for _, r := range *call.Referrers() {
+		if _, isDebug := r.(*ssa.DebugRef); isDebug {
+			continue
+		}
+		bo, isBin := r.(*ssa.BinOp)
+		if !isBin || !isComparison(bo.Op) {
+			return nil, false
+		}
+		other := bo.Y
+		if other == ssa.Value(call) {
+			other = bo.X
+		}
+		k, isConst := other.(*ssa.Const)
+		if !isConst || k.Value == nil || k.Value.Kind() != constant.Int {
+			return nil, false
+		}
+		c, exact := constant.Int64Val(k.Value)
+		if !exact || c > maxLenConst {
+			return nil, false
+		}
+		for _, v := range []int64{c - 1, c, c + 1} {
+			if v >= 0 {
+				reps = append(reps, v)
+			}
+		}
+	}
+	slices.Sort(reps)
+	return slices.Compact(reps), true
+}
+
+// maxLenConst bounds the constants a length known only at run time is
+// compared with, so that their neighbours stay far from overflow.
+const maxLenConst = 1 << 40

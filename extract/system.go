@@ -941,8 +941,8 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		return v
 	}
 	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {
-		if x.kind != vNil && y.kind != vNil && s.anyStringBoxed() {
-			s.unsupported(in.Pos(), "comparing interface values in a system that boxes a string fencecheck does not compute")
+		if x.kind != vNil && y.kind != vNil && (s.mayHoldAnyString(x) || s.mayHoldAnyString(y)) {
+			s.unsupported(in.Pos(), "comparing interface values that may hold a string fencecheck does not compute")
 		}
 		eq := s.ifaceEqual(x, y, in.Pos())
 		if in.Op == token.EQL {

@@ -1,12 +1,15 @@
 // Package uncomputed holds systems that keep strings the model does not
 // compute in memory: recovered panic messages and stacks, labels built with
-// a strings.Builder, and the results of strings.IndexByte and fmt.Sprint
-// that steer control flow.
+// a strings.Builder, the results of strings.IndexByte and fmt.Sprint that
+// steer control flow, their lengths, errors made of them in goroutines,
+// and a type assertion on a value a goroutine stores.
 package uncomputed
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -161,22 +164,145 @@ func sprintCompared() {
 	}
 }
 
-// lenOfMessage: the length of a string the model does not compute is
-// refused where a run reaches it.
+// lenOfMessage: the length of a string the model does not compute is any
+// length; Go's fmt.Sprint(123456) has six bytes, so the panic is real.
 //
 //fencecheck:system
-func lenOfMessage() { // want `^inconclusive: system lenOfMessage: the number of runs of len of a string known only at run time`
+func lenOfMessage() {
 	var r rec
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		r.msg = fmt.Sprint(1)
+		r.msg = fmt.Sprint(123456)
 	}()
 	wg.Wait()
 	if len(r.msg) > 5 {
-		panic("long")
+		panic("long") // want `^SC: system lenOfMessage is wrong even under sequential consistency`
 	}
+}
+
+// journal keeps the last message two jobs report.
+type journal struct {
+	mu  sync.Mutex
+	msg string
+	n   int
+}
+
+// lenGuarded: each job formats its message and keeps it when it is not
+// empty; either way of len is taken, under the lock.
+//
+//fencecheck:system
+func lenGuarded() {
+	l := &journal{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			msg := fmt.Sprintf("job %d", i)
+			if n := len(msg); n > 0 && n < 80 {
+				l.mu.Lock()
+				l.msg = msg
+				l.n++
+				l.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if l.n > 2 {
+		panic("counted twice")
+	}
+}
+
+// lenGuardedRacy: the same without the lock: the race is on the path where
+// the message is not empty.
+//
+//fencecheck:system
+func lenGuardedRacy() {
+	l := &journal{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			msg := fmt.Sprintf("job %d", i)
+			if len(msg) > 0 {
+				l.msg = msg // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores l\.msg\)`
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// setLabel stores one of two labels under the lock.
+func (l *journal) setLabel(long bool) {
+	l.mu.Lock()
+	if long {
+		l.msg = "abc"
+	} else {
+		l.msg = "ab"
+	}
+	l.mu.Unlock()
+}
+
+// lenOfLabels: a string loaded from memory that holds one of the system's
+// constants has that constant's length, also in arithmetic: both labels
+// have two bytes or more.
+//
+//fencecheck:system
+func lenOfLabels() {
+	l := &journal{msg: "abcd"}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			l.setLabel(i == 1)
+		}()
+	}
+	wg.Wait()
+	if 2*len(l.msg) < 4 {
+		panic("short label")
+	}
+}
+
+// lenOfLabelsShort: the short label is the last one stored in some runs.
+//
+//fencecheck:system
+func lenOfLabelsShort() {
+	l := &journal{msg: "abcd"}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			l.setLabel(i == 1)
+		}()
+	}
+	wg.Wait()
+	if len(l.msg) < 3 {
+		panic("short label") // want `^SC: system lenOfLabelsShort is wrong even under sequential consistency`
+	}
+}
+
+// lenArithmetic: the length of a string the model does not compute, used
+// other than in a comparison with a constant, is refused where a run
+// reaches it.
+//
+//fencecheck:system
+func lenArithmetic() { // want `^inconclusive: system lenArithmetic: the number of runs of len of a string fencecheck does not compute, used other than compared with constants`
+	l := &journal{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		msg := fmt.Sprint(7)
+		l.mu.Lock()
+		l.n += len(msg)
+		l.mu.Unlock()
+	}()
+	wg.Wait()
 }
 
 // shared keeps a strings.Builder that two goroutines write.
@@ -350,4 +476,223 @@ func formatWithoutMemory() { // want `^inconclusive: system formatWithoutMemory:
 	go func() {
 		fmt.Println(&printed)
 	}()
+}
+
+// errStop is a sentinel no job returns.
+var errStop = errors.New("stop")
+
+// outcome keeps the first error of the jobs.
+type outcome struct {
+	mu   sync.Mutex
+	err  error
+	prev error
+	msg  string
+}
+
+// job fails for odd numbers with an error of its own, formatted at run
+// time.
+func job(i int) error {
+	if i%2 == 1 {
+		return fmt.Errorf("job %d failed", i)
+	}
+	return nil
+}
+
+// keep records err under the lock, and its message.
+func (o *outcome) keep(err error) {
+	o.mu.Lock()
+	o.prev, o.err = o.err, err
+	o.msg = err.Error()
+	o.mu.Unlock()
+}
+
+// errorsOfJobs: two jobs, one fails; main finds its error, which is not the
+// sentinel, and prints its message.
+//
+//fencecheck:system
+func errorsOfJobs() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			if err := job(i); err != nil {
+				o.keep(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if o.err == nil || o.err == errStop || errors.Is(o.err, errStop) {
+		panic("lost the error")
+	}
+	fmt.Println(o.err.Error(), o.msg)
+}
+
+// errorsOfJobsRacy: the jobs store their errors without the lock.
+//
+//fencecheck:system
+func errorsOfJobsRacy() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			o.err = fmt.Errorf("job %d", i) // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores o\.err\)`
+		}()
+	}
+	wg.Wait()
+}
+
+// errorOfFormatted: errors.New of a string the model does not compute; its
+// message is that string, which Go's equals "1": the panic is real.
+//
+//fencecheck:system
+func errorOfFormatted() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		o.keep(errors.New(fmt.Sprint(1)))
+	}()
+	wg.Wait()
+	if o.err.Error() == "1" {
+		panic("formatted one") // want `^SC: system errorOfFormatted is wrong even under sequential consistency`
+	}
+}
+
+// errorsInLoop: a job that fails twice in a loop makes two errors, which
+// are not equal.
+//
+//fencecheck:system
+func errorsInLoop() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 4 {
+			if err := job(i); err != nil {
+				o.keep(err)
+			}
+		}
+	}()
+	wg.Wait()
+	if o.prev == o.err {
+		panic("one error twice")
+	}
+}
+
+// errorsInLoopDiffer: main wrongly expects the two errors to be one.
+//
+//fencecheck:system
+func errorsInLoopDiffer() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 4 {
+			if err := job(i); err != nil {
+				o.keep(err)
+			}
+		}
+	}()
+	wg.Wait()
+	if o.prev != o.err {
+		panic("two errors") // want `^SC: system errorsInLoopDiffer is wrong even under sequential consistency`
+	}
+}
+
+// errorsInLongLoop: more errors in a loop than fencecheck models: the
+// answer is inconclusive, naming the count.
+//
+//fencecheck:system
+func errorsInLongLoop() { // want `^inconclusive: system errorsInLongLoop: the number of objects fmt\.Errorf\("job %d failed", \.\.\.\) allocates in a loop of goroutine go@\d+ \(fencecheck models 3\)`
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 10 {
+			if err := job(i); err != nil {
+				o.keep(err)
+			}
+		}
+	}()
+	wg.Wait()
+}
+
+// parsed keeps the message of a parse error.
+//
+//fencecheck:system
+func parsedMessage() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if _, err := strconv.Atoi(fmt.Sprint(1)); err != nil {
+			o.mu.Lock()
+			o.msg = err.Error()
+			o.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+}
+
+// box holds a value a goroutine stores.
+type box struct {
+	mu sync.Mutex
+	v  any
+}
+
+// assertAfterStore: a goroutine asserts the value another stores, after it
+// is told so; the asserting goroutine is lowered first, when the cell still
+// holds the set-up's nil.
+//
+//fencecheck:system
+func assertAfterStore() {
+	b := &box{}
+	ready := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		<-ready
+		if b.v.(int) != 5 {
+			panic("wrong value")
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		b.v = 5
+		close(ready)
+	}()
+	wg.Wait()
+}
+
+// assertBeforeStore: without the signal, the assertion may run before the
+// store, on nil, and panic.
+//
+//fencecheck:system
+func assertBeforeStore() {
+	b := &box{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		_ = b.v.(int) // want `^SC: system assertBeforeStore is wrong even under sequential consistency: the bad state interface conversion`
+	}()
+	go func() {
+		defer wg.Done()
+		b.mu.Lock()
+		b.v = 5
+		b.mu.Unlock()
+	}()
+	wg.Wait()
 }

@@ -124,12 +124,14 @@ func slices() {
 
 var lastErr atomic.Pointer[error]
 
+var errBase = errors.New("base")
+
+// errorWrapped: an error that wraps another (%w) is not modelled.
+//
 //fencecheck:system
-func errorInLoop() {
+func errorWrapped() {
 	go func() {
-		for range 2 {
-			err := errors.New("again")
-			lastErr.Store(&err)
-		}
+		err := fmt.Errorf("again: %w", errBase)
+		lastErr.Store(&err)
 	}()
 }
