@@ -146,7 +146,9 @@ type system struct {
 // reduced wraps eng in the cone-of-influence reduction (package coi), which
 // slices away the stores nothing observes and the registers nothing
 // depends on before any engine runs. It serves the reachability questions
-// of the fence inference only: the race question needs every access.
+// of the fence inference; the race question's first phase, which asks
+// which accesses meet, searches the whole program, and its second phase
+// is sliced in checkRaces.
 func (s *system) reduced(eng engines.Engine) engines.Engine {
 	return &coi.Engine{Inner: eng, OnReduce: func(st coi.Stats) {
 		if !s.reduction.Removed() {

@@ -19,6 +19,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/pred"
 	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/engines/sb"
+	"github.com/fencecheck/fencecheck/engines/wrap/coi"
 	"github.com/fencecheck/fencecheck/internal/longtest"
 	"github.com/fencecheck/fencecheck/internal/progen"
 	"github.com/fencecheck/fencecheck/model"
@@ -314,20 +315,29 @@ func TestDifferential(t *testing.T) {
 		c.states += int64(or.states)
 		c.mu.Unlock()
 		type run struct {
+			name  string
 			eng   engines.Engine
+			opt   race.Options
 			exact bool
 		}
-		runs := []run{{&explicit.Engine{}, true}, {&sb.Engine{}, true}}
+		runs := []run{
+			{"explicit", &explicit.Engine{}, race.Options{}, true},
+			{"sb", &sb.Engine{}, race.Options{}, true},
+			// The analyzer's configuration: the second phase's instrumented
+			// program sliced to the cone of influence of the questions
+			// still open, each time one is asked.
+			{"explicit+coi", &explicit.Engine{}, race.Options{Enumerate: &coi.Engine{Inner: &explicit.Engine{}}, Reach: i%2 == 0}, true},
+		}
 		if usePred && i%10 == 0 && loc.states <= maxPredStates {
-			runs = append(runs, run{&pred.Engine{}, false})
+			runs = append(runs, run{"pred", &pred.Engine{}, race.Options{}, false})
 		}
 		for _, rn := range runs {
-			name := rn.eng.Name()
+			name := rn.name
 			// A work bound decides when a check gives up, so that the
 			// answer does not depend on the machine's load; the wall clock
 			// is a safety net whose expiry is counted, not failed.
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			res, err := race.Check(engines.WithMeter(ctx, engines.NewMeter(diffWork)), rn.eng, p, race.Options{})
+			res, err := race.Check(engines.WithMeter(ctx, engines.NewMeter(diffWork)), rn.eng, p, rn.opt)
 			timedOut := ctx.Err() != nil
 			cancel()
 			if timedOut {
@@ -375,7 +385,7 @@ func TestDifferential(t *testing.T) {
 		c.programs, c.loopy, c.tooBig, c.racy, c.raceFree, c.oracleFault, c.states)
 	t.Logf("%d racy programs have no happens-before race (conflicting accesses that never run); "+
 		"%d have more happens-before races than pairs at their locations at once", c.locOnly, c.moreHB)
-	for _, name := range []string{"explicit", "sb", "pred"} {
+	for _, name := range []string{"explicit", "sb", "explicit+coi", "pred"} {
 		if c.compared[name]+c.atFault[name]+c.undecided[name]+c.tooLarge[name] == 0 {
 			continue
 		}
