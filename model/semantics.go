@@ -525,15 +525,18 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, 
 		// Under PSO the stores buffered so far close an epoch; with none,
 		// or with the last epoch closed already, there is nothing to order.
 		if buf := s.Bufs[i]; m == PSO && len(buf) > 0 && buf[len(buf)-1].Var != Barrier {
-			ns.Bufs = slices.Clone(s.Bufs)
-			ns.Bufs[i] = append(slices.Clip(buf), BufEntry{Var: Barrier})
+			ns.Bufs = a.cloneBufs(s.Bufs)
+			nb := a.makeEntries(len(buf) + 1)
+			copy(nb, buf)
+			nb[len(buf)] = BufEntry{Var: Barrier}
+			ns.Bufs[i] = nb
 		}
 	case Locked:
 		if len(s.Bufs[i]) > 0 {
 			return Step{}, State{}, errBufNotEmpty
 		}
-		regs := slices.Clone(s.Regs[i])
-		mem := slices.Clone(s.Mem)
+		regs := a.CloneVals(s.Regs[i])
+		mem := a.CloneVals(s.Mem)
 		benv := Env{Regs: regs, AllRegs: s.Regs, Mem: mem, Ints: p.Ints}
 		first := true
 		for _, b := range op.Body {
@@ -593,7 +596,7 @@ func (p *Program) exec(s State, i, ti int, m Model, bound int, a *Arena) (Step, 
 			}
 		}
 		ns.Mem = mem
-		ns.Regs = slices.Clone(s.Regs)
+		ns.Regs = a.CloneRows(s.Regs)
 		ns.Regs[i] = regs
 	default:
 		return Step{}, State{}, fmt.Errorf("unknown operation %v", op.Kind)
