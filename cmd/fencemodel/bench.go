@@ -282,7 +282,9 @@ func runBench(e benchEntry, o benchOptions) *benchRow {
 	infer := func(all bool) (*fence.Result, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), o.budget)
 		defer cancel()
-		return fence.Infer(ctx, o.eng, p, fence.Options{All: all, Placement: o.placement})
+		// The engine's own searches under the model, as the papers
+		// measure them.
+		return fence.Infer(ctx, o.eng, p, fence.Options{All: all, Placement: o.placement, UnderModelOnly: true})
 	}
 	row.cheapest, row.err = infer(false)
 	switch {

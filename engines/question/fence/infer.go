@@ -88,6 +88,12 @@ type Options struct {
 	// engine: the program behaves as under SC, where barriers change
 	// nothing, and is safe.
 	SafeUnderSC bool
+	// UnderModelOnly has every set checked by the engine under Model.
+	// Otherwise, under TSO, the sets after which every read finds its
+	// buffer empty are decided by one search of p under SC, shared by
+	// all of them (see search.check): the same answers, from fewer
+	// states. Benchmarks of an engine's TSO searches set it.
+	UnderModelOnly bool
 }
 
 // Result is the answer of [Infer].
@@ -261,12 +267,22 @@ type search struct {
 	coster *coster
 	res    *Result
 	bounds []string // distinct bounds of the Safe answers relied on
+	sc     scAnswer // p under SC, for the sets that drain every read
+}
+
+// scAnswer is the answer of one search of p under SC, made at most once
+// for the checks of any batch.
+type scAnswer struct {
+	once sync.Once
+	res  *engines.Result
+	err  error
 }
 
 // outcome is the engine's answer for one fence set.
 type outcome struct {
 	prog *model.Program // p ⊕ set
 	res  *engines.Result
+	sc   bool // res is the search of p under SC that decided the set
 	err  error
 }
 
@@ -298,6 +314,9 @@ func (s *search) run(ctx context.Context) error {
 					return o.err
 				}
 				s.res.Stats.States += o.res.Stats.States
+				if o.sc {
+					s.res.Stats.SCChecks++
+				}
 				switch o.res.Status {
 				case engines.Inconclusive:
 					s.inconclusive(fmt.Sprintf("%s engine on %s: %s", s.eng.Name(), s.describe(F), o.res.Reason))
@@ -380,8 +399,31 @@ func (s *search) check(ctx context.Context, F []Place) outcome {
 	if len(F) > 0 {
 		prog = Insert(s.p, F)
 	}
-	if s.opts.SafeUnderSC && s.m == model.TSO && facts.LoadsDrained(prog) {
-		return outcome{prog: prog, res: &engines.Result{Status: engines.Safe, Model: s.m}}
+	if s.m == model.TSO && facts.LoadsDrained(prog) {
+		// Every read of p ⊕ F finds its buffer empty: x86-TSO has the
+		// behaviours of SC, under which barriers change nothing, so p ⊕ F
+		// is safe when p is safe under SC. The caller may know that
+		// already; otherwise one search of p under SC, shared by every
+		// such set, answers it (a search of SC states only, which are
+		// fewer than those with buffers). Any other answer of that search
+		// leaves the set to the engine under TSO.
+		if s.opts.SafeUnderSC {
+			return outcome{prog: prog, res: &engines.Result{Status: engines.Safe, Model: s.m}}
+		}
+		if !s.opts.UnderModelOnly {
+			first := false
+			s.sc.once.Do(func() {
+				first = true
+				s.sc.res, s.sc.err = s.eng.Check(ctx, s.p, model.SC)
+			})
+			if r := s.sc.res; s.sc.err == nil && r != nil && r.Status == engines.Safe && r.Bound == "" {
+				res := &engines.Result{Status: engines.Safe, Model: s.m}
+				if first {
+					res.Stats = r.Stats
+				}
+				return outcome{prog: prog, res: res, sc: first}
+			}
+		}
 	}
 	r, err := s.eng.Check(ctx, prog, s.m)
 	if err != nil {
