@@ -247,6 +247,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if v, ok := s.regexpCall(fn, args, pos); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	readOnly := func(v ssa.Value) bool {
 		x, ok := fr.vals[v]
 		return ok && s.readOnlyArg(x)
@@ -546,6 +552,15 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 		return v, true
 	}
 	if v, ok := s.stringsCall(fn, args); ok {
+		return v, true
+	}
+	if v, ok := s.regexpCall(fn, args, pos); ok {
+		return v, true
+	}
+	if v, ok := s.builderCall(c, fn, args); ok {
+		return v, true
+	}
+	if v, ok := s.sortCall(fn, args); ok {
 		return v, true
 	}
 	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {

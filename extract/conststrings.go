@@ -2,7 +2,10 @@ package extract
 
 import (
 	"go/token"
+	"go/types"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -59,13 +62,26 @@ var stringFuncs = map[string]stringFunc{
 	"TrimRight":     {2, true, func(s []string, _ int64) (int64, string) { return strResult(strings.TrimRight(s[0], s[1])) }},
 }
 
-// stringsCall computes a function of stringFuncs whose arguments are all
-// constants; ok is false for any other call.
+// utf8Funcs are the functions of package unicode/utf8 computed on
+// constants.
+var utf8Funcs = map[string]stringFunc{
+	"ValidString":       {1, false, func(s []string, _ int64) (int64, string) { return boolResult(utf8.ValidString(s[0])) }},
+	"RuneCountInString": {1, false, func(s []string, _ int64) (int64, string) { return intResult(utf8.RuneCountInString(s[0])) }},
+}
+
+// constStringFuncs are the functions computed on constants, by package.
+var constStringFuncs = map[string]map[string]stringFunc{
+	"strings":      stringFuncs,
+	"unicode/utf8": utf8Funcs,
+}
+
+// stringsCall computes a function of constStringFuncs whose arguments are
+// all constants; ok is false for any other call.
 func (s *system) stringsCall(fn *ssa.Function, args []value) (value, bool) {
-	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "strings" || fn.Signature.Recv() != nil {
+	if fn.Pkg == nil || fn.Signature.Recv() != nil {
 		return value{}, false
 	}
-	sf, ok := stringFuncs[fn.Name()]
+	sf, ok := constStringFuncs[fn.Pkg.Pkg.Path()][fn.Name()]
 	if !ok || len(args) < sf.nStr {
 		return value{}, false
 	}
@@ -161,4 +177,183 @@ func (s *system) unknownStringUse(fr *frame, in ssa.Instruction) (string, bool) 
 		}
 	}
 	return "", false
+}
+
+// A strings.Builder that the set-up uses only through its methods (a
+// variable whose address goes to no other code: b := strings.Builder{};
+// b.WriteString(ns); b.WriteString("_"); return b.String(), as metric
+// libraries build a metric's full name) has its contents computed while
+// every string, byte and rune written to it is a constant: its String()
+// is then that constant. Any other Builder's String() is a string the
+// model does not compute (strings.go).
+
+// builderState is what the set-up knows of the contents of one Builder.
+type builderState struct {
+	str     string
+	unknown bool // something not constant was written
+}
+
+// builderCall executes, in the set-up, a method of a strings.Builder that
+// builderOnly allows; ok is false for every other call.
+func (s *system) builderCall(c *ssa.CallCommon, fn *ssa.Function, args []value) (value, bool) {
+	if !isBuilderMethod(fn) || len(c.Args) == 0 || len(args) == 0 || args[0].kind != vPtr || args[0].ptr.dynamic() {
+		return value{}, false
+	}
+	if a, ok := c.Args[0].(*ssa.Alloc); !ok || !builderOnly(a) {
+		return value{}, false
+	}
+	if s.builders == nil {
+		s.builders = map[string]*builderState{}
+	}
+	key := args[0].ptr.key()
+	b := s.builders[key]
+	if b == nil {
+		b = &builderState{}
+		s.builders[key] = b
+	}
+	write := func(str string, known bool) {
+		b.str += str
+		b.unknown = b.unknown || !known
+	}
+	switch fn.Name() {
+	case "WriteString", "WriteRune":
+		var str string
+		var ok bool
+		if fn.Name() == "WriteString" {
+			str, ok = s.stringOf(args[1])
+		} else {
+			var r int64
+			r, ok = args[1].constant()
+			str = string(rune(r))
+		}
+		write(str, ok)
+		n := opaque("the length of a string the model does not compute")
+		if ok {
+			n = constVal(int64(len(str)))
+		}
+		return value{kind: vTuple, tup: []value{n, {kind: vNil}}}, true
+	case "WriteByte":
+		c, ok := args[1].constant()
+		write(string([]byte{byte(c)}), ok)
+		return value{kind: vNil}, true
+	case "Reset":
+		*b = builderState{}
+		return value{}, true
+	case "Grow":
+		if g, ok := args[1].constant(); ok && g >= 0 {
+			return value{}, true
+		}
+	case "Len":
+		if !b.unknown {
+			return constVal(int64(len(b.str))), true
+		}
+	case "String":
+		if !b.unknown {
+			return constVal(s.intern(b.str)), true
+		}
+		return s.uncomputedString("the contents of a strings.Builder written with strings the model does not compute"), true
+	}
+	b.unknown = true
+	return value{}, false
+}
+
+// builderOnly reports whether the Builder a allocates is used only as the
+// receiver of its methods (and zeroed by its declaration): no other code
+// can change its contents or copy it.
+func builderOnly(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != a {
+				return false
+			}
+			if c, ok := r.Val.(*ssa.Const); !ok || !c.IsNil() && c.Value != nil {
+				return false
+			}
+		case ssa.CallInstruction:
+			c := r.Common()
+			f := c.StaticCallee()
+			if f == nil || !isBuilderMethod(f) || len(c.Args) == 0 || c.Args[0] != a {
+				return false
+			}
+			for _, arg := range c.Args[1:] {
+				if arg == a {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sortCall sorts, in the set-up, a slice of strings or of signed integers
+// whose elements are all constants (sort.Strings, sort.Ints, slices.Sort),
+// as a library sorts the label names it is given; ok is false for any
+// other call, which stays a call the model does not run.
+func (s *system) sortCall(fn *ssa.Function, args []value) (value, bool) {
+	orig := fn
+	if fn.Origin() != nil {
+		orig = fn.Origin()
+	}
+	if orig.Pkg == nil || len(args) != 1 || fn.Signature.Recv() != nil {
+		return value{}, false
+	}
+	switch orig.Pkg.Pkg.Path() + "." + orig.Name() {
+	case "sort.Strings", "sort.Ints", "slices.Sort":
+	default:
+		return value{}, false
+	}
+	if args[0].kind == vNil {
+		return value{}, true
+	}
+	x := args[0]
+	if x.kind != vSlice || x.ptr.dynamic() || x.sl.dlen != nil {
+		return value{}, false
+	}
+	elem, ok := fn.Signature.Params().At(0).Type().Underlying().(*types.Slice)
+	if !ok {
+		return value{}, false
+	}
+	b, ok := elem.Elem().Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsString|types.IsInteger) == 0 || b.Info()&types.IsUnsigned != 0 {
+		return value{}, false
+	}
+	str := b.Info()&types.IsString != 0
+	cells := make([]pointer, x.sl.len)
+	vals := make([]int64, x.sl.len)
+	strs := make([]string, x.sl.len)
+	for i := range cells {
+		cells[i] = x.ptr.with(step{field: -1, index: int(x.sl.off) + i})
+		v, present := s.mem[cells[i].key()]
+		if !present {
+			continue
+		}
+		c, ok := v.constant()
+		if !ok {
+			return value{}, false
+		}
+		vals[i] = c
+		if str {
+			if strs[i], ok = s.stringOf(v); !ok {
+				return value{}, false
+			}
+		}
+	}
+	order := make([]int, len(cells))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if str {
+			return strs[order[i]] < strs[order[j]]
+		}
+		return vals[order[i]] < vals[order[j]]
+	})
+	for i, p := range cells {
+		s.mem[p.key()] = constVal(vals[order[i]])
+	}
+	return value{}, true
 }

@@ -23,7 +23,7 @@
 //   - numbers: integers and booleans (Go's wrap-around, conversions, bit
 //     operations), ints.go; floats as IEEE bit patterns, floats.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
-//   - slices: slices.go. strings: strings.go, conststrings.go.
+//   - slices: slices.go. strings: strings.go, conststrings.go, regexps.go.
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
@@ -123,8 +123,11 @@
 // type and its underlying type keep the value (and a pointer conversion the
 // cell). A string is an opaque value: each constant is interned as a small
 // integer, so strings are stored, loaded and compared with == and !=; len,
-// slicing, indexing and concatenation of constants, and the functions of
-// package strings applied to constants, are computed (conststrings.go). A
+// slicing, indexing and concatenation of constants, the functions of
+// package strings applied to constants, a strings.Builder that the set-up
+// writes with constants and the sort of a slice of known strings or
+// integers are computed (conststrings.go), and so are the matches of
+// constants by a regexp compiled from a constant (regexps.go). A
 // string that a call the model does not run returns is strAny, a value
 // that stands for every string: it is stored, loaded, passed on and
 // concatenated, and == or != with it is either answer, which only adds

@@ -176,6 +176,7 @@ func (s *system) initLocalCall(fr *frame, c *ssa.CallCommon, f value, args []val
 		}
 		s.init.cur = fr
 		res = s.skipCall(c, f, args, s.cannotRun(u, loop), pos)
+		res.why = "the result of " + f.fn.String() + ", whose code cannot be run"
 	}()
 	s.checkCgo(fr, c, f.fn, pos)
 	if fr.onStack(f.fn) {
@@ -546,6 +547,12 @@ func (s *system) nameAfter(g *object, v value) {
 	}
 	o.name, o.anon = g.decl.Name(), false
 	s.init.named[o] = g.decl
+	if is := s.init.issues[o]; is != nil && !isPkgVar(o.decl) {
+		// Made unknown before it was stored: named after the variable
+		// now (var requests = metrics.NewCounter(name)).
+		named := s.newIssue(o, is.why, is.pos)
+		is.pos, is.what = named.pos, named.what
+	}
 }
 
 // initInstr executes an instruction of the package's initialisation where
@@ -683,6 +690,12 @@ func (s *system) operands(fr *frame, in ssa.Instruction) []value {
 // tryPure evaluates in as in the setup, returning the failure instead of
 // raising it.
 func (s *system) tryPure(fr *frame, in ssa.Instruction) (handled bool, bad *unsupported) {
+	bad = s.try(func() { handled = s.pure(fr, in) })
+	return handled, bad
+}
+
+// try runs f, returning the failure it raises instead of raising it.
+func (s *system) try(f func()) (bad *unsupported) {
 	defer func() {
 		if r := recover(); r != nil {
 			u, ok := r.(unsupported)
@@ -692,7 +705,24 @@ func (s *system) tryPure(fr *frame, in ssa.Instruction) (handled bool, bad *unsu
 			bad = &u
 		}
 	}()
-	return s.pure(fr, in), nil
+	f()
+	return nil
+}
+
+// initKnown reports whether the initialisation knows vals in full: none
+// is opaque, and none points to an object whose value it does not know.
+func (s *system) initKnown(vals []value) bool {
+	for _, v := range vals {
+		switch v.kind {
+		case vOpaque:
+			return false
+		case vPtr, vSlice:
+			if v.ptr.dynamic() || s.init.issues[v.ptr.obj] != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // initStore executes a store of the initialisation that the setup could
@@ -724,6 +754,11 @@ func (s *system) initStore(fr *frame, in *ssa.Store) bool {
 		for k, c := range v.agg {
 			s.mem[key+k] = c
 		}
+		return true
+	}
+	if v.kind == vOpaque && v.re != nil && isScalar(in.Val.Type()) {
+		// A compiled regexp is kept as computed.
+		s.mem[a.ptr.key()] = v
 		return true
 	}
 	if v.kind == vOpaque {
@@ -831,6 +866,16 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		switch b.Name() {
 		case "print", "println":
 			return false
+		case "len", "cap", "min", "max", "append":
+			// As in the set-up, on values the initialisation knows in
+			// full (len(name) of a constant, append to a known slice).
+			if s.initKnown(args) {
+				var v value
+				if bad := s.try(func() { v = s.builtin(fr, b, c.Args, pos) }); bad == nil {
+					fr.vals[in] = v
+					return true
+				}
+			}
 		}
 		return skip("the built-in "+b.Name(), value{})
 	}
@@ -852,6 +897,20 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	if v, ok := s.errorsCall(f.fn, c, args, pos, nil); ok {
 		fr.vals[in] = v
 		return true
+	}
+	if v, ok := s.regexpCall(f.fn, args, pos); ok {
+		fr.vals[in] = v
+		return true
+	}
+	if v, ok := s.stringsCall(f.fn, args); ok {
+		fr.vals[in] = v
+		return true
+	}
+	if s.initKnown(args) {
+		if v, ok := s.sortCall(f.fn, args); ok {
+			fr.vals[in] = v
+			return true
+		}
 	}
 	if k, _ := s.x.runtimeKind(f.fn); k != rtNone || randBounded(f.fn) {
 		// var workers = runtime.GOMAXPROCS(0): as in the set-up.

@@ -338,6 +338,9 @@ type system struct {
 
 	strs   []string         // the interned strings, by id - 1 (strings.go)
 	strIDs map[string]int64 // their ids
+	// builders are the contents of the Builders the set-up writes
+	// (conststrings.go), by the key of their memory.
+	builders map[string]*builderState
 }
 
 // maxSetupSteps bounds the concrete execution of a system's setup.

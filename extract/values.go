@@ -5,6 +5,7 @@ import (
 	"go/build"
 	"go/types"
 	"math"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -69,6 +70,9 @@ type value struct {
 	// channel, the object that holds its payload once it is stored,
 	// merged or compared (anyvals.go).
 	box *object
+	// re is, for an opaque value, the regexp it holds when it was compiled
+	// from a constant pattern (regexps.go).
+	re *regexp.Regexp
 	// anyInt marks an opaque value that may be any non-negative integer
 	// of type typ (fastrand's result, runtime.go).
 	anyInt bool

@@ -10,7 +10,9 @@ import (
 	"os"
 	"regexp"
 	"runtime/metrics"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // names is built by ranging over a slice the model cannot compute.
@@ -26,7 +28,38 @@ func cumulative() []string {
 	return out
 }
 
-var re = regexp.MustCompile(`^[a-z_]+$`) // want `^unsupported in a fencecheck system: the initial value of package-level variable re, which depends on a call of regexp\.MustCompile \(used at initdeps\.go:\d+\)$`
+// re is compiled from a constant: Go's regexp package computes its
+// matches of constants.
+var re = regexp.MustCompile(`^[a-z_]+$`)
+
+// pattern comes from the environment: nothing it matches is known.
+var pattern = regexp.MustCompile(os.Getenv("INITDEPS_PATTERN")) // want `^unsupported in a fencecheck system: the initial value of package-level variable pattern, which depends on a call of regexp\.MustCompile \(used at initdeps\.go:\d+\)$`
+
+// counter is a metric registered by name, as metrics libraries do from
+// package-level variables: the name is checked, then the counter appended
+// to the registry.
+type counter struct {
+	name string
+	n    atomic.Int64
+}
+
+var (
+	regMu    sync.Mutex
+	registry []*counter
+)
+
+func register(name string) *counter {
+	if len(name) == 0 || strings.IndexByte(name, '{') >= 0 || !re.MatchString(name) {
+		panic("invalid metric name")
+	}
+	c := &counter{name: name}
+	regMu.Lock()
+	registry = append(registry, c)
+	regMu.Unlock()
+	return c
+}
+
+var requests = register("requests_total")
 
 // v2 has a single value, which no code can change.
 type v2 struct{}
@@ -95,10 +128,10 @@ func lockedUpdate() {
 	}
 }
 
-// matches checks a name against re in a goroutine: re's value matters.
+// matchesName checks a name against re in a goroutine: the answer is Go's.
 //
 //fencecheck:system
-func matches() {
+func matchesName() {
 	ok := false
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -110,6 +143,75 @@ func matches() {
 	if !ok {
 		panic("no match")
 	}
+}
+
+// matchesDash is matchesName with a name that re does not match.
+//
+//fencecheck:system
+func matchesDash() {
+	ok := false
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		ok = re.MatchString("go-gc")
+		wg.Done()
+	}()
+	wg.Wait()
+	if !ok {
+		panic("no match") // want `^SC: system matchesDash is wrong even under sequential consistency`
+	}
+}
+
+// matchesEnv uses pattern, which the initialisation cannot compute.
+//
+//fencecheck:system
+func matchesEnv() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		_ = pattern.MatchString("go_gc")
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// served counts requests in the counter the initialisation registered.
+//
+//fencecheck:system
+func served() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			requests.n.Add(1)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if requests.n.Load() != 2 || len(registry) != 1 || registry[0] != requests {
+		panic("lost request")
+	}
+}
+
+// servedTwice also reads the registered counter's count with a plain
+// load of a field written atomically: the comparison is racy.
+//
+//fencecheck:system
+func servedRacy() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			if requests.n.Add(1) == 2 {
+				requests.name = "done" // want `^race: `
+			}
+			wg.Done()
+		}()
+	}
+	go func() {
+		_ = requests.name == "done"
+	}()
+	wg.Wait()
 }
 
 // spends reads budget, which configure may have changed.

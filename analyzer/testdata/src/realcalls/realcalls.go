@@ -5,6 +5,8 @@ package realcalls
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -257,3 +259,54 @@ func optionLimit() { admit(2) }
 
 //fencecheck:system
 func optionTooLow() { admit(1) }
+
+// fqName builds a metric's full name as metrics libraries do, with a
+// strings.Builder of its own: the set-up computes it.
+func fqName(ns, sub, name string) string {
+	var b strings.Builder
+	if ns != "" {
+		b.WriteString(ns)
+		b.WriteByte('_')
+	}
+	if sub != "" {
+		b.WriteString(sub)
+		b.WriteString("_")
+	}
+	b.WriteString(name)
+	return b.String()
+}
+
+// countByName counts hits under their metric's name, its label names
+// sorted by the set-up; locked says whether the goroutines take the lock.
+func countByName(locked bool) {
+	name := fqName("app", "", "hits")
+	labels := []string{"zone", "code"}
+	sort.Strings(labels)
+	known := len(name) == 8 && labels[0] == "code" && labels[1] == "zone"
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			if locked {
+				mu.Lock()
+			}
+			seen[name]++ // want `^race: `
+			if locked {
+				mu.Unlock()
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if !known || seen["app_hits"] != 2 {
+		panic("wrong name or count") // want `^SC: system countUnlocked is wrong even under sequential consistency`
+	}
+}
+
+//fencecheck:system
+func countLocked() { countByName(true) }
+
+//fencecheck:system
+func countUnlocked() { countByName(false) }

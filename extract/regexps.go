@@ -1,0 +1,70 @@
+package extract
+
+import (
+	"go/token"
+	"regexp"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A regular expression compiled from a constant pattern (var identRegexp =
+// regexp.MustCompile("^[a-zA-Z_:.]+$"), as a metrics library validates
+// names) is compiled by Go's own regexp package while the system is
+// lowered: its value is an opaque value that holds it, which may be stored
+// and loaded like a pointer that nothing writes. Matching it against a
+// constant string computes Go's answer; any other use of it stays a call
+// the model does not run.
+
+// regexpCall computes regexp.MustCompile and regexp.Compile of a constant
+// pattern, and the methods MatchString and String of such a regexp on
+// constants; ok is false for any other call.
+func (s *system) regexpCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "regexp" {
+		return value{}, false
+	}
+	if fn.Signature.Recv() == nil {
+		if fn.Name() != "MustCompile" && fn.Name() != "Compile" || len(args) != 1 {
+			return value{}, false
+		}
+		pat, ok := s.stringOf(args[0])
+		if !ok {
+			return value{}, false
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			// MustCompile panics, Compile returns the error: left to the
+			// paths of calls the model does not run.
+			return value{}, false
+		}
+		v := opaque("a regexp compiled from " + quoteShort(pat))
+		v.re = re
+		if fn.Name() == "Compile" {
+			return value{kind: vTuple, tup: []value{v, {kind: vNil}}}, true
+		}
+		return v, true
+	}
+	if len(args) == 0 || args[0].re == nil {
+		return value{}, false
+	}
+	re := args[0].re
+	switch fn.Name() {
+	case "MatchString":
+		str, ok := s.stringOf(args[1])
+		if !ok {
+			s.unsupported(pos, "matching a string known only at run time against the regexp %s (only constants are matched)", quoteShort(re.String()))
+		}
+		return constVal(b2i(re.MatchString(str))), true
+	case "String":
+		return constVal(s.intern(re.String())), true
+	}
+	return value{}, false
+}
+
+// quoteShort quotes str, cut to a length a message can show.
+func quoteShort(str string) string {
+	const max = 40
+	if len(str) > max {
+		str = str[:max] + "…"
+	}
+	return "`" + str + "`"
+}
