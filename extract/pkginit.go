@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -295,7 +296,9 @@ func (x *extractor) globalsOf(fn *ssa.Function) *globalRefs {
 
 // globalRefs collects the package-level variables that code refers to,
 // following the functions it refers to. A call of an interface method may
-// reach any method of the package: then all its variables count.
+// reach the method of that name of any type of the packages read from
+// source: each of them is followed; where one is generic (its instances
+// are not all known), every variable of those packages counts.
 type globalRefs struct {
 	globals []*ssa.Global
 	seenG   map[*ssa.Global]bool
@@ -328,8 +331,12 @@ func (r *globalRefs) fn(x *extractor, fn *ssa.Function) {
 }
 
 func (r *globalRefs) instr(x *extractor, in ssa.Instruction) {
-	if c, ok := in.(ssa.CallInstruction); ok && c.Common().IsInvoke() {
-		r.all = true
+	if c, ok := in.(ssa.CallInstruction); ok && c.Common().IsInvoke() && !r.all {
+		t := x.invokeTargets(c.Common().Method)
+		r.all = t.generic
+		for _, fn := range t.fns {
+			r.fn(x, fn)
+		}
 	}
 	for _, op := range in.Operands(nil) {
 		switch v := (*op).(type) {
@@ -358,12 +365,93 @@ func (r *globalRefs) list(x *extractor) []*ssa.Global {
 		return r.globals
 	}
 	var out []*ssa.Global
-	for _, m := range x.ssapkg.Members {
-		if g, ok := m.(*ssa.Global); ok {
-			out = append(out, g)
+	for _, p := range x.sourcePkgs() {
+		for _, m := range p.Members {
+			if g, ok := m.(*ssa.Global); ok {
+				out = append(out, g)
+			}
 		}
 	}
 	return out
+}
+
+// sourcePkgs returns the packages read from source, the package's own
+// first, the others in the order of their paths.
+func (x *extractor) sourcePkgs() []*ssa.Package {
+	out := []*ssa.Package{x.ssapkg}
+	var rest []*ssa.Package
+	for p := range x.srcPkgs {
+		if p != x.ssapkg {
+			rest = append(rest, p)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Pkg.Path() < rest[j].Pkg.Path() })
+	return append(out, rest...)
+}
+
+// isSourcePkg reports whether p is the package or one read from source.
+func (x *extractor) isSourcePkg(p *types.Package) bool {
+	if p == x.pkg {
+		return true
+	}
+	for sp := range x.srcPkgs {
+		if sp.Pkg == p {
+			return true
+		}
+	}
+	return false
+}
+
+// invokeTargets are the methods a call of an interface method may run
+// among the packages read from source.
+type invokeTargets struct {
+	fns     []*ssa.Function
+	generic bool // a generic type has the method: its instances count too
+}
+
+// invokeTargets returns the methods named as m of the types declared at
+// the top level of the packages read from source, through values and
+// pointers.
+func (x *extractor) invokeTargets(m *types.Func) invokeTargets {
+	key := m.Name()
+	if !m.Exported() && m.Pkg() != nil {
+		key = m.Pkg().Path() + "." + key
+	}
+	if t, ok := x.invoked[key]; ok {
+		return t
+	}
+	var t invokeTargets
+	prog := x.ssapkg.Prog
+	for _, p := range x.sourcePkgs() {
+		for _, mem := range p.Members {
+			typ, ok := mem.(*ssa.Type)
+			if !ok {
+				continue
+			}
+			n, ok := typ.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			for _, recv := range []types.Type{n, types.NewPointer(n)} {
+				sel := prog.MethodSets.MethodSet(recv).Lookup(m.Pkg(), m.Name())
+				if sel == nil {
+					continue
+				}
+				if n.TypeParams().Len() > 0 {
+					t.generic = true
+					continue
+				}
+				if fn := prog.MethodValue(sel); fn != nil {
+					t.fns = append(t.fns, fn)
+				}
+			}
+		}
+	}
+	if x.invoked == nil {
+		x.invoked = map[string]invokeTargets{}
+	}
+	x.invoked[key] = t
+	return t
 }
 
 // isPkgVar reports whether v is a package-level variable.
@@ -486,8 +574,8 @@ func opaqueFrom(why string, vs ...value) value {
 	return v
 }
 
-// methodsOf returns, as function values, the methods of the package's
-// types that a value of type t holds (in itself, its fields and elements,
+// methodsOf returns, as function values, the methods of the types of the
+// packages read from source that a value of type t holds (in itself, its fields and elements,
 // or behind pointers): what a call into another package given such a
 // value, through an interface or a type parameter, may call.
 func (s *system) methodsOf(t types.Type) []value {
@@ -502,7 +590,7 @@ func (s *system) methodsOf(t types.Type) []value {
 		}
 		seen[t] = true
 		if n, ok := t.(*types.Named); ok {
-			if n.Obj().Pkg() == s.x.pkg && (n.TypeParams().Len() == 0 || n.TypeArgs().Len() > 0) {
+			if s.x.isSourcePkg(n.Obj().Pkg()) && (n.TypeParams().Len() == 0 || n.TypeArgs().Len() > 0) {
 				for _, recv := range []types.Type{n, types.NewPointer(n)} {
 					mset := prog.MethodSets.MethodSet(recv)
 					for i := 0; i < mset.Len(); i++ {

@@ -43,6 +43,8 @@ type extractor struct {
 	// fnGlobals caches, for each function, the package-level variables its
 	// code and the code it may call refer to (see globalsOf).
 	fnGlobals map[*ssa.Function]*globalRefs
+	// invoked caches invokeTargets, by the method's package and name.
+	invoked map[string]invokeTargets
 	// errType is the type of the errors errors.New makes (errsent.go).
 	errType *types.Named
 	// opts tune the extraction; choices are the values the run time picks
