@@ -72,12 +72,23 @@ var budget int32 = 2 // want `^unsupported in a fencecheck system: the initial v
 
 var mode int32
 
+// limit is only read by configure: it keeps its value.
+var limit int32 = 4
+
+type config struct{ workers int32 }
+
+// cfg is only read by configure too, but configure writes the object it
+// points to.
+var cfg = &config{workers: 2} // want `^unsupported in a fencecheck system: the initial value of the object that package-level variable cfg points to, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+
 func init() { configure() }
 
-// configure writes budget and V2, then branches on the environment.
+// configure writes budget, V2 and cfg's workers, then branches on the
+// environment.
 func configure() {
-	budget = 4
+	budget = limit
 	V2 = v2{}
+	cfg.workers = 3
 	if os.Getenv("INITDEPS_MODE") != "" {
 		mode = 1
 	}
@@ -232,4 +243,37 @@ func spends() {
 	if left > 4 {
 		panic("over budget")
 	}
+}
+
+// limited reads limit, which nothing but its initialiser writes.
+//
+//fencecheck:system
+func limited() {
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			if n.Add(1) > limit {
+				panic("over the limit")
+			}
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// staffed reads cfg's workers, which configure may have changed.
+//
+//fencecheck:system
+func staffed() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		if cfg.workers > 3 {
+			panic("too many workers")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
 }
