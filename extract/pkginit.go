@@ -331,6 +331,17 @@ func (r *globalRefs) fn(x *extractor, fn *ssa.Function) {
 }
 
 func (r *globalRefs) instr(x *extractor, in ssa.Instruction) {
+	if mi, ok := in.(*ssa.MakeInterface); ok {
+		// Code given the interface value (sort.Sort, a call of another
+		// package) may call any of its methods.
+		prog := x.ssapkg.Prog
+		mset := prog.MethodSets.MethodSet(mi.X.Type())
+		for i := 0; i < mset.Len(); i++ {
+			if fn := prog.MethodValue(mset.At(i)); fn != nil {
+				r.fn(x, fn)
+			}
+		}
+	}
 	if c, ok := in.(ssa.CallInstruction); ok && c.Common().IsInvoke() && !r.all {
 		t := x.invokeTargets(c.Common().Method)
 		r.all = t.generic

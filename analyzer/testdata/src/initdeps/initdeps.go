@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/metrics"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,6 +92,23 @@ func configure() {
 	cfg.workers = 3
 	if os.Getenv("INITDEPS_MODE") != "" {
 		mode = 1
+	}
+}
+
+// comparisons counts the comparisons of byName's sorts: a sort the
+// initialisation cannot run may change it, through the interface value it
+// gives sort.Sort.
+var comparisons int32 // want `^unsupported in a fencecheck system: the initial value of package-level variable comparisons, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+
+type byName []string
+
+func (b byName) Len() int           { return len(b) }
+func (b byName) Less(i, j int) bool { comparisons++; return b[i] < b[j] }
+func (b byName) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+func init() {
+	if os.Getenv("INITDEPS_SORT") != "" {
+		sort.Sort(byName(names))
 	}
 }
 
@@ -272,6 +290,21 @@ func staffed() {
 	go func() {
 		if cfg.workers > 3 {
 			panic("too many workers")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// compared reads comparisons.
+//
+//fencecheck:system
+func compared() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		if atomic.LoadInt32(&comparisons) != 0 {
+			panic("sorted")
 		}
 		wg.Done()
 	}()
