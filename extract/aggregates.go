@@ -247,6 +247,10 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			agg[c.key] = v
 			continue
 		case leafOther:
+			if _, ok := c.typ.Underlying().(*types.Slice); ok && ptr.obj.owner < 0 {
+				agg[c.key], cur = p.loadSliceCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
+				continue
+			}
 			if _, ok := c.typ.Underlying().(*types.Slice); ok {
 				agg[c.key] = p.scalarFromSetup(q, "a slice")
 				continue
@@ -339,6 +343,10 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
+			continue
+		}
+		if isSliceType(c.typ) {
+			cur = p.storeSliceCell(q, x, nil, c.typ, pos, o, cur)
 			continue
 		}
 		switch classify(c.typ) {

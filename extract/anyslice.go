@@ -70,6 +70,8 @@ func (s *system) sliceBoxVal(t types.Type, pl value, pos token.Pos) int64 {
 		s.unsupported(pos, "an interface value holding a %s grown by append, stored in memory, merged or compared (its array and length are the goroutine's)", t)
 	case pl.ptr.ref != nil || len(pl.ptr.path) != 0:
 		s.unsupported(pos, "an interface value holding a %s over an array inside another object or chosen at run time, stored in memory, merged or compared (a box holds a slice of an array of its own)", t)
+	case pl.ptr.obj.loopMade:
+		s.unsupported(pos, "an interface value holding a %s made in a loop of a goroutine, stored in memory, merged or compared (Go makes a new array on each iteration, fencecheck keeps one per make)", t)
 	case pl.ptr.obj.id < 0 || pl.ptr.obj.id >= maxSliceBoxArrays:
 		s.unsupported(pos, "an interface value holding a %s over an array the model does not allocate, stored in memory, merged or compared", t)
 	}

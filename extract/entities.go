@@ -57,6 +57,16 @@ type Entity struct {
 	// on an interface value that holds it, which Go's race detector
 	// reports instead (the run time's copy is not instrumented).
 	Box bool
+	// Slices names, for a slice header in memory, the arrays of its
+	// shapes 1, 2, ... and their offsets (headers.go): a value prints as
+	// nil or array[lo:hi]; nil for other entities.
+	Slices []shapeName
+}
+
+// shapeName is the array and offset of the shape of a slice header.
+type shapeName struct {
+	array string
+	off   int64
 }
 
 // Value formats v, a value of e in the model, as Go prints it: a uint64
@@ -77,6 +87,18 @@ func (e Entity) Value(v int64) string {
 			return "(a string fencecheck does not compute)"
 		case v >= 0 && v < int64(len(e.Strings)):
 			return strconv.Quote(e.Strings[v])
+		}
+	}
+	if e.Slices != nil {
+		k, n := v>>sliceWordBits, v&(1<<sliceWordBits-1)
+		switch {
+		case v == 0:
+			return "nil"
+		case k > 0 && k <= int64(len(e.Slices)) && e.Slices[k-1].array == "":
+			return "[]byte(…)"
+		case k > 0 && k <= int64(len(e.Slices)):
+			sh := e.Slices[k-1]
+			return fmt.Sprintf("%s[%d:%d]", sh.array, sh.off, sh.off+n)
 		}
 	}
 	if e.Float != 0 {
@@ -212,6 +234,9 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		if d := s.varDecl[x]; d != nil {
 			e.Pos = d.Pos()
 			_, e.Ranged = s.x.dirs.Ranges[d]
+		}
+		if isSliceType(s.varType[x]) {
+			e.Slices = s.shapeNames()
 		}
 		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
 		e.Box = s.boxVars[x]

@@ -23,7 +23,7 @@
 //   - numbers: integers and booleans (Go's wrap-around, conversions, bit
 //     operations), ints.go; floats as IEEE bit patterns, floats.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
-//   - slices: slices.go. strings: strings.go, conststrings.go, regexps.go.
+//   - slices: slices.go, headers.go. strings: strings.go, conststrings.go, regexps.go.
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,

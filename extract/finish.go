@@ -101,7 +101,15 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		for l := range p.exits {
 			keep[l] = true
 		}
+		probes := s.probesOf(p)
+		for _, k := range probes {
+			keep[s.makeProbes[k].loc] = true
+		}
 		remap := p.collapse(keep)
+		for _, k := range probes {
+			// The domain inference reads the probes on the collapsed process.
+			s.makeProbes[k].loc = remap[s.makeProbes[k].loc]
+		}
 		stops[i] = map[int]bool{}
 		for l := range p.exits {
 			stops[i][remap[l]] = true

@@ -494,6 +494,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if what, ok := s.unknownStringUse(fr, in); ok {
 		return p.refuseAt(cur, what, in.Pos())
 	}
+	if next, ok := p.uncomputedSliceUse(fr, in, cur); ok {
+		return next
+	}
 	if s.pure(fr, in) {
 		return cur
 	}
@@ -522,6 +525,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		cur = next
 		fr.vals[in] = v
+		v.ptr.obj.loopMade = inLoop(fr, b)
 		if inCycle(b) {
 			// A fresh array on every execution: zero its cells.
 			for _, ptr := range leaves(v.ptr, v.ptr.obj.typ, 32) {
@@ -719,6 +723,8 @@ func (s *system) varFor(ptr pointer) int {
 		init = s.mapInit(v)
 	} else if ok && isChanCell(t) {
 		init = s.chanID(v, token.NoPos).(model.Const).Value
+	} else if ok && isSliceType(t) {
+		init = s.sliceInit(v, t, k)
 	} else if ok {
 		c, ok := v.constant()
 		if !ok {
@@ -793,6 +799,10 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 		g := p.emit(cur, model.GuardOp(oor), pos, Origin{})
 		p.panicAt(panicSite{loc: g, name: "index out of range", pos: pos})
 	}
+	if far := ptr.beyondCases(); far != nil {
+		g := p.emit(cur, model.GuardOp(far), pos, Origin{})
+		p.refuseAt(g, fmt.Sprintf("an index past the first %d elements of a slice whose length is known only at run time (fencecheck splits over those)", windowCases), pos)
+	}
 	return join
 }
 
@@ -838,18 +848,15 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 // into the cell ptr.
 func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o Origin, cur int) int {
 	s := p.s
-	if p.grownPrivate(val) {
+	t, _ := ptr.target()
+	if p.grownPrivate(val) && !(isSliceType(t) && ptr.obj.owner < 0) {
 		s.unsupported(pos, "storing a slice grown by append in memory (append may or may not move its elements: keep it in a local variable)")
 	}
-	t, _ := ptr.target()
 	if isAggregate(t) {
 		return p.storeAgg(ptr, val, t, cur, pos, o)
 	}
 	if _, isSlice := t.Underlying().(*types.Slice); isSlice && ptr.obj.owner < 0 {
-		if ptr.dynamic() || !same(p.scalarFromSetup(ptr, ""), val) {
-			s.unsupported(pos, "storing a slice in shared memory after the spawns (a slice's backing array must be fixed by the set-up)")
-		}
-		return cur
+		return p.storeSliceCell(ptr, val, src, t, pos, o, cur)
 	}
 	if isMap(t) && ptr.obj.owner < 0 {
 		return p.storeMapCell(ptr, val, pos, o, cur)
@@ -938,7 +945,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return p.loadAgg(fr, in, ptr, cur, pos, o)
 		}
 		if _, isSlice := t.Underlying().(*types.Slice); isSlice {
-			fr.vals[in] = p.scalarFromSetup(ptr, "a slice")
+			fr.vals[in], cur = p.loadSliceCell(ptr, t, p.regName(fr, in), pos, o, cur)
 			return cur
 		}
 		if isMap(t) {

@@ -79,9 +79,9 @@ type heapHint struct {
 	// compute: string comparisons then allow for it (strings.go).
 	anyStrings bool
 	// makeLens are the lengths and capacities known only at run time that
-	// the domain inference found to take one value each, by the position
-	// of their make (refuse.go).
-	makeLens map[makeSite][2]int64
+	// the domain inference found to take a few values, by the position of
+	// their make (refuse.go): the pairs of length and capacity.
+	makeLens map[makeSite][][2]int64
 	// noMakeLens: a round with makeLens ended at a construct the lowering
 	// refuses, and the makes of run-time size stay refusals.
 	noMakeLens bool
@@ -91,11 +91,15 @@ type heapHint struct {
 	// strs are the strings the round interned, in the order of their ids:
 	// the next round interns them first (strings.go's stringLen).
 	strs []string
+	// shapes are the shapes of the slice headers goroutines store in
+	// memory, and cells the shapes stored in each cell (headers.go).
+	shapes []sliceShape
+	cells  map[string][]int
 }
 
 // makeSized returns the sizes h gives makes of run-time size (none for a
 // nil hint).
-func (h *heapHint) makeSized() map[makeSite][2]int64 {
+func (h *heapHint) makeSized() map[makeSite][][2]int64 {
 	if h == nil {
 		return nil
 	}
@@ -115,15 +119,17 @@ type heapState struct {
 	boxes   map[string]*object // the boxes of interface values, by boxKey
 	// liveSlices are the boxes of slices this round's conversions made.
 	liveSlices map[string]bool
-	aliases    map[aliasKey]*object  // the aliases of locations inside objects
-	makeLens   map[makeSite][2]int64 // the hint's and those this round found
-	changed    bool                  // this round found something the hint did not say
+	aliases    map[aliasKey]*object    // the aliases of locations inside objects
+	makeLens   map[makeSite][][2]int64 // the hint's and those this round found
+	changed    bool                    // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
 	lenStrs  int64
+	shapes   []sliceShape     // the hint's shapes of slice headers, then this round's
+	cells    map[string][]int // the shapes this round stores in each cell
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -132,7 +138,8 @@ func (s *system) initHeap(h *heapHint) {
 	}
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
-		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens)}
+		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
+		shapes: slices.Clone(h.shapes)}
 	for _, str := range h.strs {
 		s.intern(str)
 	}
@@ -484,6 +491,16 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		h.boxGrowth = s.heap.hint.boxGrowth + 1
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
+	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
+	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {
+		for k, shapes := range cells {
+			for _, i := range shapes {
+				if !slices.Contains(h.cells[k], i) {
+					h.cells[k] = append(h.cells[k], i)
+				}
+			}
+		}
+	}
 	for k := range s.heap.hint.written {
 		h.written[k] = true
 	}
@@ -751,6 +768,9 @@ func (s *system) poolObjects(first *object, owner int, pos token.Pos) []*object 
 
 // poolID returns the heap id of an object of a pool.
 func (s *system) poolID(o *object, pos token.Pos) int64 {
+	if _, isArr := o.typ.Underlying().(*types.Array); isArr && !o.byValue {
+		s.unsupported(pos, "an array (the backing array of a slice, make([]T, n) with a constant n) allocated in a loop of a goroutine and stored in memory or in an interface value: Go makes a new array on each iteration, and fencecheck keeps no pool of arrays")
+	}
 	if o.byValue {
 		return s.valueBoxID(o, pos)
 	}

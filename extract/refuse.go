@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -96,16 +98,65 @@ func (p *proc) makeSliceProc(fr *frame, in *ssa.MakeSlice, cur int) (value, int)
 	if n.kind != vInt || c.kind != vInt {
 		return value{}, p.refuseAt(cur, what, in.Pos())
 	}
-	pr := makeProbe{p: p, site: makeSite{p.idx, in.Pos()}, n: n.e, c: c.e, loc: cur}
-	k, known := s.heap.makeLens[pr.site]
+	pr := makeProbe{p: p, site: makeSite{p.idx, in.Pos()}, n: n.e, c: c.e, loc: cur, sameCap: in.Cap == nil || in.Cap == in.Len}
+	sizes, known := s.heap.makeLens[pr.site]
+	// Probed in every round: a size found lets runs go further, which may
+	// reach the make with other sizes (a loop's next rounds).
+	s.makeProbes = append(s.makeProbes, pr)
 	if !known {
-		s.makeProbes = append(s.makeProbes, pr)
 		return value{}, p.refuseAt(cur, what, in.Pos())
 	}
-	is := model.Bin(model.OpAnd, model.Bin(model.OpEq, pr.n, model.C(k[0])), model.Bin(model.OpEq, pr.c, model.C(k[1])))
-	p.refuseAt(p.emit(cur, model.GuardOp(model.Unary{Op: model.OpNot, X: is}), in.Pos(), Origin{}), what+" other than the one found", in.Pos())
+	var is model.Expr
+	for _, k := range sizes {
+		is = orElse(is, model.Bin(model.OpAnd, model.Bin(model.OpEq, pr.n, model.C(k[0])), model.Bin(model.OpEq, pr.c, model.C(k[1]))))
+	}
+	found := " other than the one found"
+	if len(sizes) > 1 {
+		found = " other than the ones found"
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(model.Unary{Op: model.OpNot, X: is}), in.Pos(), Origin{}), what+found, in.Pos())
 	at := p.emit(cur, model.GuardOp(is), in.Pos(), Origin{})
-	return s.makeSliceOf(in, k[0], k[1], p.idx), at
+	if len(sizes) == 1 {
+		return s.makeSliceOf(in, sizes[0][0], sizes[0][1], p.idx), at
+	}
+	return p.makeSized(fr, in, pr, sizes, at)
+}
+
+// makeSized allocates, at cur, the array of make([]T, n, c) whose length
+// and capacity take the few values sizes: its cells are those of the
+// largest capacity, and its length (and capacity, when it varies) are
+// registers set to n and c, as for a window loaded from memory
+// (headers.go).
+func (p *proc) makeSized(fr *frame, in *ssa.MakeSlice, pr makeProbe, sizes [][2]int64, cur int) (value, int) {
+	var maxC int64
+	lens, caps := map[int64]bool{}, map[int64]bool{}
+	for _, k := range sizes {
+		maxC = max(maxC, k[1])
+		lens[k[0]], caps[k[1]] = true, true
+	}
+	v := p.s.makeSliceOf(in, 0, maxC, p.idx)
+	name := p.regName(fr, in)
+	if len(lens) == 1 {
+		v.sl.len = sizes[0][0]
+	} else {
+		r := p.newReg("len("+name+")", types.Typ[types.Int])
+		cur = p.emit(cur, model.AssignOp(r, pr.n), in.Pos(), Origin{})
+		v.sl.dlen = model.R(r)
+	}
+	switch {
+	case len(caps) == 1:
+		v.sl.cap = sizes[0][1]
+	case pr.sameCap:
+		v.sl.dcap = v.sl.dlen
+	default:
+		r := p.newReg("cap("+name+")", types.Typ[types.Int])
+		cur = p.emit(cur, model.AssignOp(r, pr.c), in.Pos(), Origin{})
+		v.sl.dcap = model.R(r)
+	}
+	if v.sl.dlen == nil {
+		v.sl.dlen = model.C(v.sl.len)
+	}
+	return v, cur
 }
 
 // makeProbe is a make in process p at location loc whose length n or
@@ -115,6 +166,19 @@ type makeProbe struct {
 	site makeSite
 	n, c model.Expr
 	loc  int
+	// sameCap: the make has no capacity, which is its length.
+	sameCap bool
+}
+
+// probesOf returns the indices in s.makeProbes of the probes of p.
+func (s *system) probesOf(p *proc) []int {
+	var out []int
+	for k, pr := range s.makeProbes {
+		if pr.p == p {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // makeSite is a make of run-time size in a process: its position and the
@@ -139,19 +203,63 @@ func (s *system) noteMakeProbes(p *proc, states [][]abs, vars []abs) {
 		env := &absEnv{regs: states[pr.loc], vars: vars}
 		n, okn := env.eval(pr.n).values()
 		c, okc := env.eval(pr.c).values()
-		if !okn || !okc || len(n) != 1 || len(c) != 1 || n[0] < 0 || c[0] < n[0] || c[0] > maxSliceCap {
+		sizes, ok := makePairs(n, c, okn && okc, pr.sameCap)
+		if !ok {
 			s.makeUnknown = append(s.makeUnknown, pr.site)
 			continue
 		}
-		if old, seen := s.heap.makeLens[pr.site]; seen && old != [2]int64{n[0], c[0]} {
+		for _, k := range s.heap.makeLens[pr.site] {
+			if !slices.Contains(sizes, k) {
+				sizes = append(sizes, k)
+			}
+		}
+		if len(sizes) > maxMakeSizes {
 			s.makeUnknown = append(s.makeUnknown, pr.site)
 			continue
 		}
+		slices.SortFunc(sizes, func(a, b [2]int64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 		if s.heap.makeLens == nil {
-			s.heap.makeLens = map[makeSite][2]int64{}
+			s.heap.makeLens = map[makeSite][][2]int64{}
 		}
-		s.heap.makeLens[pr.site] = [2]int64{n[0], c[0]}
+		s.heap.makeLens[pr.site] = sizes
 	}
+}
+
+// maxMakeSizes bounds the pairs of length and capacity a make of run-time
+// size may take.
+const maxMakeSizes = 8
+
+// makePairs returns the pairs of length and capacity of a make whose length
+// takes the values n and capacity the values c (the length's own when
+// sameCap): every pair when one of them takes a single value. ok is false
+// when they cannot be paired (both vary, or a value is out of range).
+func makePairs(n, c []int64, ok, sameCap bool) ([][2]int64, bool) {
+	if !ok {
+		return nil, false
+	}
+	var out [][2]int64
+	switch {
+	case sameCap:
+		for _, v := range n {
+			out = append(out, [2]int64{v, v})
+		}
+	case len(c) == 1:
+		for _, v := range n {
+			out = append(out, [2]int64{v, c[0]})
+		}
+	case len(n) == 1:
+		for _, v := range c {
+			out = append(out, [2]int64{n[0], v})
+		}
+	default:
+		return nil, false
+	}
+	for _, k := range out {
+		if k[0] < 0 || k[1] < k[0] || k[1] > maxSliceCap {
+			return nil, false
+		}
+	}
+	return out, len(out) > 0 && len(out) <= maxMakeSizes
 }
 
 // settleMakeProbes drops the sizes of makes that some probe found more than
@@ -160,8 +268,8 @@ func (s *system) settleMakeProbes() {
 	for _, site := range s.makeUnknown {
 		delete(s.heap.makeLens, site)
 	}
-	for site := range s.heap.makeLens {
-		if _, ok := s.heap.hint.makeLens[site]; !ok {
+	for site, sizes := range s.heap.makeLens {
+		if !slices.Equal(sizes, s.heap.hint.makeLens[site]) {
 			s.heapChange("a make of run-time length gets its length")
 			return
 		}

@@ -40,6 +40,15 @@ type sliceHdr struct {
 	off, len, cap int64
 	dlen          model.Expr
 	grown         bool
+	// null, when set, says when the slice is nil (a header loaded from
+	// memory, headers.go): its length is then 0.
+	null model.Expr
+	// fromMem marks a header loaded from memory.
+	fromMem bool
+	// dcap, when set, is the capacity, known only at run time (a make
+	// whose size takes a few values, refuse.go); cap is then the number
+	// of cells of the array, the largest.
+	dcap model.Expr
 }
 
 // maxSliceCap bounds the capacity of a slice the model keeps.
@@ -105,15 +114,24 @@ func (s *system) sliceIndex(fr *frame, in *ssa.IndexAddr) (v value, ok bool) {
 	idx := s.get(fr, in.Index)
 	e := s.asInt(idx, in.Pos())
 	if hdr.dlen != nil {
-		// A grown slice of run-time length: every index is checked against
-		// the length too.
+		// A slice of run-time length (grown, or loaded from memory): every
+		// index is checked against the length too.
+		hi := hdr.dlen
+		if hdr.off != 0 {
+			e = model.Bin(model.OpAdd, e, model.C(hdr.off))
+			hi = model.Bin(model.OpAdd, hi, model.C(hdr.off))
+		}
 		if c, isConst := idx.constant(); isConst {
 			if c < 0 || c >= hdr.cap {
 				return value{}, false
 			}
-			return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, lo: int(c), n: int(c + 1), hi: hdr.dlen})}, true
+			return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, lo: int(hdr.off + c), n: int(hdr.off + c + 1), hi: hi})}, true
 		}
-		return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, n: int(hdr.cap), hi: hdr.dlen})}, true
+		st := step{field: -1, dyn: e, lo: int(hdr.off), n: int(hdr.off + hdr.cap), hi: hi}
+		if !hdr.grown && hdr.cap > windowCases {
+			st.n, st.cut = int(hdr.off+windowCases), int(hdr.off+hdr.cap)
+		}
+		return value{kind: vPtr, ptr: x.ptr.with(st)}, true
 	}
 	if c, isConst := idx.constant(); isConst {
 		if c < 0 || c >= hdr.len {
@@ -183,6 +201,12 @@ func (s *system) slice(fr *frame, in *ssa.Slice) (v value, ok bool) {
 	if base.sl.grown {
 		s.unsupported(in.Pos(), "slicing a slice grown by append (whether a later append shares its array is the runtime's choice)")
 	}
+	if base.sl.dcap != nil {
+		s.unsupported(in.Pos(), "slicing a slice whose capacity is known only at run time (a make whose size takes several values)")
+	}
+	if base.sl.dlen != nil {
+		return s.sliceWindow(in, base, bound)
+	}
 	lo, hi, max := bound(in.Low, 0), bound(in.High, base.sl.len), bound(in.Max, base.sl.cap)
 	if lo < 0 || hi < lo || max < hi || max > base.sl.cap {
 		return value{}, false
@@ -212,6 +236,9 @@ func (s *system) lenCap(name string, x value, t types.Type, pos token.Pos) value
 		if name == "cap" {
 			if x.sl.grown {
 				s.unsupported(pos, "cap of a slice grown by append (its capacity is the runtime's choice)")
+			}
+			if x.sl.dcap != nil {
+				return intVal(x.sl.dcap)
 			}
 			return constVal(x.sl.cap)
 		}
@@ -741,13 +768,14 @@ func (p *proc) growArray(fr *frame, v ssa.Value, elem types.Type) *object {
 		name = ""
 	}
 	o := p.s.newObject(name, types.NewArray(elem, growBound), nil, p.idx)
+	o.grower = p.idx + 1
 	p.grow.arrs[k] = o
 	return o
 }
 
 // grownPrivate reports whether x is a slice the process grew by append.
 func (p *proc) grownPrivate(x value) bool {
-	return x.kind == vSlice && x.sl.grown && x.ptr.obj.owner == p.idx
+	return x.kind == vSlice && x.sl.grown && !x.sl.fromMem && (x.ptr.obj.owner == p.idx || x.ptr.obj.grower == p.idx+1)
 }
 
 // lenReg returns a new register for the length of the grown slice v (in
@@ -790,6 +818,15 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		fr.vals[in] = x
 		return cur
 	}
+	if x.kind == vSlice && x.sl.fromMem {
+		var ok bool
+		if x, cur, ok = p.appendLoaded(fr, in, x, srcs, cur); !ok {
+			return cur
+		}
+	} else if x.kind == vSlice && !x.sl.grown && x.sl.dlen != nil {
+		// A make whose size takes several values.
+		return p.appendWindow(fr, in, x, srcs, cur)
+	}
 	if x.kind == vSlice && !x.sl.grown && x.sl.len+n <= x.sl.cap {
 		// Room in the array: append stores into it, as Go does.
 		for i, src := range srcs {
@@ -799,7 +836,7 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		fr.vals[in] = sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap)
 		return cur
 	}
-	if x.kind == vSlice && x.ptr.obj.owner != p.idx {
+	if x.kind == vSlice && x.ptr.obj.owner != p.idx && !p.grownPrivate(x) {
 		if x.sl.grown {
 			s.unsupported(pos, "append in a goroutine to a slice the set-up grew by append (whether it has room is the runtime's choice)")
 		}
@@ -884,6 +921,9 @@ func (p *proc) copyElems(g *object, x value, pos token.Pos, cur int) int {
 // of x, a private slice of constant length, into g.
 func (p *proc) copyMoves(g *object, x value, pos token.Pos) [][2]int {
 	var out [][2]int
+	if g.owner < 0 || x.ptr.obj.owner < 0 {
+		p.s.unsupported(pos, "append moving the elements of a slice into or out of an array a goroutine stores in memory (only appends to a nil slice or with room are modelled there)")
+	}
 	elem := g.typ.(*types.Array).Elem()
 	for i := int64(0); i < x.sl.len; i++ {
 		from := leaves(x.ptr.with(step{field: -1, index: int(x.sl.off + i)}), elem, 32)

@@ -945,6 +945,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if v, ok := s.mapCompare(x, y, in); ok {
 		return v
 	}
+	if v, ok := sliceNilCompare(x, y, in); ok {
+		return v
+	}
 	if (types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type())) && (in.Op == token.EQL || in.Op == token.NEQ) {
 		if x.kind != vNil && y.kind != vNil && (s.mayHoldAnyString(x) || s.mayHoldAnyString(y)) {
 			s.unsupported(in.Pos(), "comparing interface values that may hold a string fencecheck does not compute")

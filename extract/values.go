@@ -211,6 +211,12 @@ type object struct {
 	// within is, for an alias (interior.go), the location inside another
 	// object that this heap entry stands for.
 	within *pointer
+	// loopMade marks the array of a make that a goroutine runs in a loop:
+	// one object stands for the array of every iteration.
+	loopMade bool
+	// grower is 1 + the process whose appends grow the array (slices.go),
+	// which stays its grower once a store shares it (headers.go).
+	grower int
 }
 
 // A step selects a part of an aggregate: a field, a constant index, or an
@@ -222,6 +228,10 @@ type step struct {
 	dyn   model.Expr // a run-time index
 	lo, n int        // the valid indexes for dyn
 	hi    model.Expr // if set, dyn is valid only below it too (a length known at run time)
+	// cut, when set, is the end of the valid indexes, of which only
+	// [lo, n) are split into cases: an index in [n, cut) below hi is
+	// refused where a run reaches it (a long window, headers.go).
+	cut int
 }
 
 // A pointer points to a part of an object. With ref set, the object is
@@ -354,7 +364,11 @@ func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRang
 			}
 			continue
 		}
-		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(int64(s.lo))), model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))))
+		end := s.n
+		if s.cut > 0 {
+			end = s.cut
+		}
+		oor := model.Bin(model.OpOr, model.Bin(model.OpLt, s.dyn, model.C(int64(s.lo))), model.Bin(model.OpGe, s.dyn, model.C(int64(end))))
 		if s.hi != nil {
 			oor = model.Bin(model.OpOr, oor, model.Bin(model.OpGe, s.dyn, s.hi))
 		}
@@ -381,6 +395,23 @@ func (p pointer) cases(limit int) (ptrs []pointer, conds []model.Expr, outOfRang
 		ptrs, conds = np, nc
 	}
 	return ptrs, conds, outOfRange, true
+}
+
+// beyondCases returns when an index of p falls in the part of a long
+// window that is not split into cases (step.cut), nil when none can.
+func (p pointer) beyondCases() model.Expr {
+	var out model.Expr
+	for _, s := range p.path {
+		if s.dyn == nil || s.cut == 0 {
+			continue
+		}
+		c := model.Bin(model.OpAnd, model.Bin(model.OpGe, s.dyn, model.C(int64(s.n))), model.Bin(model.OpLt, s.dyn, model.C(int64(s.cut))))
+		if s.hi != nil {
+			c = model.Bin(model.OpAnd, c, model.Bin(model.OpLt, s.dyn, s.hi))
+		}
+		out = orElse(out, c)
+	}
+	return out
 }
 
 // leafKind classifies the type of a memory cell.

@@ -1,0 +1,335 @@
+// Package slicecells holds systems whose goroutines store slice headers in
+// shared memory: a stack trace kept in a field, a []byte built by append
+// and published, a buffer with room appended to under a mutex (as
+// beorn7/perks' quantile stream does), a buffer reset by reslicing, a
+// slice a goroutine makes and hands over. Each correct system has a buggy
+// twin whose race on the header (or its elements) is found; a slice made
+// in a goroutine's loop and kept in memory is refused, and a slice grown
+// in a loop and stored there is refused where a run reaches it.
+package slicecells
+
+import (
+	"runtime/debug"
+	"sync"
+)
+
+// report is what a goroutine leaves for the main one.
+type report struct {
+	mu    sync.Mutex
+	stack []byte
+	data  []byte
+	nums  []int
+	box   any
+}
+
+// stackField: a goroutine records its stack under the mutex; it is read
+// after the wait.
+//
+//fencecheck:system
+func stackField() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		st := debug.Stack()
+		r.mu.Lock()
+		r.stack = st
+		r.mu.Unlock()
+	}()
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stack == nil {
+		panic("no stack")
+	}
+	println(string(r.stack))
+}
+
+// stackFieldRacy reads the field without waiting.
+//
+//fencecheck:system
+func stackFieldRacy() {
+	var r report
+	go func() {
+		r.stack = debug.Stack() // want `^race: go@\d+ stores r\.stack here while main loads r\.stack`
+	}()
+	if r.stack != nil {
+		println(string(r.stack))
+	}
+}
+
+// builtBytes: a goroutine builds a []byte by append and publishes it
+// under the mutex.
+//
+//fencecheck:system
+func builtBytes() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var b []byte
+		b = append(b, 'o')
+		b = append(b, 'k')
+		r.mu.Lock()
+		r.data = b
+		r.mu.Unlock()
+	}()
+	wg.Wait()
+	if len(r.data) != 2 || r.data[1] != 'k' {
+		panic("lost the bytes")
+	}
+}
+
+// builtBytesEarly publishes the slice before writing its last byte.
+//
+//fencecheck:system
+func builtBytesEarly() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var b []byte
+		b = append(b, 'o', '?')
+		r.mu.Lock()
+		r.data = b
+		r.mu.Unlock()
+		b[1] = 'k' // want `^race: go@\d+ stores b\[1\] here while main loads b\[1\]`
+	}()
+	r.mu.Lock()
+	d := r.data
+	r.mu.Unlock()
+	if len(d) == 2 && d[1] != 'k' {
+		panic("half-built bytes") // want `^SC: system builtBytesEarly is wrong even under sequential consistency`
+	}
+	wg.Wait()
+}
+
+// stream keeps a buffer with room, appended to in place.
+type stream struct {
+	mu sync.Mutex
+	b  []int
+}
+
+func (s *stream) insert(v int) {
+	s.b = append(s.b, v) // want `^race: go@\d+ stores s\.b here while go@\d+ loads s\.b`
+}
+
+// sharedBuffer: two goroutines append under the mutex.
+//
+//fencecheck:system
+func sharedBuffer() {
+	s := &stream{b: make([]int, 0, 500)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			s.mu.Lock()
+			s.insert(i + 1)
+			s.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if len(s.b) != 2 || s.b[0]+s.b[1] != 3 {
+		panic("lost an insert")
+	}
+}
+
+// sharedBufferRacy: one goroutine appends without the mutex, and an
+// insert is lost.
+//
+//fencecheck:system
+func sharedBufferRacy() {
+	s := &stream{b: make([]int, 0, 500)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		s.insert(1)
+	}()
+	go func() {
+		defer wg.Done()
+		s.mu.Lock()
+		s.insert(2)
+		s.mu.Unlock()
+	}()
+	wg.Wait()
+	if len(s.b) != 2 {
+		panic("lost an insert") // want `^SC: system sharedBufferRacy is wrong even under sequential consistency`
+	}
+}
+
+// resetBuffer: one goroutine appends, the other empties the buffer by
+// reslicing it; either order leaves a consistent buffer.
+//
+//fencecheck:system
+func resetBuffer() {
+	s := &stream{b: make([]int, 1, 4)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		s.mu.Lock()
+		s.b = append(s.b, 5)
+		s.mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		s.mu.Lock()
+		s.b = s.b[:0]
+		s.mu.Unlock()
+	}()
+	wg.Wait()
+	if n := len(s.b); n > 1 || n == 1 && s.b[0] != 5 {
+		panic("inconsistent buffer")
+	}
+}
+
+// handOver: a goroutine makes a slice, fills it and stores it.
+//
+//fencecheck:system
+func handOver() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		n := make([]int, 2)
+		n[0], n[1] = 1, 2
+		r.mu.Lock()
+		r.nums = n
+		r.mu.Unlock()
+	}()
+	wg.Wait()
+	if r.nums[0]+r.nums[1] != 3 {
+		panic("short sum")
+	}
+}
+
+// handOverEarly stores the slice before filling it.
+//
+//fencecheck:system
+func handOverEarly() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		n := make([]int, 2)
+		r.mu.Lock()
+		r.nums = n
+		r.mu.Unlock()
+		n[0], n[1] = 1, 2 // want `^race: go@\d+ stores n\[0\] here while main loads n\[0\]`
+	}()
+	r.mu.Lock()
+	n := r.nums
+	r.mu.Unlock()
+	if n != nil && n[0]+n[1] != 3 {
+		panic("short sum") // want `^SC: system handOverEarly is wrong even under sequential consistency`
+	}
+	wg.Wait()
+}
+
+// loopBoxed makes a slice in each round of a goroutine's loop and boxes
+// it: refused, as fencecheck keeps one array per allocation.
+//
+//fencecheck:system
+func loopBoxed() {
+	var r report
+	go func() {
+		for i := 0; i < 3; i++ {
+			b := make([]int, 2) // want `^unsupported in a fencecheck system: an array \(the backing array of a slice, make\(\[\]T, n\) with a constant n\) allocated in a loop of a goroutine`
+			b[0] = i
+			r.mu.Lock()
+			r.box = b
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// grownInLoop stores, in a loop, a slice it grows: refused where a run
+// reaches the store.
+//
+//fencecheck:system
+func grownInLoop() { // want `^inconclusive: system grownInLoop: the number of runs of storing in memory, in a loop, a slice grown by append`
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var b []byte
+		for i := range 2 {
+			b = append(b, byte(i))
+			r.mu.Lock()
+			r.data = b
+			r.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+}
+
+// sizes makes buffers of a few sizes: one per round of a loop, and one
+// per call of a helper.
+//
+//fencecheck:system
+func sizes() {
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 1; i <= 3; i++ {
+			a := make([]int, i)
+			a[i-1] = i
+			mu.Lock()
+			total += len(a) + a[i-1]
+			mu.Unlock()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		n := len(grow(1)) + len(grow(2))
+		mu.Lock()
+		total += n
+		mu.Unlock()
+	}()
+	wg.Wait()
+	if total != 12+5 {
+		panic("wrong total")
+	}
+}
+
+// grow returns a buffer of n cells with room for one more, and appends to
+// it.
+func grow(n int) []int {
+	b := make([]int, n, n+1)
+	return append(b, 7)
+}
+
+// sizesRacy adds without the mutex in one goroutine.
+//
+//fencecheck:system
+func sizesRacy() {
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 1; i <= 2; i++ {
+			a := make([]int, i)
+			total += len(a) // want `^race: go@\d+ stores total here while go@\d+ loads total`
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		total += len(grow(1))
+		mu.Unlock()
+	}()
+	wg.Wait()
+}

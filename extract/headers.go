@@ -1,0 +1,488 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Slice headers in shared memory.
+//
+// A slice cell of the shared state (a struct field, a variable, an element
+// of type []T) that the set-up alone stores holds the set-up's window, a
+// constant (slices.go). One that a goroutine stores to is a shared
+// variable holding the header as a word: 0 for nil, else
+// shape<<sliceWordBits | len, where a shape is an array, an offset and a
+// capacity (sliceShape), numbered per system, and len the window's length.
+// A store of a header is a write of its word and a load is a read, so a
+// store that races with another access of the cell is a race on the cell
+// (the field, as Go's race detector reports it); the elements stay the
+// cells of their array.
+//
+// A load gives a window whose length is known only at run time: the word
+// modulo 1<<sliceWordBits, nil when the word is 0. An index is checked
+// against it; append to it with room stores at that index (a case split
+// over the first windowCases lengths, a run-time refusal beyond), and
+// beyond the capacity is a run-time refusal, as the array append would
+// move the elements to is the runtime's choice. The shapes a cell may hold
+// are those stored to it (and its set-up value), known once the whole
+// system is lowered: a new one asks for another round (heapHint.cells).
+// A load that may give windows of several shapes gives the first (the
+// set-up's, when it left one there), and one of another shape is a
+// run-time refusal: a resize that a run never takes (a queue's buffer
+// doubled once full) does not refuse the system.
+//
+// A []byte the model does not compute (debug.Stack()) has a shape of its
+// own with no array: loaded back it is that value again (string(b) is any
+// string, b != nil is the word's test), and anything that looks inside it
+// is refused where a run reaches it.
+//
+// An array a goroutine makes becomes shared from its make when a slice of
+// it is stored (another round, as for interface values); one it makes in a
+// loop is refused, since the model keeps one array per make and Go makes a
+// new one each time. A slice a goroutine grows by append is refused too:
+// its elements are the goroutine's registers.
+
+// sliceWordBits is the width of the length in a header's word.
+const sliceWordBits = sliceBoxBits
+
+// windowCases bounds the lengths an append to a window of run-time length
+// stores at by a case split: a longer window is a run-time refusal there.
+const windowCases = 16
+
+// sliceShape is the array, offset and capacity of the windows a header
+// cell may hold. arr is the allocation index of the array, -1 for a []byte
+// the model does not compute.
+type sliceShape struct {
+	arr      int
+	off, cap int64
+	grown    bool
+}
+
+// uncomputedShape is the shape of a []byte the model does not compute.
+var uncomputedShape = sliceShape{arr: -1}
+
+// shapeIndex returns the number (from 1) of shape sh stored into the cell
+// key, recording both; a shape or a cell's shape the hint did not have
+// asks for another round.
+func (s *system) shapeIndex(sh sliceShape, key string) int64 {
+	k := slices.Index(s.heap.shapes, sh)
+	if k < 0 {
+		s.heap.shapes = append(s.heap.shapes, sh)
+		k = len(s.heap.shapes) - 1
+	}
+	if s.heap.cells == nil {
+		s.heap.cells = map[string][]int{}
+	}
+	if !slices.Contains(s.heap.cells[key], k) {
+		s.heap.cells[key] = append(s.heap.cells[key], k)
+	}
+	if !slices.Contains(s.heap.hint.cells[key], k) {
+		s.heapChange("a slice of a new shape is stored in memory")
+	}
+	return int64(k+1) << sliceWordBits
+}
+
+// sliceWord returns the word of the header of v, a value of slice type t,
+// stored into the cell key.
+func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) model.Expr {
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vOpaque:
+		if v.uncomputed && isByteSlice(t) {
+			return model.C(s.shapeIndex(uncomputedShape, key))
+		}
+		s.unsupported(pos, "storing %s in memory", v.why)
+	case vSlice:
+	default:
+		s.unsupported(pos, "storing %s as a slice in memory", describe(v))
+	}
+	arr := v.ptr.obj
+	switch {
+	case v.ptr.ref != nil || len(v.ptr.path) != 0:
+		s.unsupported(pos, "storing in memory a slice over an array inside another object or chosen at run time (a header in memory names an array of its own)")
+	case v.sl.dcap != nil:
+		s.unsupported(pos, "storing in memory a slice whose capacity is known only at run time (a make whose size takes several values)")
+	case arr.loopMade:
+		s.unsupported(pos, "storing in memory a slice made in a loop of a goroutine (Go makes a new array on each iteration, fencecheck keeps one per make)")
+	case arr.id < 0:
+		s.unsupported(pos, "storing in memory a slice over an array the model does not allocate")
+	}
+	if arr.owner >= 0 {
+		s.shareObject(arr, pos) // its elements are shared from its make on
+	}
+	base := s.shapeIndex(sliceShape{arr: arr.id, off: v.sl.off, cap: v.sl.cap, grown: v.sl.grown}, key)
+	if v.sl.dlen == nil {
+		return model.C(base + v.sl.len)
+	}
+	w := model.Bin(model.OpAdd, model.C(base), v.sl.dlen)
+	if v.sl.null != nil {
+		// nil stays 0 (its length is 0 too).
+		w = model.Bin(model.OpAdd, model.Bin(model.OpMul, model.Not(v.sl.null), model.C(base)), v.sl.dlen)
+	}
+	return w
+}
+
+// isByteSlice reports whether t is a slice of bytes.
+func isByteSlice(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// sliceFromWord returns the slice of type t whose header's word is e, read
+// from the cells keys, and when the cells hold other shapes too, the
+// condition that e is of one of them (other).
+func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos token.Pos) (v value, other model.Expr) {
+	var shapes []int
+	for _, k := range keys {
+		for _, i := range s.heap.hint.cells[k] {
+			if !slices.Contains(shapes, i) && i < len(s.heap.hint.shapes) {
+				shapes = append(shapes, i)
+			}
+		}
+	}
+	slices.Sort(shapes)
+	null := model.Bin(model.OpEq, e, model.C(0))
+	if len(shapes) == 0 {
+		return value{kind: vNil}, nil
+	}
+	if len(shapes) > 1 {
+		// Of another shape: the word is at least the next shape's first.
+		other = model.Bin(model.OpGe, e, model.C(int64(shapes[0]+2)<<sliceWordBits))
+		if shapes[0] > 0 {
+			other = model.Bin(model.OpOr, other, model.Bin(model.OpAnd, model.Bin(model.OpNe, e, model.C(0)), model.Bin(model.OpLt, e, model.C(int64(shapes[0]+1)<<sliceWordBits))))
+		}
+	}
+	sh := s.heap.hint.shapes[shapes[0]]
+	if sh.arr < 0 {
+		v = opaque("a []byte that fencecheck does not compute (debug.Stack(), say), loaded from memory")
+		v.uncomputed, v.e = true, model.Bin(model.OpNe, e, model.C(0))
+		return v, other
+	}
+	var arr *object
+	if sh.arr < len(s.objects) {
+		arr = s.objects[sh.arr]
+	}
+	a, _ := typeArray(arr)
+	if a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap {
+		// Not allocated yet in this round (a goroutine lowered later makes
+		// it): the next round has it.
+		s.heapChange("a slice in memory names an array not allocated yet")
+		return opaque("a slice in memory whose array is not allocated yet"), other
+	}
+	v = sliceVal(pointer{obj: arr}, sh.off, 0, sh.cap)
+	v.sl.grown = sh.grown
+	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
+	v.sl.null, v.sl.fromMem = null, true
+	return v, other
+}
+
+// typeArray returns the array type of o, nil when o is nil or no array.
+func typeArray(o *object) (*types.Array, bool) {
+	if o == nil {
+		return nil, false
+	}
+	a, ok := o.typ.Underlying().(*types.Array)
+	return a, ok
+}
+
+// sliceCellWritten reports whether a load of the slice cell q reads a
+// shared variable (a goroutine stores to it) rather than the set-up's value.
+func (s *system) sliceCellWritten(q pointer, pos token.Pos) bool {
+	return q.obj.owner < 0 && (q.dynamic() || s.ptrCellShared(q, pos))
+}
+
+// loadSliceCell lowers a load of the slice cell q of type t in memory of
+// the shared state into a register named name.
+func (p *proc) loadSliceCell(q pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
+	s := p.s
+	if !s.sliceCellWritten(q, pos) {
+		return p.scalarFromSetup(q, "a slice"), cur
+	}
+	r := p.newReg(name, types.Typ[types.Int])
+	var keys []string
+	cur = p.access(cur, q, pos, o, func(c pointer) []model.Op {
+		keys = append(keys, c.key())
+		return []model.Op{model.ReadOp(s.varFor(c), r)}
+	})
+	v, other := s.sliceFromWord(model.R(r), t, keys, pos)
+	if other != nil {
+		p.refuseAt(p.emit(cur, model.GuardOp(other), pos, Origin{}), "a slice loaded from memory that holds another array or window than the first stored there (fencecheck keeps one per load)", pos)
+		cur = p.emit(cur, model.GuardOp(model.Not(other)), pos, Origin{})
+	}
+	return v, cur
+}
+
+// storeSliceCell lowers a store of the slice val into the slice cell ptr
+// of type t of the shared state.
+func (p *proc) storeSliceCell(ptr pointer, val value, src ssa.Value, t types.Type, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	if p.grownPrivate(val) {
+		var ok bool
+		if cur, ok = p.storeGrown(val, src, pos, cur); !ok {
+			return cur
+		}
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		s.wrotePtrCell(q)
+		return []model.Op{model.WriteOp(s.varFor(q), s.sliceWord(val, t, q.key(), pos))}
+	})
+}
+
+// sliceInit is the initial word of the slice cell of key k of type t: that
+// of the set-up's value v.
+func (s *system) sliceInit(v value, t types.Type, k string) int64 {
+	w, ok := s.sliceWord(v, t, k, token.NoPos).(model.Const)
+	if !ok {
+		s.unsupported(token.NoPos, "a slice of run-time length left in memory by the set-up")
+	}
+	return w.Value
+}
+
+// sliceNilCompare lowers x == nil or x != nil for a slice loaded from
+// memory; ok is false for other operands.
+func sliceNilCompare(x, y value, in *ssa.BinOp) (value, bool) {
+	if y.kind == vSlice {
+		x, y = y, x
+	}
+	if x.kind != vSlice || x.sl.null == nil || y.kind != vNil {
+		return value{}, false
+	}
+	if in.Op == token.EQL {
+		return intVal(x.sl.null), true
+	}
+	return intVal(model.Not(x.sl.null)), true
+}
+
+// appendWindow lowers append(x, srcs...) in a goroutine to x, a window of
+// run-time length over an array of fixed capacity (a slice loaded from
+// memory): the values go to the cells after its length, as Go's append
+// with room does. Beyond the capacity append moves the elements to an
+// array of the runtime's choice, and beyond windowCases the case split
+// ends: both are run-time refusals.
+func (p *proc) appendWindow(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	n := int64(len(srcs))
+	o := Origin{Instr: in}
+	join := p.newLoc(pos)
+	last := min(x.sl.cap-n, windowCases-1)
+	for k := int64(0); k <= last; k++ {
+		c := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
+		if x.sl.dcap != nil {
+			c = model.Bin(model.OpAnd, c, model.Bin(model.OpLe, model.C(k+n), x.sl.dcap))
+		}
+		at := p.emit(cur, model.GuardOp(c), pos, Origin{})
+		for i, src := range srcs {
+			q := x.ptr.with(step{field: -1, index: int(x.sl.off + k + int64(i))})
+			at = p.storeTo(q, s.get(fr, src), src, pos, o, at)
+		}
+		p.emitTo(at, model.NopOp(), join, pos, Origin{})
+	}
+	room := model.Expr(model.C(x.sl.cap))
+	what := fmt.Sprintf("append beyond the capacity %d of a slice loaded from memory (the array it moves the elements to is the runtime's choice)", x.sl.cap)
+	if x.sl.dcap != nil {
+		room = x.sl.dcap
+		what = "append beyond the capacity of a slice made with a size known only at run time (the array it moves the elements to is the runtime's choice)"
+	} else if !x.sl.fromMem {
+		what = fmt.Sprintf("append beyond the capacity %d of a slice made with a length known only at run time (the array it moves the elements to is the runtime's choice)", x.sl.cap)
+	}
+	beyond := p.emit(cur, model.GuardOp(model.Bin(model.OpGt, model.Bin(model.OpAdd, x.sl.dlen, model.C(n)), room)), pos, Origin{})
+	p.refuseAt(beyond, what, pos)
+	if last < x.sl.cap-n {
+		far := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, model.Bin(model.OpGt, x.sl.dlen, model.C(last)), model.Bin(model.OpLe, x.sl.dlen, model.C(x.sl.cap-n)))), pos, Origin{})
+		p.refuseAt(far, fmt.Sprintf("append to a slice loaded from memory of more than %d elements (fencecheck splits over its first %d lengths)", windowCases-1, windowCases), pos)
+	}
+	v := x
+	v.sl.dlen = model.Bin(model.OpAdd, x.sl.dlen, model.C(n))
+	v.sl.null = nil
+	fr.vals[in] = v
+	return join
+}
+
+// sliceWindow evaluates x[lo:hi:max] for x, a window of run-time length
+// (a slice loaded from memory), with constant bounds: hi and max are
+// checked against the capacity, as Go does. Without hi, the result keeps
+// x's length, so lo must be 0. ok is false when the bounds are out of
+// range.
+func (s *system) sliceWindow(in *ssa.Slice, x value, bound func(ssa.Value, int64) int64) (value, bool) {
+	lo, max := bound(in.Low, 0), bound(in.Max, x.sl.cap)
+	if in.High == nil {
+		if lo != 0 {
+			s.unsupported(in.Pos(), "x[lo:] with lo > 0 on a slice whose length is known only at run time")
+		}
+		if max > x.sl.cap {
+			return value{}, false
+		}
+		v := x
+		v.sl.cap = max
+		return v, true
+	}
+	hi := bound(in.High, 0)
+	if lo < 0 || hi < lo || max < hi || max > x.sl.cap {
+		return value{}, false
+	}
+	v := sliceVal(x.ptr, x.sl.off+lo, hi-lo, max-lo)
+	if hi == 0 && x.sl.null != nil {
+		// nil[0:0] is nil.
+		v.sl.dlen, v.sl.null = model.C(0), x.sl.null
+	}
+	return v, true
+}
+
+// uncomputedSliceUse lowers a use that looks inside a slice the model does
+// not compute (a []byte of debug.Stack() loaded from memory): len is 0
+// where it is nil, and any use is a run-time refusal where it is not.
+// ok is false for other instructions.
+func (p *proc) uncomputedSliceUse(fr *frame, in ssa.Instruction, cur int) (int, bool) {
+	var x ssa.Value
+	what := ""
+	switch in := in.(type) {
+	case *ssa.IndexAddr:
+		x, what = in.X, "indexing"
+	case *ssa.Slice:
+		x, what = in.X, "slicing"
+	case *ssa.Call:
+		if b, ok := in.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") && len(in.Call.Args) == 1 {
+			x, what = in.Call.Args[0], b.Name()+" of"
+		}
+	}
+	if x == nil || !isSliceType(x.Type()) {
+		return cur, false
+	}
+	v := p.s.get(fr, x)
+	if v.kind != vOpaque || !v.uncomputed {
+		return cur, false
+	}
+	what += " " + v.why
+	if sl, isSlice := in.(*ssa.Slice); v.e == nil || isSlice && (sl.Low != nil || sl.High != nil || sl.Max != nil) {
+		return p.refuseAt(cur, what, in.Pos()), true
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(v.e), in.Pos(), Origin{}), what, in.Pos())
+	null := p.emit(cur, model.GuardOp(model.Not(v.e)), in.Pos(), Origin{})
+	switch in := in.(type) {
+	case *ssa.Call:
+		fr.vals[in] = constVal(0)
+		return null, true
+	case *ssa.Slice:
+		fr.vals[in] = value{kind: vNil}
+		return null, true
+	}
+	p.panicAt(panicSite{loc: null, name: "index out of range", pos: in.Pos()})
+	return -1, true
+}
+
+// appendLoaded lowers the part of append(x, srcs...) that depends on
+// where x, a slice loaded from memory, comes from. A window of an array
+// of fixed capacity gets the values after its length (appendWindow, ok
+// false: the append is lowered). A nil slice grows as any nil slice does:
+// the caller goes on with x nil from the location returned (ok true).
+// A window of an array grown by append is a run-time refusal: whether
+// it has room is the runtime's choice, and decides whether the holders
+// of the old header see the elements written after.
+func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) (value, int, bool) {
+	pos := in.Pos()
+	if !x.sl.grown {
+		if x.sl.null != nil {
+			g := p.emit(cur, model.GuardOp(x.sl.null), pos, Origin{})
+			p.refuseAt(g, "append to a nil slice loaded from a cell that also holds a window of an array of its own (Go makes a new array, fencecheck keeps the cell's)", pos)
+			cur = p.emit(cur, model.GuardOp(model.Not(x.sl.null)), pos, Origin{})
+		}
+		return x, p.appendWindow(fr, in, x, srcs, cur), false
+	}
+	full := p.emit(cur, model.GuardOp(model.Not(x.sl.null)), pos, Origin{})
+	p.refuseAt(full, "append to a slice grown by append loaded from memory (whether it has room is the runtime's choice)", pos)
+	return value{kind: vNil}, p.emit(cur, model.GuardOp(x.sl.null), pos, Origin{}), true
+}
+
+// storeGrown checks the store, at pos, of v, a slice the process grows by
+// append (src its SSA value), into memory: its array is shared from its
+// make, which stands for Go's only when no append of the slice can run
+// after the store (in a loop, or further on) — such a store is a
+// run-time refusal (ok false, with the location to go on from).
+func (p *proc) storeGrown(v value, src ssa.Value, pos token.Pos, cur int) (int, bool) {
+	fr, b := p.at.fr, p.at.b
+	why := ""
+	switch {
+	case fr == nil || b == nil || src == nil:
+		why = "storing in memory a slice grown by append where fencecheck cannot tell which appends follow"
+	case inLoop(fr, b):
+		why = "storing in memory, in a loop, a slice grown by append (each round may grow it again: whether its elements move is the runtime's choice)"
+	case p.appendFollows(fr, b, src):
+		why = "storing in memory a slice grown by append that the goroutine appends to after the store (whether its elements move is the runtime's choice)"
+	}
+	if why != "" {
+		return p.refuseAt(cur, why, pos), false
+	}
+	p.s.shareObject(v.ptr.obj, pos)
+	return cur, true
+}
+
+// appendFollows reports whether an append of the web of src may run after
+// src is defined, in block b or a block after it.
+func (p *proc) appendFollows(fr *frame, b *ssa.BasicBlock, src ssa.Value) bool {
+	w := p.websOf(fr.fn)
+	root := w.find(src)
+	if _, ok := w.parent[src]; !ok {
+		return false
+	}
+	after := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !after[x] {
+			after[x] = true
+			work = append(work, x.Succs...)
+		}
+	}
+	at := -1
+	if in, ok := src.(ssa.Instruction); ok && in.Block() == b {
+		at = instrIndex(b, in)
+	}
+	for _, u := range w.members[root] {
+		in, ok := u.(ssa.Instruction)
+		if !ok || !isAppend(in) || u == src {
+			continue
+		}
+		if after[in.Block()] || in.Block() == b && instrIndex(b, in) > at {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeNames names the shapes of the slice headers of the system's model
+// for Entity.Value: the array as a finding names it ("" for a []byte the
+// model does not compute).
+func (s *system) shapeNames() []shapeName {
+	out := make([]shapeName, len(s.heap.shapes))
+	for i, sh := range s.heap.shapes {
+		if sh.arr < 0 || sh.arr >= len(s.objects) {
+			continue
+		}
+		arr := s.objects[sh.arr]
+		name := arr.name
+		if h := arr.holder; arr.anon && h != nil {
+			name = h.obj.name
+			if len(h.path) != 0 {
+				name = h.name()
+			}
+		}
+		if name == "" || name == "obj" {
+			name = "array"
+		}
+		out[i] = shapeName{array: name, off: sh.off}
+	}
+	return out
+}
