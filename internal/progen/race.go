@@ -16,6 +16,13 @@ type RaceOptions struct {
 	// Bad adds a bad state: two processes at their last or next-to-last
 	// location with a register condition.
 	Bad bool
+	// Join adds a WaitGroup: a counter wg that every process but the
+	// last decrements at its end, with a locked wg := wg - 1, and that the
+	// last waits for (an atomic read requiring 0) at its start or after
+	// its first segment. Now and then a process accesses data after its
+	// decrement, or wg starts one below the number of decrements, so that
+	// the wait does not order everything.
+	Join bool
 }
 
 // discipline is how the generated program accesses one data variable.
@@ -49,6 +56,8 @@ type gen struct {
 	// mutex and flag are the variables of the lock and of the message
 	// passing flag, or -1.
 	mutex, flag int
+	// wg is the WaitGroup counter of RaceOptions.Join, or -1.
+	wg int
 	// sloppy is the chance, one in sloppy, that an access breaks its
 	// variable's discipline; 0 for never.
 	sloppy int
@@ -78,7 +87,7 @@ type gen struct {
 // they are atomic), and the bad state asks that two processes read 0.
 func Race(rng *rand.Rand, opt RaceOptions) *model.Program {
 	g := &gen{rng: rng, opt: opt, p: &model.Program{Name: "race"}, disc: map[int]discipline{}, owner: map[int]int{},
-		mutex: -1, flag: -1}
+		mutex: -1, flag: -1, wg: -1}
 	g.hi = int64(1 + rng.IntN(2))
 	nprocs := 2 + rng.IntN(2)
 	if rng.IntN(2) == 0 {
@@ -111,6 +120,14 @@ func Race(rng *rand.Rand, opt RaceOptions) *model.Program {
 	}
 	if rng.IntN(5) < 2 {
 		g.sloppy = 6 + rng.IntN(10)
+	}
+	if opt.Join {
+		n := int64(nprocs - 1)
+		if n > 1 && rng.IntN(4) == 0 {
+			n-- // the wait returns before the last decrement
+		}
+		g.wg = g.addVar("wg", n)
+		g.p.Vars[g.wg].Init = model.Init{Value: n}
 	}
 	for i := range nprocs {
 		g.p.Procs = append(g.p.Procs, g.process(i, nprocs))
@@ -176,7 +193,14 @@ func (g *gen) process(i, n int) *model.Process {
 		sync = g.rng.IntN(segs + 1)
 	}
 	synced := false
+	wait := -1 // the segment before which the last process waits for wg
+	if g.wg >= 0 && i == n-1 {
+		wait = g.rng.IntN(2)
+	}
 	for k := 0; k <= segs; k++ {
+		if k == wait {
+			b.emit(model.Op{Kind: model.Read, Var: g.wg, Reg: -1, Expr: model.C(0), Atomic: true})
+		}
 		b.starts = append(b.starts, b.cur)
 		switch {
 		case k == sync:
@@ -199,6 +223,12 @@ func (g *gen) process(i, n int) *model.Process {
 			// A loop: go back while a register holds a value.
 			back := b.starts[g.rng.IntN(len(b.starts))]
 			b.trans(b.cur, model.GuardOp(model.Bin(model.OpEq, model.R(g.rng.IntN(2)), g.val())), back)
+		}
+	}
+	if g.wg >= 0 && i < n-1 {
+		b.emit(model.FetchAdd(g.wg, -1, model.C(-1)))
+		if g.rng.IntN(4) == 0 {
+			b.simple(synced, false) // after Done
 		}
 	}
 	return b.q

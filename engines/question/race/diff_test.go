@@ -264,7 +264,7 @@ func TestDifferential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 29))
 	progs := make([]*model.Program, n)
 	for i := range progs {
-		progs[i] = progen.Race(rng, progen.RaceOptions{Loops: i%3 != 0, Bad: i%4 == 0})
+		progs[i] = progen.Race(rng, progen.RaceOptions{Loops: i%3 != 0, Bad: i%4 == 0, Join: i%5 == 1})
 	}
 	c := &diffCounts{compared: map[string]int{}, atFault: map[string]int{}, undecided: map[string]int{}, tooLarge: map[string]int{},
 		checks: map[string]int{}, reasonsForUndecided: map[string]int{}}

@@ -170,9 +170,9 @@ func newSession(eng Enumerator, p *model.Program, in *instrumented) (*session, e
 			Site: engines.RaceSite{Proc: bad.Locs[1].Proc, Var: ss.pairs[ss.groups[bi][0]].Var}, With: bad.Locs[1].Loc})
 	}
 	ss.n1 = len(qs)
-	held := heldLocks(p)
+	st := staticsOf(p)
 	for _, ck := range in.checks {
-		if !in.ordered(ck, held) {
+		if !in.ordered(ck, st) {
 			ss.open2 = append(ss.open2, ck)
 			qs = append(qs, in.question(ck))
 		}

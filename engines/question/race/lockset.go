@@ -131,10 +131,30 @@ func lockStates(p *model.Program, m int, free int64) ([][]uint8, bool) {
 	return states, true
 }
 
+// statics is what the static pruning knows of a program: the spin locks
+// held at each location, and the counted joins (join.go).
+type statics struct {
+	held  [][][]int
+	joins []join
+}
+
+// staticsOf computes the statics of p.
+func staticsOf(p *model.Program) statics { return statics{heldLocks(p), joins(p)} }
+
 // ordered reports whether question ck is answered statically: its process
-// and every transition of its site hold a common spin lock.
-func (in *instrumented) ordered(ck check, held [][][]int) bool {
+// and every transition of its site hold a common spin lock, or a counted
+// join orders them.
+func (in *instrumented) ordered(ck check, st statics) bool {
 	c := in.sites[ck.c]
+	for _, j := range st.joins {
+		if j.orders(in.orig, ck, c) {
+			return true
+		}
+	}
+	held := st.held
+	if held == nil {
+		return false
+	}
 	for _, m := range held[ck.q][ck.loc] {
 		all := true
 		for _, t := range c.trans {

@@ -62,7 +62,7 @@ func TestHeldLocks(t *testing.T) {
 			in := instrument(tc.p, func(a Access) string { return "" })
 			pruned := 0
 			for _, ck := range in.checks {
-				if in.ordered(ck, held) {
+				if in.ordered(ck, statics{held: held}) {
 					pruned++
 				}
 			}

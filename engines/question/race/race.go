@@ -735,10 +735,10 @@ func happensBefore(ctx context.Context, eng engines.Engine, p *model.Program, ke
 		return [2]string{ka, kb}
 	}
 	found := map[[2]string]bool{}
-	held := heldLocks(p)
+	st := staticsOf(p)
 	var open []check
 	for _, ck := range in.checks {
-		if !in.ordered(ck, held) {
+		if !in.ordered(ck, st) {
 			open = append(open, ck)
 		}
 	}
