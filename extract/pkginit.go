@@ -521,6 +521,13 @@ func (s *system) taint(v value, why string, pos token.Pos, seen map[*object]bool
 		for _, e := range v.from {
 			s.taint(e, why, pos, seen)
 		}
+	case vIface:
+		for _, e := range v.env {
+			s.taint(e, why, pos, seen)
+		}
+		for _, m := range s.methodsOf(v.typ) {
+			s.taint(m, why, pos, seen)
+		}
 	}
 }
 
@@ -561,7 +568,7 @@ func reaching(vs []value) []value {
 	var out []value
 	for _, v := range vs {
 		switch v.kind {
-		case vPtr, vFunc, vTuple, vSlice, vMap:
+		case vPtr, vFunc, vTuple, vSlice, vMap, vIface:
 			out = append(out, v)
 		case vAgg:
 			var cells []value
@@ -684,6 +691,11 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 		return s.initCall(fr, in)
 	case *ssa.MakeInterface:
 		x := s.get(fr, in.X)
+		if s.ifaceKnown(x, in.X.Type()) {
+			// Its dynamic type and payload are known: made as in the
+			// set-up (var c Counter = &counter{}).
+			return false
+		}
 		fr.vals[in] = opaqueFrom("an interface value", append([]value{x}, s.methodsOf(in.X.Type())...)...)
 		return true
 	case *ssa.MapUpdate, *ssa.Send, *ssa.Select:
@@ -773,6 +785,26 @@ func (s *system) initPanic(fr *frame, in *ssa.Panic) {
 	name, pos := panicName(s.x, in)
 	s.init.panicked = true
 	s.fail(pos, "SC: the package's initialisation always reaches %s here, so the program stops before any system starts", name)
+}
+
+// ifaceKnown reports whether the initialisation makes an interface value
+// of payload x, of type t, as the set-up does: a pointer to an object, a
+// slice, nil of a pointer, slice or map type, or a constant integer,
+// boolean or string.
+func (s *system) ifaceKnown(x value, t types.Type) bool {
+	if byValueType(t) {
+		return false
+	}
+	switch x.kind {
+	case vPtr, vSlice:
+		return !x.ptr.dynamic()
+	case vNil:
+		return true
+	case vInt:
+		_, ok := x.constant()
+		return ok
+	}
+	return false
 }
 
 // operands returns the values of in's operands.
@@ -959,7 +991,13 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		return true
 	}
 	if c.IsInvoke() {
-		return skip("a call of the interface method "+c.Method.Name(), s.get(fr, c.Value))
+		recv := s.get(fr, c.Value)
+		if recv.kind == vIface {
+			if fn := s.x.ssapkg.Prog.LookupMethod(recv.typ, c.Method.Pkg(), c.Method.Name()); fn != nil && s.x.local(fn) {
+				return false // as in the set-up: the method of its dynamic type
+			}
+		}
+		return skip("a call of the interface method "+c.Method.Name(), recv)
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok {
 		switch b.Name() {
@@ -1002,6 +1040,12 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		return true
 	}
 	if v, ok := s.stringsCall(f.fn, args); ok {
+		fr.vals[in] = v
+		return true
+	}
+	if v, ok := s.builderCall(c, f.fn, args); ok {
+		// Every call of a Builder that builderCall follows comes here: one
+		// it does not compute marks the contents unknown.
 		fr.vals[in] = v
 		return true
 	}
