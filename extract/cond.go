@@ -84,7 +84,7 @@ func condLocker(l value) value {
 // initialisation knows.
 func (s *system) condMutex(l value) bool {
 	mu := condLocker(l)
-	if mu.kind != vPtr || mu.ptr.dynamic() || s.init.issues[mu.ptr.obj] != nil {
+	if mu.kind != vPtr || mu.ptr.dynamic() || s.issueAt(mu.ptr) != nil {
 		return false
 	}
 	t, _ := mu.ptr.target()

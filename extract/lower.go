@@ -810,7 +810,7 @@ func (p *proc) pointerArg(v value, pos token.Pos) pointer {
 	v = p.s.deref(v, pos)
 	switch v.kind {
 	case vPtr:
-		p.s.checkInit(v.ptr.obj, pos)
+		p.s.checkInitAt(v.ptr, pos)
 		return v.ptr
 	case vNil:
 		p.s.fail(pos, "nil pointer dereference")

@@ -47,8 +47,10 @@ import (
 // initState is the state of the run of the package's initialisation.
 type initState struct {
 	running bool
-	// issues marks the objects whose initial values are not known.
+	// issues marks the objects whose initial values are not known, cells
+	// the cells of objects (by key, initcells.go).
 	issues map[*object]*initIssue
+	cells  map[string]*initIssue
 	// pc is the instruction each frame of the initialisation executes; cur
 	// is the innermost frame: where to go on from when it stops.
 	pc  map[*frame]ssa.Instruction
@@ -75,6 +77,7 @@ type initIssue struct {
 	what string    // the object, as the diagnostic names it
 	why  string    // what its value depends on
 	from []value   // what was stored in it (for loads by the initialisation)
+	cell *pointer  // for a marked cell, the cell (initcells.go)
 }
 
 // runInit executes the package's initialisation before the setup.
@@ -107,7 +110,18 @@ func (s *system) runInit() {
 // initial value the package's initialisation did not determine: at the
 // package-level variable, naming where the system uses it.
 func (s *system) checkInit(o *object, pos token.Pos) {
-	is := s.init.issues[o]
+	s.reportInit(s.init.issues[o], pos)
+}
+
+// checkInitAt is checkInit for the memory p points to: its object, or a
+// marked cell that overlaps it.
+func (s *system) checkInitAt(p pointer, pos token.Pos) {
+	s.reportInit(s.issueAt(p), pos)
+}
+
+// reportInit refuses the access at pos to memory whose initial value is
+// not known for the reason is gives (nothing when is is nil).
+func (s *system) reportInit(is *initIssue, pos token.Pos) {
 	if is == nil {
 		return
 	}
@@ -218,6 +232,9 @@ func (s *system) taintGlobals(refs globalRefs, why string, pos token.Pos, seen m
 				for _, v := range is.from {
 					s.taint(v, why, pos, seen)
 				}
+			}
+			for _, v := range s.cellFroms(o) {
+				s.taint(v, why, pos, seen)
 			}
 			for _, v := range s.contents(pointer{obj: o}) {
 				s.taint(v, why, pos, seen)
@@ -542,7 +559,7 @@ func (s *system) taintObj(o *object, why string, pos token.Pos, seen map[*object
 		is = s.newIssue(o, why, pos)
 		s.init.issues[o] = is
 	}
-	for _, v := range is.from {
+	for _, v := range append(is.from, s.cellFroms(o)...) {
 		s.taint(v, why, pos, seen)
 	}
 	for _, v := range s.contents(pointer{obj: o}) {
@@ -659,6 +676,7 @@ func (s *system) nameAfter(g *object, v value) {
 		named := s.newIssue(o, is.why, is.pos)
 		is.pos, is.what = named.pos, named.what
 	}
+	s.renameCells(o)
 }
 
 // initInstr executes an instruction of the package's initialisation where
@@ -848,7 +866,7 @@ func (s *system) initKnown(vals []value) bool {
 		case vOpaque:
 			return false
 		case vPtr, vSlice:
-			if v.ptr.dynamic() || s.init.issues[v.ptr.obj] != nil {
+			if v.ptr.dynamic() || s.issueAt(pointer{obj: v.ptr.obj}) != nil {
 				return false
 			}
 		}
@@ -875,6 +893,9 @@ func (s *system) initStore(fr *frame, in *ssa.Store) bool {
 		is.from = append(is.from, reaching([]value{v})...)
 		return true
 	}
+	if s.storeOverCells(a.ptr, v) {
+		return true
+	}
 	if v.agg != nil {
 		key := a.ptr.key()
 		for k := range s.mem {
@@ -890,6 +911,10 @@ func (s *system) initStore(fr *frame, in *ssa.Store) bool {
 	if v.kind == vOpaque && v.re != nil && isScalar(in.Val.Type()) {
 		// A compiled regexp is kept as computed.
 		s.mem[a.ptr.key()] = v
+		return true
+	}
+	if v.kind == vOpaque && len(a.ptr.path) > 0 {
+		s.poisonCell(a.ptr, v.why, in.Pos(), v)
 		return true
 	}
 	if v.kind == vOpaque {
@@ -917,6 +942,14 @@ func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
 	}
 	if is := s.init.issues[x.ptr.obj]; is != nil {
 		fr.vals[in] = opaqueFrom(is.why, append([]value{x}, is.from...)...)
+		return true
+	}
+	if ks := s.cellIssues(x.ptr); len(ks) > 0 {
+		from := []value{x}
+		for _, k := range ks {
+			from = append(from, s.init.cells[k].from...)
+		}
+		fr.vals[in] = opaqueFrom(s.init.cells[ks[0]].why, from...)
 		return true
 	}
 	if _, ok := s.mem[x.ptr.key()]; !ok && !isScalar(in.Type()) {
@@ -1077,7 +1110,7 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	default:
 		// A modelled operation runs as in the setup on memory the
 		// initialisation knows.
-		if len(args) > 0 && args[0].kind == vPtr && !args[0].ptr.dynamic() && s.init.issues[args[0].ptr.obj] == nil {
+		if len(args) > 0 && args[0].kind == vPtr && !args[0].ptr.dynamic() && s.issueAt(args[0].ptr) == nil {
 			known := true
 			for _, a := range args[1:] {
 				if _, ok := a.constant(); !ok {

@@ -268,7 +268,7 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 		s.unsupported(pos, "an index the setup cannot compute")
 	}
 	if !s.init.running {
-		s.checkInit(v.ptr.obj, pos)
+		s.checkInitAt(v.ptr, pos)
 	}
 	return v.ptr
 }

@@ -131,6 +131,15 @@ func init() {
 	}
 }
 
+// meta keeps a value the initialisation cannot compute beside a count.
+type meta struct {
+	pid   int64
+	count atomic.Int64
+}
+
+// stats' pid is not known; its count is.
+var stats = &meta{pid: int64(os.Getpid())} // want `^unsupported in a fencecheck system: the initial value of stats\.pid, part of the object that package-level variable stats points to, which depends on a call of os\.Getpid \(used at initdeps\.go:\d+\)$`
+
 // lock is initialised after all of the above.
 var lock = &sync.Mutex{}
 
@@ -346,4 +355,37 @@ func serving() {
 	if registry[1].n.Load() != 2 || registry[1].name != "app_handled" {
 		panic("lost a request")
 	}
+}
+
+// counted increments stats' count: its pid does not matter.
+//
+//fencecheck:system
+func counted() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			stats.count.Add(1)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if stats.count.Load() != 2 {
+		panic("lost count")
+	}
+}
+
+// reportsPid reads stats' pid.
+//
+//fencecheck:system
+func reportsPid() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		if stats.pid == 0 {
+			panic("no pid")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
 }
