@@ -162,7 +162,8 @@ type session struct {
 
 // newSession starts the enumeration of both phases of Check on p.
 func newSession(eng Enumerator, p *model.Program, in *instrumented) (*session, error) {
-	ss := &session{pairs: Pairs(p)}
+	st := staticsOf(p)
+	ss := &session{pairs: meeting(p, Pairs(p), st)}
 	var qs []engines.RaceQuestion
 	ss.q, ss.groups = Query(p, ss.pairs)
 	for bi, bad := range ss.q.Bad {
@@ -170,7 +171,6 @@ func newSession(eng Enumerator, p *model.Program, in *instrumented) (*session, e
 			Site: engines.RaceSite{Proc: bad.Locs[1].Proc, Var: ss.pairs[ss.groups[bi][0]].Var}, With: bad.Locs[1].Loc})
 	}
 	ss.n1 = len(qs)
-	st := staticsOf(p)
 	for _, ck := range in.checks {
 		if !in.ordered(ck, st) {
 			ss.open2 = append(ss.open2, ck)

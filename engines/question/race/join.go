@@ -1,6 +1,10 @@
 package race
 
-import "github.com/fencecheck/fencecheck/model"
+import (
+	"slices"
+
+	"github.com/fencecheck/fencecheck/model"
+)
 
 // This file is the second static pruning of the second phase of Check:
 // questions that a counted join orders, the model of a sync.WaitGroup
@@ -176,4 +180,33 @@ func reaches(q *model.Process, from []int, skip []bool) []bool {
 		}
 	}
 	return seen
+}
+
+// apart reports whether pr's two accesses can never be enabled at once:
+// a counted join orders them (the process that waits has passed its wait
+// only after the other has passed its decrement, and with it every
+// location before it), or both are made while holding one spin lock.
+func (st statics) apart(p *model.Program, pr Pair) bool {
+	lp := pr.locs(p)
+	a, b := lp[0], lp[1]
+	for _, j := range st.joins {
+		at := func(m [][]bool, pl model.ProcLoc) bool { return m[pl.Proc] != nil && m[pl.Proc][pl.Loc] }
+		if at(j.after, a) && at(j.before, b) || at(j.before, a) && at(j.after, b) {
+			return true
+		}
+	}
+	if st.held == nil {
+		return false
+	}
+	for _, m := range st.held[a.Proc][a.Loc] {
+		if slices.Contains(st.held[b.Proc][b.Loc], m) {
+			return true
+		}
+	}
+	return false
+}
+
+// meeting returns the pairs of p that statics st does not keep apart.
+func meeting(p *model.Program, pairs []Pair, st statics) []Pair {
+	return slices.DeleteFunc(pairs, func(pr Pair) bool { return st.apart(p, pr) })
 }

@@ -121,8 +121,8 @@ type Result struct {
 	// with an SC trace of the program (replayed), or Safe (within its
 	// Bound) when a search of the first phase that looked for those
 	// states too ended without one. It is nil when no search decided it (a
-	// budget ran out, the program faults, no pair of accesses conflicts,
-	// or the phase found every pair before).
+	// budget ran out, the program faults, or the phase found every pair
+	// before).
 	Reach *engines.Result
 }
 
@@ -494,10 +494,10 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		}
 		return [2]string{ka, kb}
 	}
-	open := Pairs(p)
+	open := meeting(p, Pairs(p), staticsOf(p))
 	found := map[[2]string]bool{}
 	reach = reach && len(p.Bad) > 0
-	for len(open) > 0 {
+	for len(open) > 0 || reach {
 		q, groups := Query(p, open)
 		races := len(q.Bad)
 		if reach {
