@@ -303,3 +303,18 @@ func usedBeyondDebug(v ssa.Value) bool {
 	}
 	return false
 }
+
+// sliceBoxesExpr returns the heap id of the box of pl, a window over an
+// array chosen at run time (one of an allocation's in a loop), converted to
+// an interface value of dynamic type t: a box per array, chosen as the
+// array is.
+func (s *system) sliceBoxesExpr(t types.Type, pl value, pos token.Pos) model.Expr {
+	var sum model.Expr
+	for _, arr := range pl.ptr.ref.objs {
+		one := pl
+		one.ptr = pointer{obj: arr}
+		box := s.boxID(t, s.sliceBoxVal(t, one, pos))
+		sum = orElseAdd(sum, model.Bin(model.OpMul, model.Bin(model.OpEq, pl.ptr.ref.e, model.C(s.idOf(arr, pos))), model.C(box)))
+	}
+	return sum
+}

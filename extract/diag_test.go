@@ -66,7 +66,7 @@ func TestDiagnostics(t *testing.T) {
 		}, []string{"clean"}},
 		{"slicesdiag", []want{
 			{"w := b.buf[n:]", "unsupported in a fencecheck system: a slice expression with bounds known only at run time"},
-			{"b.buf = make([]int32, 2)", "unsupported in a fencecheck system: an array (the backing array of a slice, make([]T, n) with a constant n) allocated in a loop of a goroutine and stored in memory"},
+			{"go func() { b.buf = b.arr[:] }()", "unsupported in a fencecheck system: storing in memory a slice over an array inside another object"},
 			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings known only at run time (strings are opaque values: only ==, != and len of a constant are modelled)"},
 			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
 			{"b.n = b.pair()[b.n]", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},

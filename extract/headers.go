@@ -32,10 +32,10 @@ import (
 // move the elements to is the runtime's choice. The shapes a cell may hold
 // are those stored to it (and its set-up value), known once the whole
 // system is lowered: a new one asks for another round (heapHint.cells).
-// A load that may give windows of several shapes gives the first (the
-// set-up's, when it left one there), and one of another shape is a
-// run-time refusal: a resize that a run never takes (a queue's buffer
-// doubled once full) does not refuse the system.
+// A load that may give windows of several offsets or capacities gives
+// those of the first (the set-up's, when it left one there), and one of
+// another is a run-time refusal: a resize that a run never takes (a
+// queue's buffer doubled once full) does not refuse the system.
 //
 // A []byte the model does not compute (debug.Stack()) has a shape of its
 // own with no array: loaded back it is that value again (string(b) is any
@@ -43,10 +43,17 @@ import (
 // is refused where a run reaches it.
 //
 // An array a goroutine makes becomes shared from its make when a slice of
-// it is stored (another round, as for interface values); one it makes in a
-// loop is refused, since the model keeps one array per make and Go makes a
-// new one each time. A slice a goroutine grows by append is refused too:
-// its elements are the goroutine's registers.
+// it is stored (another round, as for interface values). go/ssa allocates
+// make([]T, n) of a constant n as an array: in a loop, one of three, as
+// any allocation in a loop (sliceArrayRef), and the word of a slice of it
+// is chosen as its array is. A make of run-time size in a loop is refused
+// where its slice is stored: the model keeps one array per make, and Go
+// makes a new one each time. A slice a goroutine grows by append is stored
+// when no append to it can follow (storeGrown), its array then shared.
+//
+// A load from a cell that holds windows of one offset and capacity over
+// several arrays gives a window over an array chosen at run time (a
+// pointer with a dynamic object, as for interface values of slices).
 
 // sliceWordBits is the width of the length in a header's word.
 const sliceWordBits = sliceBoxBits
@@ -103,30 +110,45 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	default:
 		s.unsupported(pos, "storing %s as a slice in memory", describe(v))
 	}
-	arr := v.ptr.obj
+	arrs := []*object{v.ptr.obj}
+	if v.ptr.ref != nil {
+		arrs = v.ptr.ref.objs // an array of a pool (sliceArrayRef)
+	}
 	switch {
-	case v.ptr.ref != nil || len(v.ptr.path) != 0:
-		s.unsupported(pos, "storing in memory a slice over an array inside another object or chosen at run time (a header in memory names an array of its own)")
+	case len(v.ptr.path) != 0:
+		s.unsupported(pos, "storing in memory a slice over an array inside another object (a header in memory names an array of its own)")
 	case v.sl.dcap != nil:
 		s.unsupported(pos, "storing in memory a slice whose capacity is known only at run time (a make whose size takes several values)")
-	case arr.loopMade:
-		s.unsupported(pos, "storing in memory a slice made in a loop of a goroutine (Go makes a new array on each iteration, fencecheck keeps one per make)")
-	case arr.id < 0:
-		s.unsupported(pos, "storing in memory a slice over an array the model does not allocate")
 	}
-	if arr.owner >= 0 {
-		s.shareObject(arr, pos) // its elements are shared from its make on
+	var base model.Expr
+	for _, arr := range arrs {
+		switch {
+		case arr.loopMade:
+			s.unsupported(pos, "storing in memory a slice made in a loop of a goroutine (Go makes a new array on each iteration, fencecheck keeps one per make)")
+		case arr.id < 0:
+			s.unsupported(pos, "storing in memory a slice over an array the model does not allocate")
+		}
+		if arr.owner >= 0 {
+			s.shareObject(arr, pos) // its elements are shared from its make on
+		}
+		k := model.Expr(model.C(s.shapeIndex(sliceShape{arr: arr.id, off: v.sl.off, cap: v.sl.cap, grown: v.sl.grown}, key)))
+		if v.ptr.ref != nil {
+			k = model.Bin(model.OpMul, model.Bin(model.OpEq, v.ptr.ref.e, model.C(s.idOf(arr, pos))), k)
+		}
+		base = orElseAdd(base, k)
 	}
-	base := s.shapeIndex(sliceShape{arr: arr.id, off: v.sl.off, cap: v.sl.cap, grown: v.sl.grown}, key)
-	if v.sl.dlen == nil {
-		return model.C(base + v.sl.len)
+	if c, ok := base.(model.Const); ok && v.sl.dlen == nil {
+		return model.C(c.Value + v.sl.len)
 	}
-	w := model.Bin(model.OpAdd, model.C(base), v.sl.dlen)
+	n := v.sl.dlen
+	if n == nil {
+		n = model.C(v.sl.len)
+	}
 	if v.sl.null != nil {
 		// nil stays 0 (its length is 0 too).
-		w = model.Bin(model.OpAdd, model.Bin(model.OpMul, model.Not(v.sl.null), model.C(base)), v.sl.dlen)
+		base = model.Bin(model.OpMul, model.Not(v.sl.null), base)
 	}
-	return w
+	return model.Bin(model.OpAdd, base, n)
 }
 
 // isByteSlice reports whether t is a slice of bytes.
@@ -152,38 +174,58 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		}
 	}
 	slices.Sort(shapes)
-	null := model.Bin(model.OpEq, e, model.C(0))
 	if len(shapes) == 0 {
 		return value{kind: vNil}, nil
 	}
-	if len(shapes) > 1 {
-		// Of another shape: the word is at least the next shape's first.
-		other = model.Bin(model.OpGe, e, model.C(int64(shapes[0]+2)<<sliceWordBits))
-		if shapes[0] > 0 {
-			other = model.Bin(model.OpOr, other, model.Bin(model.OpAnd, model.Bin(model.OpNe, e, model.C(0)), model.Bin(model.OpLt, e, model.C(int64(shapes[0]+1)<<sliceWordBits))))
+	shape := model.Bin(model.OpDiv, e, model.C(1<<sliceWordBits)) // its number + 1, 0 for nil
+	first := s.heap.hint.shapes[shapes[0]]
+	if first.arr < 0 {
+		if len(shapes) > 1 {
+			other = model.Bin(model.OpGt, shape, model.C(int64(shapes[0]+1)))
 		}
-	}
-	sh := s.heap.hint.shapes[shapes[0]]
-	if sh.arr < 0 {
 		v = opaque("a []byte that fencecheck does not compute (debug.Stack(), say), loaded from memory")
 		v.uncomputed, v.e = true, model.Bin(model.OpNe, e, model.C(0))
 		return v, other
 	}
-	var arr *object
-	if sh.arr < len(s.objects) {
-		arr = s.objects[sh.arr]
+	// The shapes of one window over arrays of one type: the array is
+	// chosen at run time.
+	var arrs []*object
+	var id, in model.Expr
+	for _, i := range shapes {
+		sh := s.heap.hint.shapes[i]
+		if sh.arr < 0 || sh.off != first.off || sh.cap != first.cap || sh.grown != first.grown {
+			continue
+		}
+		var arr *object
+		if sh.arr < len(s.objects) {
+			arr = s.objects[sh.arr]
+		}
+		a, _ := typeArray(arr)
+		if a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap || len(arrs) > 0 && !types.Identical(arr.typ, arrs[0].typ) {
+			// Not allocated yet in this round (a goroutine lowered later
+			// makes it): the next round has it.
+			s.heapChange("a slice in memory names an array not allocated yet")
+			return opaque("a slice in memory whose array is not allocated yet"), nil
+		}
+		is := model.Bin(model.OpEq, shape, model.C(int64(i+1)))
+		in = orElse(in, is)
+		if len(shapes) > 1 {
+			s.shareObject(arr, pos)
+			id = orElseAdd(id, model.Bin(model.OpMul, is, model.C(int64(s.heap.ids[arr]))))
+		}
+		arrs = append(arrs, arr)
 	}
-	a, _ := typeArray(arr)
-	if a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap {
-		// Not allocated yet in this round (a goroutine lowered later makes
-		// it): the next round has it.
-		s.heapChange("a slice in memory names an array not allocated yet")
-		return opaque("a slice in memory whose array is not allocated yet"), other
+	if len(arrs) < len(shapes) {
+		other = model.Not(model.Bin(model.OpOr, model.Bin(model.OpEq, e, model.C(0)), in))
 	}
-	v = sliceVal(pointer{obj: arr}, sh.off, 0, sh.cap)
-	v.sl.grown = sh.grown
+	ptr := pointer{obj: arrs[0]}
+	if len(shapes) > 1 {
+		ptr.ref = &dynObj{e: id, objs: arrs, typ: arrs[0].typ}
+	}
+	v = sliceVal(ptr, first.off, 0, first.cap)
+	v.sl.grown = first.grown
 	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
-	v.sl.null, v.sl.fromMem = null, true
+	v.sl.null, v.sl.fromMem = model.Bin(model.OpEq, e, model.C(0)), true
 	return v, other
 }
 
@@ -485,4 +527,53 @@ func (s *system) shapeNames() []shapeName {
 		out[i] = shapeName{array: name, off: sh.off}
 	}
 	return out
+}
+
+// sliceArrayRef lowers a[lo:hi] of a pointer to an array chosen at run
+// time, one of the objects of an allocation in a loop (make([]T, 2) in a
+// goroutine's loop, which go/ssa allocates as a [2]T): a window over the
+// array the pointer names, a nil pointer panicking. ok is false for other
+// instructions.
+func (p *proc) sliceArrayRef(fr *frame, in ssa.Instruction, cur int) (int, bool) {
+	sl, ok := in.(*ssa.Slice)
+	if !ok {
+		return cur, false
+	}
+	pt, ok := sl.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return cur, false
+	}
+	arr, ok := pt.Elem().Underlying().(*types.Array)
+	x := p.s.get(fr, sl.X)
+	if !ok || x.kind != vRef || len(x.objs) == 0 || arr.Len() == 0 {
+		return cur, false
+	}
+	pos := in.Pos()
+	for _, o := range x.objs {
+		if !types.Identical(o.typ, pt.Elem()) {
+			p.s.unsupported(pos, "slicing an array pointer that may name an object of another type")
+		}
+		p.s.shareObject(o, pos)
+	}
+	bound := func(b ssa.Value, def int64) int64 {
+		if b == nil {
+			return def
+		}
+		c, isConst := p.s.get(fr, b).constant()
+		if !isConst {
+			p.s.unsupported(pos, "a slice expression with bounds known only at run time (a slice's window must be fixed by the set-up)")
+		}
+		return c
+	}
+	lo, hi, max := bound(sl.Low, 0), bound(sl.High, arr.Len()), bound(sl.Max, arr.Len())
+	if lo < 0 || hi < lo || max < hi || max > arr.Len() {
+		p.panicAt(panicSite{loc: cur, name: "slice bounds out of range", pos: pos})
+		return -1, true
+	}
+	null := model.Bin(model.OpEq, x.e, model.C(0))
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(null), pos, Origin{}), name: "nil pointer dereference", pos: pos})
+	cur = p.emit(cur, model.GuardOp(model.Not(null)), pos, Origin{})
+	ref := &dynObj{e: x.e, objs: x.objs, typ: pt.Elem()}
+	fr.vals[sl] = sliceVal(pointer{obj: x.objs[0], ref: ref}, lo, hi-lo, max-lo)
+	return cur, true
 }

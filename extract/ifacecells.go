@@ -161,6 +161,8 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		}
 		s.noteIface(v.typ)
 		return s.refExpr(pl, pos)
+	case isSliceType(v.typ) && pl.kind == vSlice && pl.ptr.ref != nil && len(pl.ptr.path) == 0:
+		return s.sliceBoxesExpr(v.typ, pl, pos)
 	case isSliceType(v.typ):
 		return model.C(s.boxID(v.typ, s.sliceBoxVal(v.typ, pl, pos)))
 	case isScalarPayload(v.typ):

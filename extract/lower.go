@@ -497,6 +497,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if next, ok := p.uncomputedSliceUse(fr, in, cur); ok {
 		return next
 	}
+	if next, ok := p.sliceArrayRef(fr, in, cur); ok {
+		return next
+	}
 	if s.pure(fr, in) {
 		return cur
 	}

@@ -751,8 +751,12 @@ func (p *proc) allocPool(fr *frame, in *ssa.Alloc, first *object, cur int) (int,
 // and shared from the next round on when the first one is.
 func (s *system) poolObjects(first *object, owner int, pos token.Pos) []*object {
 	objs := []*object{first}
+	name := first.name
+	if first.anon {
+		name = "" // named where a variable first holds it (nameObject)
+	}
 	for k := 1; k < maxPool; k++ {
-		o := s.newObject(first.name, first.typ, first.decl, owner)
+		o := s.newObject(name, first.typ, first.decl, owner)
 		o.byValue = first.byValue
 		objs = append(objs, o)
 	}
@@ -769,7 +773,10 @@ func (s *system) poolObjects(first *object, owner int, pos token.Pos) []*object 
 // poolID returns the heap id of an object of a pool.
 func (s *system) poolID(o *object, pos token.Pos) int64 {
 	if _, isArr := o.typ.Underlying().(*types.Array); isArr && !o.byValue {
-		s.unsupported(pos, "an array (the backing array of a slice, make([]T, n) with a constant n) allocated in a loop of a goroutine and stored in memory or in an interface value: Go makes a new array on each iteration, and fencecheck keeps no pool of arrays")
+		// The backing array of a slice made in a loop (make([]T, 2)):
+		// sliced where it is used (sliceArrayRef).
+		s.shareObject(o, pos)
+		return int64(s.heap.ids[o])
 	}
 	if o.byValue {
 		return s.valueBoxID(o, pos)

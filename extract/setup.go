@@ -230,6 +230,15 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 	nameCond(v, id.Name)
 	nameCtx(v, id.Name)
 	nameMapVar(v, id.Name)
+	if v.kind == vSlice && v.ptr.ref != nil && len(v.ptr.path) == 0 {
+		// The arrays of an allocation in a loop (sliceArrayRef).
+		for _, o := range v.ptr.ref.objs {
+			if o.anon && !o.named && o.holder == nil {
+				o.name, o.anon = id.Name, false
+			}
+		}
+		return
+	}
 	if (v.kind != vPtr && v.kind != vSlice) || len(v.ptr.path) != 0 || !v.ptr.obj.anon || v.ptr.obj.holder != nil {
 		return
 	}

@@ -2,10 +2,11 @@
 // shared memory: a stack trace kept in a field, a []byte built by append
 // and published, a buffer with room appended to under a mutex (as
 // beorn7/perks' quantile stream does), a buffer reset by reslicing, a
-// slice a goroutine makes and hands over. Each correct system has a buggy
-// twin whose race on the header (or its elements) is found; a slice made
-// in a goroutine's loop and kept in memory is refused, and a slice grown
-// in a loop and stored there is refused where a run reaches it.
+// slice a goroutine makes and hands over, slices made in each round of a
+// goroutine's loop, stored and boxed, and makes of a few sizes. Each
+// correct system has a buggy twin whose race on the header (or its
+// elements) or bad state is found; a slice grown in a loop and stored
+// there is refused where a run reaches it.
 package slicecells
 
 import (
@@ -234,20 +235,110 @@ func handOverEarly() {
 }
 
 // loopBoxed makes a slice in each round of a goroutine's loop and boxes
-// it: refused, as fencecheck keeps one array per allocation.
+// it: each round's array is its own (one of three, as for any allocation
+// in a loop), and the last one boxed is read back.
 //
 //fencecheck:system
 func loopBoxed() {
 	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		for i := 0; i < 3; i++ {
-			b := make([]int, 2) // want `^unsupported in a fencecheck system: an array \(the backing array of a slice, make\(\[\]T, n\) with a constant n\) allocated in a loop of a goroutine`
+			b := make([]int, 2)
 			b[0] = i
 			r.mu.Lock()
 			r.box = b
 			r.mu.Unlock()
 		}
 	}()
+	wg.Wait()
+	if b := r.box.([]int); b[0] != 2 {
+		panic("not the last round's")
+	}
+}
+
+// loopBoxedFirst expects the first round's slice.
+//
+//fencecheck:system
+func loopBoxedFirst() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 3; i++ {
+			b := make([]int, 2)
+			b[0] = i
+			r.mu.Lock()
+			r.box = b
+			r.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+	if b := r.box.([]int); b[0] != 0 {
+		panic("not the first round's") // want `^SC: system loopBoxedFirst is wrong even under sequential consistency`
+	}
+}
+
+// loopField stores a slice made in each round of a loop in a field, filled
+// first; the reader sees a whole round's slice.
+//
+//fencecheck:system
+func loopField() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 3; i++ {
+			n := make([]int, 2)
+			n[0], n[1] = i, i
+			r.mu.Lock()
+			r.nums = n
+			r.mu.Unlock()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		r.mu.Lock()
+		n := r.nums
+		r.mu.Unlock()
+		if n != nil && n[0] != n[1] {
+			panic("torn round")
+		}
+	}()
+	wg.Wait()
+}
+
+// loopFieldEarly fills each round's slice after storing it.
+//
+//fencecheck:system
+func loopFieldEarly() {
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 3; i++ {
+			n := make([]int, 2)
+			r.mu.Lock()
+			r.nums = n
+			r.mu.Unlock()
+			n[0], n[1] = i, i // want `^race: go@\d+ stores \w+(#\d)?\[0\] here while go@\d+ loads \w+(#\d)?\[0\]`
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		r.mu.Lock()
+		n := r.nums
+		r.mu.Unlock()
+		if n != nil && n[0] != n[1] {
+			panic("torn round") // want `^SC: system loopFieldEarly is wrong even under sequential consistency`
+		}
+	}()
+	wg.Wait()
 }
 
 // grownInLoop stores, in a loop, a slice it grows: refused where a run
