@@ -563,8 +563,11 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	if v, ok := s.builderCall(c, fn, args); ok {
 		return v, true
 	}
-	if v, ok := s.sortCall(fn, args); ok {
-		return v, true
+	if len(*spawns) == 0 {
+		// Sorted in place: before any goroutine may read the slice.
+		if v, ok := s.sortCall(fn, args); ok {
+			return v, true
+		}
 	}
 	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {
 		return v, true
