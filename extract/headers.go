@@ -196,7 +196,7 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		if sh.arr < 0 || sh.off != first.off || sh.cap != first.cap || sh.grown != first.grown {
 			continue
 		}
-		var arr *object
+		arr := s.heap.pending[sh.arr] // reserved for a goroutine lowered later
 		if sh.arr < len(s.objects) {
 			arr = s.objects[sh.arr]
 		}

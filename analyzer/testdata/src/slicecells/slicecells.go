@@ -424,3 +424,23 @@ func sizesRacy() {
 	}()
 	wg.Wait()
 }
+
+// collect has two goroutines append to a nil field under the mutex: the
+// first grows a slice of its own, the second appends to that one, whose
+// room is the runtime's choice: refused where a run reaches it.
+//
+//fencecheck:system
+func collect() { // want `^inconclusive: system collect: the number of runs of append to a slice grown by append loaded from memory`
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.mu.Lock()
+			r.nums = append(r.nums, i)
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
