@@ -121,8 +121,8 @@ type Result struct {
 	// with an SC trace of the program (replayed), or Safe (within its
 	// Bound) when a search of the first phase that looked for those
 	// states too ended without one. It is nil when no search decided it (a
-	// budget ran out, the program faults, or the phase found every pair
-	// before).
+	// budget ran out, the program faults, the phase found every pair
+	// before, or it left the rest to the second phase: see adjacent).
 	Reach *engines.Result
 }
 
@@ -479,14 +479,26 @@ func Query(p *model.Program, pairs []Pair) (*model.Program, [][]int) {
 	return q, groups
 }
 
-// adjacent finds the races whose two accesses are both enabled in a
-// reachable SC state, into res: the first phase of [Check]. By Boehm and
-// Adve's theorem a program has a happens-before race iff it has such a
-// pair, so a Safe answer here proves the program race-free.
+// adjacent finds the races among open whose two accesses are both enabled
+// in a reachable SC state, into res: the first phase of [Check]. By Boehm
+// and Adve's theorem a program has a happens-before race iff it has such
+// a pair, so a Safe answer here proves the program race-free.
 //
 // With reach, the searches look for p's bad states too, until one is
 // found, and res.Reach answers the SC reachability of p (see Result.Reach).
-func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, reach bool, res *Result) error {
+//
+// With early, it returns after a search that finds a race when every pair
+// still open is of accesses that run whenever their processes are at them
+// (no required value, no guard: see [unconditional]), with those pairs:
+// the second phase, which a racy program gets, finds every such pair that
+// meets (the access run first is ordered before the other by no
+// happens-before edge), and the last search of this phase, which must
+// visit every state to show the rest never meet, is spared, with its
+// search for p's bad states (res.Reach stays nil unless a search found
+// one before). A pair with a blocking read, or a compare-and-swap's
+// success, can meet where neither runs (both wait), which the second
+// phase does not see: this phase decides such pairs.
+func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key func(Access) string, open []Pair, reach, early bool, res *Result) ([]Pair, error) {
 	pairKey := func(pr Pair) [2]string {
 		ka, kb := key(pr.A), key(pr.B)
 		if kb < ka {
@@ -494,8 +506,10 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		}
 		return [2]string{ka, kb}
 	}
-	open := meeting(p, Pairs(p), staticsOf(p))
 	found := map[[2]string]bool{}
+	for _, r := range res.Races {
+		found[pairKey(r.Pair)] = true
+	}
 	reach = reach && len(p.Bad) > 0
 	for len(open) > 0 || reach {
 		q, groups := Query(p, open)
@@ -505,19 +519,19 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		}
 		r, last, bi, err := ask(ctx, eng, q, "the program", "no conflicting accesses enabled", res)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
 			if reach && res.Status == engines.Safe {
 				res.Reach = &engines.Result{Status: engines.Safe, Model: model.SC, Bound: res.Bound}
 			}
-			return nil
+			return nil, nil
 		}
 		if bi >= races {
 			// One of p's own bad states: SC reachability is answered;
 			// the races are searched for without them.
 			if p.MatchBad(last) < 0 {
-				return fmt.Errorf("internal error: an SC trace to a bad state of the program ends in no bad state of it")
+				return nil, fmt.Errorf("internal error: an SC trace to a bad state of the program ends in no bad state of it")
 			}
 			res.Reach = &engines.Result{Status: engines.Unsafe, Model: model.SC, Trace: r.Trace, Stats: r.Stats}
 			reach = false
@@ -528,7 +542,7 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 		for _, i := range groups[bi] {
 			pr := open[i]
 			if !enabled(p, last, pr) {
-				return fmt.Errorf("internal error: a race trace ends with %s not at both accesses", p.Vars[pr.Var].Name)
+				return nil, fmt.Errorf("internal error: a race trace ends with %s not at both accesses", p.Vars[pr.Var].Name)
 			}
 			hit[i] = true
 			if k := pairKey(pr); !found[k] {
@@ -542,8 +556,32 @@ func adjacent(ctx context.Context, eng engines.Engine, p *model.Program, key fun
 			}
 		}
 		open = next
+		if early && !slices.ContainsFunc(open, func(pr Pair) bool { return !pr.unconditional(p) }) {
+			return open, nil
+		}
 	}
-	return nil
+	return nil, nil
+}
+
+// unconditional reports whether both accesses of pr run whenever their
+// processes are at them: neither requires a value (a blocking read, the
+// success of a compare-and-swap) nor has a guard.
+func (pr Pair) unconditional(p *model.Program) bool {
+	runs := func(a Access) bool {
+		op := p.Procs[a.Proc].Trans[a.Trans].Op
+		switch op.Kind {
+		case model.Read:
+			return op.Expr == nil
+		case model.Locked:
+			for _, b := range op.Body {
+				if b.Kind == model.Guard || b.Kind == model.Read && b.Expr != nil {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return runs(pr.A) && runs(pr.B)
 }
 
 // ask checks q, a query program of a phase of [Check], with eng under SC
@@ -622,9 +660,10 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	// one enumeration.
 	var ss *session
 	var in *instrumented
+	var rest []Pair // the pairs the first phase left to the second
+	var err error
 	if en, ok := eng.(Enumerator); ok && (opt.Enumerate == nil || opt.Enumerate == eng) {
 		in = instrument(p, key)
-		var err error
 		if ss, err = newSession(en, p, in); err != nil {
 			return nil, err
 		}
@@ -639,7 +678,7 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 		if err := ss.adjacent(ctx, p, pairKey, res); err != nil {
 			return nil, err
 		}
-	} else if err := adjacent(ctx, eng, p, key, opt.Reach, res); err != nil {
+	} else if rest, err = adjacent(ctx, eng, p, key, meeting(p, Pairs(p), staticsOf(p)), opt.Reach, true, res); err != nil {
 		return nil, err
 	}
 	if res.Status == engines.Inconclusive {
@@ -664,6 +703,22 @@ func Check(ctx context.Context, eng engines.Engine, p *model.Program, opt Option
 	}
 	res.Checks += hb.Checks
 	res.States += hb.States
+	if hb.Status == engines.Inconclusive && len(rest) > 0 {
+		// The first phase's pairs that the second left undecided: the
+		// first phase's searches, on the program itself, decide them.
+		if _, err := adjacent(ctx, eng, p, key, rest, false, false, res); err != nil {
+			return nil, err
+		}
+		if res.Faults {
+			return res, nil // as when the first phase had run to the end
+		}
+		if res.Status == engines.Inconclusive {
+			// Neither phase decided every pair: the races found are the
+			// answer, incomplete.
+			hb.Reason += "; the first phase then stopped too: " + res.Reason
+			res.Status, res.Reason = engines.Safe, ""
+		}
+	}
 	if hb.Status == engines.Inconclusive {
 		if len(res.Races) == 0 && len(hb.Races) == 0 {
 			res.Status, res.Reason = engines.Inconclusive, hb.Reason
