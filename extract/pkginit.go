@@ -169,7 +169,9 @@ func (s *system) cannotRun(u unsupported, loop bool) string {
 // end, the call is contained (see the comment at the top of this file):
 // whatever the callee may have changed is marked, its result is opaque,
 // and the caller goes on. An initialisation that always panics, or whose
-// contained calls spent maxInitSteps, is not contained.
+// contained calls spent maxInitSteps, is not contained, nor is a call in a
+// frame below a deferred call that may recover (the code not run may
+// panic, and Go would then go on after the recovering frame, not here).
 func (s *system) initLocalCall(fr *frame, c *ssa.CallCommon, f value, args []value, pos token.Pos, spawns *[]spawn) (res value) {
 	steps := s.steps
 	defer func() {
@@ -178,7 +180,10 @@ func (s *system) initLocalCall(fr *frame, c *ssa.CallCommon, f value, args []val
 			return
 		}
 		u, ok := r.(unsupported)
-		if !ok || s.init.panicked {
+		if !ok || s.init.panicked || s.setupRecoverable(fr) {
+			// The code not run may panic, and a deferred call of fr or
+			// of a caller may recover: Go would not go on in fr. The call
+			// of the frame that recovers is contained instead.
 			panic(r)
 		}
 		loop := s.steps > maxSetupSteps

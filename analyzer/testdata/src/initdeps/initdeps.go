@@ -389,3 +389,39 @@ func reportsPid() {
 	}()
 	wg.Wait()
 }
+
+// recovered is 2 only when riskyEnv does not panic: the initialisation
+// cannot tell, so it does not go on after riskyEnv in setRecovered, whose
+// caller recovers.
+var recovered int32 = 1 // want `^unsupported in a fencecheck system: the initial value of package-level variable recovered, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+
+func init() {
+	defer func() { _ = recover() }()
+	setRecovered()
+}
+
+func setRecovered() {
+	riskyEnv()
+	recovered = 2
+}
+
+func riskyEnv() {
+	if os.Getenv("INITDEPS_PANIC") != "" {
+		panic("boom")
+	}
+}
+
+// recovers reads recovered.
+//
+//fencecheck:system
+func recovers() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		if atomic.LoadInt32(&recovered) != 2 {
+			panic("recovered from a panic")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
