@@ -561,6 +561,10 @@ func allocExpr(s *system, fr *frame, in *ssa.Alloc) string {
 	if d := s.x.defs[in.Pos()]; d != nil {
 		return d.Name()
 	}
+	if a, ok := deref(in.Type()).Underlying().(*types.Array); ok && in.Comment == "makeslice" {
+		// The array go/ssa allocates for make([]T, n) of a constant n.
+		return fmt.Sprintf("make([]%s, %d)", types.TypeString(a.Elem(), types.RelativeTo(s.x.pkg)), a.Len())
+	}
 	if in.Comment != "" && token.IsIdentifier(in.Comment) {
 		return in.Comment
 	}

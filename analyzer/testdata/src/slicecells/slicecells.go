@@ -444,3 +444,27 @@ func collect() { // want `^inconclusive: system collect: the number of runs of a
 	}
 	wg.Wait()
 }
+
+// loopBoxedFour boxes a slice made in each of four rounds: one more than
+// the three arrays fencecheck keeps for an allocation in a loop.
+//
+//fencecheck:system
+func loopBoxedFour() { // want `^inconclusive: system loopBoxedFour: the number of objects make\(\[\]int, 2\) allocates in a loop of goroutine go@\d+ \(fencecheck models 3\)`
+	var r report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 4; i++ {
+			b := make([]int, 2)
+			b[0] = i
+			r.mu.Lock()
+			r.box = b
+			r.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+	if b := r.box.([]int); b[0] != 3 {
+		panic("not the last round's")
+	}
+}
