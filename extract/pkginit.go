@@ -690,6 +690,9 @@ func (s *system) nameAfter(g *object, v value) {
 func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 	s.init.pc[fr], s.init.cur = in, fr
 	pos := in.Pos()
+	if s.setupRecoverable(fr) {
+		defer s.uncomputedUnderRecover(fr, in)
+	}
 	switch in := in.(type) {
 	case *ssa.Go:
 		s.unsupported(pos, "a go statement")
@@ -794,6 +797,26 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 	}
 	fr.vals[v] = opaqueFrom(why, vals...)
 	return true
+}
+
+// uncomputedUnderRecover stops the initialisation at in, below a deferred
+// call that may recover, when in made a value it does not compute, or
+// stored through one: what Go does there may panic, and then go on after
+// the recovering frame, not after in (see initLocalCall).
+func (s *system) uncomputedUnderRecover(fr *frame, in ssa.Instruction) {
+	if r := recover(); r != nil {
+		panic(r)
+	}
+	v, isVal := in.(ssa.Value)
+	if st, ok := in.(*ssa.Store); ok {
+		v, isVal = st.Addr, true
+	}
+	if !isVal {
+		return
+	}
+	if x, ok := fr.vals[v]; ok && x.kind == vOpaque && x.re == nil {
+		s.unsupported(in.Pos(), "%s, which may panic, below a deferred call that may recover", x.why)
+	}
 }
 
 // initPanic executes a panic of the initialisation. Every branch that led

@@ -393,7 +393,7 @@ func reportsPid() {
 // recovered is 2 only when riskyEnv does not panic: the initialisation
 // cannot tell, so it does not go on after riskyEnv in setRecovered, whose
 // caller recovers.
-var recovered int32 = 1 // want `^unsupported in a fencecheck system: the initial value of package-level variable recovered, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+var recovered int32 = 1 // want `^unsupported in a fencecheck system: the initial value of package-level variable recovered, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a call of os\.Getenv, which may panic, below a deferred call that may recover\), which may change it \(used at initdeps\.go:\d+\)$`
 
 func init() {
 	defer func() { _ = recover() }()
