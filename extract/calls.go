@@ -137,7 +137,7 @@ func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
 	seen := map[ssa.Value]bool{}
 	var check func(v ssa.Value) string
 	check = func(v ssa.Value) string {
-		if seen[v] || pointerFree(v.Type()) {
+		if seen[v] || pointerFree(v.Type()) || readOnly != nil && readOnly(v) {
 			return ""
 		}
 		seen[v] = true
@@ -191,9 +191,6 @@ func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
 					}
 				}
 			}
-			return ""
-		}
-		if readOnly != nil && readOnly(v) {
 			return ""
 		}
 		return fmt.Sprintf("a value of type %s (it may point into the system's memory)", v.Type())
@@ -253,16 +250,10 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
-	readOnly := func(v ssa.Value) bool {
-		x, ok := fr.vals[v]
-		return ok && s.readOnlyArg(x)
+	if spec, ok := s.errorSpec(fn, in.Common(), args, fr); ok {
+		return p.makeError(fr, in, spec, loop(), cur), true
 	}
-	if loop() {
-		if msg, name, ok := s.errorMessage(fn, in.Common(), args, readOnly); ok {
-			return p.errorPool(fr, in, msg, name, cur), true
-		}
-	}
-	if v, ok := s.errorsCall(fn, in.Common(), args, pos, readOnly); ok {
+	if v, ok := s.errorsCall(fn, in.Common(), args, pos, fr); ok {
 		if used(in) {
 			fr.vals[in] = v
 		}
@@ -415,10 +406,10 @@ func (s *system) readOnlyArg(v value) bool {
 	case vOpaque:
 		return v.uncomputed || strings.HasPrefix(v.why, "the error returned by ")
 	case vIface:
-		return types.Identical(v.typ, types.NewPointer(s.x.errorType()))
+		return isObjPtr(v.typ) && s.x.isMadeError(ptrElem(v.typ))
 	case vRef:
 		for _, o := range v.objs {
-			if o != nil && !types.Identical(o.typ, s.x.errorType()) {
+			if o != nil && !s.isErrorObj(o) {
 				return false
 			}
 		}
@@ -569,7 +560,7 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 			return v, true
 		}
 	}
-	if v, ok := s.errorsCall(fn, c, args, pos, nil); ok {
+	if v, ok := s.errorsCall(fn, c, args, pos, fr); ok {
 		return v, true
 	}
 	k := classifyCall(fn)

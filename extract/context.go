@@ -165,7 +165,7 @@ func (s *system) ctxError(expired bool) value {
 		i, msg = 1, "context deadline exceeded"
 	}
 	if s.ctxErrs[i].kind == vOpaque {
-		s.ctxErrs[i] = s.newError(s.intern(msg), "errors.New("+quote(msg)+")")
+		s.ctxErrs[i] = s.newError(errSpec{msg: s.intern(msg), name: "errors.New(" + quote(msg) + ")"})
 	}
 	return s.ctxErrs[i]
 }

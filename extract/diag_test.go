@@ -54,7 +54,7 @@ func TestDiagnostics(t *testing.T) {
 			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"c = other(c, d)", "unsupported in a fencecheck system: a channel variable set to the channel b, not known where its value is chosen at run time"},
 			{"go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()", "unsupported in a fencecheck system: comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)"},
-			{`err := fmt.Errorf("again: %w", errBase)`, "unsupported in a fencecheck system: the error returned by fmt.Errorf(\"again: %w\", errBase) where a pointer is expected"},
+			{`err := fmt.Errorf("again: %w, %w", errBase, errBase)`, "unsupported in a fencecheck system: the error returned by fmt.Errorf(\"again: %w, %w\", errBase, errBase) where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 		}, []string{"otherPackage", "sharedToFmt"}}, // os.Getenv, fmt.Println(&x): refused where a run reaches them (analyzer testdata uncomputed, unsupported)

@@ -2,31 +2,22 @@ package extract
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
 
-// plainErrorf reports whether fmt.Errorf(format, args...) makes an error
-// that an errors.New of the extractor's own can stand for: format wraps
-// no error (no %w), so errors.Is and == see only the new error's
-// identity, and no argument can make formatting touch the system's
-// memory: each is a boolean, a number or a string, or (where readOnly,
-// when not nil, says so) a value only readable (readOnlyArg: an error
-// errors.New made, a result of a call the model does not run). The
-// message is a string the model does not compute.
-func plainErrorf(format string, args ssa.Value, readOnly func(ssa.Value) bool) bool {
-	if strings.Contains(format, "%w") {
-		return false
-	}
+// plainArgs reports whether formatting the arguments args of fmt.Errorf
+// cannot touch the system's memory: each is a boolean, a number or a
+// string, or (where readOnly, when not nil, says so) a value only readable
+// (readOnlyArg: an error errors.New or fmt.Errorf made, a result of a call
+// the model does not run). The message is a string the model does not
+// compute.
+func plainArgs(args ssa.Value, readOnly func(ssa.Value) bool) bool {
 	vals, ok := appendArgs(args)
 	if !ok {
 		return false
 	}
 	for _, v := range vals {
-		if v == nil {
-			continue
-		}
 		if readOnly != nil && argProblemAt(v, readOnly) == "" {
 			continue
 		}

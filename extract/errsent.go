@@ -28,7 +28,7 @@ import (
 // Unwrap or Is method. A goroutine's call outside a loop makes one object
 // for the call, as it runs at most once; a call in a loop of a goroutine
 // takes the next of a pool of objects on each execution (errorPool), as an
-// allocation does.
+// allocation does (makeError, errwrap.go).
 
 // errorType returns the type of the errors errors.New makes.
 func (x *extractor) errorType() *types.Named {
@@ -52,48 +52,79 @@ func isErrorsFunc(fn *ssa.Function, pkg, name string) bool {
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == pkg && fn.Name() == name && fn.Signature.Recv() == nil
 }
 
-// errorMessage returns the message of a call of errors.New or fmt.Errorf
-// that makes a new error: the id of its interned message, or strAny where
-// the model does not compute it (a string known only at run time, a
-// format with verbs), and a name for the error. ok is false for other
-// calls, and for a fmt.Errorf that wraps an error (%w) or whose arguments
-// may reach the system's memory (plainErrorf; readOnly, nil outside the
-// processes, tells the values a goroutine knows to be only readable).
-func (s *system) errorMessage(fn *ssa.Function, c *ssa.CallCommon, args []value, readOnly func(ssa.Value) bool) (msg int64, name string, ok bool) {
+// errSpec is what a call of errors.New or fmt.Errorf makes: an error
+// whose message is msg (the id of an interned string, or strAny where the
+// model does not compute it: a string known only at run time, a format
+// with verbs), named name; with wrap, a *fmt.wrapError that wraps the
+// error wraps (nil for nil: errwrap.go).
+type errSpec struct {
+	msg   int64
+	name  string
+	wrap  bool
+	wraps *object
+	// wrapRef is, in a goroutine, the error wrapped when it is known only
+	// at run time (makeError splits over it).
+	wrapRef *value
+}
+
+// errorSpec returns what a call of errors.New or fmt.Errorf makes. ok is
+// false for other calls, and for a fmt.Errorf whose arguments may reach the
+// system's memory (plainArgs) or whose %w is not modelled (wrapSpec). fr
+// is the frame of the call in a goroutine, whose values tell what the
+// arguments are, or nil.
+func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr *frame) (spec errSpec, ok bool) {
 	switch {
 	case isErrorsFunc(fn, "errors", "New"):
 		if str, known := s.stringOf(args[0]); known {
-			return s.intern(str), "errors.New(" + quote(str) + ")", true
+			return errSpec{msg: s.intern(str), name: "errors.New(" + quote(str) + ")"}, true
 		}
 		if args[0].kind == vInt {
-			return strAny, "errors.New(?)", true
+			return errSpec{msg: strAny, name: "errors.New(?)"}, true
 		}
 	case isErrorsFunc(fn, "fmt", "Errorf"):
 		k, isConst := c.Args[0].(*ssa.Const)
 		if !isConst || k.Value == nil || k.Value.Kind() != constant.String {
-			return 0, "", false
+			return errSpec{}, false
 		}
 		f := constant.StringVal(k.Value)
 		if !strings.Contains(f, "%") && isNilConst(c.Args[1]) {
-			return s.intern(f), "fmt.Errorf(" + quote(f) + ")", true
+			return errSpec{msg: s.intern(f), name: "fmt.Errorf(" + quote(f) + ")"}, true
 		}
-		return strAny, "fmt.Errorf(" + quote(f) + ", ...)", plainErrorf(f, c.Args[1], readOnly)
+		spec := errSpec{msg: strAny, name: "fmt.Errorf(" + quote(f) + ", ...)"}
+		var readOnly func(ssa.Value) bool
+		if fr != nil {
+			readOnly = func(v ssa.Value) bool {
+				x, ok := fr.vals[v]
+				return ok && s.readOnlyArg(x)
+			}
+		}
+		if strings.Contains(f, "%w") && !s.wrapSpec(&spec, f, c.Args[1], fr) {
+			return errSpec{}, false
+		}
+		return spec, plainArgs(c.Args[1], readOnly)
 	}
-	return 0, "", false
+	return errSpec{}, false
 }
 
-// newError makes the error errors.New returns, in shared memory: msg is
-// the id of its message, name names it.
-func (s *system) newError(msg int64, name string) value {
+// newError makes the error spec describes, in shared memory.
+func (s *system) newError(spec errSpec) value {
 	t := s.x.errorType()
-	o := s.newObject(name, t, nil, -1)
-	o.boxVal = msg
-	s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(o.boxVal)
+	if spec.wrap {
+		t = s.x.wrapType()
+	}
+	o := s.newObject(spec.name, t, nil, -1)
+	s.fillError(o, spec)
 	return value{kind: vIface, typ: types.NewPointer(t), env: []value{{kind: vPtr, ptr: pointer{obj: o}}}}
 }
 
-// errorText is the message of the error made by errors.New that o is:
-// Error's result.
+// fillError gives o, an object of the type of spec's errors, what spec says.
+func (s *system) fillError(o *object, spec errSpec) {
+	o.boxVal, o.wraps = spec.msg, spec.wraps
+	s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(o.boxVal)
+}
+
+// errorText is the message of the error made by errors.New or fmt.Errorf
+// that o is: Error's result.
 func (s *system) errorText(o *object) value {
 	if o.boxVal == strAny {
 		return s.uncomputedString("the message of " + o.name + ", which fencecheck does not compute")
@@ -101,9 +132,10 @@ func (s *system) errorText(o *object) value {
 	return constVal(o.boxVal)
 }
 
-// isErrorObj reports whether o is an error made by errors.New.
+// isErrorObj reports whether o is an error made by errors.New or
+// fmt.Errorf.
 func (s *system) isErrorObj(o *object) bool {
-	return o != nil && !o.box && types.Identical(o.typ, s.x.errorType())
+	return o != nil && !o.box && s.x.isMadeError(o.typ)
 }
 
 func quote(s string) string {
@@ -111,9 +143,9 @@ func quote(s string) string {
 }
 
 // errorsCall computes a call of errors.New or fmt.Errorf that makes a new
-// error, and errors.Is; ok is false for other calls. readOnly is as for
-// errorMessage.
-func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, pos token.Pos, readOnly func(ssa.Value) bool) (value, bool) {
+// error, and errors.Is; ok is false for other calls. fr is as for
+// errorSpec.
+func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, pos token.Pos, fr *frame) (value, bool) {
 	if isErrorsFunc(fn, "errors", "Is") {
 		if args[0].kind == vOpaque || args[1].kind == vOpaque {
 			// An error the model does not compute: so is the answer.
@@ -121,17 +153,21 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 		}
 		return s.errorsIs(args[0], args[1], pos), true
 	}
-	msg, name, ok := s.errorMessage(fn, c, args, readOnly)
+	spec, ok := s.errorSpec(fn, c, args, fr)
 	if !ok {
 		return value{}, false
 	}
-	return s.newError(msg, name), true
+	return s.newError(spec), true
 }
 
-// errorsIs computes errors.Is(err, target) when it is an identity test:
-// no error err may hold has an Unwrap or Is method.
+// errorsIs computes errors.Is(err, target) when it is an identity test
+// along the chain of wrapped errors: err is target, or wraps it (errwrap.go),
+// and no error of the chains has an Unwrap or Is method of its own.
 func (s *system) errorsIs(err, target value, pos token.Pos) value {
 	check := func(dt types.Type) {
+		if isObjPtr(dt) && s.x.isMadeError(ptrElem(dt)) {
+			return
+		}
 		ms := types.NewMethodSet(dt)
 		for _, m := range []string{"Unwrap", "Is"} {
 			if ms.Lookup(nil, m) != nil {
@@ -139,15 +175,30 @@ func (s *system) errorsIs(err, target value, pos token.Pos) value {
 			}
 		}
 	}
+	var objs []*object
 	switch err.kind {
 	case vRef:
-		for _, o := range err.objs {
-			check(dynType(o))
-		}
+		objs = err.objs
 	case vIface:
 		check(err.typ)
+		if o, ok := s.wrapped(err); ok && o != nil {
+			objs = []*object{o}
+		}
 	}
-	return s.ifaceEqual(err, target, pos)
+	for _, o := range objs {
+		for _, c := range errorChain(o) {
+			check(dynType(c))
+		}
+	}
+	eq := s.ifaceEqual(err, target, pos)
+	if target.kind == vNil {
+		return eq
+	}
+	below := s.unwrapsTo(s.refExpr(err, pos), s.refExpr(target, pos), objs, pos)
+	if below == nil {
+		return eq
+	}
+	return intVal(model.Bin(model.OpOr, s.asInt(eq, pos), below))
 }
 
 // ifaceEqual compares two interface values as Go's == does.
@@ -254,26 +305,17 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 	return cur, false
 }
 
-// errorPool lowers, in a loop of a goroutine, a call of errors.New or
-// fmt.Errorf that makes a new error (msg and name as errorMessage gives
-// them): each execution makes a distinct error, the next of a pool of
-// maxPool objects (pointers.go's allocPool); one execution more leaves
-// the domain of the pool's count, which the analysis reports as
-// inconclusive, naming it.
-func (p *proc) errorPool(fr *frame, in *ssa.Call, msg int64, name string, cur int) int {
-	s := p.s
-	first := s.newError(msg, name).env[0].ptr.obj
-	objs := s.poolObjects(first, -1, in.Pos())
+// errorPool makes the objects of a call of errors.New or fmt.Errorf in a
+// loop of a goroutine that makes the error spec describes: each execution
+// takes the next of maxPool (pointers.go's allocPool, makeError); one
+// execution more leaves the domain of the pool's count, which the analysis
+// reports as inconclusive, naming it.
+func (s *system) errorPool(spec errSpec, pos token.Pos) []*object {
+	first := s.newError(spec).env[0].ptr.obj
+	objs := s.poolObjects(first, -1, pos)
 	for _, o := range objs[1:] {
-		o.boxVal = msg
-		s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(msg)
+		s.fillError(o, spec)
 	}
-	s.noteIface(types.NewPointer(s.x.errorType()))
-	if !used(in) {
-		return cur
-	}
-	r := p.newReg(p.regName(fr, in), errorType)
-	p.holds(r, fr, in)
-	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: errorType}
-	return p.pickFromPool(objs, r, name, in.Pos(), cur, nil)
+	s.noteIface(types.NewPointer(first.typ))
+	return objs
 }

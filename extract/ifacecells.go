@@ -318,8 +318,8 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 			continue // no conversion makes it (anyslice.go)
 		}
 		dt := dynType(o)
-		if types.Identical(o.typ, s.x.errorType()) {
-			s.unsupported(pos, "a call of the method %s of an error made by errors.New", c.Method.Name())
+		if s.isErrorObj(o) {
+			s.unsupported(pos, "a call of the method %s of an error made by errors.New or fmt.Errorf", c.Method.Name())
 		}
 		fn := s.x.ssapkg.Prog.LookupMethod(dt, c.Method.Pkg(), c.Method.Name())
 		if fn == nil {

@@ -44,8 +44,8 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 	if recv.kind != vIface {
 		s.unsupported(pos, "a call of the interface method %s on %s (only interface values whose dynamic type is known in the system are modelled)", c.Method.Name(), describe(recv))
 	}
-	if isObjPtr(recv.typ) && types.Identical(ptrElem(recv.typ), s.x.errorType()) {
-		s.unsupported(pos, "a call of the method %s of an error made by errors.New", c.Method.Name())
+	if isObjPtr(recv.typ) && s.x.isMadeError(ptrElem(recv.typ)) {
+		s.unsupported(pos, "a call of the method %s of an error made by errors.New or fmt.Errorf", c.Method.Name())
 	}
 	fn := s.x.ssapkg.Prog.LookupMethod(recv.typ, c.Method.Pkg(), c.Method.Name())
 	if fn == nil {

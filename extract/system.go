@@ -47,6 +47,9 @@ type extractor struct {
 	invoked map[string]invokeTargets
 	// errType is the type of the errors errors.New makes (errsent.go).
 	errType *types.Named
+	// wrapErrType is the type of the errors fmt.Errorf makes with %w
+	// (errwrap.go).
+	wrapErrType *types.Named
 	// opts tune the extraction; choices are the values the run time picks
 	// in the variant being lowered, and linknames the functions of other
 	// packages that //go:linkname directives name (runtime.go).

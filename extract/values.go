@@ -202,6 +202,10 @@ type object struct {
 	// cells of its own.
 	box    bool
 	boxVal int64
+	// wraps is, for an error fmt.Errorf made with %w, the error it wraps
+	// (errwrap.go); boxVal is then the id of its message, as for an error
+	// errors.New made.
+	wraps *object
 	// byValue marks the box of an interface value holding a struct, an
 	// array, a function or a channel (anyvals.go): its dynamic type is typ
 	// and its cells hold the payload, written once when it is made.

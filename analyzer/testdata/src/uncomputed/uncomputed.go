@@ -696,3 +696,66 @@ func assertBeforeStore() {
 	}()
 	wg.Wait()
 }
+
+// errMissing is the sentinel a lookup fails with.
+var errMissing = errors.New("missing")
+
+// find fails for key 1 with the sentinel.
+func find(k int) (int, error) {
+	if k == 1 {
+		return 0, errMissing
+	}
+	return 10 * k, nil
+}
+
+// fetch wraps find's error with the key (%w).
+func fetch(k int) error {
+	if _, err := find(k); err != nil {
+		return fmt.Errorf("fetch %d: %w", k, err)
+	}
+	return nil
+}
+
+// wrappedSentinel: two goroutines fetch, one fails; its error wraps the
+// sentinel, which errors.Is finds, and is not the sentinel itself.
+//
+//fencecheck:system
+func wrappedSentinel() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			if err := fetch(i); err != nil {
+				o.keep(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if o.err == errMissing || !errors.Is(o.err, errMissing) || errors.Is(o.err, errStop) {
+		panic("not the wrapped sentinel")
+	}
+}
+
+// wrappedNotOther: main expects another sentinel, which the wrapped error
+// does not hold.
+//
+//fencecheck:system
+func wrappedNotOther() {
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			if err := fetch(i); err != nil {
+				o.keep(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if !errors.Is(o.err, errStop) {
+		panic("not stopped") // want `^SC: system wrappedNotOther is wrong even under sequential consistency`
+	}
+}

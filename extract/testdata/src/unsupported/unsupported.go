@@ -126,12 +126,12 @@ var lastErr atomic.Pointer[error]
 
 var errBase = errors.New("base")
 
-// errorWrapped: an error that wraps another (%w) is not modelled.
+// errorWrapped: an error that wraps two others (two %w) is not modelled.
 //
 //fencecheck:system
 func errorWrapped() {
 	go func() {
-		err := fmt.Errorf("again: %w", errBase)
+		err := fmt.Errorf("again: %w, %w", errBase, errBase)
 		lastErr.Store(&err)
 	}()
 }
