@@ -357,3 +357,23 @@ func (s *system) sortCall(fn *ssa.Function, args []value) (value, bool) {
 	}
 	return value{}, true
 }
+
+// sortShortCall executes sort.Sort(data) and sort.Stable(data) where data
+// is an interface value of known dynamic type whose Len method, run as
+// written, returns 0 or 1: the sort then calls nothing else (a library
+// sorting an empty list of label pairs). ok is false otherwise.
+func (s *system) sortShortCall(fr *frame, fn *ssa.Function, args []value, spawns *[]spawn) (value, bool) {
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sort" || fn.Name() != "Sort" && fn.Name() != "Stable" || len(args) != 1 || args[0].kind != vIface {
+		return value{}, false
+	}
+	data := args[0]
+	lenFn := s.x.ssapkg.Prog.LookupMethod(data.typ, nil, "Len")
+	if lenFn == nil || !s.x.local(lenFn) || fr.onStack(lenFn) {
+		return value{}, false
+	}
+	n, _ := s.exec(s.bindCall(lenFn, nil, []value{data.env[0]}, fr), false, spawns)
+	if c, ok := n.constant(); ok && c <= 1 {
+		return value{}, true
+	}
+	return value{}, false
+}

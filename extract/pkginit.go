@@ -1115,6 +1115,11 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 			fr.vals[in] = v
 			return true
 		}
+		var spawns []spawn
+		if v, ok := s.sortShortCall(fr, f.fn, args, &spawns); ok {
+			fr.vals[in] = v
+			return true
+		}
 	}
 	if k, _ := s.x.runtimeKind(f.fn); k != rtNone || randBounded(f.fn) {
 		// var workers = runtime.GOMAXPROCS(0): as in the set-up.

@@ -328,3 +328,35 @@ func sortBetweenSpawns() {
 	go func() { wg.Done() }()
 	wg.Wait()
 }
+
+// pairs is sorted through sort.Interface.
+type pairs []string
+
+func (p pairs) Len() int           { return len(p) }
+func (p pairs) Less(i, j int) bool { return p[i] < p[j] }
+func (p pairs) Swap(i, j int)      { p[i], p[j] = p[j], p[i] }
+
+// sortNoPairs sorts an empty list through sort.Sort in its set-up: Len,
+// run as written, is 0, and the sort calls nothing else.
+//
+//fencecheck:system
+func sortNoPairs() {
+	var ps pairs
+	sort.Sort(ps)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { wg.Done() }()
+	wg.Wait()
+}
+
+// sortTwoPairs sorts two: not computed.
+//
+//fencecheck:system
+func sortTwoPairs() {
+	ps := pairs{"b", "a"}
+	sort.Sort(ps) // want `^unsupported in a fencecheck system: a call of sort\.Sort`
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { wg.Done() }()
+	wg.Wait()
+}
