@@ -56,6 +56,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()", "unsupported in a fencecheck system: comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)"},
 			{`err := fmt.Errorf("again: %w, %w", errBase, errBase)`, "unsupported in a fencecheck system: the error returned by fmt.Errorf(\"again: %w, %w\", errBase, errBase) where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
+			{"n := v.(int32)", "the setup of system setupAssert panics: interface conversion: interface is string, not int32"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 		}, []string{"otherPackage", "sharedToFmt"}}, // os.Getenv, fmt.Println(&x): refused where a run reaches them (analyzer testdata uncomputed, unsupported)
 		{"pkginitdiag", []want{

@@ -15,7 +15,8 @@ import (
 // as a small integer (the empty string, Go's zero value, is 0), so that
 // strings can be stored, loaded and compared with == and != like integers.
 // Everything that looks inside a string (indexing, slicing, ordering,
-// conversions) is unsupported, except len of a constant and the
+// conversions) is unsupported, except len (of a constant, and in a
+// goroutine of a string known only at run time: stringLen) and the
 // concatenation of constants.
 //
 // A string that a call the model does not run returns (fmt.Sprint(e),

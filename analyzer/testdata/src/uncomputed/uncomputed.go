@@ -286,6 +286,32 @@ func lenOfLabelsShort() {
 	}
 }
 
+// lenOfLaterLabel: the goroutine that takes the length is lowered before
+// the one that stores the label, whose string the next round interns
+// first: its length is found.
+//
+//fencecheck:system
+func lenOfLaterLabel() {
+	l := &journal{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if len(l.msg) == 5 {
+			panic("five") // want `^SC: system lenOfLaterLabel is wrong even under sequential consistency`
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		l.mu.Lock()
+		l.msg = "hello"
+		l.mu.Unlock()
+	}()
+	wg.Wait()
+}
+
 // lenArithmetic: the length of a string the model does not compute, used
 // other than in a comparison with a constant, is refused where a run
 // reaches it.

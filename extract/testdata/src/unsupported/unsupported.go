@@ -135,3 +135,12 @@ func errorWrapped() {
 		lastErr.Store(&err)
 	}()
 }
+
+// setupAssert: the set-up's type assertion fails: it panics.
+//
+//fencecheck:system
+func setupAssert() {
+	var v any = "s"
+	n := v.(int32)
+	go func() { x = n }()
+}
