@@ -78,6 +78,10 @@ type initIssue struct {
 	why  string    // what its value depends on
 	from []value   // what was stored in it (for loads by the initialisation)
 	cell *pointer  // for a marked cell, the cell (initcells.go)
+	// tainted is set once taintObj marked what the object's cells held:
+	// the initialisation no longer writes them (initStore adds to from),
+	// so a later taint follows only from.
+	tainted bool
 }
 
 // runInit executes the package's initialisation before the setup.
@@ -567,6 +571,10 @@ func (s *system) taintObj(o *object, why string, pos token.Pos, seen map[*object
 	for _, v := range append(is.from, s.cellFroms(o)...) {
 		s.taint(v, why, pos, seen)
 	}
+	if is.tainted {
+		return
+	}
+	is.tainted = true
 	for _, v := range s.contents(pointer{obj: o}) {
 		s.taint(v, why, pos, seen)
 	}
