@@ -10,7 +10,8 @@
 // of a CAS: a slow-path goroutine that saw the lock free can store after
 // the other goroutine took it again on its fast path, and both run n++ at
 // once, and both unlock: the state word goes to -1 (range finding on the
-// unlock's atomic add, under sequential consistency). The range directive
+// unlock's atomic add, under sequential consistency), and n races (the two
+// n++ run with nothing ordering them). The range directive
 // bounds the state word; without it the state is unbounded and the
 // predicate engine runs over the budget (see docs/evidence.md).
 package mutexfast
@@ -110,7 +111,7 @@ func storeNotCAS() {
 	go func() {
 		for range 2 {
 			mu.Lock()
-			n++
+			n++ // want `^race: go@111 stores n here while go@119 loads n at mutexfast.go:121:3, and nothing orders the two \(system storeNotCAS\)$`
 			mu.Unlock()
 		}
 		wg.Done()
