@@ -13,18 +13,19 @@ import (
 // Errors that wrap another (fmt.Errorf with %w).
 //
 // fmt.Errorf whose format has one %w verb, of nil or an error made by
-// errors.New or by such a fmt.Errorf (a sentinel, context.Canceled, an
-// error a goroutine made), makes an object of a type of the extractor's
-// own, *fmt.wrapError, whose message is a string the model does not compute
-// and which remembers the error it wraps. Where that error is known only
-// at run time, the call splits over what it is, with an object for each
-// error errors.New made, and a run-time refusal for the others (makeError). errors.Is follows the chain: err is target, or err wraps, directly
-// or not, an error that is. Otherwise it is as errors.New's errors are
-// (errsent.go): a fresh object per call, a pool in a goroutine's loop,
-// compared by identity, Error giving its message. An operand of %w of
-// another type (whose Error method formatting calls, which may read the
-// system's memory), or a format with more than one %w, is not modelled:
-// the result is an error the model does not compute.
+// errors.New or by such a fmt.Errorf (a sentinel, context.Canceled, an error
+// a goroutine made), makes an object of a type of the extractor's own,
+// *fmt.wrapError, whose message is a string the model does not compute and
+// which remembers the error it wraps. Where that error is known only at run
+// time, the call splits over what it is, with an object for each error
+// errors.New made, and a run-time refusal for the others (makeError).
+// errors.Is follows the chain: err is target, or err wraps, directly or not,
+// an error that is. Otherwise it is as errors.New's errors are (errsent.go):
+// a fresh object per call, a pool in a goroutine's loop, compared by
+// identity, Error giving its message. An operand of %w of another type
+// (whose Error method formatting calls, which may read the system's memory),
+// or a format with more than one %w, is not modelled: the result is an error
+// the model does not compute.
 
 // wrapType returns the type of the errors fmt.Errorf makes with %w.
 func (x *extractor) wrapType() *types.Named {

@@ -785,3 +785,34 @@ func wrappedNotOther() {
 		panic("not stopped") // want `^SC: system wrappedNotOther is wrong even under sequential consistency`
 	}
 }
+
+// attempt fails with an error wrapping the sentinel on its first tries.
+func attempt(k, n int) error {
+	if n < 2 {
+		return fmt.Errorf("attempt %d of %d: %w", n, k, errMissing)
+	}
+	return nil
+}
+
+// wrappedRetries: a job retries and wraps the last error, which wraps the
+// sentinel: an error wrapping one that wraps another, known only at run
+// time, is refused where a run reaches it (the errors a round's splits make
+// would be candidates of the next).
+//
+//fencecheck:system
+func wrappedRetries() { // want `^inconclusive: system wrappedRetries: the number of runs of fmt\.Errorf wrapping \(%w\) an error known only at run time that errors\.New did not make`
+	o := &outcome{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		for n := range 2 {
+			if err = attempt(1, n); err == nil {
+				return
+			}
+		}
+		o.keep(fmt.Errorf("gave up: %w", err))
+	}()
+	wg.Wait()
+}
