@@ -54,6 +54,14 @@ import (
 // A load from a cell that holds windows of one offset and capacity over
 // several arrays gives a window over an array chosen at run time (a
 // pointer with a dynamic object, as for interface values of slices).
+//
+// Append to a slice grown by append loaded from memory has Go's two
+// outcomes, room or growth, as runs of the model (appendGrownLoaded):
+// growth copies the old elements into an array of the append's own, one
+// per run of it, or one of maxPool in a loop. A slice grown and stored in
+// a loop (refused where a run reaches the store) still tells the next
+// round that the cell holds grown slices, so that the loads of a
+// goroutine appending to the cell in a loop get there.
 
 // sliceWordBits is the width of the length in a header's word.
 const sliceWordBits = sliceBoxBits
@@ -201,6 +209,13 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 			arr = s.objects[sh.arr]
 		}
 		a, _ := typeArray(arr)
+		stale := arr == nil || sh.arr < len(s.objects) && (a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap)
+		if stale {
+			// The array of a shape an earlier round stored, which this
+			// round's allocations no longer have (they moved): no store
+			// of this round gives it.
+			continue
+		}
 		if a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap || len(arrs) > 0 && !types.Identical(arr.typ, arrs[0].typ) {
 			// Not allocated yet in this round (a goroutine lowered later
 			// makes it): the next round has it.
@@ -214,6 +229,9 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 			id = orElseAdd(id, model.Bin(model.OpMul, is, model.C(int64(s.heap.ids[arr]))))
 		}
 		arrs = append(arrs, arr)
+	}
+	if len(arrs) == 0 {
+		return value{kind: vNil}, model.Bin(model.OpNe, e, model.C(0))
 	}
 	if len(arrs) < len(shapes) {
 		other = model.Not(model.Bin(model.OpOr, model.Bin(model.OpEq, e, model.C(0)), in))
@@ -272,6 +290,12 @@ func (p *proc) storeSliceCell(ptr pointer, val value, src ssa.Value, t types.Typ
 	if p.grownPrivate(val) {
 		var ok bool
 		if cur, ok = p.storeGrown(val, src, pos, cur); !ok {
+			if !ptr.dynamic() {
+				// Loads of the cell give slices grown by append from the
+				// next round on (appendGrownLoaded), as when stored.
+				s.wrotePtrCell(ptr)
+				s.sliceWord(val, t, ptr.key(), pos)
+			}
 			return cur
 		}
 	}
@@ -426,13 +450,10 @@ func (p *proc) uncomputedSliceUse(fr *frame, in ssa.Instruction, cur int) (int, 
 
 // appendLoaded lowers the part of append(x, srcs...) that depends on
 // where x, a slice loaded from memory, comes from. A window of an array
-// of fixed capacity gets the values after its length (appendWindow, ok
-// false: the append is lowered). A nil slice grows as any nil slice does:
-// the caller goes on with x nil from the location returned (ok true).
-// A window of an array grown by append is a run-time refusal: whether
-// it has room is the runtime's choice, and decides whether the holders
-// of the old header see the elements written after.
-func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) (value, int, bool) {
+// of fixed capacity gets the values after its length (appendWindow).
+// A slice grown by append, nil or not, is appendGrownLoaded's. It returns
+// the location after the append.
+func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) int {
 	pos := in.Pos()
 	if !x.sl.grown {
 		if x.sl.null != nil {
@@ -440,11 +461,157 @@ func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, 
 			p.refuseAt(g, "append to a nil slice loaded from a cell that also holds a window of an array of its own (Go makes a new array, fencecheck keeps the cell's)", pos)
 			cur = p.emit(cur, model.GuardOp(model.Not(x.sl.null)), pos, Origin{})
 		}
-		return x, p.appendWindow(fr, in, x, srcs, cur), false
+		return p.appendWindow(fr, in, x, srcs, cur)
 	}
-	full := p.emit(cur, model.GuardOp(model.Not(x.sl.null)), pos, Origin{})
-	p.refuseAt(full, "append to a slice grown by append loaded from memory (whether it has room is the runtime's choice)", pos)
-	return value{kind: vNil}, p.emit(cur, model.GuardOp(x.sl.null), pos, Origin{}), true
+	return p.appendGrownLoaded(fr, in, x, srcs, cur)
+}
+
+// appendGrownLoaded lowers append(x, srcs...) in a goroutine to x, a
+// slice grown by append loaded from memory (nil, or a window of run-time
+// length over one of the arrays of growBound cells appends made). Whether
+// the array has room is the runtime's choice, so both of Go's ways are
+// runs of the model: the values go to the cells after x's length (room,
+// not for nil), or the elements move to a new array, read from the old
+// one, followed by the values (growth, as Go's growslice copies them).
+// The new array is the append's own (that of its web, growArray), one
+// per run; in a loop, one of maxPool, as an allocation in a loop takes
+// (pickFromPool): one more growth there is inconclusive, naming the
+// count. A length beyond growBound leaves the length's domain.
+//
+// The result holds the array chosen at run time and its length; the
+// append may only be stored or read (not appended to again, whose growth
+// would reuse the array), and no other slice of its web may be used after
+// it (checkWeb).
+func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	if x.sl.loadGrown {
+		s.unsupported(pos, "append to the result of an append to a slice loaded from memory (store it back first: fencecheck keeps one new array per append)")
+	}
+	elem := s.sliceElem(in.Call.Args[0].Type(), pos)
+	if classify(elem) != leafInt || isAggregate(elem) {
+		s.unsupported(pos, "append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans and strings are copied)", elem)
+	}
+	b := in.Block()
+	g := p.growArray(fr, in, elem)
+	p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, nil, pos)
+	news := []*object{g}
+	loop := inLoop(fr, b)
+	if loop {
+		news = p.growPool(fr, in, g, pos)
+	}
+	name := sliceName(s, fr, in)
+	if name == "the slice" {
+		name = sliceName(s, fr, in.Call.Args[0])
+	}
+	n := int64(len(srcs))
+	o := Origin{Instr: in}
+	id := p.newReg(name+".array", types.Typ[types.Int])
+	length := p.lenReg(name, pos)
+	olds := []*object{x.ptr.obj}
+	oldID := model.Expr(nil)
+	if x.ptr.ref != nil {
+		olds, oldID = x.ptr.ref.objs, x.ptr.ref.e
+	} else {
+		oldID = model.C(s.poolID(x.ptr.obj, pos))
+	}
+	vals := make([]value, n)
+	for i, src := range srcs {
+		vals[i] = s.get(fr, src)
+	}
+	// put stores the values into arr from index k on.
+	put := func(arr pointer, k int64, at int) int {
+		for i, src := range srcs {
+			at = p.storeTo(arr.with(step{field: -1, index: int(k + int64(i))}), vals[i], src, pos, o, at)
+		}
+		return at
+	}
+	// grow moves the elements to arr, a new array, and puts the values
+	// after them; beyond growBound cells the length leaves its domain.
+	grow := func(arr *object, at int) int {
+		done := p.newLoc(pos)
+		for k := int64(0); k+n <= growBound; k++ {
+			m := p.emit(at, model.GuardOp(model.Bin(model.OpEq, x.sl.dlen, model.C(k))), pos, Origin{})
+			for i := int64(0); i < k; i++ {
+				var e model.Expr
+				e, m = p.readArrayCell(x.ptr.with(step{field: -1, index: int(i)}), name, pos, o, m)
+				m = p.storeTo(pointer{obj: arr}.with(step{field: -1, index: int(i)}), intVal(e), nil, pos, o, m)
+			}
+			m = put(pointer{obj: arr}, k, m)
+			p.emitTo(m, model.AssignOp(length, model.C(k+n)), done, pos, Origin{})
+		}
+		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, x.sl.dlen, model.C(growBound-n))), pos, Origin{})
+		p.emitTo(far, model.AssignOp(length, model.Bin(model.OpAdd, x.sl.dlen, model.C(n))), done, pos, Origin{})
+		return done
+	}
+	var join int
+	if loop {
+		expr, ok := exprText(s, fr, in)
+		if !ok {
+			expr = "append to " + name
+		}
+		join = p.pickFromPool(news, id, expr, pos, cur, grow)
+	} else {
+		join = grow(g, p.emit(cur, model.AssignOp(id, model.C(s.poolID(g, pos))), pos, Origin{}))
+	}
+	// Room: the values go after the length, in x's array (not nil's).
+	for k := int64(0); k+n <= growBound; k++ {
+		c := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
+		if k == 0 && x.sl.null != nil {
+			c = model.Bin(model.OpAnd, c, model.Not(x.sl.null))
+		}
+		r := put(x.ptr, k, p.emit(cur, model.GuardOp(c), pos, Origin{}))
+		r = p.emit(r, model.AssignOp(id, oldID), pos, Origin{})
+		p.emitTo(r, model.AssignOp(length, model.C(k+n)), join, pos, Origin{})
+	}
+	objs := slices.Clone(olds)
+	for _, a := range news {
+		if !slices.Contains(objs, a) {
+			objs = append(objs, a)
+		}
+	}
+	for _, a := range objs {
+		s.poolID(a, pos)
+	}
+	v := sliceVal(pointer{obj: objs[0], ref: &dynObj{e: model.R(id), objs: objs, typ: objs[0].typ}}, 0, 0, growBound)
+	v.sl.grown, v.sl.fromMem, v.sl.loadGrown = true, true, true
+	v.sl.dlen = model.R(length)
+	fr.vals[in] = v
+	return join
+}
+
+// growPool returns the maxPool arrays an append in a loop of the process
+// moves the elements of a slice loaded from memory to, first g.
+func (p *proc) growPool(fr *frame, in *ssa.Call, g *object, pos token.Pos) []*object {
+	k := growKey{fr, in}
+	if objs, ok := p.grow.pools[k]; ok {
+		return objs
+	}
+	objs := p.s.poolObjects(g, g.owner, pos)
+	for _, o := range objs {
+		o.grower = g.grower
+	}
+	if p.grow.pools == nil {
+		p.grow.pools = map[growKey][]*object{}
+	}
+	p.grow.pools[k] = objs
+	return objs
+}
+
+// readArrayCell reads the integer cell q of an array in memory (a shared
+// variable, or a register of the process's own array) into a new
+// register named after name, returning its value.
+func (p *proc) readArrayCell(q pointer, name string, pos token.Pos, o Origin, cur int) (model.Expr, int) {
+	s := p.s
+	t, _ := q.target()
+	r := p.newReg(name+".elem", t)
+	cur = p.access(cur, q, pos, o, func(c pointer) []model.Op {
+		if c.obj.owner >= 0 {
+			return []model.Op{model.AssignOp(r, model.R(p.privateReg(c)))}
+		}
+		return []model.Op{model.ReadOp(s.varFor(c), r)}
+	})
+	return model.R(r), cur
 }
 
 // storeGrown checks the store, at pos, of v, a slice the process grows by

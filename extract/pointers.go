@@ -549,14 +549,24 @@ func allRefLike(rets []retSite, k int) bool {
 	return true
 }
 
+// exprText returns the source text of the expression that computes v in
+// fr's function, when there is one.
+func exprText(s *system, fr *frame, v ssa.Value) (string, bool) {
+	e, ok := s.x.debugOf(fr.fn).expr[v]
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	if err := printer.Fprint(&b, s.x.fset, e); err == nil && !strings.Contains(b.String(), "\n") {
+		return b.String(), true
+	}
+	return types.ExprString(e), true
+}
+
 // allocExpr names an allocation as the source spells it.
 func allocExpr(s *system, fr *frame, in *ssa.Alloc) string {
-	if e, ok := s.x.debugOf(fr.fn).expr[in]; ok {
-		var b strings.Builder
-		if err := printer.Fprint(&b, s.x.fset, e); err == nil && !strings.Contains(b.String(), "\n") {
-			return b.String()
-		}
-		return types.ExprString(e)
+	if e, ok := exprText(s, fr, in); ok {
+		return e
 	}
 	if d := s.x.defs[in.Pos()]; d != nil {
 		return d.Name()

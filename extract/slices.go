@@ -45,6 +45,10 @@ type sliceHdr struct {
 	null model.Expr
 	// fromMem marks a header loaded from memory.
 	fromMem bool
+	// loadGrown marks the result of an append to a slice grown by append
+	// loaded from memory (appendGrownLoaded): its array is chosen at run
+	// time, the old one or a new one.
+	loadGrown bool
 	// dcap, when set, is the capacity, known only at run time (a make
 	// whose size takes a few values, refuse.go); cap is then the number
 	// of cells of the array, the largest.
@@ -516,6 +520,9 @@ const growBound = 8
 type growState struct {
 	webs map[*ssa.Function]*sliceWebs
 	arrs map[growKey]*object
+	// pools are the arrays of an append in a loop to a slice loaded from
+	// memory (appendGrownLoaded), keyed by the append.
+	pools map[growKey][]*object
 }
 
 // growKey names the array of the slices of one web in one frame.
@@ -819,10 +826,7 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		return cur
 	}
 	if x.kind == vSlice && x.sl.fromMem {
-		var ok bool
-		if x, cur, ok = p.appendLoaded(fr, in, x, srcs, cur); !ok {
-			return cur
-		}
+		return p.appendLoaded(fr, in, x, srcs, cur)
 	} else if x.kind == vSlice && !x.sl.grown && x.sl.dlen != nil {
 		// A make whose size takes several values.
 		return p.appendWindow(fr, in, x, srcs, cur)

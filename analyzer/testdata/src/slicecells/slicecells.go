@@ -6,7 +6,10 @@
 // goroutine's loop, stored and boxed, and makes of a few sizes. Each
 // correct system has a buggy twin whose race on the header (or its
 // elements) or bad state is found; a slice grown in a loop and stored
-// there is refused where a run reaches it.
+// there is refused where a run reaches it. Goroutines append to a nil
+// field under a mutex, once, three times, and in a loop: each append to
+// the slice loaded back has room or grows it into a new array (one of
+// three in a loop).
 package slicecells
 
 import (
@@ -425,21 +428,145 @@ func sizesRacy() {
 	wg.Wait()
 }
 
+// rec collects numbers under its mutex.
+type rec struct {
+	mu   sync.Mutex
+	nums []int
+}
+
+func (r *rec) add(x int) {
+	r.mu.Lock()
+	r.nums = append(r.nums, x)
+	r.mu.Unlock()
+}
+
+func (r *rec) addRacy(x int) {
+	r.nums = append(r.nums, x) // want `^race: go@\d+\S* stores r\.nums here while go@\d+\S* loads r\.nums` `^race: go@\d+\S* and go@\d+\S* can both reach this access \(it stores nums\[0\]\)`
+}
+
 // collect has two goroutines append to a nil field under the mutex: the
-// first grows a slice of its own, the second appends to that one, whose
-// room is the runtime's choice: refused where a run reaches it.
+// first grows a slice of its own, the second appends to that one, in
+// place or moving the element to a new array (the runtime's choice).
 //
 //fencecheck:system
-func collect() { // want `^inconclusive: system collect: the number of runs of append to a slice grown by append loaded from memory`
-	var r report
+func collect() {
+	var r rec
 	var wg sync.WaitGroup
 	wg.Add(2)
 	for i := range 2 {
 		go func() {
 			defer wg.Done()
-			r.mu.Lock()
-			r.nums = append(r.nums, i)
-			r.mu.Unlock()
+			r.add(i + 1)
+		}()
+	}
+	wg.Wait()
+	if len(r.nums) != 2 || r.nums[0]+r.nums[1] != 3 || r.nums[0] == r.nums[1] {
+		panic("lost a number")
+	}
+}
+
+// collectRacy appends without the mutex: a number may be lost.
+//
+//fencecheck:system
+func collectRacy() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.addRacy(i + 1)
+		}()
+	}
+	wg.Wait()
+	if len(r.nums) != 2 {
+		panic("lost a number") // want `^SC: system collectRacy is wrong even under sequential consistency`
+	}
+}
+
+// collectThree has each goroutine append three numbers.
+//
+//fencecheck:system
+func collectThree() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.add(10 * i)
+			r.add(10*i + 1)
+			r.add(10*i + 2)
+		}()
+	}
+	wg.Wait()
+	sum := 0
+	for _, x := range r.nums {
+		sum += x
+	}
+	if len(r.nums) != 6 || sum != 36 {
+		panic("lost a number")
+	}
+}
+
+// collectThreeWrong expects the numbers of one goroutine first.
+//
+//fencecheck:system
+func collectThreeWrong() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.add(10 * i)
+			r.add(10*i + 1)
+			r.add(10*i + 2)
+		}()
+	}
+	wg.Wait()
+	if r.nums[1] != r.nums[0]+1 {
+		panic("interleaved") // want `^SC: system collectThreeWrong is wrong even under sequential consistency`
+	}
+}
+
+// collectLoop appends in a loop of three rounds: each growth takes one of
+// the three arrays of the append.
+//
+//fencecheck:system
+func collectLoop() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			for k := range 3 {
+				r.add(10*i + k)
+			}
+		}()
+	}
+	wg.Wait()
+	if len(r.nums) != 6 {
+		panic("lost a number")
+	}
+}
+
+// collectLoopFour appends in a loop of four rounds: a run in which every
+// append of a goroutine grows the slice takes one more array than the
+// three fencecheck keeps for the append.
+//
+//fencecheck:system
+func collectLoopFour() { // want `^inconclusive: system collectLoopFour: the number of objects append\(r\.nums, x\) allocates in a loop of goroutine go@\d+\S* \(fencecheck models 3\)`
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			for k := range 4 {
+				r.add(10*i + k)
+			}
 		}()
 	}
 	wg.Wait()
