@@ -572,6 +572,27 @@ func collectLoopFour() { // want `^inconclusive: system collectLoopFour: the num
 	wg.Wait()
 }
 
+// collectTwice appends twice to the slice loaded back before storing it:
+// the second growth would take the array of the first, refused.
+//
+//fencecheck:system
+func collectTwice() {
+	var r rec
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			r.mu.Lock()
+			s := append(r.nums, i)
+			s = append(s, i) // want `^unsupported in a fencecheck system: append to the result of an append to a slice loaded from memory`
+			r.nums = s
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
 // loopBoxedFour boxes a slice made in each of four rounds: one more than
 // the three arrays fencecheck keeps for an allocation in a loop.
 //
