@@ -32,18 +32,24 @@ import (
 
 // errorType returns the type of the errors errors.New makes.
 func (x *extractor) errorType() *types.Named {
-	if x.errType != nil {
-		return x.errType
+	if x.errType == nil {
+		x.errType, _ = newErrorType("errors", "errorString", func(pkg *types.Package) []*types.Var {
+			return []*types.Var{types.NewField(token.NoPos, pkg, "s", types.Typ[types.String], false)}
+		})
 	}
-	pkg := types.NewPackage("errors", "errors")
-	obj := types.NewTypeName(token.NoPos, pkg, "errorString", nil)
-	st := types.NewStruct([]*types.Var{types.NewField(token.NoPos, pkg, "s", types.Typ[types.String], false)}, nil)
-	named := types.NewNamed(obj, st, nil)
+	return x.errType
+}
+
+// newErrorType returns a struct type pkgPath.name of the extractor's own,
+// with the fields fields makes in its package and the method Error() string
+// on its pointer, and the method set's receiver, for more methods.
+func newErrorType(pkgPath, name string, fields func(*types.Package) []*types.Var) (*types.Named, *types.Var) {
+	pkg := types.NewPackage(pkgPath, pkgPath)
+	named := types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), types.NewStruct(fields(pkg), nil), nil)
 	recv := types.NewVar(token.NoPos, pkg, "e", types.NewPointer(named))
 	res := types.NewTuple(types.NewVar(token.NoPos, pkg, "", types.Typ[types.String]))
 	named.AddMethod(types.NewFunc(token.NoPos, pkg, "Error", types.NewSignatureType(recv, nil, nil, nil, res, false)))
-	x.errType = named
-	return named
+	return named, recv
 }
 
 // isErrorsFunc reports whether fn is the function pkg.name.

@@ -32,16 +32,13 @@ func (x *extractor) wrapType() *types.Named {
 	if x.wrapErrType != nil {
 		return x.wrapErrType
 	}
-	pkg := types.NewPackage("fmt", "fmt")
-	obj := types.NewTypeName(token.NoPos, pkg, "wrapError", nil)
-	st := types.NewStruct([]*types.Var{
-		types.NewField(token.NoPos, pkg, "msg", types.Typ[types.String], false),
-		types.NewField(token.NoPos, pkg, "err", errorType, false),
-	}, nil)
-	named := types.NewNamed(obj, st, nil)
-	recv := types.NewVar(token.NoPos, pkg, "e", types.NewPointer(named))
-	str := types.NewTuple(types.NewVar(token.NoPos, pkg, "", types.Typ[types.String]))
-	named.AddMethod(types.NewFunc(token.NoPos, pkg, "Error", types.NewSignatureType(recv, nil, nil, nil, str, false)))
+	named, recv := newErrorType("fmt", "wrapError", func(pkg *types.Package) []*types.Var {
+		return []*types.Var{
+			types.NewField(token.NoPos, pkg, "msg", types.Typ[types.String], false),
+			types.NewField(token.NoPos, pkg, "err", errorType, false),
+		}
+	})
+	pkg := recv.Pkg()
 	res := types.NewTuple(types.NewVar(token.NoPos, pkg, "", errorType))
 	named.AddMethod(types.NewFunc(token.NoPos, pkg, "Unwrap", types.NewSignatureType(recv, nil, nil, nil, res, false)))
 	x.wrapErrType = named
