@@ -63,7 +63,7 @@ func joinOf(p *model.Program, w int) (join, int, bool) {
 					return join{}, 0, false // on a cycle: it may run twice
 				}
 				decTo = append(decTo, t.To)
-			case writesVar(t.Op, w):
+			case writes(t.Op, w):
 				return join{}, 0, false
 			case waitsForZero(t.Op, w):
 				if waits == nil {
@@ -93,19 +93,10 @@ func joinOf(p *model.Program, w int) (join, int, bool) {
 	return j, decs, true
 }
 
-// orders reports whether j orders check ck: one of its two processes
-// accesses before its decrement, the other after a wait.
-func (j join) orders(p *model.Program, ck check, c site) bool {
-	at := func(m [][]bool, q, l int) bool { return m[q] != nil && m[q][l] }
-	every := func(m [][]bool) bool {
-		for _, t := range c.trans {
-			if !at(m, c.proc, p.Procs[c.proc].Trans[t].From) {
-				return false
-			}
-		}
-		return true
-	}
-	return at(j.after, ck.q, ck.loc) && every(j.before) || at(j.before, ck.q, ck.loc) && every(j.after)
+// separates reports whether j orders an access at a before one at b: a
+// is a location before its process's decrement, b one after a wait.
+func (j join) separates(a, b model.ProcLoc) bool {
+	return j.before[a.Proc] != nil && j.before[a.Proc][a.Loc] && j.after[b.Proc] != nil && j.after[b.Proc][b.Loc]
 }
 
 // decrements reports whether op is a locked w := w - 1 (wrapped or not)
@@ -140,19 +131,6 @@ func decrements(op model.Op, w int) bool {
 	return n == 1
 }
 
-// writesVar reports whether op writes w.
-func writesVar(op model.Op, w int) bool {
-	if op.Kind == model.Write {
-		return op.Var == w
-	}
-	for _, b := range op.Body {
-		if b.Kind == model.Write && b.Var == w {
-			return true
-		}
-	}
-	return false
-}
-
 // waitsForZero reports whether op is an atomic read of w that requires 0.
 func waitsForZero(op model.Op, w int) bool {
 	return op.Kind == model.Read && op.Var == w && op.Atomic && !op.NoSync && op.Expr == model.C(0)
@@ -182,31 +160,10 @@ func reaches(q *model.Process, from []int, skip []bool) []bool {
 	return seen
 }
 
-// apart reports whether pr's two accesses can never be enabled at once:
-// a counted join orders them (the process that waits has passed its wait
-// only after the other has passed its decrement, and with it every
-// location before it), or both are made while holding one spin lock.
-func (st statics) apart(p *model.Program, pr Pair) bool {
-	lp := pr.locs(p)
-	a, b := lp[0], lp[1]
-	for _, j := range st.joins {
-		at := func(m [][]bool, pl model.ProcLoc) bool { return m[pl.Proc] != nil && m[pl.Proc][pl.Loc] }
-		if at(j.after, a) && at(j.before, b) || at(j.before, a) && at(j.after, b) {
-			return true
-		}
-	}
-	if st.held == nil {
-		return false
-	}
-	for _, m := range st.held[a.Proc][a.Loc] {
-		if slices.Contains(st.held[b.Proc][b.Loc], m) {
-			return true
-		}
-	}
-	return false
-}
-
 // meeting returns the pairs of p that statics st does not keep apart.
 func meeting(p *model.Program, pairs []Pair, st statics) []Pair {
-	return slices.DeleteFunc(pairs, func(pr Pair) bool { return st.apart(p, pr) })
+	return slices.DeleteFunc(pairs, func(pr Pair) bool {
+		lp := pr.locs(p)
+		return st.apart(lp[0], lp[1])
+	})
 }

@@ -141,29 +141,36 @@ type statics struct {
 // staticsOf computes the statics of p.
 func staticsOf(p *model.Program) statics { return statics{heldLocks(p), joins(p)} }
 
-// ordered reports whether question ck is answered statically: its process
-// and every transition of its site hold a common spin lock, or a counted
-// join orders them.
+// ordered reports whether question ck is answered statically: every
+// transition of its site is kept apart from ck's process at its location
+// (see statics.apart), so each of its accesses is ordered with ck's.
 func (in *instrumented) ordered(ck check, st statics) bool {
 	c := in.sites[ck.c]
+	for _, t := range c.trans {
+		if !st.apart(model.ProcLoc{Proc: ck.q, Loc: ck.loc}, model.ProcLoc{Proc: c.proc, Loc: in.orig.Procs[c.proc].Trans[t].From}) {
+			return false
+		}
+	}
+	return true
+}
+
+// apart reports whether accesses made at a and at b, two locations of
+// different processes, are ordered by the statics, so that the two
+// processes are never at them at once: a counted join orders them (the
+// process that waits has passed its wait only after the other has passed
+// its decrement, and every location before it), or both hold one spin
+// lock there.
+func (st statics) apart(a, b model.ProcLoc) bool {
 	for _, j := range st.joins {
-		if j.orders(in.orig, ck, c) {
+		if j.separates(a, b) || j.separates(b, a) {
 			return true
 		}
 	}
-	held := st.held
-	if held == nil {
+	if st.held == nil {
 		return false
 	}
-	for _, m := range held[ck.q][ck.loc] {
-		all := true
-		for _, t := range c.trans {
-			if !slices.Contains(held[c.proc][in.orig.Procs[c.proc].Trans[t].From], m) {
-				all = false
-				break
-			}
-		}
-		if all {
+	for _, m := range st.held[a.Proc][a.Loc] {
+		if slices.Contains(st.held[b.Proc][b.Loc], m) {
 			return true
 		}
 	}
