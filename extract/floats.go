@@ -150,10 +150,13 @@ func (s *system) floatConvert(in *ssa.Convert, x value) (value, bool) {
 // mathCall computes a call of a function of package math on floats that
 // the model holds as bits: the bit copies (Float64bits, Float64frombits,
 // Float32bits, Float32frombits) and the functions whose result follows
-// from the bits (NaN, Inf, IsNaN, IsInf, Signbit, Abs, Copysign). ok is
-// false for other calls; their results stay values fencecheck does not
+// from the bits (NaN, Inf, IsNaN, IsInf, Signbit, Abs, Copysign), and the
+// functions of math/bits that bitsCall computes. ok is false for other calls; their results stay values fencecheck does not
 // compute.
 func (s *system) mathCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
+	if v, ok := s.bitsCall(fn, args); ok {
+		return v, true
+	}
 	obj, _ := fn.Object().(*types.Func)
 	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "math" || fn.Signature.Recv() != nil {
 		return value{}, false

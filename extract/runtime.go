@@ -98,27 +98,34 @@ var (
 	}
 )
 
-// linkname returns the function of another package that fn, a function of
-// the package without a body, stands for by a //go:linkname directive
+// linkname returns the function of another package that fn, a function
+// without a body of a package read from source (the system's or a
+// dependency's), stands for by a //go:linkname directive
 // ("runtime.procyield"), or "".
 func (x *extractor) linkname(fn *ssa.Function) string {
-	if fn.Pkg != x.ssapkg || len(fn.Blocks) > 0 {
+	if fn.Pkg == nil || len(fn.Blocks) > 0 || fn.Pkg != x.ssapkg && !x.srcPkgs[fn.Pkg] {
 		return ""
 	}
 	if x.linknames == nil {
 		x.linknames = map[string]string{}
-		for _, f := range x.files {
-			for _, cg := range f.Comments {
-				for _, c := range cg.List {
-					fields := strings.Fields(c.Text)
-					if len(fields) == 3 && fields[0] == "//go:linkname" {
-						x.linknames[fields[1]] = fields[2]
+		add := func(pkg *types.Package, files []*ast.File) {
+			for _, f := range files {
+				for _, cg := range f.Comments {
+					for _, c := range cg.List {
+						fields := strings.Fields(c.Text)
+						if len(fields) == 3 && fields[0] == "//go:linkname" {
+							x.linknames[pkg.Path()+"."+fields[1]] = fields[2]
+						}
 					}
 				}
 			}
 		}
+		add(x.pkg, x.files)
+		for _, d := range x.deps {
+			add(d.pkg, d.files)
+		}
 	}
-	return x.linknames[fn.Name()]
+	return x.linknames[fn.Pkg.Pkg.Path()+"."+fn.Name()]
 }
 
 // runtimeKind says what a call of fn means, and names fn as the source

@@ -52,7 +52,8 @@ type extractor struct {
 	wrapErrType *types.Named
 	// opts tune the extraction; choices are the values the run time picks
 	// in the variant being lowered, and linknames the functions of other
-	// packages that //go:linkname directives name (runtime.go).
+	// packages that //go:linkname directives name, by package path and
+	// local name (runtime.go).
 	opts      Options
 	choices   *runChoices
 	linknames map[string]string

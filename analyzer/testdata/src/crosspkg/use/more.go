@@ -2,10 +2,12 @@ package use
 
 import (
 	"context"
+	"math/bits"
 	"sync"
 
 	"crosspkg/conf"
 	"crosspkg/spin"
+	"crosspkg/stripe"
 )
 
 // workersFromConf starts as many goroutines as another package's
@@ -68,6 +70,41 @@ func plainIncrements() { // want `race: go@\d+ stores c\.n here while go@\d+#2 l
 	for range 2 {
 		go func() {
 			c.Inc()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// stripedCounter counts on a counter of another package whose stripes
+// math/bits sizes and a linknamed random number picks; the bits of its
+// total are counted with math/bits.
+//
+//fencecheck:system
+func stripedCounter() {
+	c := stripe.New(3)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			c.Add(1)
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	if bits.Len64(uint64(c.Value())) != 2 || bits.OnesCount64(uint64(c.Value())) != 1 {
+		panic("lost increment")
+	}
+}
+
+//fencecheck:system
+func stripedPlain() { // want `race: go@\d+ stores c.stripes\[0\].c .*stripe.go`
+	c := stripe.New(2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			c.AddPlain(1)
 			wg.Done()
 		}()
 	}
