@@ -21,7 +21,8 @@
 //   - control flow and instructions, and what a run may reach but the
 //     model refuses: lower.go, values.go, liveness.go, refuse.go.
 //   - numbers: integers and booleans (Go's wrap-around, conversions, bit
-//     operations), ints.go; floats as IEEE bit patterns, floats.go.
+//     operations), ints.go; floats as IEEE bit patterns, floats.go;
+//     math/bits, bitscall.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
 //   - slices: slices.go, headers.go. strings: strings.go, conststrings.go, regexps.go.
 //   - pointers and heap objects, and pointers into objects held in
