@@ -201,6 +201,12 @@ func (s *system) check() {
 			return
 		}
 		s.r.rollback(mark)
+		if g.entity.Refusal {
+			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf(
+				"inconclusive: system %s: a run reaches %s, which fencecheck does not model, and the analysis stops there (this is a limit of fencecheck, not a finding about the program)",
+				s.sys.Name, g.entity.Describe(s.r.pass.Fset)))
+			return
+		}
 		if s.ctx.Err() != nil || attempt >= maxWidenings || !s.widen(&g.fault, g.entity) {
 			msg := fmt.Sprintf(
 				"inconclusive: system %s: %s takes the value %s, outside the domain %v that fencecheck inferred for it, and the analysis cannot widen it further (this is a limit of fencecheck, not a finding about the program)",

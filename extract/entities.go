@@ -39,6 +39,11 @@ type Entity struct {
 	// Float is 64 or 32 for a float64 or float32, which the model holds as
 	// its IEEE 754 bits; 0 for other types.
 	Float uint8
+	// Refusal is set for the marker of a construct fencecheck does not
+	// model, on a path a run may take (a run-time refusal): a run that
+	// reaches it ends the analysis inconclusive, and Name is the
+	// construct.
+	Refusal bool
 	// Limit is the widest domain the entity can have: the range of its Go
 	// type (narrowed by a //fencecheck:range), or model.Unbounded when that
 	// range is too large to enumerate.
@@ -255,7 +260,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 				}
 			}
 			if src, ok := p.sources[r]; ok {
-				e.Name, e.Pos = src.name, src.pos
+				e.Name, e.Pos, e.Refusal = src.name, src.pos, p.refusals[r]
 			} else if name := p.baseName(base); ssaTemp.MatchString(name) {
 				e.Name = "a value computed in goroutine " + p.q.Name
 			} else {

@@ -35,6 +35,7 @@ type proc struct {
 	thresh    []int64              // the widening thresholds of the domain inference (domain.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
+	refusals  map[int]bool         // the registers of run-time refusals (refuse.go)
 	grow      *growState           // the slices the process grows by append (slices.go)
 	// goexits are the locations where runtime.Goexit ends the goroutine
 	// (runtime.go).

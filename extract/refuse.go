@@ -36,7 +36,11 @@ func (p *proc) refuseAt(cur int, what string, pos token.Pos) int {
 	if p.sources == nil {
 		p.sources = map[int]source{}
 	}
-	p.sources[r] = source{"the number of runs of " + what + " (fencecheck models none)", pos}
+	p.sources[r] = source{what, pos}
+	if p.refusals == nil {
+		p.refusals = map[int]bool{}
+	}
+	p.refusals[r] = true
 	p.emit(cur, model.AssignOp(r, model.C(1)), pos, Origin{})
 	return -1
 }

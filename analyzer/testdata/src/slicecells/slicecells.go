@@ -348,7 +348,7 @@ func loopFieldEarly() {
 // reaches the store.
 //
 //fencecheck:system
-func grownInLoop() { // want `^inconclusive: system grownInLoop: the number of runs of storing in memory, in a loop, a slice grown by append`
+func grownInLoop() { // want `^inconclusive: system grownInLoop: a run reaches storing in memory, in a loop, a slice grown by append`
 	var r report
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -317,7 +317,7 @@ func lenOfLaterLabel() {
 // reaches it.
 //
 //fencecheck:system
-func lenArithmetic() { // want `^inconclusive: system lenArithmetic: the number of runs of len of a string fencecheck does not compute, used other than compared with constants`
+func lenArithmetic() { // want `^inconclusive: system lenArithmetic: a run reaches len of a string fencecheck does not compute, used other than compared with constants`
 	l := &journal{}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -423,7 +423,7 @@ type byName struct {
 // the answer is inconclusive, never "absent".
 //
 //fencecheck:system
-func keyedByMessage() { // want `^inconclusive: system keyedByMessage: the number of runs of a map key that fencecheck does not compute`
+func keyedByMessage() { // want `^inconclusive: system keyedByMessage: a run reaches a map key that fencecheck does not compute`
 	b := &byName{m: map[string]int{"1": 1}}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -479,7 +479,7 @@ func formatUnreached() {
 // which the model cannot follow: inconclusive where a run reaches it.
 //
 //fencecheck:system
-func formatReached() { // want `^inconclusive: system formatReached: the number of runs of passing a value of type \*uncomputed\.kinded \(it may point into the system.s memory\) to fmt\.Println`
+func formatReached() { // want `^inconclusive: system formatReached: a run reaches passing a value of type \*uncomputed\.kinded \(it may point into the system.s memory\) to fmt\.Println`
 	k := &kinded{}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -498,7 +498,7 @@ var printed int32
 // once indexed out of range.
 //
 //fencecheck:system
-func formatWithoutMemory() { // want `^inconclusive: system formatWithoutMemory: the number of runs of passing a value of type \*int32`
+func formatWithoutMemory() { // want `^inconclusive: system formatWithoutMemory: a run reaches passing a value of type \*int32`
 	go func() {
 		fmt.Println(&printed)
 	}()
@@ -800,7 +800,7 @@ func attempt(k, n int) error {
 // would be candidates of the next).
 //
 //fencecheck:system
-func wrappedRetries() { // want `^inconclusive: system wrappedRetries: the number of runs of fmt\.Errorf wrapping \(%w\) an error known only at run time that errors\.New did not make`
+func wrappedRetries() { // want `^inconclusive: system wrappedRetries: a run reaches fmt\.Errorf wrapping \(%w\) an error known only at run time that errors\.New did not make`
 	o := &outcome{}
 	var wg sync.WaitGroup
 	wg.Add(1)

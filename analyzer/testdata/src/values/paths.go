@@ -154,7 +154,7 @@ func lazyMakeWrong() {
 // resized: its length is not found).
 //
 //fencecheck:system
-func lazyMakeTaken() { // want `^inconclusive: system lazyMakeTaken: the number of runs of make\(\[\]int, n\) with a length known only at run time \(fencecheck models none\)`
+func lazyMakeTaken() { // want `^inconclusive: system lazyMakeTaken: a run reaches make\(\[\]int, n\) with a length known only at run time \(paths.go:\d+:\d+\), which fencecheck does not model`
 	q := &growQueue{buf: make([]int, 1)}
 	var wg sync.WaitGroup
 	wg.Add(1)
