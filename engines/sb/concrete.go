@@ -185,14 +185,17 @@ func lockedFault(f, b model.Op) []model.Op {
 
 // concretize turns the symbolic counterexample that starts at c into a
 // concrete TSO trace of the original program p: it takes from the chain of
-// Pre steps the sequence of transitions of each process, and searches the
+// Pre steps the sequence of transitions of each process (renamed back
+// through the symmetry's canonical forms, see realProcs), and searches the
 // interleavings of exactly those sequences, with flushes, for one that
 // reaches a bad state of p.
 func concretize(ctx context.Context, p *model.Program, fp *faultProgram, c *cons) (*model.Trace, error) {
 	seqs := make([][]int, len(p.Procs))
-	for d := c; d.next != nil; d = d.next {
+	procs := realProcs(c)
+	for d, k := c, 0; d.next != nil; d, k = d.next, k+1 {
 		if d.trans >= 0 {
-			seqs[d.proc] = append(seqs[d.proc], fp.orig[d.proc][d.trans])
+			// Interchangeable processes have the same transitions.
+			seqs[procs[k]] = append(seqs[procs[k]], fp.orig[d.proc][d.trans])
 		}
 	}
 	type node struct {

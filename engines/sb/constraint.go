@@ -51,6 +51,10 @@ type cons struct {
 	trans int
 	// fault is the index of the bad state (or -1) the chain ends in.
 	bad int
+	// perm, when not nil, renamed the processes of the predecessor that
+	// next's Pre step gave into this canonical form: process p of the
+	// predecessor is process perm[p] here (symmetry.go).
+	perm []int
 
 	// transit, when not -1, is a process whose pointer c holds at the
 	// newest message right after a read into a free location

@@ -97,6 +97,73 @@
 //     reads into the location. A constraint in transit is indexed apart
 //     from the others, as it does not stand for all its predecessors.
 //
+// # Symmetry
+//
+// Processes that run the same code (explore.Classes, on the program with
+// its fault locations, so that the faults' bad states count) and start at
+// the same location with the same registers are interchangeable: a
+// permutation π within such classes maps SB configurations to SB
+// configurations (locations, registers, pointers and message writers
+// renamed), commutes with every SB step (π(Pre(C)) = Pre(π(C))), and maps
+// the bad states and the initial configurations onto themselves. Every
+// part of the search's own conventions is defined per process alike (the
+// pending stores, the free locations, the lazy flushes of mayFlush, the
+// transit copies, subsumption, pruning), so the search's expansion of a
+// constraint commutes with π too. push therefore replaces every new
+// constraint by the canonical member of its orbit: the members of each
+// class sorted by a key of all the constraint says of them (location or
+// wild, pointer or pinned, in transit, may flush, known registers, and per
+// message whether the process wrote it, with what header, or is known not
+// to have), which names every constraint of an orbit alike (two members
+// with equal keys can be exchanged without changing the constraint).
+// Subsumption compares canonical forms only, which loses some subsumptions
+// between orbits but none the argument needs. Completeness: let A be the
+// analysed constraints when the search saturates, and Π(A) their orbits.
+// Every successor the search generates from a c in A is π(d) for the
+// canonical form d it pushed, which some member of A subsumes (or which
+// pruning proved unreachable, and so is π of it); so the set Π(A) has the
+// closure property that the search's argument asks of A, and it covers the
+// bad states. An initial configuration in some π(a) gives, by π⁻¹, one in
+// a (the initial set is symmetric), which the search would have seen.
+// Counterexamples: a constraint records the permutation that made it
+// canonical (cons.perm); the Pre step from c_i to c_{i+1} is taken by
+// process proc_i of c_{i+1}'s frame, which in the frame of the run that
+// starts in c_0 is π_1(π_2(…π_i(proc_i))), where π_k is c_k's permutation
+// (realProcs). The per-process sequences handed to the concrete search
+// are those of real processes, and the trace is replayed as before.
+//
+// # Partial-order reduction
+//
+// A constraint c with a process p at a location l that is not p's
+// initial one and that only local steps enter (nops, assignments and
+// guards on p's registers), with p's pointer not pinned and c not in
+// transit, is expanded by p's steps into l and by the
+// flushes c allows (mayFlush), and not by the other processes' steps. The
+// argument keeps the search's induction: call a run prefix γ_0…γ_i from an
+// initial configuration lazy when each of its flushes is followed by a
+// flush or a read, fence or locked operation of the same process, but for
+// a final block of flushes (the engine's normal form, in which pinned
+// processes' steps come with their catch-ups). If an analysed c contains
+// γ_i and admits the last step of a lazy prefix (a flush only when c's
+// mayFlush allows it), some analysed constraint contains an initial
+// configuration; by induction on i. When c is expanded fully, the Pre step
+// by the last step contains γ_{i-1}, and the constraint pushed for it (or
+// its subsumer, which admits at least as much) admits step i-1. When c is
+// reduced and the last step is a flush c allows, it is expanded. Otherwise
+// the last step is another process's read, write, fence, locked operation
+// or local step (a whole macro-step of a pinned process, its catch-up
+// included). p is at l and l is not initial, so p's last step j was a
+// local step into l; none of p's steps but flushes follows it, and none
+// follows it at all (a lazy prefix's flushes of p would need a later
+// pointer operation of p, and the last step is not a flush). The steps
+// after j touch neither p's location nor its registers, and step j touches
+// nothing else, so moving it to the end gives a lazy prefix to the same
+// γ_i (step j-1 was no flush: it was followed by p's local step) whose last
+// step is p's step into l, which c's reduced expansion explores; its Pre
+// contains γ_{i-1} with mayFlush empty, as the new step i-1 is no flush.
+// (The fault locations are entered only by guards: a constraint with a
+// process at its fault is expanded by that process's fault steps alone.)
+//
 // # Budgets
 //
 // Every elementary step of the SB search (a valuation enumerated by a Pre
@@ -210,7 +277,9 @@
 // reset (facts.Dead), which merges states with the same future.
 // Engine.Backward makes the SB search give every answer (the
 // over-approximation then only prunes and guides it, with budgets that grow
-// in turns with the SB search's); Engine.NoPrune turns pruning off.
+// in turns with the SB search's); Engine.NoPrune turns pruning off, and
+// Engine.NoSymmetry and Engine.NoPOR the symmetry and partial-order
+// reductions.
 //
 // Under SC the engine runs the explicit-state search of package explore,
 // which is complete for finite programs.

@@ -471,15 +471,20 @@ func (s *search) preWrite(c *cons, p int, t *model.Transition, info opInfo, emit
 			o.locs[p] = t.From
 			m := &o.msgs[k]
 			m.setUnknown(s.all &^ pm)
-			emit(o)
+			var hidden []*cons
 			if !pin {
 				// As in W3, an earlier write of p to x that c does not
 				// show becomes p's last write to x: in a gap after p's
 				// last write to x that o shows (or p's pointer) and
 				// before the newest message.
 				for i := o.lastWrite(p, x); i < k; i++ {
-					emit(insertMsg(o, i+1, msg{mem: make([]int64, len(mk.mem)), writer: p, v: x}))
+					hidden = append(hidden, insertMsg(o, i+1, msg{mem: make([]int64, len(mk.mem)), writer: p, v: x}))
 				}
+			}
+			// (emit may change o: the copies are made first.)
+			emit(o)
+			for _, h := range hidden {
+				emit(h)
 			}
 		}
 		if !pin {

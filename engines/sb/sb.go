@@ -32,6 +32,10 @@ type Engine struct {
 	// BreadthFirst makes the SB search analyse its constraints in the
 	// order they were generated instead of best first (worklist.go).
 	BreadthFirst bool
+	// NoSymmetry turns off the symmetry reduction of the SB search
+	// (symmetry.go), NoPOR its partial-order reduction (por.go).
+	NoSymmetry bool
+	NoPOR      bool
 }
 
 // Name returns "sb".
@@ -132,6 +136,12 @@ func (e *Engine) decide(ctx context.Context, p *model.Program, max int64) (*engi
 		return res, nil
 	}
 	s := newSearch(fp, p)
+	if !e.NoSymmetry {
+		s.sym = newSymmetry(fp.prog)
+	}
+	if !e.NoPOR {
+		s.localIn = localEntries(fp.prog)
+	}
 	s.maxWork = satMul(max, WorkPerConstraint)
 	var other int64 // states of the forward searches
 	finish := func(found *cons, err error) (*engines.Result, error) {
@@ -480,6 +490,13 @@ type search struct {
 	// lockedHeads[p] lists the headers of p's locked operations that write
 	// several variables (see preFlush).
 	lockedHeads [][]lockedHead
+
+	// sym, when set, makes every constraint pushed canonical under the
+	// permutations of interchangeable processes (symmetry.go).
+	sym *symmetry
+	// localIn, when set, says per process and location that the location
+	// is entered only by local steps (por.go).
+	localIn [][]bool
 }
 
 // newSearch prepares the search of fp's program, the fault-augmented copy
@@ -689,7 +706,19 @@ func (s *search) run(ctx context.Context, max int64) (*cons, error) {
 			}
 			continue
 		}
+		only := s.reduced(c)
 		for p, q := range s.prog.Procs {
+			if only >= 0 && p != only {
+				// Partial-order reduction: of the others, only the
+				// flushes c allows (por.go).
+				if c.mayFlush&(1<<uint(p)) != 0 {
+					s.preFlush(c, p, emit(p, -1, false))
+				}
+				if s.stop != nil {
+					return nil, s.stop
+				}
+				continue
+			}
 			switch l := c.locs[p]; {
 			case c.ptr[p] == pinned:
 				// From a free location, p stays pinned (a fence or a
@@ -788,6 +817,9 @@ func usesPointer(t model.Transition) bool {
 func (s *search) push(c *cons) {
 	if !s.tick(1) {
 		return
+	}
+	if s.sym != nil {
+		c.perm = s.sym.canon(c)
 	}
 	if !s.pend.consistent(c) {
 		s.pruned++
