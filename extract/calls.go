@@ -152,6 +152,10 @@ func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
 			return check(v.X)
 		case *ssa.Extract:
 			return check(v.Tuple)
+		case *ssa.UnOp:
+			if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && isStdStream(g) {
+				return ""
+			}
 		case *ssa.Call:
 			if f := v.Call.StaticCallee(); f != nil && !v.Call.IsInvoke() && classifyCall(f) == callPure {
 				return ""
@@ -196,6 +200,33 @@ func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
 		return fmt.Sprintf("a value of type %s (it may point into the system's memory)", v.Type())
 	}
 	return check(v)
+}
+
+// pureArgs reports whether no argument of c lets a call into a package of
+// purePackages reach the system's memory (argProblem).
+func pureArgs(c *ssa.CallCommon) bool {
+	for _, a := range c.Args {
+		if argProblem(a) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// isStdStream reports whether g is one of the process's standard streams
+// (os.Stdin, os.Stdout, os.Stderr) or io.Discard: values of the standard
+// library that point into no memory of a system.
+func isStdStream(g *ssa.Global) bool {
+	if g.Pkg == nil {
+		return false
+	}
+	switch g.Pkg.Pkg.Path() {
+	case "os":
+		return g.Name() == "Stdin" || g.Name() == "Stdout" || g.Name() == "Stderr"
+	case "io":
+		return g.Name() == "Discard"
+	}
+	return false
 }
 
 // callOrigin returns the origin of the transitions a call of fn lowers to,

@@ -725,7 +725,7 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 		return s.initCall(fr, in)
 	case *ssa.MakeInterface:
 		x := s.get(fr, in.X)
-		if s.ifaceKnown(x, in.X.Type()) {
+		if s.ifaceKnown(x, in.X.Type()) || x.kind == vOpaque && len(x.from) == 0 && len(s.methodsOf(in.X.Type())) == 0 {
 			// Its dynamic type and payload are known: made as in the
 			// set-up (var c Counter = &counter{}).
 			return false
@@ -949,6 +949,14 @@ func (s *system) initStore(fr *frame, in *ssa.Store) bool {
 		s.mem[a.ptr.key()] = v
 		return true
 	}
+	if v.kind == vOpaque && len(v.from) == 0 && pureObject(in.Val.Type()) {
+		// var quiet = log.New(io.Discard, "", 0): a value of a package that
+		// formats and writes, from a call that reached no memory of the
+		// program, kept as computed (only such calls look into it).
+		v.uncomputed = true
+		s.mem[a.ptr.key()] = v
+		return true
+	}
 	if v.kind == vOpaque && len(a.ptr.path) > 0 {
 		s.poisonCell(a.ptr, v.why, in.Pos(), v)
 		return true
@@ -961,6 +969,17 @@ func (s *system) initStore(fr *frame, in *ssa.Store) bool {
 		s.nameAfter(o, v)
 	}
 	return false
+}
+
+// pureObject reports whether t is a pointer to a named type of a package
+// of purePackages (*log.Logger, *strings.Replacer).
+func pureObject(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && purePackages[named.Obj().Pkg().Path()]
 }
 
 // initLoad executes a load of the initialisation that the setup could not:
@@ -1140,6 +1159,12 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 			fr.vals[in] = s.newCond(s.makeInterface(fr, mi), pos)
 			return true
 		}
+	}
+	if classifyCall(f.fn) == callPure && !isBuilderMethod(f.fn) && pureArgs(c) {
+		// var logger = log.New(os.Stderr, "", 0): a call that can reach
+		// no memory of the program, as in the set-up; its results are
+		// values only such calls look into.
+		return false
 	}
 	switch k, _ := classifyExtern(f.fn); k {
 	case extNone:
