@@ -322,6 +322,37 @@ func (s *system) atomicCallText(q, t int) string {
 	return types.ExprString(call)
 }
 
+// foreignAtomicFunc returns the name of the sync/atomic function that the
+// call of transition t of process q reads as, where the call is in another
+// package's code (whose types the pass does not have): "atomic.StoreUint32"
+// for atomic.StoreUint32(&i.v, val) as written. It returns "" otherwise.
+func (s *system) foreignAtomicFunc(q, t int) string {
+	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
+		return ""
+	}
+	call, ok := s.sys.Origins[q][t].Node.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if _, known := s.r.pass.TypesInfo.Uses[sel.Sel]; known {
+		return ""
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok || pkg.Name != "atomic" {
+		return ""
+	}
+	for _, prefix := range []string{"Load", "Store", "Swap", "Add", "And", "Or", "CompareAndSwap"} {
+		if strings.HasPrefix(sel.Sel.Name, prefix) {
+			return "atomic." + sel.Sel.Name
+		}
+	}
+	return ""
+}
+
 // maxSteps bounds the steps of an interleaving a finding lists without
 // -witness: the first, and the last ones before the bad state.
 const maxSteps = 8

@@ -634,6 +634,12 @@ func (s *system) stepText(st model.Step) string {
 				}
 				return fmt.Sprintf("%s reads %s%s", call, s.varValue(st.Var, st.Val), line)
 			}
+			if fn := s.foreignAtomicFunc(st.Proc, st.Trans); fn != "" {
+				if strings.HasPrefix(fn, "atomic.Store") {
+					return fmt.Sprintf("%s on %s%s", fn, s.varName(st.Var), line)
+				}
+				return fmt.Sprintf("%s on %s reads %s%s", fn, s.varName(st.Var), s.varValue(st.Var, st.Val), line)
+			}
 			return fmt.Sprintf("atomic %s: %s%s", s.varName(st.Var), s.varValue(st.Var, st.Val), line)
 		}
 		for _, op := range t.Op.Body {
