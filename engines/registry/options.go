@@ -18,8 +18,9 @@ type Options struct {
 	// exact when fences and locked operations bound the buffers, else
 	// growing while it cuts off a write).
 	Buffer int
-	// NoPOR and NoSymmetry turn off the explicit engine's partial-order
-	// and symmetry reductions.
+	// NoPOR and NoSymmetry turn off the partial-order and symmetry
+	// reductions of the explicit engine and of the sb engine's backward
+	// search.
 	NoPOR, NoSymmetry bool
 	// Abstraction is the coherence engine's first abstraction: set, fd,
 	// pd (with K), or fdN, pdN ("": set); K is the k of fd and pd.

@@ -155,8 +155,10 @@ var entries = []*Entry{
 		Answers: Proofs | Bugs,
 		Races:   SB,
 		Counts:  "constraints",
-		Options: []string{MaxStatesFlag},
-		make:    func(o Options) engines.Engine { return &sb.Engine{MaxConstraints: o.MaxStates} },
+		Options: []string{MaxStatesFlag, PORFlag, SymmetryFlag},
+		make: func(o Options) engines.Engine {
+			return &sb.Engine{MaxConstraints: o.MaxStates, NoPOR: o.NoPOR, NoSymmetry: o.NoSymmetry}
+		},
 	},
 	{
 		Name:    SBBackward,
@@ -164,8 +166,10 @@ var entries = []*Entry{
 		Data:    Finite,
 		Answers: Proofs | Bugs,
 		Counts:  "constraints",
-		Options: []string{MaxStatesFlag},
-		make:    func(o Options) engines.Engine { return &sb.Engine{MaxConstraints: o.MaxStates, Backward: true} },
+		Options: []string{MaxStatesFlag, PORFlag, SymmetryFlag},
+		make: func(o Options) engines.Engine {
+			return &sb.Engine{MaxConstraints: o.MaxStates, Backward: true, NoPOR: o.NoPOR, NoSymmetry: o.NoSymmetry}
+		},
 	},
 	{
 		Name:    Pred,

@@ -108,4 +108,14 @@ func BenchmarkScaleBarrier6Backward(b *testing.B) {
 	benchScale(b, "barrier6.fcm", &sb.Engine{Backward: true})
 }
 
+// BenchmarkScaleCASLock4x3Backward runs the SB search alone on the CAS
+// lock of four interchangeable goroutines, with its symmetry and
+// partial-order reductions and (NoReductions) without.
+func BenchmarkScaleCASLock4x3Backward(b *testing.B) {
+	benchScale(b, "caslock4x3.fcm", &sb.Engine{Backward: true})
+}
+func BenchmarkScaleCASLock4x3BackwardNoReductions(b *testing.B) {
+	benchScale(b, "caslock4x3.fcm", &sb.Engine{Backward: true, NoSymmetry: true, NoPOR: true})
+}
+
 func reduced(e engines.Engine) engines.Engine { return &coi.Engine{Inner: e} }
