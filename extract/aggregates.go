@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -299,15 +300,89 @@ func (p *proc) readCell(cur int, q pointer, r int, pos token.Pos, o Origin) int 
 }
 
 // scalarFromSetup returns the value of a pointer or slice cell, which only
-// the setup may store (what, "a pointer" or "a slice", names it).
+// the setup may store (what, "a pointer" or "a slice", names it). A cell
+// reached through a pointer chosen at run time holds what the set-up left
+// in every cell it may be, when that is one value (a goroutine's copy of
+// the pointer to a struct the set-up made, say).
 func (p *proc) scalarFromSetup(q pointer, what string) value {
-	if q.obj.owner >= 0 || q.dynamic() {
+	if q.obj.owner >= 0 {
+		return opaque(what + " kept in goroutine-local memory or chosen at run time")
+	}
+	if q.dynamic() {
+		if v, ok := p.s.setupValueAt(q); ok {
+			return v
+		}
 		return opaque(what + " kept in goroutine-local memory or chosen at run time")
 	}
 	if v, ok := p.s.mem[q.key()]; ok {
 		return v
 	}
 	return value{kind: vNil}
+}
+
+// setupValueAt returns the one value the set-up left in every cell the
+// pointer q, chosen at run time, may name; ok is false when the cells hold
+// different values, a goroutine writes one, or q may name too many.
+func (s *system) setupValueAt(q pointer) (value, bool) {
+	cells, ok := s.cellsOf(q)
+	if !ok {
+		return value{}, false
+	}
+	var out value
+	for i, r := range cells {
+		if s.ptrCellShared(r, s.curPos) {
+			return value{}, false
+		}
+		v, ok := s.mem[r.key()]
+		if !ok {
+			v = value{kind: vNil}
+		}
+		if i > 0 && !same(v, out) {
+			return value{}, false
+		}
+		out = v
+	}
+	return out, len(cells) > 0
+}
+
+// cellsOf returns the cells of shared memory the pointer q may name; ok is
+// false when it may name a goroutine's own or too many.
+func (s *system) cellsOf(q pointer) ([]pointer, bool) {
+	bases := []pointer{{obj: q.obj}}
+	if q.ref != nil {
+		if len(q.ref.objs) > maxCases {
+			return nil, false
+		}
+		bases = bases[:0]
+		for _, o := range q.ref.objs {
+			bases = append(bases, o.target())
+		}
+	}
+	var out []pointer
+	for _, base := range bases {
+		if base.obj.owner >= 0 {
+			return nil, false
+		}
+		ptrs, _, _, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), q.path...)}.cases(maxCases)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ptrs...)
+	}
+	return out, true
+}
+
+// cellsShared reports whether a goroutine writes a cell of shared memory
+// that q may name (ptrCellShared of each).
+func (s *system) cellsShared(q pointer, pos token.Pos) bool {
+	cells, _ := s.cellsOf(q)
+	shared := false
+	for _, r := range cells {
+		if s.ptrCellShared(r, pos) {
+			shared = true
+		}
+	}
+	return shared
 }
 
 // storeAgg lowers a store of a whole struct or array: one store per cell,

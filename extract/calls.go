@@ -794,10 +794,11 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 // goroutine that spawns itself.
 const maxNested = 64
 
-// lowerNested lowers the goroutines that processes spawn, after every other
-// process (and those they spawn in turn).
-func (s *system) lowerNested() {
-	for i := 0; i < len(s.calls.nested); i++ {
+// lowerNested lowers the goroutines that processes spawn, from the from-th,
+// after every other process (and those they spawn in turn), and returns
+// how many there are.
+func (s *system) lowerNested(from int) int {
+	for i := from; i < len(s.calls.nested); i++ {
 		n := s.calls.nested[i]
 		if i >= maxNested {
 			s.unsupported(n.sw.pos, "more than %d go statements executed by goroutines (a goroutine that spawns itself?)", maxNested)
@@ -811,6 +812,7 @@ func (s *system) lowerNested() {
 			s.startChild(n, sl)
 		}
 	}
+	return len(s.calls.nested)
 }
 
 // varargsStore reports whether in stores an argument of a variadic call

@@ -277,6 +277,7 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 
 // setupSendOn sends x on ch in the setup.
 func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
+	s.setupChanOp(pos, "a send on "+ch.name)
 	if ch.initClosed {
 		s.fail(pos, "the setup of system %s panics: send on closed channel", s.name)
 	}
@@ -296,6 +297,16 @@ func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
 	ch.initBuf = append(ch.initBuf, vals)
 }
 
+// setupChanOp handles what, a send, receive or close of the set-up, or a
+// select that would block it, once the set-up has started a goroutine:
+// the goroutine may wait for it, or see the channel before it, so the
+// set-up ends before the goroutine started (splitSetup).
+func (s *system) setupChanOp(pos token.Pos, what string) {
+	if s.goStarted {
+		s.splitSetup(pos, what)
+	}
+}
+
 // setupRecv executes a receive of the setup.
 func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 	v, ok := s.setupRecvFrom(s.chanOf(s.get(fr, in.X), in.Pos()), in.Pos())
@@ -309,6 +320,7 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 // setupRecvFrom receives from ch in the setup: the value, and whether it
 // was sent (rather than the zero value of a closed channel).
 func (s *system) setupRecvFrom(ch *channel, pos token.Pos) (value, int64) {
+	s.setupChanOp(pos, "a receive from "+ch.name)
 	vals, ok := make([]int64, len(ch.cells)), int64(0)
 	switch {
 	case len(ch.initBuf) > 0:
@@ -379,6 +391,7 @@ func (s *system) setupSelect(fr *frame, in *ssa.Select) {
 		ready = i
 	}
 	if ready < 0 && in.Blocking {
+		s.setupChanOp(in.Pos(), "a select")
 		s.unsupported(in.Pos(), "a select that would block before the last go statement, where the system function runs alone as the set-up")
 	}
 	tup := []value{constVal(int64(ready)), constVal(0)}

@@ -84,8 +84,10 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 	switch obj.Pkg().Path() + "." + fn.Name() {
 	case "context.Background", "context.TODO":
 		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1}}, true
-	case "context.WithCancel", "context.WithTimeout", "context.WithDeadline":
-		n := s.deriveCtx(args[0], fn.Name() != "WithCancel", pos)
+	case "context.WithCancel", "context.WithCancelCause", "context.WithTimeout", "context.WithDeadline":
+		// WithCancelCause's cancel function takes the cause, which only
+		// context.Cause reads (not modelled): it cancels as WithCancel's.
+		n := s.deriveCtx(args[0], fn.Name() != "WithCancel" && fn.Name() != "WithCancelCause", pos)
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
 		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
@@ -316,6 +318,7 @@ func (s *system) setupAfterFunc(f value, pos token.Pos, spawns *[]spawn) value {
 	t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
 	s.tickers = append(s.tickers, t)
 	sw.captured, sw.after = nil, t
+	s.noteSpawn(*spawns)
 	*spawns = append(*spawns, sw)
 	return value{kind: vTicker, tick: t}
 }

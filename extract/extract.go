@@ -35,8 +35,8 @@
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
 //   - maps: maps.go, floatkeys.go.
 //   - sync and the library the model knows by behaviour (Cond, Pool,
-//     errgroup, context, time, runtime, math/rand): cond.go, pool.go,
-//     errgroup.go, context.go, clock.go, runtime.go, random.go.
+//     context, time, runtime, math/rand): cond.go, pool.go, context.go,
+//     clock.go, runtime.go, random.go.
 //   - domains and the result: the values each variable and register takes,
 //     the declared ranges, and the System with its entities: domain.go,
 //     unroll.go, ranges.go, exitwrite.go, entities.go, finish.go,
@@ -622,6 +622,7 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			hint.makeLens, hint.noMakeLens = nil, true
 			continue
 		}
+		s.staleStatics()
 		progress := s.heap.changed
 		next := s.finishHeap(d == nil)
 		if next == nil || d != nil && !progress {

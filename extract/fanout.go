@@ -65,17 +65,36 @@ type fanOut struct {
 }
 
 // countLoop finds how many times the go statement in, which lies in a loop
-// of fr's function, may run: the loop must be the only one around it and
-// count an integer variable with a constant step from a constant start to
-// a constant bound. ok is false when it is not such a loop; n is then how
+// of fr's function or in a function called in a loop (errgroup's Go, a
+// pool's), may run: the loop must be the only one around it and count an
+// integer variable with a constant step from a constant start to a
+// constant bound. ok is false when it is not such a loop; n is then how
 // many times the loop's bound lets it run, or -1 when that is unknown.
 func (s *system) countLoop(fr *frame, in *ssa.Go) (f fanOut, ok bool) {
-	for g := fr; g != nil; g = g.parent {
-		if g.site != nil && inCycle(g.site) {
-			return fanOut{n: -1}, false // the function is called in a loop
-		}
+	lf, b := fr, in.Block()
+	if !inCycle(b) {
+		lf = nil
 	}
-	b := in.Block()
+	for g := fr; g != nil; g = g.parent {
+		if g.site == nil || !inCycle(g.site) {
+			continue
+		}
+		if lf != nil {
+			return fanOut{n: -1}, false // two loops around it
+		}
+		// The call runs once per iteration of the loop around its site,
+		// and the go statement at most once per call.
+		lf, b = g.parent, g.site
+	}
+	if lf == nil {
+		return fanOut{n: -1}, false
+	}
+	return s.countLoopAt(lf, b)
+}
+
+// countLoopAt finds how many times block b of fr's function, which lies in
+// a loop, may run (countLoop).
+func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock) (f fanOut, ok bool) {
 	scc := cycleOf(b)
 	var head *ssa.BasicBlock
 	for _, h := range b.Parent().Blocks {

@@ -93,3 +93,29 @@ func TestFanOutDiagnostics(t *testing.T) {
 		t.Errorf("got diagnostics %v, want %d", got, len(want))
 	}
 }
+
+// TestGoInCalledLoop checks a group with a limit, as errgroup's SetLimit
+// makes one: its method sends on a channel and then starts a goroutine
+// that calls the task, a captured function value, and the system calls it
+// in a counted loop. The set-up ends before the loop, whose iterations the
+// system function's process runs, starting one goroutine each; a
+// goroutine started by a process calls the task (a call through a
+// function value, lowered after the process that starts it).
+func TestGoInCalledLoop(t *testing.T) {
+	testVerdicts(t, "limitgroup", []verdictCase{
+		{"limitOne", S, S},
+		{"limitTwo", U, U},
+		{"noLimit", U, U},
+		{"firstError", S, S},
+	})
+	s := system(t, "limitgroup", "limitOne")
+	var got []string
+	for _, q := range s.Program.Procs {
+		if k := strings.Index(q.Name, "("); k >= 0 && strings.HasPrefix(q.Name, "go@") {
+			got = append(got, "go@"+q.Name[k:])
+		}
+	}
+	if want := []string{"go@(i=0)", "go@(i=1)", "go@(i=2)"}; !slices.Equal(got, want) {
+		t.Errorf("limitOne: processes %q, want %q", got, want)
+	}
+}

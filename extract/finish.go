@@ -57,10 +57,6 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 				rets = append(rets, retSite{loc: l})
 			}
 			for _, r := range rets {
-				if sw.group != nil {
-					p.groupReturn(sw.group, r, x, sw.pos)
-					continue
-				}
 				p.emit(r.loc, model.FetchAdd(x, -1, model.C(-1)), sw.pos, Origin{})
 			}
 		}
@@ -74,8 +70,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	main.q.Init = main.newLoc(pos)
 	main.lowerSplit(fr, sp, main.q.Init)
 	s.spawns = append(s.spawns, s.decl.Pos())
-	s.lowerFuncCalls()
-	s.lowerNested()
+	s.lowerLate()
 	s.lowerChannels()
 	s.lowerConds()
 	s.checkUnsafeCompares()

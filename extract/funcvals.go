@@ -275,12 +275,29 @@ func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur
 	return c.to
 }
 
+// lowerLate lowers the calls through function tables and the goroutines
+// that processes start: a goroutine may call a function value (an
+// errgroup's goroutine calls its task) and a function called through a
+// table may start a goroutine, so each round lowers what the other added,
+// until nothing is left.
+func (s *system) lowerLate() {
+	for calls, nested := 0, 0; calls < len(s.funcCalls) || nested < len(s.calls.nested); {
+		calls = s.lowerFuncCalls(calls)
+		nested = s.lowerNested(nested)
+	}
+	for _, tab := range s.funcTabs {
+		if tab.used > 0 && len(tab.funcs) > tab.used {
+			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
+		}
+	}
+}
+
 // lowerFuncCalls lowers the calls of function values received from
 // channels: each inlines every function of its table under its index. A
 // function so called may send more: calls lowered before it grew the
 // table are refused.
-func (s *system) lowerFuncCalls() {
-	for i := 0; i < len(s.funcCalls); i++ {
+func (s *system) lowerFuncCalls(from int) int {
+	for i := from; i < len(s.funcCalls); i++ {
 		c := s.funcCalls[i]
 		tab := c.f.ftab
 		tab.used = len(tab.funcs)
@@ -303,11 +320,7 @@ func (s *system) lowerFuncCalls() {
 			c.p.emitTo(loc, model.NopOp(), c.to, pos, Origin{})
 		}
 	}
-	for _, tab := range s.funcTabs {
-		if tab.used > 0 && len(tab.funcs) > tab.used {
-			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
-		}
-	}
+	return len(s.funcCalls)
 }
 
 // refOrInt is the expression of a result register: the heap id of a

@@ -883,11 +883,12 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if next, ok := p.storeChanCell(ptr, val, pos, o, cur); ok {
 		return next
 	}
-	if isFuncCell(t) && ptr.obj.owner < 0 && !ptr.dynamic() {
-		// Loads of the cell read a shared variable from the next round on.
-		s.wrotePtrCell(ptr)
+	if isFuncCell(t) && ptr.obj.owner < 0 {
+		// Loads of the cell, or of each cell ptr may point to, read a shared
+		// variable from the next round on.
 		e := s.funcID(t, val, pos)
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			s.wrotePtrCell(q)
 			return []model.Op{model.WriteOp(s.varFor(q), e)}
 		})
 	}
@@ -976,7 +977,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
 				return cur
 			}
-			if !ptr.dynamic() && ptr.obj.owner < 0 && s.ptrCellShared(ptr, pos) {
+			if ptr.obj.owner < 0 && s.cellsShared(ptr, pos) {
 				// A goroutine stores function values in it: a shared
 				// variable holding a funcTable index.
 				r := p.newReg(p.regName(fr, in), t)
@@ -1200,9 +1201,6 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		return p.tickerCall(fr, in, fn.Name(), args[0].tick, in.Pos(), cur)
-	}
-	if next, ok := p.errGroupCall(fr, in, fn, args, cur); ok {
-		return next
 	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next

@@ -656,13 +656,7 @@ func (s *system) setupMapWrite(m *mapObj, pos token.Pos, spawns []spawn) {
 	if len(spawns) == 0 || !s.reachable(m.obj) {
 		return
 	}
-	if s.firstGo == nil || s.heap.hint.splitAt != nil {
-		s.unsupported(pos, "a change to the map %s between go statements, the first of them inside a function the system function calls (move it before the first go statement)", s.mapLabel(m))
-	}
-	if s.splitReq == nil {
-		s.splitReq = s.firstGo
-		s.heapChange("the set-up changes a map after a go statement")
-	}
+	s.splitSetup(pos, "a change to the map "+s.mapLabel(m))
 }
 
 // Goroutines.

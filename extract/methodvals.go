@@ -97,7 +97,7 @@ func (s *system) unthunk(fn *ssa.Function, args []value, pos token.Pos) (value, 
 }
 
 // funcSpawn is the goroutine that a function value f starts when a call
-// of the set-up (WaitGroup.Go, errgroup's Go, time.AfterFunc) runs it: its
+// of the set-up (WaitGroup.Go, time.AfterFunc) runs it: its
 // function (nil when f is no function), bindings and arguments (for a
 // method value, the receiver).
 func (s *system) funcSpawn(f value, pos token.Pos) spawn {

@@ -60,10 +60,12 @@ type heapHint struct {
 	written map[string]bool // keys of pointer cells goroutines write
 	unsafe  []types.Type    // types of objects converted to unsafe.Pointer
 	ifaces  []types.Type    // pointer types converted to interface values
-	// splitAt is the go statement of the system function where the setup
-	// ends, or nil where it ends after the last one: the setup stores to
-	// memory a goroutine it started can reach.
-	splitAt *ssa.Go
+	// splitAt is the instruction of the system function where the setup
+	// ends (the go statement, or the call, that started its first
+	// goroutine), or nil where it ends after the last go statement: the
+	// setup stores to memory a goroutine it started can reach, or waits on
+	// a channel.
+	splitAt ssa.Instruction
 	// maps is what the round found of the maps (maps.go).
 	maps mapsHint
 	// boxGrowth counts the rounds in a row that ended with new boxes of
@@ -461,15 +463,23 @@ func (s *system) wrotePtrCell(q pointer) {
 	s.heap.written[q.key()] = true
 }
 
-// finishHeap checks a round: it returns the hint for another round, or nil
-// when this round's model stands. complete is false when the round stopped
-// at an unsupported construct: objects it did not reach stay in the hint.
-func (s *system) finishHeap(complete bool) *heapHint {
+// staleStatics notes that the round read a pointer or function cell as
+// what the set-up left there while a goroutine writes it: another round
+// reads the variable, even when this one stopped at what the stale value
+// led it to (a call of a nil function).
+func (s *system) staleStatics() {
 	for k := range s.heap.written {
 		if _, ok := s.heap.static[k]; ok && !s.heap.hint.written[k] {
 			s.heapChange("a pointer cell read as constant is written")
 		}
 	}
+}
+
+// finishHeap checks a round: it returns the hint for another round, or nil
+// when this round's model stands. complete is false when the round stopped
+// at an unsupported construct: objects it did not reach stay in the hint.
+func (s *system) finishHeap(complete bool) *heapHint {
+	s.staleStatics()
 	if len(s.heap.pending) > 0 && complete {
 		s.heapChange("an object of the previous round was not allocated")
 	}
@@ -598,14 +608,11 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 		p.ptrCells[k] = describe(val)
 		return cur
 	}
-	if !ptr.dynamic() && len(ptr.path) == 0 && ptr.obj.alloc != nil && val.kind == vPtr && s.x.writeOnce(ptr.obj.alloc) {
+	if val.kind == vPtr && !val.ptr.dynamic() {
 		// A spilled variable written once (spilled.go): its loads give
 		// this very pointer. The cell is written as any other, for
 		// readers that copy it whole.
-		if s.spilled == nil {
-			s.spilled = map[*object]value{}
-		}
-		s.spilled[ptr.obj] = val
+		s.noteSpilled(ptr, val)
 	}
 	e := s.refExpr(val, pos)
 	if private {
@@ -622,7 +629,7 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 // loadPtr lowers a load of the pointer cell ptr of type t into a register.
 func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) int {
 	s := p.s
-	if v, ok := s.spilled[ptr.obj]; ok && !ptr.dynamic() && len(ptr.path) == 0 {
+	if v, ok := s.spilledAt(ptr); ok {
 		fr.vals[in] = v
 		return cur
 	}
@@ -771,7 +778,7 @@ func (s *system) poolObjects(first *object, owner int, pos token.Pos) []*object 
 	}
 	for k := 1; k < maxPool; k++ {
 		o := s.newObject(name, first.typ, first.decl, owner)
-		o.byValue = first.byValue
+		o.byValue, o.alloc = first.byValue, first.alloc
 		objs = append(objs, o)
 	}
 	if first.owner < 0 {

@@ -39,7 +39,7 @@ import (
 //
 // runtime.Goexit, in a goroutine, runs the deferred calls of every function
 // of the goroutine, innermost first, and ends it (a goroutine started by
-// WaitGroup.Go or errgroup's Go is then done, with no error): no bad state.
+// WaitGroup.Go is then done): no bad state.
 
 // DefaultMaxProcs is the default bound of the values of runtime.GOMAXPROCS,
 // NumCPU and NumGoroutine.

@@ -22,9 +22,6 @@ type spawn struct {
 	// after is, for time.AfterFunc, the timer whose firing starts the
 	// process.
 	after *ticker
-	// group is, for errgroup.Group.Go, the group whose first error the
-	// process may set; wg is its counter.
-	group *errGroup
 	// captured lists, for a closure, the integer values of its free
 	// variables when it was spawned ("i=0", "" when unknown), to tell apart
 	// the goroutines a loop spawns from one go statement.
@@ -88,6 +85,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			continue
 		}
 		in := b.Instrs[idx]
+		if top && s.firstGo == nil {
+			s.topInstr = in
+		}
 		s.steps++
 		if s.steps > maxSetupSteps {
 			s.unsupported(in.Pos(), "go statements in a loop without a constant bound (the setup of system %s did not finish within %d steps)", s.name, maxSetupSteps)
@@ -131,18 +131,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			}
 			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
 			if len(*spawns) > 0 && s.reachable(ptr.obj) {
-				// Processes spawned before the store run concurrently with
-				// it, while the model starts every process after the
-				// setup: the next round ends the setup at the first go
-				// statement, and the system function's own process runs
-				// the rest, go statements included.
-				if s.firstGo == nil || s.heap.hint.splitAt != nil {
-					s.unsupported(in.Pos(), "a store to %s between go statements, the first of them inside a function the system function calls (move it before the first go statement)", ptr.name())
-				}
-				if s.splitReq == nil {
-					s.splitReq = s.firstGo
-					s.heapChange("the set-up stores to shared memory after a go statement")
-				}
+				s.splitSetup(in.Pos(), "a store to "+ptr.name())
 			}
 			s.setupStore(ptr, s.get(fr, in.Val), in.Val, in.Pos())
 		case *ssa.MakeChan:
@@ -169,12 +158,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				return value{}, sp
 			}
 		case *ssa.Go:
-			if len(*spawns) == 0 {
-				s.spawnObjs = len(s.objects)
-				if top {
-					s.firstGo = in
-				}
-			}
+			s.noteSpawn(*spawns)
 			*spawns = append(*spawns, s.goStmt(fr, in))
 		case *ssa.If:
 			c, ok := s.get(fr, in.Cond).constant()
@@ -243,9 +227,6 @@ func (s *system) nameObject(fr *frame, dr *ssa.DebugRef) {
 		return
 	}
 	v.ptr.obj.name, v.ptr.obj.anon = id.Name, false
-	if eg, ok := s.errGroups[v.ptr.obj]; ok {
-		eg.err.obj.name = id.Name + ".err"
-	}
 }
 
 // alloc creates the object of an Alloc instruction.
@@ -280,6 +261,57 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 		s.checkInitAt(v.ptr, pos)
 	}
 	return v.ptr
+}
+
+// noteSpawn records, before the set-up starts its first goroutine, the
+// objects that goroutine may reach and where the set-up may end instead
+// (splitPoint).
+func (s *system) noteSpawn(spawns []spawn) {
+	if len(spawns) == 0 && !s.goStarted {
+		s.spawnObjs = len(s.objects)
+		if s.topInstr != nil {
+			s.firstGo = splitPoint(s.topInstr)
+		}
+		s.goStarted = true
+	}
+}
+
+// splitPoint returns where the set-up may end so that in, the
+// instruction of the system function that starts its first goroutine,
+// runs in the system function's process: before in itself, or, when in
+// lies in a loop (a g.Go per iteration), before the head of the outermost
+// loop around it, on the edge that enters it, so that the process runs
+// the loop from its start. It is nil for a loop without one head.
+func splitPoint(in ssa.Instruction) ssa.Instruction {
+	b := in.Block()
+	if !inCycle(b) {
+		return in
+	}
+	scc := cycleOf(b)
+	for _, h := range b.Parent().Blocks {
+		if scc[h] && dominatesAll(h, scc) {
+			return h.Instrs[0]
+		}
+	}
+	return nil
+}
+
+// splitSetup handles what, an action of the set-up after it started a
+// goroutine that the goroutine may observe or wait for (a store to memory
+// it may reach, a change to a map, a send or receive on a channel): the
+// model starts every goroutine after the set-up, so the next round ends
+// the set-up before the instruction of the system function that started
+// the first (a go statement, or a call whose callee starts one: an
+// errgroup's or a pool's Go), and the system function's own process runs
+// the rest, go statements included, where Go runs it.
+func (s *system) splitSetup(pos token.Pos, what string) {
+	if s.firstGo == nil || s.heap.hint.splitAt != nil {
+		s.unsupported(pos, "%s between go statements, where the set-up cannot end before the first (move it before the first go statement)", what)
+	}
+	if s.splitReq == nil {
+		s.splitReq = s.firstGo
+		s.heapChange("the set-up acts on shared memory or a channel after a go statement")
+	}
 }
 
 // reachable reports whether a process spawned by the first go statement of
@@ -485,9 +517,6 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if isTimeFunc(f.fn, "AfterFunc") {
 		return s.setupAfterFunc(args[1], pos, spawns)
 	}
-	if v, ok := s.errGroupSetup(f.fn, args, pos, spawns); ok {
-		return v
-	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		was := !args[0].tick.initStopped
 		switch f.fn.Name() {
@@ -548,6 +577,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 			s.unsupported(pos, "WaitGroup.Go on %s", describeCallee(args[1]))
 		}
 		sw.wg = &wg
+		s.noteSpawn(*spawns)
 		*spawns = append(*spawns, sw)
 		return value{}
 	}
@@ -709,6 +739,7 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 	case "close":
 		if len(args) == 1 && s.isChan(args[0]) {
 			ch := s.chanOf(s.get(fr, args[0]), pos)
+			s.setupChanOp(pos, "a close of "+ch.name)
 			if ch.initClosed {
 				s.fail(pos, "the setup of system %s panics: close of closed channel", s.name)
 			}

@@ -16,6 +16,63 @@ import (
 // pointer so kept stays the pointer the lowering knows, rather than
 // becoming one chosen at run time (a Once or a mutex "chosen at run time").
 
+// A spilled variable of a function called in a loop of a goroutine (an
+// errgroup's Go, whose closure captures its receiver) is allocated once
+// per call, from a pool of objects (allocPool): the store and the loads
+// reach it through a pointer chosen at run time. The store, lowered once
+// for every iteration, writes one pointer known to the lowering into
+// whichever object of the pool it is: the loads of any of them give that
+// pointer, unless another store writes one of them with another.
+
+// spillCells returns the objects of the spilled variables written once
+// that ptr may point to: its object, or each of the pool it is chosen
+// from; nil when it may point to another cell.
+func (s *system) spillCells(ptr pointer) []*object {
+	if len(ptr.path) != 0 {
+		return nil
+	}
+	objs := []*object{ptr.obj}
+	if ptr.ref != nil {
+		objs = ptr.ref.objs
+	}
+	for _, o := range objs {
+		if o == nil || o.alloc == nil || !s.x.writeOnce(o.alloc) {
+			return nil
+		}
+	}
+	return objs
+}
+
+// noteSpilled records the store of the pointer val, known to the
+// lowering, into ptr when it is a spilled variable written once.
+func (s *system) noteSpilled(ptr pointer, val value) {
+	for _, o := range s.spillCells(ptr) {
+		if s.spilled == nil {
+			s.spilled = map[*object]value{}
+		}
+		if v, ok := s.spilled[o]; ok && !same(v, val) {
+			s.spilled[o] = opaque("a spilled variable stored with two pointers")
+			continue
+		}
+		s.spilled[o] = val
+	}
+}
+
+// spilledAt returns the pointer a load of ptr gives when it is a spilled
+// variable written once with one pointer known to the lowering.
+func (s *system) spilledAt(ptr pointer) (value, bool) {
+	objs := s.spillCells(ptr)
+	var out value
+	for i, o := range objs {
+		v, ok := s.spilled[o]
+		if !ok || v.kind != vPtr || i > 0 && !same(v, out) {
+			return value{}, false
+		}
+		out = v
+	}
+	return out, len(objs) > 0
+}
+
 // writeOnce reports whether the cell a allocates is written once, by its
 // first referrer in the function's entry block, and otherwise only loaded,
 // in its function or in the closures it is bound to.

@@ -192,7 +192,7 @@ func (x *extractor) blockSpawns(b *ssa.BasicBlock, from int) bool {
 			if isSyncMethod(in.Call.StaticCallee(), "WaitGroup", "Go") {
 				return true
 			}
-			if f := in.Call.StaticCallee(); f != nil && (isTimeFunc(f, "AfterFunc") || errGroupFunc(f) == "Go") {
+			if f := in.Call.StaticCallee(); f != nil && isTimeFunc(f, "AfterFunc") {
 				return true // its function runs in a goroutine of its own
 			}
 			if f := x.boundTarget(in.Call.StaticCallee()); f != nil && x.local(f) && x.containsGo(f) {
@@ -297,12 +297,10 @@ type system struct {
 	// the positions of those whose size the inference did not fix.
 	makeProbes  []makeProbe
 	makeUnknown []makeSite
-	// errGroups are the hidden states of the errgroup.Groups (errgroup.go).
-	errGroups map[*object]*errGroup
-	forever   int // 1 + the variable of a wait that never ends, or 0
-	condSites []*condSite
-	deadlines []*ctxNode // contexts with a deadline, each a process that cancels it
-	timers    []*channel // channels of time.After calls of the setup, each a process that sends once
+	forever     int // 1 + the variable of a wait that never ends, or 0
+	condSites   []*condSite
+	deadlines   []*ctxNode // contexts with a deadline, each a process that cancels it
+	timers      []*channel // channels of time.After calls of the setup, each a process that sends once
 	// clock is 1 + the clock's variable once time.Now is read, at
 	// clockPos (clock.go).
 	clock     int
@@ -318,14 +316,18 @@ type system struct {
 	// go statement: those, and the package-level variables, are the objects
 	// a running process may already reach.
 	spawnObjs int
-	// firstGo is the setup's first go statement when the system function
-	// itself executes it; splitReq asks the next round to end the setup
-	// there (heapHint.splitAt).
-	firstGo, splitReq *ssa.Go
-	objName           map[string]int
-	globals           map[*ssa.Global]*object
-	mem               map[string]value // the setup's memory, by cell key
-	steps             int              // setup steps, for the budget
+	// topInstr is the instruction of the system function the set-up
+	// executes, until a goroutine starts; firstGo is the one during which
+	// the first did (a go statement, or a call that starts one), nil while
+	// none has; splitReq asks the next round to end the setup before it
+	// (heapHint.splitAt).
+	topInstr, firstGo, splitReq ssa.Instruction
+	// goStarted says the set-up has started a goroutine.
+	goStarted bool
+	objName   map[string]int
+	globals   map[*ssa.Global]*object
+	mem       map[string]value // the setup's memory, by cell key
+	steps     int              // setup steps, for the budget
 
 	prog    *model.Program
 	vars    map[string]int // cell key -> shared variable

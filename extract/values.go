@@ -458,7 +458,7 @@ func classify(t types.Type) leafKind {
 		return leafAtomic
 	}
 	switch {
-	case isNamed(t, "sync", "WaitGroup"), isErrGroup(t):
+	case isNamed(t, "sync", "WaitGroup"):
 		return leafWaitGroup
 	case isNamed(t, "sync", "Mutex"):
 		return leafMutex

@@ -225,7 +225,7 @@ func (x *extractor) uninitialised(g *ssa.Global) string {
 	path := g.Pkg.Pkg.Path()
 	file := x.fset.Position(g.Pos()).Filename
 	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
-	if inGoroot || isStandard(path) || modelledPackages[path] || (file == "" && x.noSource[path] == "") {
+	if inGoroot || isStandard(path) || (file == "" && x.noSource[path] == "") {
 		return ""
 	}
 	why := "the initialisation of package " + path + ", which is not read from source"
@@ -293,9 +293,6 @@ func (l *progLoader) usesOthers(self *types.Package, info *types.Info) bool {
 			}
 		}
 		path := p.Path()
-		if modelledPackages[path] {
-			continue
-		}
 		first, _, _ := strings.Cut(path, "/")
 		if stdFromSource[path] || strings.Contains(first, ".") || l.sourceDir(p) != "" {
 			return true
@@ -308,7 +305,7 @@ func (l *progLoader) usesOthers(self *types.Package, info *types.Info) bool {
 // that is read from source when reached.
 func (l *progLoader) mayReadFromSource(path string) bool {
 	p := l.list[path]
-	return p != nil && (!p.Standard || stdFromSource[path]) && !modelledPackages[path]
+	return p != nil && (!p.Standard || stdFromSource[path])
 }
 
 // reachPackage returns the parsed package path, in which a function is
@@ -375,7 +372,7 @@ func (l *progLoader) importFrom(universe map[string]*types.Package, importMap ma
 // positions its export data records, or "" for a package of the standard
 // library or one whose source is not found.
 func (l *progLoader) sourceDir(p *types.Package) string {
-	if isStandard(p.Path()) || modelledPackages[p.Path()] {
+	if isStandard(p.Path()) {
 		return ""
 	}
 	scope := p.Scope()
@@ -397,13 +394,6 @@ func (l *progLoader) sourceDir(p *types.Package) string {
 		}
 	}
 	return ""
-}
-
-// modelledPackages are the packages outside the standard library that the
-// model knows by what they do, not by their code: they are never read from
-// source.
-var modelledPackages = map[string]bool{
-	errGroupPath: true,
 }
 
 // stdFromSource lists the packages of the standard library that are read

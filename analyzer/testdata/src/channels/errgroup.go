@@ -59,7 +59,7 @@ func groupCancel() {
 func groupNoCancel() {
 	g, _ := errgroup.WithContext(context.Background())
 	res := make(chan int)
-	g.Go(func() error { res <- 1; return nil }) // want `^deadlock: go@\d+ and main block forever in res <- 1 and g\.Wait\(\) \(system groupNoCancel\)$`
+	g.Go(func() error { res <- 1; return nil }) // want `^deadlock: go@\d+ and main block forever in res <- 1 and g\.wg\.Wait\(\) \(system groupNoCancel\)$`
 	g.Go(func() error { return errFetch })
 	g.Wait()
 }
@@ -75,4 +75,35 @@ func groupEitherError() {
 	if g.Wait() != errA {
 		panic("b came first") // want `^SC: system groupEitherError is wrong even under sequential consistency`
 	}
+}
+
+// groupLimitOne: SetLimit(1) lets one goroutine run at a time. The
+// semaphore channel it makes after the group orders them: a goroutine's
+// receive when it ends happens before the next Go's send completes, so
+// the plain increments do not race.
+//
+//fencecheck:system
+func groupLimitOne() {
+	var g errgroup.Group
+	g.SetLimit(1)
+	n := 0
+	for i := 0; i < 3; i++ {
+		g.Go(func() error { n++; return nil })
+	}
+	if err := g.Wait(); err != nil || n != 3 {
+		panic("lost an increment")
+	}
+}
+
+// groupLimitTwo is its racy twin: two at a time.
+//
+//fencecheck:system
+func groupLimitTwo() {
+	var g errgroup.Group
+	g.SetLimit(2)
+	n := 0
+	for i := 0; i < 3; i++ {
+		g.Go(func() error { n++; return nil }) // want `^race: go@\d+\(i=\d\) and go@\d+\(i=\d\) can both reach this access`
+	}
+	g.Wait()
 }

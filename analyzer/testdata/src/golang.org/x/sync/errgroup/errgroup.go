@@ -1,7 +1,7 @@
 // Package errgroup is a small stand-in for golang.org/x/sync/errgroup with
-// the same API, so that testdata packages can import it without the
-// module; fencecheck models the real package's documented behaviour and
-// does not read this code.
+// the same API, so that testdata packages type-check without the module.
+// fencecheck reads the errgroup source that the build resolves, as it reads
+// any dependency's; this one follows the real package's documentation.
 package errgroup
 
 import (
@@ -15,6 +15,7 @@ type Group struct {
 	once   sync.Once
 	err    error
 	cancel func()
+	limit  chan struct{} // nil: no limit
 }
 
 // WithContext returns a Group whose first error cancels the context.
@@ -23,11 +24,25 @@ func WithContext(ctx context.Context) (*Group, context.Context) {
 	return &Group{cancel: cancel}, ctx
 }
 
-// Go runs f in a goroutine of the group.
+// SetLimit lets at most n goroutines of the group run at once; a negative
+// n removes the limit.
+func (g *Group) SetLimit(n int) {
+	if n < 0 {
+		g.limit = nil
+		return
+	}
+	g.limit = make(chan struct{}, n)
+}
+
+// Go runs f in a goroutine of the group, waiting first for room under the
+// limit.
 func (g *Group) Go(f func() error) {
+	if g.limit != nil {
+		g.limit <- struct{}{}
+	}
 	g.wg.Add(1)
 	go func() {
-		defer g.wg.Done()
+		defer g.end()
 		if err := f(); err != nil {
 			g.once.Do(func() {
 				g.err = err
@@ -37,6 +52,13 @@ func (g *Group) Go(f func() error) {
 			})
 		}
 	}()
+}
+
+func (g *Group) end() {
+	if g.limit != nil {
+		<-g.limit
+	}
+	g.wg.Done()
 }
 
 // Wait waits for the group's goroutines and returns the first error.
