@@ -238,7 +238,7 @@ func (s *system) syncStepText(q, t int) string {
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
 		if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !(isID && id.Name == "close") &&
-			!(ok && s.syncMethod(sel)) &&
+			!(ok && (s.syncMethod(sel) || s.foreignSyncMethod(q, t, sel))) &&
 			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) &&
 			!(ok && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset")) {
 			return ""
@@ -290,6 +290,32 @@ func (s *system) syncMethod(sel *ast.SelectorExpr) bool {
 	switch named.Obj().Name() {
 	case "Mutex", "RWMutex", "WaitGroup", "Cond":
 		return true
+	}
+	return false
+}
+
+// foreignSyncMethod is syncMethod for a call in another package's code,
+// whose types the pass does not have: the method's name and the type of
+// the memory the transition acts on (c.lock.Lock() on a sync.RWMutex).
+func (s *system) foreignSyncMethod(q, t int, sel *ast.SelectorExpr) bool {
+	if _, known := s.r.pass.TypesInfo.Uses[sel.Sel]; known {
+		return false
+	}
+	typ := s.sys.Origins[q][t].Type
+	if typ == nil {
+		return false
+	}
+	if p, isPtr := typ.(*types.Pointer); isPtr {
+		typ = p.Elem()
+	}
+	named, ok := types.Unalias(typ).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	for i := range named.NumMethods() {
+		if named.Method(i).Name() == sel.Sel.Name {
+			return true
+		}
 	}
 	return false
 }

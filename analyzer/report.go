@@ -616,6 +616,9 @@ func (s *system) stepText(st model.Step) string {
 		if call := s.atomicCallText(st.Proc, st.Trans); call != "" && t.Op.Atomic {
 			return fmt.Sprintf("%s reads %s%s", call, s.varValue(t.Op.Var, st.Val), line)
 		}
+		if txt := s.syncStepText(st.Proc, st.Trans); txt != "" && t.Op.Atomic {
+			return txt + line // wg.Wait() returns
+		}
 		if t.Op.Atomic {
 			return fmt.Sprintf("atomic load %s: %s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
 		}

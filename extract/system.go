@@ -535,6 +535,9 @@ func (x *extractor) valueName(fn *ssa.Function, v ssa.Value) string {
 
 func (s *system) constant(c *ssa.Const) value {
 	if c.Value == nil {
+		if isTime(c.Type()) {
+			return constVal(0) // the zero Time, a reading before any (clock.go)
+		}
 		switch c.Type().Underlying().(type) {
 		case *types.Pointer, *types.Signature, *types.Interface, *types.Slice, *types.Map, *types.Chan:
 			return value{kind: vNil}

@@ -88,3 +88,56 @@ func elapsedWrong() {
 		panic("no time passed") // want `^SC: system elapsedWrong is wrong even under sequential consistency`
 	}
 }
+
+// entry is an element of an LRU list in the style of
+// github.com/hashicorp/golang-lru: its expiry is the zero Time when the
+// cache has no time to live, passed as a time.Time{} literal.
+type entry struct {
+	key       int
+	expiresAt time.Time
+}
+
+func newEntry(key int, expiresAt time.Time) *entry {
+	return &entry{key: key, expiresAt: expiresAt}
+}
+
+// zeroExpiry adds entries without expiry under a lock; the reader checks
+// that none of them expires.
+//
+//fencecheck:system
+func zeroExpiry() {
+	var mu sync.Mutex
+	var entries [2]*entry
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			e := newEntry(i, time.Time{})
+			mu.Lock()
+			entries[i] = e
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for i := range entries {
+		if !entries[i].expiresAt.IsZero() {
+			panic("an entry without expiry expires")
+		}
+	}
+}
+
+// zeroExpiryWrong expects an expiry where there is none.
+//
+//fencecheck:system
+func zeroExpiryWrong() {
+	e := newEntry(1, time.Time{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if e.expiresAt.IsZero() {
+			panic("no expiry") // want `^SC: system zeroExpiryWrong is wrong even under sequential consistency`
+		}
+	}()
+	<-done
+}
