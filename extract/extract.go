@@ -605,6 +605,9 @@ func (x *extractor) build() (err error) {
 // objects or pointer cells the previous one did not know of (pointers.go).
 func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Function) (*system, *System, *Diagnostic) {
 	var hint *heapHint
+	// base is the round that ended the set-up earlier (splitSetup): the
+	// rounds before it lowered another set-up, and do not count.
+	base := 0
 	for round := 1; ; round++ {
 		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
 			mem: map[string]value{}, vars: map[string]int{}}
@@ -628,7 +631,10 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 		if next == nil || d != nil && !progress {
 			return s, sys, d
 		}
-		if round >= maxHeapRounds && (!next.intBoxes || round >= maxHeapRounds+boxGrowthRounds) {
+		if s.splitReq != nil {
+			base = round
+		}
+		if round-base >= maxHeapRounds && (!next.intBoxes || round-base >= maxHeapRounds+boxGrowthRounds) {
 			if d != nil {
 				return s, nil, d
 			}

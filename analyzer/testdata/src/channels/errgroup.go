@@ -107,3 +107,36 @@ func groupLimitTwo() {
 	}
 	g.Wait()
 }
+
+// groupLimitCancel: a group of WithContext with a limit of two; the first
+// error cancels the context the other goroutine waits on.
+//
+//fencecheck:system
+func groupLimitCancel() {
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(2)
+	g.Go(func() error { return errFetch })
+	g.Go(func() error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	if err := g.Wait(); err != errFetch {
+		panic("the first error is not kept")
+	}
+}
+
+// groupLimitLeak is its buggy twin: with a limit of one, the second Go
+// waits for the first goroutine, which waits for a cancel only the second
+// goroutine's error would bring.
+//
+//fencecheck:system
+func groupLimitLeak() { // want `^deadlock: main and go@\d+ block forever in g\.sem <- token\{\} and <-ctx\.Done\(\) \(system groupLimitLeak; at errgroup\.go`
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(1)
+	g.Go(func() error {
+		<-ctx.Done()
+		return nil
+	})
+	g.Go(func() error { return errFetch })
+	g.Wait()
+}
