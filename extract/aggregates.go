@@ -177,12 +177,53 @@ func (s *system) index(fr *frame, in *ssa.Index) value {
 	}
 	c, ok := s.get(fr, in.Index).constant()
 	if !ok {
-		s.unsupported(in.Pos(), "indexing an array value with an index known only at run time (index the array in memory instead)")
+		s.unsupported(in.Pos(), "indexing an array value of structs, arrays or pointers with an index known only at run time (index the array in memory instead)")
 	}
 	if n := in.X.Type().Underlying().(*types.Array).Len(); c < 0 || c >= n {
 		s.fail(in.Pos(), "index %d out of range [0:%d]", c, n)
 	}
 	return partOf(x, fmt.Sprintf("[%d]", c), in.Type())
+}
+
+// arrayValueIndex lowers a[i] of an array value a of integers, booleans,
+// floats or strings (a copy: for _, v := range arr) with an index i known only at
+// run time: the element is the sum of (i == k) * a[k] over the elements k,
+// exact since one term at most is not zero, and an index out of range is
+// Go's panic. ok is false for other instructions.
+func (p *proc) arrayValueIndex(fr *frame, in ssa.Instruction, cur int) (int, bool) {
+	ix, ok := in.(*ssa.Index)
+	if !ok || isString(ix.X.Type()) {
+		return cur, false
+	}
+	s := p.s
+	arr, ok := ix.X.Type().Underlying().(*types.Array)
+	if !ok || !isScalarPayload(arr.Elem()) {
+		return cur, false
+	}
+	x, i := s.get(fr, ix.X), s.get(fr, ix.Index)
+	if _, known := i.constant(); known || x.kind != vAgg || i.kind != vInt {
+		return cur, false
+	}
+	var sum model.Expr = model.C(0)
+	for k := range arr.Len() {
+		elem := partOf(x, fmt.Sprintf("[%d]", k), arr.Elem())
+		if elem.kind != vInt {
+			return cur, false
+		}
+		if c, ok := elem.constant(); ok && c == 0 {
+			continue
+		}
+		sum = foldBool(model.Bin(model.OpAdd, sum, model.Bin(model.OpMul, model.Bin(model.OpEq, i.e, model.C(k)), elem.e))).e
+	}
+	pos := ix.Pos()
+	oor := model.Bin(model.OpOr, model.Bin(model.OpLt, i.e, model.C(0)), model.Bin(model.OpGe, i.e, model.C(arr.Len())))
+	bad := p.emit(cur, model.GuardOp(oor), pos, Origin{})
+	p.panicAt(panicSite{loc: bad, name: "index out of range", pos: pos})
+	cur = p.emit(cur, model.GuardOp(model.Not(oor)), pos, Origin{})
+	if used(ix) {
+		fr.vals[ix] = intVal(sum)
+	}
+	return cur, true
 }
 
 // setupLoadAgg loads a struct or array value in the setup.

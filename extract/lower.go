@@ -501,6 +501,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if next, ok := p.sliceArrayRef(fr, in, cur); ok {
 		return next
 	}
+	if next, ok := p.arrayValueIndex(fr, in, cur); ok {
+		return next
+	}
 	if s.pure(fr, in) {
 		return cur
 	}

@@ -54,3 +54,11 @@ func arrayValueIndex() {
 }
 
 func (b *box) pair() [2]int32 { return b.arr }
+
+func (b *box) boxes() [2]*box { return [2]*box{b, b} }
+
+//fencecheck:system
+func pointerArrayValueIndex() {
+	b := &box{}
+	go func() { b.n = b.boxes()[b.n].n }()
+}
