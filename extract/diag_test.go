@@ -70,7 +70,7 @@ func TestDiagnostics(t *testing.T) {
 			{"go func() { b.buf = b.arr[:] }()", "unsupported in a fencecheck system: storing in memory a slice over an array inside another object"},
 			{`b.name = b.name + "b"`, "unsupported in a fencecheck system: concatenating strings known only at run time (strings are opaque values: only ==, != and len of a constant are modelled)"},
 			{`if b.name < "b"`, "unsupported in a fencecheck system: the operator < on strings"},
-			{"b.n = b.boxes()[b.n].n", "unsupported in a fencecheck system: indexing an array value with an index known only at run time"},
+			{"b.n = b.boxes()[b.n].n", "unsupported in a fencecheck system: indexing an array value of structs, arrays or pointers with an index known only at run time"},
 		}, []string{"runtimeStringLen", "arrayValueIndex"}}, // len of a string known only at run time: the length of the system's string it holds; an array of integers indexed at run time
 		{"pointersdiag", []want{
 			{"n.Store(uintptr(", "unsupported in a fencecheck system: a conversion from unsafe.Pointer to uintptr"},
