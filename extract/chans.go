@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -277,7 +278,7 @@ func (s *system) setupSend(fr *frame, in *ssa.Send) {
 
 // setupSendOn sends x on ch in the setup.
 func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
-	s.setupChanOp(pos, "a send on "+ch.name)
+	s.setupChanOp(ch, len(ch.initBuf) >= ch.cap && !ch.initClosed, pos, "a send on "+ch.name)
 	if ch.initClosed {
 		s.fail(pos, "the setup of system %s panics: send on closed channel", s.name)
 	}
@@ -297,12 +298,15 @@ func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
 	ch.initBuf = append(ch.initBuf, vals)
 }
 
-// setupChanOp handles what, a send, receive or close of the set-up, or a
-// select that would block it, once the set-up has started a goroutine:
-// the goroutine may wait for it, or see the channel before it, so the
-// set-up ends before the goroutine started (splitSetup).
-func (s *system) setupChanOp(pos token.Pos, what string) {
-	if s.goStarted {
+// setupChanOp handles what, a send, receive or close of the set-up on ch,
+// or a select that would block it (ch nil), once the set-up has started a
+// goroutine: when the channel existed then (the goroutine may wait on it,
+// or see it before the operation) or the operation would block the set-up,
+// the set-up ends before the goroutine started (splitSetup). A channel
+// made after the first go statement is the set-up's alone until it stores
+// it or passes it to a goroutine.
+func (s *system) setupChanOp(ch *channel, blocks bool, pos token.Pos, what string) {
+	if s.goStarted && (blocks || ch != nil && slices.Index(s.chans, ch) < s.spawnChans) {
 		s.splitSetup(pos, what)
 	}
 }
@@ -320,7 +324,7 @@ func (s *system) setupRecv(fr *frame, in *ssa.UnOp) {
 // setupRecvFrom receives from ch in the setup: the value, and whether it
 // was sent (rather than the zero value of a closed channel).
 func (s *system) setupRecvFrom(ch *channel, pos token.Pos) (value, int64) {
-	s.setupChanOp(pos, "a receive from "+ch.name)
+	s.setupChanOp(ch, len(ch.initBuf) == 0 && !ch.initClosed, pos, "a receive from "+ch.name)
 	vals, ok := make([]int64, len(ch.cells)), int64(0)
 	switch {
 	case len(ch.initBuf) > 0:
@@ -380,6 +384,9 @@ func (s *system) setupSelect(fr *frame, in *ssa.Select) {
 		if ch == nil {
 			continue
 		}
+		// A goroutine may make a case ready, or take one's element, at any
+		// moment.
+		s.setupChanOp(ch, false, st.Pos, "a select on "+ch.name)
 		ok := ch.initClosed || st.Dir == types.RecvOnly && len(ch.initBuf) > 0 ||
 			st.Dir == types.SendOnly && len(ch.initBuf) < ch.cap
 		if !ok {
@@ -391,7 +398,7 @@ func (s *system) setupSelect(fr *frame, in *ssa.Select) {
 		ready = i
 	}
 	if ready < 0 && in.Blocking {
-		s.setupChanOp(in.Pos(), "a select")
+		s.setupChanOp(nil, true, in.Pos(), "a select")
 		s.unsupported(in.Pos(), "a select that would block before the last go statement, where the system function runs alone as the set-up")
 	}
 	tup := []value{constVal(int64(ready)), constVal(0)}

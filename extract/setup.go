@@ -268,7 +268,7 @@ func (s *system) staticPtr(v value, pos token.Pos) pointer {
 // (splitPoint).
 func (s *system) noteSpawn(spawns []spawn) {
 	if len(spawns) == 0 && !s.goStarted {
-		s.spawnObjs = len(s.objects)
+		s.spawnObjs, s.spawnChans = len(s.objects), len(s.chans)
 		if s.topInstr != nil {
 			s.firstGo = splitPoint(s.topInstr)
 		}
@@ -739,7 +739,7 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 	case "close":
 		if len(args) == 1 && s.isChan(args[0]) {
 			ch := s.chanOf(s.get(fr, args[0]), pos)
-			s.setupChanOp(pos, "a close of "+ch.name)
+			s.setupChanOp(ch, false, pos, "a close of "+ch.name)
 			if ch.initClosed {
 				s.fail(pos, "the setup of system %s panics: close of closed channel", s.name)
 			}

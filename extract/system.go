@@ -316,6 +316,8 @@ type system struct {
 	// go statement: those, and the package-level variables, are the objects
 	// a running process may already reach.
 	spawnObjs int
+	// spawnChans is the number of channels then.
+	spawnChans int
 	// topInstr is the instruction of the system function the set-up
 	// executes, until a goroutine starts; firstGo is the one during which
 	// the first did (a go statement, or a call that starts one), nil while
