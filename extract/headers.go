@@ -489,8 +489,8 @@ func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Va
 		s.unsupported(pos, "append to the result of an append to a slice loaded from memory (store it back first: fencecheck keeps one new array per append)")
 	}
 	elem := s.sliceElem(in.Call.Args[0].Type(), pos)
-	if classify(elem) != leafInt || isAggregate(elem) {
-		s.unsupported(pos, "append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans and strings are copied)", elem)
+	if (classify(elem) != leafInt && !isPtrCell(elem)) || isAggregate(elem) {
+		s.unsupported(pos, "append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem)
 	}
 	b := in.Block()
 	g := p.growArray(fr, in, elem)
@@ -533,9 +533,17 @@ func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Va
 		for k := int64(0); k+n <= growBound; k++ {
 			m := p.emit(at, model.GuardOp(model.Bin(model.OpEq, x.sl.dlen, model.C(k))), pos, Origin{})
 			for i := int64(0); i < k; i++ {
+				from, to := x.ptr.with(step{field: -1, index: int(i)}), pointer{obj: arr}.with(step{field: -1, index: int(i)})
+				if isPtrCell(elem) {
+					// A pointer moves as the reference it is.
+					var v value
+					v, m = p.loadPtrCell(from, elem, name+".elem", pos, o, m)
+					m = p.storeTo(to, v, nil, pos, o, m)
+					continue
+				}
 				var e model.Expr
-				e, m = p.readArrayCell(x.ptr.with(step{field: -1, index: int(i)}), name, pos, o, m)
-				m = p.storeTo(pointer{obj: arr}.with(step{field: -1, index: int(i)}), intVal(e), nil, pos, o, m)
+				e, m = p.readArrayCell(from, name, pos, o, m)
+				m = p.storeTo(to, intVal(e), nil, pos, o, m)
 			}
 			m = put(pointer{obj: arr}, k, m)
 			p.emitTo(m, model.AssignOp(length, model.C(k+n)), done, pos, Origin{})
