@@ -134,35 +134,39 @@
 //
 // # Partial-order reduction
 //
-// A constraint c with a process p at a location l that is not p's
-// initial one and that only local steps enter (nops, assignments and
-// guards on p's registers), with p's pointer not pinned and c not in
-// transit, is expanded by p's steps into l and by the
+// A constraint c, not in transit, with a process p at a location l that is
+// not p's initial one and that only local steps enter (nops, assignments
+// and guards on p's registers) is expanded by p's steps into l and by the
 // flushes c allows (mayFlush), and not by the other processes' steps. The
 // argument keeps the search's induction: call a run prefix γ_0…γ_i from an
 // initial configuration lazy when each of its flushes is followed by a
 // flush or a read, fence or locked operation of the same process, but for
-// a final block of flushes (the engine's normal form, in which pinned
-// processes' steps come with their catch-ups). If an analysed c contains
-// γ_i and admits the last step of a lazy prefix (a flush only when c's
-// mayFlush allows it), some analysed constraint contains an initial
-// configuration; by induction on i. When c is expanded fully, the Pre step
-// by the last step contains γ_{i-1}, and the constraint pushed for it (or
-// its subsumer, which admits at least as much) admits step i-1. When c is
-// reduced and the last step is a flush c allows, it is expanded. Otherwise
-// the last step is another process's read, write, fence, locked operation
-// or local step (a whole macro-step of a pinned process, its catch-up
-// included). p is at l and l is not initial, so p's last step j was a
-// local step into l; none of p's steps but flushes follows it, and none
-// follows it at all (a lazy prefix's flushes of p would need a later
-// pointer operation of p, and the last step is not a flush). The steps
-// after j touch neither p's location nor its registers, and step j touches
-// nothing else, so moving it to the end gives a lazy prefix to the same
-// γ_i (step j-1 was no flush: it was followed by p's local step) whose last
-// step is p's step into l, which c's reduced expansion explores; its Pre
-// contains γ_{i-1} with mayFlush empty, as the new step i-1 is no flush.
-// (The fault locations are entered only by guards: a constraint with a
-// process at its fault is expanded by that process's fault steps alone.)
+// a final block of flushes, and a pinned process catches up after every
+// step (the engine's normal form: a pinned process's step and its catch-up
+// form one macro-step). If an analysed c contains γ_i and admits the last
+// step of a lazy prefix (a flush only when c's mayFlush allows it), some
+// analysed constraint contains an initial configuration; by induction on
+// i. When c is expanded fully, the Pre step by the last step contains
+// γ_{i-1}, and the constraint pushed for it (or its subsumer, which admits
+// at least as much) admits step i-1. When c is reduced and the last step
+// is a flush c allows, it is expanded. Otherwise the last step is another
+// process's read, write, fence, locked operation or local step (or
+// macro-step). p is at l and l is not initial, so p's last step j was a
+// local step into l. No step of p but flushes follows it: if p is not
+// pinned, none at all (a lazy prefix's flushes of p would need a later
+// pointer operation of p, and the last step is not a flush); if it is, its
+// catch-up flushes, which move only p's pointer, stay enabled when moved
+// later (messages are only appended) and change nothing another process's
+// step depends on. The steps after j touch neither p's location nor its
+// registers, and step j touches nothing else, so moving step j, preceded
+// by p's flushes that followed it, to the end gives a lazy prefix to the
+// same γ_i (step j-1 was no flush: it was followed by p's local step) whose
+// last macro-step is p's step into l, with its catch-up before it when p
+// was not pinned before it: exactly what c's reduced expansion explores
+// for p, pinned or not; its Pre contains γ_{i-1} and admits the new step
+// i-1, which is no flush but p's own catch-up. The fault locations are
+// entered only by guards: a constraint with a process at its fault is
+// expanded by that process's fault steps alone.
 //
 // # Budgets
 //

@@ -4,10 +4,10 @@ import "github.com/fencecheck/fencecheck/model"
 
 // Partial-order reduction of the SB search (the argument is in the package
 // doc, "Partial-order reduction"): a constraint with a process p at a
-// location other than its initial one that only local steps enter (p's
-// pointer not pinned, the constraint not in transit) is expanded by p's
-// steps into that location and by the flushes the constraint allows, not
-// by the other processes' steps.
+// location other than its initial one that only local steps enter (the
+// constraint not in transit) is expanded by p's steps into that location
+// and by the flushes the constraint allows, not by the other processes'
+// steps.
 
 // localEntries returns, per process of p and location, whether the
 // location is not the process's initial one and every transition into it
@@ -46,15 +46,15 @@ func isLocal(op model.Op) bool {
 
 // reduced returns the process whose steps alone (with the flushes c
 // allows) expand c, or -1 when c is expanded by every process: of the
-// processes at a location that only local steps enter, with pointers not
-// pinned, the one with the fewest transitions into its location.
+// processes at a location that only local steps enter, the one with the
+// fewest transitions into its location.
 func (s *search) reduced(c *cons) int {
 	if s.localIn == nil || c.transit >= 0 {
 		return -1
 	}
 	best := -1
 	for p, l := range c.locs {
-		if l == wild || c.ptr[p] == pinned || !s.localIn[p][l] {
+		if l == wild || !s.localIn[p][l] {
 			continue
 		}
 		if best < 0 || len(s.in[p][l]) < len(s.in[best][c.locs[best]]) {
