@@ -696,7 +696,7 @@ func (s *system) shapeNames() []shapeName {
 				name = h.name()
 			}
 		}
-		if name == "" || name == "obj" {
+		if name == "" || arr.anon && name == arr.name {
 			name = "array"
 		}
 		out[i] = shapeName{array: name, off: sh.off}

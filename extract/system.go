@@ -368,7 +368,12 @@ func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int
 	}
 	o := &object{id: len(s.objects), name: name, typ: t, decl: decl, owner: owner}
 	if name == "" {
+		// Named after what holds it, where something does (nameAfter);
+		// else after its type (add(&entry{k: 1}) makes an entry).
 		o.name, o.anon = "obj", true
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			o.name = named.Obj().Name()
+		}
 	}
 	s.objects = append(s.objects, o)
 	return o

@@ -149,7 +149,7 @@ type shape interface{ area() int }
 
 type square struct{ side int }
 
-func (q *square) area() int { return q.side * q.side } // want `^race: main loads obj\.side here while go@\d+ stores obj\.side`
+func (q *square) area() int { return q.side * q.side } // want `^race: main loads square\.side here while go@\d+ stores square\.side`
 
 type line int
 

@@ -50,8 +50,8 @@ func editInPlace() {
 	h.current.Store(loadConfig(1))
 	go func() {
 		c := h.Get()
-		c.limit = 20  // want `^race: go@\d+ stores obj\.limit here while main loads obj\.limit`
-		c.timeout = 2 // want `^race: go@\d+ stores obj\.timeout here while main loads obj\.timeout`
+		c.limit = 20  // want `^race: go@\d+ stores Config\.limit here while main loads Config\.limit`
+		c.timeout = 2 // want `^race: go@\d+ stores Config\.timeout here while main loads Config\.timeout`
 	}()
 	c := h.Get()
 	if c.limit != 10*c.timeout {
