@@ -585,15 +585,6 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	if v, ok := s.builderCall(c, fn, args); ok {
 		return v, true
 	}
-	if len(*spawns) == 0 {
-		// Sorted in place: before any goroutine may read the slice.
-		if v, ok := s.sortCall(fn, args); ok {
-			return v, true
-		}
-		if v, ok := s.sortShortCall(fr, fn, args, spawns); ok {
-			return v, true
-		}
-	}
 	if v, ok := s.errorsCall(fn, c, args, pos, fr); ok {
 		return v, true
 	}

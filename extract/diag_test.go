@@ -51,14 +51,13 @@ func TestDiagnostics(t *testing.T) {
 			{"defer atomic.StoreInt32", "unsupported in a fencecheck system: defer in a loop"},
 			{"go func() {}()", "unsupported in a fencecheck system: a go statement in a loop inside a goroutine"},
 			{"go func(p *int32) { *p = 1 }(&spawnPair[n])", "unsupported in a fencecheck system: a go statement inside a goroutine with a pointer chosen at run time"},
-			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
 			{"c = other(c, d)", "unsupported in a fencecheck system: a channel variable set to the channel b, not known where its value is chosen at run time"},
 			{"go func() { i = impl{}; i.m(); _ = i == iface(impl{}) }()", "unsupported in a fencecheck system: comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)"},
 			{`err := fmt.Errorf("again: %w, %w", errBase, errBase)`, "unsupported in a fencecheck system: the error returned by fmt.Errorf(\"again: %w, %w\", errBase, errBase) where a pointer is expected"},
 			{"go func() { x = 1 }()", "unsupported in a fencecheck system: go statements in a loop without a constant bound"},
 			{"n := v.(int32)", "the setup of system setupAssert panics: interface conversion: interface is string, not int32"},
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
-		}, []string{"otherPackage", "sharedToFmt"}}, // os.Getenv, fmt.Println(&x): refused where a run reaches them (analyzer testdata uncomputed, unsupported)
+		}, []string{"otherPackage", "sharedToFmt", "recursion"}}, // os.Getenv, fmt.Println(&x), rec calling itself: refused where a run reaches them (analyzer testdata uncomputed, unsupported, stdcalls; TestRefusedWhereReached)
 		{"pkginitdiag", []want{
 			{"var start = int32(os.Getpid())", "unsupported in a fencecheck system: the initial value of package-level variable start, which depends on a call of os.Getpid"},
 			{"var workers int32 = 2", "unsupported in a fencecheck system: the initial value of package-level variable workers, which depends on a call of flag.Func, which may change it"},
@@ -133,5 +132,36 @@ func TestHasDirectives(t *testing.T) {
 				t.Errorf("Package(%s) = %v, %v; want nothing", tt.pkg, systems, diags)
 			}
 		}
+	}
+}
+
+// TestRefusedWhereReached checks constructs that a system's runs may never
+// reach, which are refused where a run reaches them: the system is lowered,
+// with the refusal as a register of its own that names the construct.
+func TestRefusedWhereReached(t *testing.T) {
+	for _, tt := range []struct{ pkg, system, what string }{
+		{"unsupported", "recursion", "recursion (rec calls itself)"},
+		{"appendsdiag", "sliced", "slicing a slice grown by append"},
+	} {
+		t.Run(tt.system, func(t *testing.T) {
+			l := load(t, tt.pkg)
+			systems, _ := extract.Package(l.fset, l.pkg, l.files, l.info)
+			var names []string
+			for _, s := range systems {
+				if s.Name != tt.system {
+					continue
+				}
+				for _, regs := range s.Regs {
+					for _, e := range regs {
+						if strings.Contains(e.Name, tt.what) {
+							return
+						}
+						names = append(names, e.Name)
+					}
+				}
+				t.Fatalf("system %s has no register named %q: %q", tt.system, tt.what, names)
+			}
+			t.Fatalf("no system %s", tt.system)
+		})
 	}
 }

@@ -58,19 +58,28 @@ func isErrorsFunc(fn *ssa.Function, pkg, name string) bool {
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == pkg && fn.Name() == name && fn.Signature.Recv() == nil
 }
 
-// errSpec is what a call of errors.New or fmt.Errorf makes: an error
-// whose message is msg (the id of an interned string, or strAny where the
-// model does not compute it: a string known only at run time, a format
-// with verbs), named name; with wrap, a *fmt.wrapError that wraps the
-// error wraps (nil for nil: errwrap.go).
+// errSpec is what a call of errors.New, fmt.Errorf or errors.Join makes:
+// an error whose message is msg (the id of an interned string, or strAny
+// where the model does not compute it: a string known only at run time, a
+// format with verbs), named name; with wrap, a *fmt.wrapError that wraps
+// the error wraps (nil for nil: errwrap.go); with join, an
+// *errors.joinError that holds the errors joins.
 type errSpec struct {
 	msg   int64
 	name  string
 	wrap  bool
 	wraps *object
-	// wrapRef is, in a goroutine, the error wrapped when it is known only
-	// at run time (makeError splits over it).
-	wrapRef *value
+	join  bool
+	joins []*object
+	// refs are, in a goroutine, the errors wrapped or joined that are
+	// known only at run time (makeError splits over what they are).
+	refs []*value
+}
+
+// isNil reports whether the call returns nil: errors.Join of nothing but
+// nil errors.
+func (spec errSpec) isNil() bool {
+	return spec.join && len(spec.joins) == 0 && len(spec.refs) == 0
 }
 
 // errorSpec returns what a call of errors.New or fmt.Errorf makes. ok is
@@ -108,6 +117,8 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 			return errSpec{}, false
 		}
 		return spec, plainArgs(c.Args[1], readOnly)
+	case isErrorsFunc(fn, "errors", "Join"):
+		return s.joinSpec(c.Args[0], fr)
 	}
 	return errSpec{}, false
 }
@@ -115,8 +126,11 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 // newError makes the error spec describes, in shared memory.
 func (s *system) newError(spec errSpec) value {
 	t := s.x.errorType()
-	if spec.wrap {
+	switch {
+	case spec.wrap:
 		t = s.x.wrapType()
+	case spec.join:
+		t = s.x.joinType()
 	}
 	o := s.newObject(spec.name, t, nil, -1)
 	s.fillError(o, spec)
@@ -125,7 +139,8 @@ func (s *system) newError(spec errSpec) value {
 
 // fillError gives o, an object of the type of spec's errors, what spec says.
 func (s *system) fillError(o *object, spec errSpec) {
-	o.boxVal, o.wraps = spec.msg, spec.wraps
+	o.boxVal = spec.msg
+	s.fillTree(o, spec)
 	s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(o.boxVal)
 }
 
@@ -160,8 +175,11 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 		return s.errorsIs(args[0], args[1], pos), true
 	}
 	spec, ok := s.errorSpec(fn, c, args, fr)
-	if !ok {
+	if !ok || len(spec.refs) > 0 {
 		return value{}, false
+	}
+	if spec.isNil() {
+		return value{kind: vNil}, true
 	}
 	return s.newError(spec), true
 }
@@ -192,7 +210,7 @@ func (s *system) errorsIs(err, target value, pos token.Pos) value {
 		}
 	}
 	for _, o := range objs {
-		for _, c := range errorChain(o) {
+		for _, c := range errorTree(o) {
 			check(dynType(c))
 		}
 	}

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -45,10 +47,10 @@ func (x *extractor) wrapType() *types.Named {
 	return named
 }
 
-// isMadeError reports whether t is the type of the objects errors.New or
-// fmt.Errorf makes (errorString or wrapError).
+// isMadeError reports whether t is the type of the objects errors.New,
+// fmt.Errorf or errors.Join makes (errorString, wrapError or joinError).
 func (x *extractor) isMadeError(t types.Type) bool {
-	return types.Identical(t, x.errorType()) || types.Identical(t, x.wrapType())
+	return types.Identical(t, x.errorType()) || types.Identical(t, x.wrapType()) || types.Identical(t, x.joinType())
 }
 
 // wrapArg returns the index, among the arguments after the format, of the
@@ -118,7 +120,7 @@ func (s *system) wrapSpec(spec *errSpec, format string, args ssa.Value, fr *fram
 	spec.wrap = true
 	if x.kind == vRef {
 		// Known only at run time: makeError splits over what it is.
-		spec.wrapRef = &x
+		spec.refs = []*value{&x}
 		return true
 	}
 	o, ok := s.wrapped(x)
@@ -126,13 +128,106 @@ func (s *system) wrapSpec(spec *errSpec, format string, args ssa.Value, fr *fram
 	return ok
 }
 
-// errorChain returns o and the errors it wraps, outermost first.
-func errorChain(o *object) []*object {
-	var out []*object
-	for ; o != nil; o = o.wraps {
-		out = append(out, o)
+// joinSpec returns what errors.Join(args...) makes, in a frame fr whose
+// values the operands have: an error holding the operands that are not
+// nil, or nil when every one is. Each operand is nil or an error the
+// lowering knows (wrapped), or, in a goroutine, one known only at run time
+// (makeError splits over it); ok is false for any other.
+func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
+	vals, ok := appendArgs(args)
+	if !ok || fr == nil {
+		return errSpec{}, false
 	}
+	spec := errSpec{msg: strAny, name: "errors.Join(...)", join: true}
+	for _, v := range vals {
+		x, known := fr.vals[v]
+		if c, isConst := v.(*ssa.Const); isConst && c.Value == nil {
+			x, known = value{kind: vNil}, true
+		}
+		if mi, isIface := v.(*ssa.MakeInterface); !known && isIface {
+			x, known = fr.vals[mi.X], true
+		}
+		if !known {
+			return errSpec{}, false
+		}
+		if x.kind == vRef {
+			spec.refs = append(spec.refs, &x)
+			continue
+		}
+		o, ok := s.wrapped(x)
+		if !ok {
+			return errSpec{}, false
+		}
+		if o != nil {
+			spec.joins = append(spec.joins, o)
+		}
+	}
+	return spec, true
+}
+
+// joinType returns the type of the errors errors.Join makes.
+func (x *extractor) joinType() *types.Named {
+	if x.joinErrType != nil {
+		return x.joinErrType
+	}
+	named, recv := newErrorType("errors", "joinError", func(pkg *types.Package) []*types.Var {
+		return []*types.Var{types.NewField(token.NoPos, pkg, "msg", types.Typ[types.String], false)}
+	})
+	pkg := recv.Pkg()
+	res := types.NewTuple(types.NewVar(token.NoPos, pkg, "", types.NewSlice(errorType)))
+	named.AddMethod(types.NewFunc(token.NoPos, pkg, "Unwrap", types.NewSignatureType(recv, nil, nil, nil, res, false)))
+	x.joinErrType = named
+	return named
+}
+
+// errorTree returns o and the errors below it, each once, o first: the
+// error it wraps and those errors.Join joined in it, and theirs; the tree
+// errors.Is walks.
+func errorTree(o *object) []*object {
+	var out []*object
+	seen := map[*object]bool{}
+	var walk func(o *object)
+	walk = func(o *object) {
+		if o == nil || seen[o] {
+			return
+		}
+		seen[o] = true
+		out = append(out, o)
+		walk(o.wraps)
+		for _, j := range o.joins {
+			walk(j)
+		}
+	}
+	walk(o)
 	return out
+}
+
+// maxErrorDepth bounds the depth of the trees of the errors a goroutine
+// makes around errors known only at run time: a sentinel, wrapped or
+// joined three times (a retry loop's last error wrapped again). Each
+// round of lowering may make the errors of one more level (the objects it
+// makes are the candidates of the next round's splits); the bound makes
+// them settle. A deeper error is a run-time refusal.
+const maxErrorDepth = 4
+
+// errorDepth is the depth of o's tree: 1 for an error that holds none;
+// maxErrorDepth for one whose objects, reserved by the rounds before, hold
+// each other (a cycle no run makes: Go's errors are fresh).
+func errorDepth(o *object) int {
+	var depth func(o *object, on []*object) int
+	depth = func(o *object, on []*object) int {
+		if slices.Contains(on, o) || len(on) >= maxErrorDepth {
+			return maxErrorDepth
+		}
+		d := 0
+		for _, c := range append([]*object{o.wraps}, o.joins...) {
+			if c != nil {
+				d = max(d, depth(c, append(on, o)))
+			}
+		}
+		return min(d+1, maxErrorDepth)
+	}
+	return depth(o, nil)
 }
 
 // unwrapsTo is the condition that errors.Is finds target (its heap id t)
@@ -142,7 +237,7 @@ func errorChain(o *object) []*object {
 func (s *system) unwrapsTo(e, t model.Expr, objs []*object, pos token.Pos) model.Expr {
 	var cond model.Expr
 	for _, w := range objs {
-		below := errorChain(w)[1:]
+		below := errorTree(w)[1:]
 		if len(below) == 0 {
 			continue
 		}
@@ -156,66 +251,204 @@ func (s *system) unwrapsTo(e, t model.Expr, objs []*object, pos token.Pos) model
 	return cond
 }
 
-// makeError lowers, in a goroutine, a call of errors.New or fmt.Errorf that
-// makes the error spec describes. Outside a loop, with the error it wraps
-// known, it is one object, made for the call (errsent.go); in a loop it is
-// the next of a pool of them on each execution (errorPool). Where the error
-// wrapped is known only at run time, the call splits over what it is: an
-// object, or a pool, for each.
+// makeError lowers, in a goroutine, a call of errors.New, fmt.Errorf or
+// errors.Join that makes the error spec describes. Outside a loop, with
+// the errors it wraps or joins known, it is one object, made for the call
+// (errsent.go); in a loop it is the next of a pool of them on each
+// execution (errorPool). Where an error wrapped or joined is known only at
+// run time, the call splits over what each is: nil or an object, with an
+// object, or a pool, for each combination (errors.Join of only nil errors
+// is nil).
 func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur int) int {
 	s := p.s
-	if spec.wrapRef == nil && !inLoop {
-		if used(in) {
+	if len(spec.refs) == 0 && (!inLoop || spec.isNil()) {
+		switch {
+		case !used(in):
+		case spec.isNil():
+			fr.vals[in] = value{kind: vNil}
+		default:
 			fr.vals[in] = s.newError(spec)
 		}
 		return cur
 	}
 	pos := in.Pos()
-	type alt struct {
-		cond model.Expr
-		spec errSpec
-	}
-	alts := []alt{{spec: spec}}
-	if w := spec.wrapRef; w != nil {
-		alts = []alt{{cond: model.Bin(model.OpEq, w.e, model.C(0)), spec: spec}}
-		var others model.Expr
-		for _, o := range w.objs {
-			is := model.Bin(model.OpEq, w.e, model.C(s.idOf(o, pos)))
-			if !s.isErrorObj(o) || o.wraps != nil || types.Identical(o.typ, s.x.wrapType()) {
-				others = orElse(others, is)
-				continue
-			}
-			sp := spec
-			sp.wraps = o
-			alts = append(alts, alt{cond: is, spec: sp})
-		}
-		if others != nil {
-			// Not an object for each: the objects a round makes would be
-			// candidates of the next, which would make more.
-			p.refuseAt(p.emit(cur, model.GuardOp(others), pos, Origin{}), "fmt.Errorf wrapping (%w) an error known only at run time that errors.New did not make", pos)
-		}
-	}
+	alts := s.errorAlts(spec, inLoop, pos, func(others model.Expr, why string) {
+		p.refuseAt(p.emit(cur, model.GuardOp(others), pos, Origin{}), why, pos)
+	})
 	r := p.newReg(p.regName(fr, in), errorType)
 	p.holds(r, fr, in)
 	join := p.newLoc(pos)
 	var objs []*object
 	for _, a := range alts {
-		a.spec.wrapRef = nil
 		g := cur
 		if a.cond != nil {
 			g = p.emit(cur, model.GuardOp(a.cond), pos, Origin{})
 		}
-		if !inLoop {
+		switch {
+		case a.spec.isNil():
+			p.emitTo(g, model.AssignOp(r, model.C(0)), join, pos, Origin{})
+		case !inLoop:
 			o := s.newError(a.spec).env[0].ptr.obj
 			s.noteIface(types.NewPointer(o.typ))
+			if slices.Contains(errorTree(o)[1:], o) {
+				// The object the rounds before reserved for the call is
+				// one it wraps: no run makes that.
+				p.refuseAt(g, "an error wrapped (%w) or joined in itself", pos)
+				continue
+			}
 			objs = append(objs, o)
 			p.emitTo(g, model.AssignOp(r, model.C(s.idOf(o, pos))), join, pos, Origin{})
-			continue
+		default:
+			pool := s.errorPool(a.spec, pos)
+			objs = append(objs, pool...)
+			p.emitTo(p.pickFromPool(pool, r, a.spec.name, pos, g, nil), model.NopOp(), join, pos, Origin{})
 		}
-		pool := s.errorPool(a.spec, pos)
-		objs = append(objs, pool...)
-		p.emitTo(p.pickFromPool(pool, r, a.spec.name, pos, g, nil), model.NopOp(), join, pos, Origin{})
 	}
 	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: errorType}
 	return join
+}
+
+// reservedFor reports whether o, an error of the round before that this
+// round has not made yet, is one a call like spec's makes: the call itself
+// may take it, and an error wrapping itself is no run's.
+func (s *system) reservedFor(o *object, spec errSpec) bool {
+	made := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
+	return !made && (o.name == spec.name || o.raw == spec.name)
+}
+
+// errAlt is one case of a call of makeError: the condition on the errors
+// known only at run time, and the error made then.
+type errAlt struct {
+	cond model.Expr
+	spec errSpec
+}
+
+// errorAlts returns the cases of spec over what each of its errors known
+// only at run time is: nil, or an error errors.New, fmt.Errorf or
+// errors.Join made whose tree is less than maxErrorDepth deep. refuse is
+// called with the condition of every other value of one, and why.
+func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func(others model.Expr, why string)) []errAlt {
+	refs := spec.refs
+	spec.refs = nil
+	alts := []errAlt{{spec: spec}}
+	for _, w := range refs {
+		type option struct {
+			cond model.Expr
+			obj  *object
+		}
+		opts := []option{{cond: model.Bin(model.OpEq, w.e, model.C(0))}}
+		var others, deep model.Expr
+		for _, o := range w.objs {
+			is := model.Bin(model.OpEq, w.e, model.C(s.idOf(o, pos)))
+			switch {
+			case !s.isErrorObj(o):
+				others = orElse(others, is)
+			case errorDepth(o) >= maxErrorDepth || inLoop && errorDepth(o) > 1 || s.reservedFor(o, spec):
+				deep = orElse(deep, is)
+			default:
+				opts = append(opts, option{cond: is, obj: o})
+			}
+		}
+		if others != nil {
+			refuse(others, "an error known only at run time that errors.New, fmt.Errorf or errors.Join did not make, wrapped (%w) or joined")
+		}
+		switch {
+		case deep != nil && inLoop:
+			refuse(deep, "an error known only at run time that wraps or joins another, wrapped (%w) or joined in a loop (each round's error would wrap the last)")
+		case deep != nil:
+			refuse(deep, fmt.Sprintf("an error known only at run time wrapped (%%w) or joined around one %d deep (fencecheck follows errors %d deep)", maxErrorDepth-1, maxErrorDepth))
+		}
+		if len(alts)*len(opts) > maxCases {
+			s.unsupported(pos, "an error made around errors known only at run time of more than %d kinds", maxCases)
+		}
+		var next []errAlt
+		for _, a := range alts {
+			for _, op := range opts {
+				sp := a.spec
+				switch {
+				case op.obj == nil:
+				case sp.wrap:
+					sp.wraps = op.obj
+				default:
+					sp.joins = append(slices.Clip(sp.joins), op.obj)
+				}
+				cond := op.cond
+				if a.cond != nil {
+					cond = model.Bin(model.OpAnd, a.cond, cond)
+				}
+				next = append(next, errAlt{cond: cond, spec: sp})
+			}
+		}
+		alts = next
+	}
+	return alts
+}
+
+// The trees of the errors made around errors known only at run time
+// settle over rounds of lowering. A goroutine may split over an error (or
+// errors.Is walk its tree) before the call that makes it is lowered (a
+// loop's exit comes before its body), when its object is still the one
+// the previous round reserved: the hint carries each made error's tree, so
+// that the reserved object has it from the start, and a round whose calls
+// make another tree is lowered again.
+
+// hintErrorTrees records in h the trees of the made errors of the round,
+// by positions in h.objs.
+func (s *system) hintErrorTrees(h *heapHint) {
+	at := map[*object]int{}
+	for i, ho := range h.objs {
+		if ho.index < 0 || ho.box || ho.alias != nil {
+			continue
+		}
+		o := s.heap.pending[ho.index]
+		if ho.index < len(s.objects) && s.objects[ho.index] != nil && s.objects[ho.index].id == ho.index {
+			o = s.objects[ho.index]
+		}
+		if o != nil && s.isErrorObj(o) {
+			at[o] = i
+		}
+	}
+	for o, i := range at {
+		if k, ok := at[o.wraps]; ok {
+			h.objs[i].wraps = k + 1
+		}
+		for _, j := range o.joins {
+			if k, ok := at[j]; ok {
+				h.objs[i].joins = append(h.objs[i].joins, k+1)
+			}
+		}
+	}
+}
+
+// restoreErrorTrees gives the objects the hint reserved the trees it
+// records.
+func (s *system) restoreErrorTrees(h *heapHint) {
+	obj := func(k int) *object {
+		if k <= 0 || k > len(s.heap.heap) {
+			return nil
+		}
+		return s.heap.heap[k-1]
+	}
+	for i, ho := range h.objs {
+		if i >= len(s.heap.heap) {
+			return
+		}
+		o := s.heap.heap[i]
+		o.wraps = obj(ho.wraps)
+		for _, j := range ho.joins {
+			if c := obj(j); c != nil {
+				o.joins = append(o.joins, c)
+			}
+		}
+	}
+}
+
+// fillTree gives o, a made error, the tree spec says; a round that gives
+// an object the hint reserved another tree than the previous round's is
+// lowered again.
+func (s *system) fillTree(o *object, spec errSpec) {
+	if o.wraps != spec.wraps || !slices.Equal(o.joins, spec.joins) {
+		s.heapChange("the errors a made error wraps or joins differ between rounds")
+	}
+	o.wraps, o.joins = spec.wraps, spec.joins
 }

@@ -13,7 +13,7 @@
 //   - program: the package and every package whose code the systems may
 //     run, listed by the go command, found by calls and type-checked from
 //     source, and their initialisation: wholeprog.go, golist.go, reach.go,
-//     pkginit.go, initcells.go, cgo.go.
+//     pkginit.go, initcells.go, cgo.go, archtwin.go.
 //   - set-up: each system function run concretely up to its last go
 //     statement, allocating the shared state and spawning the goroutines:
 //     system.go, setup.go, fanout.go, captures.go, spilled.go.

@@ -68,7 +68,6 @@ func TestGrowDiagnostics(t *testing.T) {
 		{"xs = append(xs, i) // first", "xs (also named first) used after an append"},
 		{"ys = append(ys, 6, 7, 8, 9)", "append beyond the 8 elements fencecheck keeps for a slice grown by append (length 5 + 4)"},
 		{"out.Store(int32(cap(xs)))", "cap of a slice grown by append"},
-		{"ys := xs[1:]", "slicing a slice grown by append"},
 		{"box.s = xs", "storing a slice grown by append in memory"},
 		{"b := append(a, 2)", "a used after an append that may move its elements"},
 		{"g = append(g, 1)", "append in a goroutine to a slice the set-up grew by append"},

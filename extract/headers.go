@@ -490,7 +490,9 @@ func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Va
 	}
 	elem := s.sliceElem(in.Call.Args[0].Type(), pos)
 	if (classify(elem) != leafInt && !isPtrCell(elem)) || isAggregate(elem) {
-		s.unsupported(pos, "append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem)
+		// Refused where a run reaches it: perks' merge appends its
+		// samples (structs) only once a buffer of 500 is full.
+		return p.refuseAt(cur, fmt.Sprintf("append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem), pos)
 	}
 	b := in.Block()
 	g := p.growArray(fr, in, elem)

@@ -35,7 +35,13 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 		for _, a := range c.Args {
 			args = append(args, s.get(fr, a))
 		}
-		return s.unbind(s.get(fr, c.Value), args, pos)
+		f, args := s.unbind(s.get(fr, c.Value), args, pos)
+		if f.kind == vFunc {
+			if twin := s.x.archTwin(f.fn); twin != nil {
+				f.fn = twin
+			}
+		}
+		return f, args
 	}
 	recv := s.get(fr, c.Value)
 	if recv.kind == vNil {

@@ -504,6 +504,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if next, ok := p.arrayValueIndex(fr, in, cur); ok {
 		return next
 	}
+	if sl, ok := in.(*ssa.Slice); ok && isSliceType(sl.X.Type()) {
+		if x := s.get(fr, sl.X); x.kind == vSlice && x.sl.grown {
+			// Refused where a run reaches it: perks' compress slices
+			// its grown samples only once a buffer of 500 is full.
+			return p.refuseAt(cur, slicingGrown, in.Pos())
+		}
+	}
 	if s.pure(fr, in) {
 		return cur
 	}
@@ -1074,12 +1081,21 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
 	}
+	if v, ok := s.mathCall(f.fn, args, pos); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur
+	}
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)
 	}
 	s.checkCgo(fr, c, f.fn, pos)
 	if fr.onStack(f.fn) {
-		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
+		// Refused where a run reaches it: a library's recursion that a
+		// run never takes (sort's pdqsort on fewer than 13 elements
+		// sorts by insertion) does not refuse the system.
+		return p.refuseAt(cur, fmt.Sprintf("recursion (%s calls itself)", f.fn.Name()), pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
 	child.site = in.Block()
@@ -1108,7 +1124,7 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 			if !same(r.vals[k], res[k]) {
 				t := fn.Signature.Results().At(k).Type()
 				ptrRes := isPtrCell(t) && allRefLike(rets, k)
-				if !isIntegral(t) && !isString(t) && !ptrRes {
+				if !isScalarPayload(t) && !ptrRes {
 					s.unsupported(pos, "a %s result that depends on the path taken", t)
 				}
 				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(fn, nil), k), t)

@@ -1112,12 +1112,12 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	default:
 		return false
 	}
-	if s.x.local(f.fn) {
-		return false
-	}
 	if v, ok := s.mathCall(f.fn, args, pos); ok {
 		fr.vals[in] = v
 		return true
+	}
+	if s.x.local(f.fn) {
+		return false
 	}
 	if v, ok := s.errorsCall(f.fn, c, args, pos, nil); ok {
 		fr.vals[in] = v

@@ -52,6 +52,11 @@ type hintObj struct {
 	// alias is set for the alias of a location inside an object
 	// (interior.go).
 	alias *aliasHint
+	// wraps and joins are, for an error errors.New, fmt.Errorf or
+	// errors.Join made, the positions in the hint's objects of the
+	// errors below it (errwrap.go), plus one (0 for none).
+	wraps int
+	joins []int
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -145,6 +150,7 @@ func (s *system) initHeap(h *heapHint) {
 	for _, str := range h.strs {
 		s.intern(str)
 	}
+	defer s.restoreErrorTrees(h)
 	for _, ho := range h.objs {
 		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
 		if ho.alias != nil {
@@ -536,6 +542,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		}
 		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue})
 	}
+	s.hintErrorTrees(h)
 	return h
 }
 

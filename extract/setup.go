@@ -530,6 +530,19 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		}
 		return value{}
 	}
+	if v, ok := s.mathCall(f.fn, args, pos); ok {
+		return v
+	}
+	if len(*spawns) == 0 {
+		// Sorted in place, before any goroutine may read the slice, by
+		// what the sort does: sort's code would compare the strings.
+		if v, ok := s.sortCall(f.fn, args); ok {
+			return v
+		}
+		if v, ok := s.sortShortCall(fr, f.fn, args, spawns); ok {
+			return v
+		}
+	}
 	if s.x.local(f.fn) && s.init.running {
 		return s.initLocalCall(fr, c, f, args, pos, spawns)
 	}

@@ -152,6 +152,9 @@ func (s *system) sliceIndex(fr *frame, in *ssa.IndexAddr) (v value, ok bool) {
 	return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, lo: int(hdr.off), n: int(hdr.off + hdr.len)})}, true
 }
 
+// slicingGrown is why slicing a slice grown by append is refused.
+const slicingGrown = "slicing a slice grown by append (whether a later append shares its array is the runtime's choice)"
+
 // slice evaluates x[lo:hi:max] for a slice or a pointer to an array. The
 // bounds must be constants; ok is false when they are out of range: the
 // instruction panics.
@@ -203,7 +206,7 @@ func (s *system) slice(fr *frame, in *ssa.Slice) (v value, ok bool) {
 		return c
 	}
 	if base.sl.grown {
-		s.unsupported(in.Pos(), "slicing a slice grown by append (whether a later append shares its array is the runtime's choice)")
+		s.unsupported(in.Pos(), slicingGrown)
 	}
 	if base.sl.dcap != nil {
 		s.unsupported(in.Pos(), "slicing a slice whose capacity is known only at run time (a make whose size takes several values)")

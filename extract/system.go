@@ -50,6 +50,9 @@ type extractor struct {
 	// wrapErrType is the type of the errors fmt.Errorf makes with %w
 	// (errwrap.go).
 	wrapErrType *types.Named
+	// joinErrType is the type of the errors errors.Join makes
+	// (errwrap.go).
+	joinErrType *types.Named
 	// opts tune the extraction; choices are the values the run time picks
 	// in the variant being lowered, and linknames the functions of other
 	// packages that //go:linkname directives name, by package path and

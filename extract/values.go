@@ -206,6 +206,9 @@ type object struct {
 	// (errwrap.go); boxVal is then the id of its message, as for an error
 	// errors.New made.
 	wraps *object
+	// joins is, for an error errors.Join made, the errors it holds, nil
+	// ones left out (errwrap.go).
+	joins []*object
 	// byValue marks the box of an interface value holding a struct, an
 	// array, a function or a channel (anyvals.go): its dynamic type is typ
 	// and its cells hold the payload, written once when it is made.

@@ -45,7 +45,8 @@ import (
 // gives the same syntax, and the go command the same build, hence the same
 // answers. A package that uses cgo, or that does not type-check from
 // source, keeps its export data, and calls into it stay unsupported, with
-// the reason; so does a function without a Go body (assembly).
+// the reason; so does a function without a Go body (assembly), but for
+// the standard library's assembly with a Go twin (archtwin.go).
 
 // maxSourcePackages bounds how many packages are type-checked from source
 // for one package: past it, the rest keep their export data.
@@ -397,12 +398,17 @@ func (l *progLoader) sourceDir(p *types.Package) string {
 }
 
 // stdFromSource lists the packages of the standard library that are read
-// from source like the build's own: plain data structures, which touch no
-// memory but their own and synchronise nothing.
+// from source like the build's own: plain data structures and
+// computations (sorting, math), which touch no memory but their own and
+// what they are given, and synchronise nothing.
 var stdFromSource = map[string]bool{
 	"container/list": true,
 	"container/ring": true,
 	"container/heap": true,
+	"sort":           true,
+	"slices":         true,
+	"cmp":            true,
+	"math":           true,
 }
 
 // resolve returns the absolute name of a source file that export data

@@ -795,12 +795,11 @@ func attempt(k, n int) error {
 }
 
 // wrappedRetries: a job retries and wraps the last error, which wraps the
-// sentinel: an error wrapping one that wraps another, known only at run
-// time, is refused where a run reaches it (the errors a round's splits make
-// would be candidates of the next).
+// sentinel: errors.Is follows the two levels (an error wrapping one known
+// only at run time that wraps another).
 //
 //fencecheck:system
-func wrappedRetries() { // want `^inconclusive: system wrappedRetries: a run reaches fmt\.Errorf wrapping \(%w\) an error known only at run time that errors\.New did not make`
+func wrappedRetries() {
 	o := &outcome{}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -815,4 +814,7 @@ func wrappedRetries() { // want `^inconclusive: system wrappedRetries: a run rea
 		o.keep(fmt.Errorf("gave up: %w", err))
 	}()
 	wg.Wait()
+	if !errors.Is(o.err, errMissing) || errors.Is(o.err, errStop) {
+		panic("lost the cause")
+	}
 }
