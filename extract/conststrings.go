@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fencecheck/fencecheck/model"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -376,4 +377,43 @@ func (s *system) sortShortCall(fr *frame, fn *ssa.Function, args []value, spawns
 		return value{}, true
 	}
 	return value{}, false
+}
+
+// constStringIndex lowers str[i], in a goroutine, for a string the model
+// knows (a constant: math/bits' len8tab, a table of digits) and an index
+// known only at run time: a case split over the runs of equal bytes of
+// str, each a range of indices, and an index out of range panics. ok is
+// false for any other instruction.
+func (p *proc) constStringIndex(fr *frame, in ssa.Instruction, cur int) (int, bool) {
+	ix, isIndex := in.(*ssa.Index)
+	if !isIndex || !isString(ix.X.Type()) {
+		return cur, false
+	}
+	s := p.s
+	str, known := s.stringOf(s.get(fr, ix.X))
+	idx := s.get(fr, ix.Index)
+	if _, isConst := idx.constant(); !known || isConst || idx.kind != vInt {
+		return cur, false
+	}
+	pos := ix.Pos()
+	e := idx.e
+	oor := model.Bin(model.OpOr, model.Bin(model.OpLt, e, model.C(0)), model.Bin(model.OpGe, e, model.C(int64(len(str)))))
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(oor), pos, Origin{}), name: "index out of range", pos: pos})
+	if len(str) == 0 {
+		return -1, true
+	}
+	r := p.newReg(p.regName(fr, ix), ix.Type())
+	p.holds(r, fr, ix)
+	fr.vals[ix] = intVal(model.R(r))
+	join := p.newLoc(pos)
+	for lo := 0; lo < len(str); {
+		hi := lo
+		for hi+1 < len(str) && str[hi+1] == str[lo] {
+			hi++
+		}
+		in := model.Bin(model.OpAnd, model.Bin(model.OpGe, e, model.C(int64(lo))), model.Bin(model.OpLe, e, model.C(int64(hi))))
+		p.emitTo(p.emit(cur, model.GuardOp(in), pos, Origin{}), model.AssignOp(r, model.C(int64(str[lo]))), join, pos, Origin{})
+		lo = hi + 1
+	}
+	return join, true
 }

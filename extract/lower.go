@@ -492,6 +492,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	if next, ok := p.stringLen(fr, in, cur); ok {
 		return next
 	}
+	if next, ok := p.constStringIndex(fr, in, cur); ok {
+		return next
+	}
 	if what, ok := s.unknownStringUse(fr, in); ok {
 		return p.refuseAt(cur, what, in.Pos())
 	}

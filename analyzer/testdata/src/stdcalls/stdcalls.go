@@ -1,7 +1,8 @@
 // Package stdcalls checks systems whose goroutines call the standard
 // library's code, followed from source as the program's own: math's
 // functions whose amd64 code is assembly (Ceil, Floor, Trunc, Max) run
-// their Go twins, Sqrt its Go code; sort.Sort and slices.Sort sort a small
+// their Go twins, Sqrt its Go code, math/bits' Len8 its table (a constant
+// string indexed at run time); sort.Sort and slices.Sort sort a small
 // slice under a mutex (a recursion no run takes is refused only where a
 // run reaches it); errors.Join, and fmt.Errorf wrapping an error itself
 // wrapped at run time, keep the tree errors.Is walks. Each correct system
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -171,6 +173,48 @@ func sortBig() { // want `^inconclusive: system sortBig: a run reaches recursion
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { slices.Sort(s); wg.Done() }()
+	wg.Wait()
+}
+
+// bitLength: bits.Len8 of a value another goroutine sets under the lock
+// reads math/bits' table at a run-time index; so does a digit's lookup.
+//
+//fencecheck:system
+func bitLength() {
+	var mu sync.Mutex
+	var x uint8 = 3
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { mu.Lock(); x = 200; mu.Unlock(); wg.Done() }()
+	go func() {
+		mu.Lock()
+		n := bits.Len8(x)
+		if n != 2 && n != 8 || "0123456789"[n] != byte('0'+n) {
+			panic("wrong length")
+		}
+		mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// bitLengthWrong expects the length of 3 only.
+//
+//fencecheck:system
+func bitLengthWrong() {
+	var mu sync.Mutex
+	var x uint8 = 3
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { mu.Lock(); x = 200; mu.Unlock(); wg.Done() }()
+	go func() {
+		mu.Lock()
+		if bits.Len8(x) != 2 {
+			panic("longer") // want `^SC: system bitLengthWrong is wrong even under sequential consistency: the panic is reached here`
+		}
+		mu.Unlock()
+		wg.Done()
+	}()
 	wg.Wait()
 }
 
