@@ -380,7 +380,7 @@ func (s *system) sortShortCall(fr *frame, fn *ssa.Function, args []value, spawns
 }
 
 // constStringIndex lowers str[i], in a goroutine, for a string the model
-// knows (a constant: math/bits' len8tab, a table of digits) and an index
+// knows (a constant: a table of digits or of bit lengths) and an index
 // known only at run time: a case split over the runs of equal bytes of
 // str, each a range of indices, and an index out of range panics. ok is
 // false for any other instruction.

@@ -1,8 +1,8 @@
 // Package stdcalls checks systems whose goroutines call the standard
 // library's code, followed from source as the program's own: math's
 // functions whose amd64 code is assembly (Ceil, Floor, Trunc, Max) run
-// their Go twins, Sqrt its Go code, math/bits' Len8 its table (a constant
-// string indexed at run time); sort.Sort and slices.Sort sort a small
+// their Go twins, Sqrt its Go code; a constant string is indexed at run
+// time (a digit's lookup); sort.Sort and slices.Sort sort a small
 // slice under a mutex (a recursion no run takes is refused only where a
 // run reaches it); errors.Join, and fmt.Errorf wrapping an error itself
 // wrapped at run time, keep the tree errors.Is walks. Each correct system
@@ -176,8 +176,8 @@ func sortBig() { // want `^inconclusive: system sortBig: a run reaches recursion
 	wg.Wait()
 }
 
-// bitLength: bits.Len8 of a value another goroutine sets under the lock
-// reads math/bits' table at a run-time index; so does a digit's lookup.
+// bitLength: the digit of bits.Len8 of a value another goroutine sets
+// under the lock, looked up in a constant string at a run-time index.
 //
 //fencecheck:system
 func bitLength() {
