@@ -16,44 +16,75 @@ import (
 func Dead(p *model.Program) [][][]int {
 	out := make([][][]int, len(p.Procs))
 	for i, q := range p.Procs {
-		n := len(q.Regs)
-		pinned := make([]bool, n)
-		for _, b := range p.Bad {
-			model.WalkExpr(b.Cond, func(e model.Expr) {
-				if r, ok := e.(model.RegRef); ok && r.Proc == i && r.Reg >= 0 && r.Reg < n {
-					pinned[r.Reg] = true
-				}
-			})
-		}
-		use := make([][]bool, len(q.Trans))
-		def := make([][]bool, len(q.Trans))
-		for ti, t := range q.Trans {
-			use[ti], def[ti] = make([]bool, n), make([]bool, n)
-			useDef(t.Op, use[ti], def[ti])
-		}
-		live := make([][]bool, len(q.Locs))
-		for l := range live {
-			live[l] = slices.Clone(pinned)
-		}
-		for changed := true; changed; {
-			changed = false
-			for ti, t := range q.Trans {
-				for r := range n {
-					if live[t.From][r] {
-						continue
-					}
-					if use[ti][r] || (live[t.To][r] && !def[ti][r]) {
-						live[t.From][r], changed = true, true
-					}
-				}
+		out[i] = deadIn(p, i, q)
+	}
+	return out
+}
+
+// deadIn is [Dead] for process i, q: the least solution of live(from) ⊇
+// use(t) ∪ (live(to) \ def(t)) over its transitions t, from the pinned
+// registers, by a worklist of locations whose liveness grew, on bit sets.
+func deadIn(p *model.Program, i int, q *model.Process) [][]int {
+	n := len(q.Regs)
+	words := (n + 63) / 64
+	set := func(b []uint64, r int) { b[r/64] |= 1 << (r % 64) }
+	pinned := make([]uint64, words)
+	for _, b := range p.Bad {
+		model.WalkExpr(b.Cond, func(e model.Expr) {
+			if r, ok := e.(model.RegRef); ok && r.Proc == i && r.Reg >= 0 && r.Reg < n {
+				set(pinned, r.Reg)
+			}
+		})
+	}
+	use := make([][]uint64, len(q.Trans))
+	def := make([][]uint64, len(q.Trans))
+	into := make([][]int, len(q.Locs))
+	for ti, t := range q.Trans {
+		u, d := make([]bool, n), make([]bool, n)
+		useDef(t.Op, u, d)
+		use[ti], def[ti] = make([]uint64, words), make([]uint64, words)
+		for r := range n {
+			if u[r] {
+				set(use[ti], r)
+			}
+			if d[r] {
+				set(def[ti], r)
 			}
 		}
-		out[i] = make([][]int, len(q.Locs))
-		for l := range live {
-			for r := range n {
-				if !live[l][r] {
-					out[i][l] = append(out[i][l], r)
+		into[t.To] = append(into[t.To], ti)
+	}
+	live := make([][]uint64, len(q.Locs))
+	queued := make([]bool, len(q.Locs))
+	work := make([]int, 0, len(q.Locs))
+	for l := range live {
+		live[l] = slices.Clone(pinned)
+		work = append(work, l)
+		queued[l] = true
+	}
+	for len(work) > 0 {
+		to := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[to] = false
+		for _, ti := range into[to] {
+			from := q.Trans[ti].From
+			grew := false
+			for w := range words {
+				v := live[from][w] | use[ti][w] | live[to][w]&^def[ti][w]
+				if v != live[from][w] {
+					live[from][w], grew = v, true
 				}
+			}
+			if grew && !queued[from] {
+				work = append(work, from)
+				queued[from] = true
+			}
+		}
+	}
+	out := make([][]int, len(q.Locs))
+	for l := range live {
+		for r := range n {
+			if live[l][r/64]&(1<<(r%64)) == 0 {
+				out[l] = append(out[l], r)
 			}
 		}
 	}
