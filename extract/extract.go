@@ -22,7 +22,7 @@
 //     model refuses: lower.go, values.go, liveness.go, refuse.go.
 //   - numbers: integers and booleans (Go's wrap-around, conversions, bit
 //     operations), ints.go; floats as IEEE bit patterns, floats.go;
-//     math/bits, bitscall.go.
+//     math/bits, bitscall.go; time.Duration's methods, durations.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
 //   - slices: slices.go, headers.go. strings: strings.go, conststrings.go, regexps.go.
 //   - pointers and heap objects, and pointers into objects held in

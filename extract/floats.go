@@ -151,10 +151,14 @@ func (s *system) floatConvert(in *ssa.Convert, x value) (value, bool) {
 // the model holds as bits: the bit copies (Float64bits, Float64frombits,
 // Float32bits, Float32frombits) and the functions whose result follows
 // from the bits (NaN, Inf, IsNaN, IsInf, Signbit, Abs, Copysign), and the
-// functions of math/bits that bitsCall computes. ok is false for other calls; their results stay values fencecheck does not
+// functions of math/bits that bitsCall computes and the methods of
+// time.Duration that durationCall computes. ok is false for other calls; their results stay values fencecheck does not
 // compute.
 func (s *system) mathCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
 	if v, ok := s.bitsCall(fn, args); ok {
+		return v, true
+	}
+	if v, ok := s.durationCall(fn, args); ok {
 		return v, true
 	}
 	obj, _ := fn.Object().(*types.Func)

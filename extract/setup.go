@@ -739,6 +739,10 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 		return value{}
 	case "recover":
 		return recoverNil() // the set-up does not panic: it fails
+	case "ssa:wrapnilchk":
+		// The check of a wrapper (*T).M of a method of T: the receiver
+		// itself; the wrapper's load of *recv that follows panics on nil.
+		return s.get(fr, args[0])
 	case "len", "cap":
 		if len(args) == 1 {
 			return s.lenCap(b.Name(), s.get(fr, args[0]), args[0].Type(), pos)

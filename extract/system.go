@@ -237,6 +237,19 @@ func (x *extractor) local(fn *ssa.Function) bool {
 	if fn.Origin() != nil {
 		fn = fn.Origin()
 	}
+	if fn.Pkg == nil && fn.Synthetic != "" && len(fn.Blocks) > 0 {
+		// A wrapper the SSA builder made, such as (*T).M for a method M
+		// of T called through an interface holding a *T: it belongs to no
+		// package, and is inlined with the method it calls when T's
+		// package is read from source.
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+			for p := range x.srcPkgs {
+				if p.Pkg == obj.Pkg() {
+					return true
+				}
+			}
+		}
+	}
 	return x.srcPkgs[fn.Pkg] && len(fn.Blocks) > 0
 }
 
@@ -833,6 +846,9 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		if v, ok := s.convertUncomputed(x, in.Type()); ok {
 			fr.vals[in] = v
 			return true
+		}
+		if x.kind == vOpaque && x.why != "" {
+			s.unsupported(in.Pos(), "a conversion from %s to %s of %s", in.X.Type(), in.Type(), x.why)
 		}
 		if x.kind != vInt {
 			s.unsupported(in.Pos(), "a conversion from %s to %s", in.X.Type(), in.Type())
