@@ -722,12 +722,7 @@ func (s *system) lowerChannels() {
 	for _, ts := range s.tickStops {
 		ts.p.emitTo(ts.from, ts.ops(), ts.to, ts.pos, ts.origin)
 	}
-	for _, t := range s.tickers {
-		for _, f := range t.fires {
-			fire := model.LockedOp(model.ReadEqOp(t.stopped, model.C(0)), model.WriteOp(t.stopped, model.C(1)))
-			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
-		}
-	}
+	defer s.emitFires()
 	if len(s.chanSites) == 0 && len(s.chanCloses) == 0 && len(s.chanLens) == 0 && len(s.ctxErrSites) == 0 {
 		return
 	}

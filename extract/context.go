@@ -251,6 +251,9 @@ type ticker struct {
 	// fires are the steps that start an AfterFunc's function, emitted by
 	// lowerChannels.
 	fires []tickFire
+	// ctx is, for a context.AfterFunc, the context whose cancellation
+	// fires it (nil for a timer of package time).
+	ctx *ctxNode
 }
 
 // A tickFire is the first step of an AfterFunc's process: the timer
@@ -310,10 +313,10 @@ func (ts tickStop) ops() model.Op {
 // setupAfterFunc executes time.AfterFunc(d, f) of the setup: a timer whose
 // firing starts f in a goroutine of its own (a spawn that waits for the
 // timer), at any moment unless Stop comes first.
-func (s *system) setupAfterFunc(f value, pos token.Pos, spawns *[]spawn) value {
+func (s *system) setupAfterFunc(what string, f value, pos token.Pos, spawns *[]spawn) value {
 	sw := s.funcSpawn(f, pos)
 	if sw.fn == nil || !s.x.local(sw.fn) {
-		s.unsupported(pos, "time.AfterFunc of %s (functions and closures of this package are modelled)", describeCallee(f))
+		s.unsupported(pos, "%s of %s (functions and closures of this package are modelled)", what, describeCallee(f))
 	}
 	t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
 	s.tickers = append(s.tickers, t)
@@ -321,6 +324,54 @@ func (s *system) setupAfterFunc(f value, pos token.Pos, spawns *[]spawn) value {
 	s.noteSpawn(*spawns)
 	*spawns = append(*spawns, sw)
 	return value{kind: vTicker, tick: t}
+}
+
+// setupCtxAfterFunc executes context.AfterFunc(ctx, f) of the setup: f
+// starts in a goroutine of its own once ctx is done, unless stop (the
+// result) came first. It is a timer that fires only when ctx's channel is
+// closed: the firing and stop exchange one flag in locked steps, so stop
+// reports true exactly when f has not started and stop was not called
+// before, as Go's does; a context that is never cancelled
+// (context.Background) never starts f.
+func (s *system) setupCtxAfterFunc(ctx, f value, pos token.Pos, spawns *[]spawn) value {
+	if ctx.kind != vCtx {
+		s.unsupported(pos, "context.AfterFunc of %s (contexts the setup makes are modelled)", describe(ctx))
+	}
+	t := s.setupAfterFunc("context.AfterFunc", f, pos, spawns).tick
+	t.name, t.ctx = "afterfunc", ctx.ctx
+	return value{kind: vStop, tick: t}
+}
+
+// fireOp is the locked step that starts the function of the timer t: it
+// has not been stopped, and, for a context.AfterFunc, its context is done;
+// ok is false when it can never fire (a context that is never cancelled).
+func (t *ticker) fireOp() (model.Op, bool) {
+	ops := []model.Op{model.ReadEqOp(t.stopped, model.C(0)), model.WriteOp(t.stopped, model.C(1))}
+	if t.ctx != nil {
+		ch := t.ctx.ch
+		switch {
+		case ch == nil:
+			return model.Op{}, false
+		case ch.closed >= 0:
+			ops = append([]model.Op{model.ReadEqOp(ch.closed, model.C(1))}, ops...)
+		case !ch.initClosed:
+			return model.Op{}, false
+		}
+	}
+	return model.LockedOp(ops...), true
+}
+
+// emitFires emits the steps that start the functions of AfterFunc timers.
+func (s *system) emitFires() {
+	for _, t := range s.tickers {
+		fire, ok := t.fireOp()
+		if !ok {
+			continue
+		}
+		for _, f := range t.fires {
+			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
+		}
+	}
 }
 
 // addDeadlineProcs adds, for every context with a deadline, the process

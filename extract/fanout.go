@@ -483,7 +483,7 @@ func (s *system) spawnValues(pos token.Pos, sw spawn, frozen []bool, owner int, 
 				out.env[i] = walk(e, fname, ft)
 			}
 			return out
-		case vNil, vChan, vCond, vCtx, vCancel, vTimer, vTicker:
+		case vNil, vChan, vCond, vCtx, vCancel, vTimer, vTicker, vStop:
 			return v
 		}
 		s.unsupported(pos, "a go statement inside a goroutine with %s", describe(v))

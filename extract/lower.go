@@ -1072,6 +1072,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if f.kind == vCancel {
 		return p.cancelProc(f.ctx, pos, cur)
 	}
+	if f.kind == vStop {
+		return p.tickerCall(fr, in, "Stop", f.tick, pos, cur)
+	}
 	if f.kind == vNil {
 		s.fail(pos, "call of a nil function")
 	}

@@ -334,7 +334,7 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
 		return
-	case vCtx, vCancel, vTimer, vTicker:
+	case vCtx, vCancel, vTimer, vTicker, vStop:
 		nameCtx(v, p.name())
 		s.mem[key] = v
 		return
@@ -508,6 +508,11 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		s.setupCancel(f.ctx)
 		return value{}
 	}
+	if f.kind == vStop {
+		was := !f.tick.initStopped
+		f.tick.initStopped = true
+		return constVal(b2i(was))
+	}
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
 	}
@@ -515,7 +520,10 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return v
 	}
 	if isTimeFunc(f.fn, "AfterFunc") {
-		return s.setupAfterFunc(args[1], pos, spawns)
+		return s.setupAfterFunc("time.AfterFunc", args[1], pos, spawns)
+	}
+	if isErrorsFunc(f.fn, "context", "AfterFunc") {
+		return s.setupCtxAfterFunc(args[0], args[1], pos, spawns)
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		was := !args[0].tick.initStopped

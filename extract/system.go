@@ -643,6 +643,8 @@ func kindName(k valKind) string {
 		return "a timer's channel"
 	case vTicker, vTickerC:
 		return "a time.Ticker"
+	case vStop:
+		return "the stop function of a context.AfterFunc"
 	case vMap:
 		return "a map"
 	case vMapIter:

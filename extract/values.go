@@ -36,6 +36,7 @@ const (
 	vTimer                  // a timer's channel: a receive is always ready (context.go)
 	vTicker                 // a *time.Ticker
 	vTickerC                // the address of a Ticker's field C
+	vStop                   // the stop function of a context.AfterFunc: tick (context.go)
 	vChanRef                // a channel chosen at run time: alts[e-1], nil when e is 0 (chanvals.go)
 	vMap                    // a map: mp (maps.go)
 	vMapIter                // the iterator of a range over a map: it
@@ -168,7 +169,7 @@ func same(a, b value) bool {
 		return a.cond == b.cond
 	case vCtx, vCancel:
 		return a.ctx == b.ctx
-	case vTimer, vTicker, vTickerC:
+	case vTimer, vTicker, vTickerC, vStop:
 		return a.tick != nil && a.tick == b.tick
 	case vIface:
 		return types.Identical(a.typ, b.typ) && same(a.env[0], b.env[0])
