@@ -393,7 +393,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		done := p.newLoc(pos)
 		p.emitTo(cur, model.Op{Kind: model.Read, Var: x, Reg: -1, Expr: model.C(2), Atomic: true}, done, pos, o)
 		run := p.emit(cur, model.CASSuccess(x, -1, model.C(0), model.C(1)), pos, o)
-		if run = p.call(fr, onceCall(in), run); run >= 0 {
+		oc := onceCall(in)
+		if s.onceCalls == nil {
+			s.onceCalls = map[*ssa.Call]bool{}
+		}
+		s.onceCalls[oc] = true
+		if run = p.call(fr, oc, run); run >= 0 {
 			p.emitTo(run, model.Exchange(x, -1, model.C(2)), done, pos, o)
 		}
 		return done, true

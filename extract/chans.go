@@ -70,6 +70,8 @@ type channel struct {
 	// timer marks the channel of a time.After of the setup: what it
 	// delivers is a time, a value only pure calls may use.
 	timer bool
+	// key names a channel of a make across rounds (chanKey).
+	key string
 
 	// cells are the cells of an element (elemCells): none for struct{},
 	// one for a scalar, one per leaf of a struct or array.
@@ -246,9 +248,15 @@ func (s *system) makeChan(fr *frame, in *ssa.MakeChan) value {
 	if size > maxChanCap {
 		s.unsupported(in.Pos(), "a channel of capacity %d (at most %d are modelled)", size, maxChanCap)
 	}
+	key := s.nextChanKey(in.Pos())
+	if ch, ok := s.preChans[key]; ok {
+		// Made ahead for a load of a cell a goroutine stores it in.
+		delete(s.preChans, key)
+		return value{kind: vChan, ch: ch}
+	}
 	elem := in.Type().Underlying().(*types.Chan).Elem()
 	cells := s.elemCells(elem, in.Pos())
-	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, cells: cells, pos: in.Pos(), closed: -1}
+	ch := &channel{name: "ch", anon: true, cap: int(size), elem: elem, cells: cells, pos: in.Pos(), closed: -1, key: key}
 	s.chans = append(s.chans, ch)
 	return value{kind: vChan, ch: ch}
 }

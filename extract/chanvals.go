@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -466,4 +467,154 @@ func edgePos(phi *ssa.Phi, i int) token.Pos {
 		return pos
 	}
 	return phi.Pos()
+}
+
+// Channels goroutines store in shared memory.
+//
+// A cell of channel type that a goroutine stores to (a pool's task queue
+// that its first Go makes under a sync.Once, once the set-up has ended
+// before it) is a variable holding an index: 0 for nil, 1 for the channel
+// the set-up left there, if any, then the channels goroutines store, in
+// the order a round found them. Channels are known across rounds by their
+// make's position and their rank among the channels made there
+// (nextChanKey).
+// As with pointer cells (pointers.go), a load reads the variable from the
+// round after a goroutine's store to the cell on; a store of a channel the
+// round's hint did not list asks for another round.
+
+// nextChanKey returns the key of the next channel made at pos: the
+// position and the number of channels made there before it.
+func (s *system) nextChanKey(pos token.Pos) string {
+	if s.chanRank == nil {
+		s.chanRank = map[token.Pos]int{}
+	}
+	k := s.chanRank[pos]
+	s.chanRank[pos] = k + 1
+	return fmt.Sprintf("%d#%d", pos, k)
+}
+
+// A chanInfo is what a round needs to make a channel ahead of its make.
+type chanInfo struct {
+	key  string
+	cap  int
+	elem types.Type
+	pos  token.Pos
+}
+
+// sharedChanAlts returns the channels the cell q may hold, in the order of
+// its indices from 1, and the variable of the cell. A channel of the hint
+// that no make of this round has made yet is made ahead, and adopted by its
+// make (makeChan).
+func (s *system) sharedChanAlts(q pointer, pos token.Pos) (int, []value) {
+	var alts []value
+	if v, ok := s.mem[q.key()]; ok && v.kind == vChan {
+		alts = append(alts, v)
+	}
+	for _, ci := range s.heap.hint.chanCells[q.key()] {
+		i := slices.IndexFunc(s.chans, func(c *channel) bool { return c.key == ci.key })
+		var ch *channel
+		switch {
+		case i >= 0:
+			ch = s.chans[i]
+		case s.preChans[ci.key] != nil:
+			ch = s.preChans[ci.key]
+		default:
+			ch = &channel{name: "ch", anon: true, cap: ci.cap, elem: ci.elem, cells: s.elemCells(ci.elem, ci.pos), pos: ci.pos, closed: -1, key: ci.key}
+			s.chans = append(s.chans, ch)
+			if s.preChans == nil {
+				s.preChans = map[string]*channel{}
+			}
+			s.preChans[ci.key] = ch
+		}
+		if !slices.ContainsFunc(alts, func(a value) bool { return a.ch == ch }) {
+			alts = append(alts, value{kind: vChan, ch: ch})
+		}
+	}
+	k := "chan:" + q.key()
+	if x, ok := s.vars[k]; ok {
+		return x, alts
+	}
+	init := int64(0)
+	if len(alts) > 0 && s.mem[q.key()].kind == vChan {
+		init = 1
+	}
+	s.display(q.obj)
+	t, decl := q.target()
+	vpos := pos
+	if q.obj.decl != nil {
+		vpos = q.obj.decl.Pos()
+	}
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
+	s.varType = append(s.varType, t)
+	s.varDecl = append(s.varDecl, decl)
+	s.vars[k] = len(s.prog.Vars) - 1
+	return s.vars[k], alts
+}
+
+// storeSharedChan lowers a goroutine's store of the channel val (a
+// channel, nil, or one chosen at run time) into the shared cell ptr.
+func (p *proc) storeSharedChan(ptr pointer, val value, pos token.Pos, o Origin, cur int) int {
+	s := p.s
+	var chans []*channel
+	switch val.kind {
+	case vNil:
+	case vChan:
+		chans = []*channel{val.ch}
+	case vChanRef:
+		if val.byID {
+			s.unsupported(pos, "storing in shared memory a channel received from a channel")
+		}
+		for _, a := range val.alts {
+			chans = append(chans, a.ch)
+		}
+	default:
+		s.unsupported(pos, "storing %s as a channel in memory", describe(val))
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		s.wrotePtrCell(q)
+		known := true
+		for _, ch := range chans {
+			if ch.key == "" {
+				s.unsupported(pos, "storing the channel %s in memory from a goroutine", ch.name)
+			}
+			has := func(list []chanInfo) bool {
+				return slices.ContainsFunc(list, func(ci chanInfo) bool { return ci.key == ch.key })
+			}
+			if s.heap.chanCells == nil {
+				s.heap.chanCells = map[string][]chanInfo{}
+			}
+			if !has(s.heap.chanCells[q.key()]) {
+				s.heap.chanCells[q.key()] = append(s.heap.chanCells[q.key()], chanInfo{key: ch.key, cap: ch.cap, elem: ch.elem, pos: ch.pos})
+			}
+			if !has(s.heap.hint.chanCells[q.key()]) {
+				known = false
+				s.heapChange("a goroutine stores a channel in memory")
+			}
+		}
+		x, alts := s.sharedChanAlts(q, pos)
+		var e model.Expr = model.C(0) // a placeholder: the next round lists the channel
+		if known {
+			e = s.chanIndex(value{kind: vChanRef, alts: alts}, val, pos)
+		}
+		return []model.Op{model.WriteOp(x, e)}
+	})
+}
+
+// loadSharedChan lowers a load of the shared cell ptr of channel type that
+// goroutines store to; ok is false when none does (its value is the
+// set-up's).
+func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.ptrCellShared(ptr, pos) {
+		return cur, false
+	}
+	x, alts := s.sharedChanAlts(ptr, pos)
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(alts))}
+	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: alts}
+	return p.emit(cur, model.ReadOp(x, r), pos, o), true
 }

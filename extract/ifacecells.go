@@ -400,7 +400,7 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 			s.unsupported(pos, "recursion (%s calls itself)", t.fn.Name())
 		}
 		child := s.bindCall(t.fn, t.env, t.args, fr)
-		child.site = in.Block()
+		child.site, child.once = in.Block(), s.onceCalls[in]
 		p.lowerBody(child, t.fn.Blocks[0], 0, -1, g)
 		rets = append(rets, child.returns...)
 	}

@@ -896,6 +896,14 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if next, ok := p.storeChanCell(ptr, val, pos, o, cur); ok {
 		return next
 	}
+	if isChanCell(t) && ptr.obj.owner < 0 {
+		return p.storeSharedChan(ptr, val, pos, o, cur)
+	}
+	if isFuncCell(t) && ptr.obj.owner < 0 && val.kind == vFunc && s.noteSpilled(ptr, val) {
+		// A spilled variable written once (spilled.go): its loads give
+		// this function, and no function table holds it.
+		return cur
+	}
 	if isFuncCell(t) && ptr.obj.owner < 0 {
 		// Loads of the cell, or of each cell ptr may point to, read a shared
 		// variable from the next round on.
@@ -978,12 +986,19 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			if next, ok := p.loadChanCell(fr, in, ptr, pos, o, cur); ok {
 				return next
 			}
+			if next, ok := p.loadSharedChan(fr, in, ptr, pos, o, cur); ok {
+				return next
+			}
 			// Goroutines do not store other channels in shared memory
 			// (store refuses it): the cell holds what the setup left.
 			fr.vals[in] = p.scalarFromSetup(ptr, "a channel")
 			return cur
 		}
 		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+			if v, ok := s.spilledAt(ptr); ok {
+				fr.vals[in] = v
+				return cur
+			}
 			if ptr.obj.owner >= 0 && !ptr.dynamic() {
 				// A cell of the goroutine's own (a variable a closure
 				// captures): a register, as storeTo keeps it.
@@ -1104,7 +1119,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.refuseAt(cur, fmt.Sprintf("recursion (%s calls itself)", f.fn.Name()), pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
-	child.site = in.Block()
+	child.site, child.once = in.Block(), s.onceCalls[in]
 	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)
 }

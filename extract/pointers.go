@@ -73,6 +73,10 @@ type heapHint struct {
 	splitAt ssa.Instruction
 	// maps is what the round found of the maps (maps.go).
 	maps mapsHint
+	// chanCells lists, by the key of a cell of shared memory, the
+	// channels goroutines store in it (chanKey), in the order found
+	// (chanvals.go).
+	chanCells map[string][]chanInfo
 	// boxGrowth counts the rounds in a row that ended with new boxes of
 	// interface values; once they do not settle, intBoxes makes every
 	// integer or string computed at run time and converted to an
@@ -137,6 +141,8 @@ type heapState struct {
 	lenStrs  int64
 	shapes   []sliceShape     // the hint's shapes of slice headers, then this round's
 	cells    map[string][]int // the shapes this round stores in each cell
+	// chanCells are the hint's channels of each cell, then this round's.
+	chanCells map[string][]chanInfo
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -146,7 +152,7 @@ func (s *system) initHeap(h *heapHint) {
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
-		shapes: slices.Clone(h.shapes)}
+		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells)}
 	for _, str := range h.strs {
 		s.intern(str)
 	}
@@ -508,6 +514,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
 	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
+	h.chanCells = s.heap.chanCells
 	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {
 		for k, shapes := range cells {
 			for _, i := range shapes {
@@ -743,7 +750,9 @@ func inLoop(fr *frame, b *ssa.BasicBlock) bool {
 	if inCycle(b) {
 		return true
 	}
-	for f := fr; f != nil; f = f.parent {
+	// The function a sync.Once runs runs at most once: loops around its
+	// Do do not repeat it.
+	for f := fr; f != nil && !f.once; f = f.parent {
 		if f.site != nil && inCycle(f.site) {
 			return true
 		}

@@ -43,19 +43,27 @@ func (s *system) spillCells(ptr pointer) []*object {
 	return objs
 }
 
-// noteSpilled records the store of the pointer val, known to the
-// lowering, into ptr when it is a spilled variable written once.
-func (s *system) noteSpilled(ptr pointer, val value) {
-	for _, o := range s.spillCells(ptr) {
+// noteSpilled records the store of the pointer or function val, known to
+// the lowering, into ptr when it is a spilled variable written once, and
+// reports whether it is one.
+func (s *system) noteSpilled(ptr pointer, val value) bool {
+	cells := s.spillCells(ptr)
+	for _, o := range cells {
 		if s.spilled == nil {
 			s.spilled = map[*object]value{}
 		}
 		if v, ok := s.spilled[o]; ok && !same(v, val) {
+			if val.kind == vFunc {
+				// Its loads were given the first one, and no variable
+				// holds it.
+				s.unsupported(s.curPos, "a spilled variable stored with two functions")
+			}
 			s.spilled[o] = opaque("a spilled variable stored with two pointers")
 			continue
 		}
 		s.spilled[o] = val
 	}
+	return len(cells) > 0
 }
 
 // spilledAt returns the pointer a load of ptr gives when it is a spilled
@@ -65,7 +73,7 @@ func (s *system) spilledAt(ptr pointer) (value, bool) {
 	var out value
 	for i, o := range objs {
 		v, ok := s.spilled[o]
-		if !ok || v.kind != vPtr || i > 0 && !same(v, out) {
+		if !ok || v.kind != vPtr && v.kind != vFunc || i > 0 && !same(v, out) {
 			return value{}, false
 		}
 		out = v

@@ -334,6 +334,12 @@ type system struct {
 	spawnObjs int
 	// spawnChans is the number of channels then.
 	spawnChans int
+	// chanRank counts the channels made at each position, and preChans
+	// are the channels made ahead of their make (chanvals.go).
+	chanRank map[token.Pos]int
+	preChans map[string]*channel
+	// onceCalls are the calls of the functions sync.Once's Do runs.
+	onceCalls map[*ssa.Call]bool
 	// topInstr is the instruction of the system function the set-up
 	// executes, until a goroutine starts; firstGo is the one during which
 	// the first did (a go statement, or a call that starts one), nil while
@@ -464,6 +470,9 @@ type frame struct {
 	blocks  map[*ssa.BasicBlock]*blockState
 	returns []retSite
 	site    *ssa.BasicBlock // the block of the parent that calls fn
+	// once marks the function a sync.Once's Do runs, on a Once the
+	// lowering knows: it runs at most once, wherever Do is called.
+	once bool
 }
 
 type blockState struct {

@@ -236,3 +236,17 @@ func fanInFirst() {
 	}()
 	wg.Wait()
 }
+
+// chanTwice: the channel variable changes after the worker captured it;
+// the worker may send on either channel (a race on c), and on the first
+// the goroutine waits for ever on the second.
+//
+//fencecheck:system
+func chanTwice() {
+	go func() {
+		c := make(chan int, 1)
+		go func() { c <- 1 }()
+		c = make(chan int, 1)
+		<-c
+	}()
+}

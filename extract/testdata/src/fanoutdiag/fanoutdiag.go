@@ -66,15 +66,3 @@ func workerWrites() {
 		}
 	}()
 }
-
-// The channel variable changes after the worker captured it.
-//
-//fencecheck:system
-func chanTwice() {
-	go func() {
-		c := make(chan int, 1) // chanTwice
-		go func() { c <- 1 }()
-		c = make(chan int, 1)
-		<-c
-	}()
-}
