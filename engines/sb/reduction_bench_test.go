@@ -96,6 +96,7 @@ func BenchmarkReductions(b *testing.B) {
 // checkWithin checks p under TSO with e within scaleBudget.
 func checkWithin(b *testing.B, e *sb.Engine, p *model.Program) *engines.Result {
 	b.Helper()
+	lastSearch.count, lastSearch.pruned = 0, 0 // a search cut before the SB search reports none
 	ctx, cancel := context.WithTimeout(context.Background(), scaleBudget)
 	defer cancel()
 	start := time.Now()
