@@ -39,7 +39,7 @@ var reductionModes = []struct {
 // included. It logs, per mode, the answers and the constraints analysed on
 // the programs every mode decided.
 func TestReductionsDifferential(t *testing.T) {
-	programs, budget, timeout := longtest.Size(30, 400), int64(20_000), 3*time.Second
+	programs, budget, timeout := longtest.Size(20, 400), int64(20_000), 3*time.Second
 	rng := rand.New(rand.NewPCG(5, 17))
 	decided := make([]int, len(reductionModes))
 	unsafe := make([]int, len(reductionModes))
