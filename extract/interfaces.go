@@ -40,6 +40,11 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 			if twin := s.x.archTwin(f.fn); twin != nil {
 				f.fn = twin
 			}
+			if sh, err := s.x.onceFuncShim(f.fn); err != nil {
+				s.unsupported(pos, "%v", err)
+			} else if sh != nil {
+				f.fn = sh
+			}
 		}
 		return f, args
 	}

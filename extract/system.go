@@ -60,6 +60,9 @@ type extractor struct {
 	opts      Options
 	choices   *runChoices
 	linknames map[string]string
+	// shims are the functions of the model's own source that stand for
+	// instances of sync.OnceFunc, OnceValue and OnceValues (oncefunc.go).
+	shims map[*ssa.Function]*ssa.Function
 }
 
 // unsupported is the error a construct the model cannot express raises. It
