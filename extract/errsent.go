@@ -134,7 +134,12 @@ func (s *system) newError(spec errSpec) value {
 	}
 	o := s.newObject(spec.name, t, nil, -1)
 	s.fillError(o, spec)
-	return value{kind: vIface, typ: types.NewPointer(t), env: []value{{kind: vPtr, ptr: pointer{obj: o}}}}
+	return errIface(o)
+}
+
+// errIface is the interface value of the error o.
+func errIface(o *object) value {
+	return value{kind: vIface, typ: types.NewPointer(o.typ), env: []value{{kind: vPtr, ptr: pointer{obj: o}}}}
 }
 
 // fillError gives o, an object of the type of spec's errors, what spec says.
@@ -335,11 +340,10 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 // execution more leaves the domain of the pool's count, which the analysis
 // reports as inconclusive, naming it.
 func (s *system) errorPool(spec errSpec, pos token.Pos) []*object {
-	first := s.newError(spec).env[0].ptr.obj
-	objs := s.poolObjects(first, -1, pos)
-	for _, o := range objs[1:] {
-		s.fillError(o, spec)
+	var objs []*object
+	for range maxPool {
+		objs = append(objs, s.newKeyedError(spec))
 	}
-	s.noteIface(types.NewPointer(first.typ))
+	s.noteIface(types.NewPointer(objs[0].typ))
 	return objs
 }

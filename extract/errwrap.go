@@ -267,7 +267,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		case spec.isNil():
 			fr.vals[in] = value{kind: vNil}
 		default:
-			fr.vals[in] = s.newError(spec)
+			fr.vals[in] = errIface(s.newKeyedError(spec))
 		}
 		return cur
 	}
@@ -288,7 +288,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		case a.spec.isNil():
 			p.emitTo(g, model.AssignOp(r, model.C(0)), join, pos, Origin{})
 		case !inLoop:
-			o := s.newError(a.spec).env[0].ptr.obj
+			o := s.newKeyedError(a.spec)
 			s.noteIface(types.NewPointer(o.typ))
 			if slices.Contains(errorTree(o)[1:], o) {
 				// The object the rounds before reserved for the call is
@@ -393,18 +393,11 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func
 // make another tree is lowered again.
 
 // hintErrorTrees records in h the trees of the made errors of the round,
-// by positions in h.objs.
-func (s *system) hintErrorTrees(h *heapHint) {
+// by positions in h.objs; src gives the object of each position.
+func (s *system) hintErrorTrees(h *heapHint, src map[int]*object) {
 	at := map[*object]int{}
-	for i, ho := range h.objs {
-		if ho.index < 0 || ho.box || ho.alias != nil {
-			continue
-		}
-		o := s.heap.pending[ho.index]
-		if ho.index < len(s.objects) && s.objects[ho.index] != nil && s.objects[ho.index].id == ho.index {
-			o = s.objects[ho.index]
-		}
-		if o != nil && s.isErrorObj(o) {
+	for i, o := range src {
+		if s.isErrorObj(o) {
 			at[o] = i
 		}
 	}
@@ -451,4 +444,58 @@ func (s *system) fillTree(o *object, spec errSpec) {
 		s.heapChange("the errors a made error wraps or joins differ between rounds")
 	}
 	o.wraps, o.joins = spec.wraps, spec.joins
+}
+
+// A goroutine's errors are reserved across rounds by what they are, not by
+// the order of allocation: a split's errors are as many as the candidates
+// the round knows, which grow from round to round, and would move every
+// later allocation. An error's key is its call's name, the keys of the
+// errors it wraps or joins, and how many errors of that key the round made
+// before it.
+
+// errKey returns the key of o as an error below another: its own key, or
+// its allocation index for an error the set-up made (a sentinel).
+func errKey(o *object) string {
+	if o.errKey != "" {
+		return o.errKey
+	}
+	return fmt.Sprintf("#%d", o.id)
+}
+
+// newKeyedError makes, in a goroutine, the error spec describes: the object
+// the round before reserved for its key, when there is one.
+func (s *system) newKeyedError(spec errSpec) *object {
+	var b strings.Builder
+	b.WriteString(spec.name)
+	b.WriteString("(")
+	if spec.wraps != nil {
+		b.WriteString(errKey(spec.wraps))
+	}
+	for _, j := range spec.joins {
+		b.WriteString(",")
+		b.WriteString(errKey(j))
+	}
+	b.WriteString(")")
+	k := b.String()
+	n := s.heap.keyCount[k]
+	s.heap.keyCount[k] = n + 1
+	k = fmt.Sprintf("%s@%d", k, n)
+	t := s.x.errorType()
+	switch {
+	case spec.wrap:
+		t = s.x.wrapType()
+	case spec.join:
+		t = s.x.joinType()
+	}
+	o := s.heap.keyed[k]
+	if o != nil && types.Identical(o.typ, t) {
+		delete(s.heap.keyed, k)
+		o.id = len(s.objects)
+	} else {
+		o = &object{id: len(s.objects), name: spec.name, typ: t, owner: -1}
+	}
+	o.errKey = k
+	s.objects = append(s.objects, o)
+	s.fillError(o, spec)
+	return o
 }

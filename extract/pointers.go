@@ -57,6 +57,9 @@ type hintObj struct {
 	// errors below it (errwrap.go), plus one (0 for none).
 	wraps int
 	joins []int
+	// errKey is, for such an error made in a goroutine, what identifies
+	// it across rounds (errwrap.go's errKey), in place of index.
+	errKey string
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -123,11 +126,15 @@ type heapState struct {
 	heap    []*object       // by id-1
 	ids     map[*object]int // object -> heap id
 	pending map[int]*object // objects of the hint not allocated yet, by index
-	written map[string]bool // pointer cells written by goroutines in this round
-	static  map[string]token.Pos
-	unsafe  []types.Type
-	ifaces  []types.Type
-	boxes   map[string]*object // the boxes of interface values, by boxKey
+	// keyed are the errors of the hint a goroutine makes, not made yet, by
+	// errKey; keyCount counts the errors made of each key (errwrap.go).
+	keyed    map[string]*object
+	keyCount map[string]int
+	written  map[string]bool // pointer cells written by goroutines in this round
+	static   map[string]token.Pos
+	unsafe   []types.Type
+	ifaces   []types.Type
+	boxes    map[string]*object // the boxes of interface values, by boxKey
 	// liveSlices are the boxes of slices this round's conversions made.
 	liveSlices map[string]bool
 	aliases    map[aliasKey]*object    // the aliases of locations inside objects
@@ -149,7 +156,7 @@ func (s *system) initHeap(h *heapHint) {
 	if h == nil {
 		h = &heapHint{written: map[string]bool{}}
 	}
-	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{},
+	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
 		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells)}
@@ -164,6 +171,9 @@ func (s *system) initHeap(h *heapHint) {
 		} else if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
+		} else if ho.errKey != "" {
+			o.id, o.errKey = -2-len(s.heap.keyed), ho.errKey
+			s.heap.keyed[ho.errKey] = o
 		} else {
 			s.heap.pending[ho.index] = o
 		}
@@ -492,7 +502,7 @@ func (s *system) staleStatics() {
 // at an unsupported construct: objects it did not reach stay in the hint.
 func (s *system) finishHeap(complete bool) *heapHint {
 	s.staleStatics()
-	if len(s.heap.pending) > 0 && complete {
+	if len(s.heap.pending)+len(s.heap.keyed) > 0 && complete {
 		s.heapChange("an object of the previous round was not allocated")
 	}
 	if complete && !maps.Equal(s.heap.liveSlices, s.heap.hint.liveSlices) && len(s.heap.liveSlices)+len(s.heap.hint.liveSlices) > 0 {
@@ -530,6 +540,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	for k := range s.heap.written {
 		h.written[k] = true
 	}
+	src := map[int]*object{} // the objects of h.objs, by position
 	for _, o := range s.heap.heap {
 		if o.box {
 			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
@@ -540,16 +551,18 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			continue
 		}
 		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
-		if !allocated && (complete || s.heap.pending[o.id] != o) {
+		reserved := s.heap.pending[o.id] == o || o.errKey != "" && s.heap.keyed[o.errKey] == o
+		if !allocated && (complete || !reserved) {
 			continue // reserved but not allocated in this round
 		}
 		name := o.name
 		if o.named {
 			name = o.raw
 		}
-		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue})
+		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey})
+		src[len(h.objs)-1] = o
 	}
-	s.hintErrorTrees(h)
+	s.hintErrorTrees(h, src)
 	return h
 }
 

@@ -210,6 +210,9 @@ type object struct {
 	// joins is, for an error errors.Join made, the errors it holds, nil
 	// ones left out (errwrap.go).
 	joins []*object
+	// errKey identifies, for an error a goroutine makes, the object across
+	// rounds of lowering (errwrap.go).
+	errKey string
 	// byValue marks the box of an interface value holding a struct, an
 	// array, a function or a channel (anyvals.go): its dynamic type is typ
 	// and its cells hold the payload, written once when it is made.
