@@ -606,6 +606,9 @@ func (s *system) stepText(st model.Step) string {
 	if pos := s.stmtPos(st.Proc, st.Trans); pos.IsValid() {
 		line = fmt.Sprintf(" (line %d)", s.r.pass.Fset.Position(pos).Line)
 	}
+	if txt := s.mapStepText(st, t); txt != "" {
+		return txt + line
+	}
 	switch t.Op.Kind {
 	case model.Write:
 		return fmt.Sprintf("store %s=%s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)
@@ -653,6 +656,45 @@ func (s *system) stepText(st model.Step) string {
 		return "atomic" + line
 	case model.Fence:
 		return "barrier" + line
+	}
+	return ""
+}
+
+// mapStepText describes a step of a map operation (a lookup, an
+// assignment, a delete, a range) for a Go programmer: the access to the
+// map itself, which races with a concurrent write, and the one step in
+// which the operation reads or writes the map's slots, which the model
+// makes indivisible but Go does not make atomic. It returns "" for other
+// steps. The clock's ticks are told here too.
+func (s *system) mapStepText(st model.Step, t model.Transition) string {
+	if s.p.Procs[st.Proc].Name == "clock" && t.Op.Kind == model.Locked && st.Var >= 0 && s.varName(st.Var) == "time.Now" {
+		return fmt.Sprintf("the clock ticks: time.Now() reads %s from now on", s.varValue(st.Var, st.Val))
+	}
+	if st.Proc >= len(s.sys.Origins) || st.Trans >= len(s.sys.Origins[st.Proc]) {
+		return ""
+	}
+	if o := s.sys.Origins[st.Proc][st.Trans]; o.Type == nil {
+		return ""
+	} else if _, isMap := o.Type.Underlying().(*types.Map); !isMap {
+		return ""
+	}
+	switch t.Op.Kind {
+	case model.Read:
+		return "reads the map " + s.varName(t.Op.Var)
+	case model.Write:
+		return "writes the map " + s.varName(t.Op.Var)
+	case model.Locked:
+		if st.Var < 0 {
+			return ""
+		}
+		for _, op := range t.Op.Body {
+			switch op.Kind {
+			case model.Read:
+				return fmt.Sprintf("load %s: %s", s.varName(st.Var), s.varValue(st.Var, st.Val))
+			case model.Write:
+				return fmt.Sprintf("store %s=%s", s.varName(st.Var), s.varValue(st.Var, st.Val))
+			}
+		}
 	}
 	return ""
 }

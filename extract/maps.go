@@ -911,13 +911,11 @@ func (st *mapStep) emit(pos token.Pos, o Origin, cur int) int {
 }
 
 // mapOrigin returns the position and the origin of an operation on a map:
-// target is the expression that names the map or its element (m[k], m),
-// node the statement or expression lowered.
+// target is the expression that names the map or its element (m[k], m;
+// nil in code whose syntax is not indexed), t the map's type, node the
+// statement or expression lowered.
 func (p *proc) mapOrigin(node ast.Node, target ast.Expr, t types.Type, fallback token.Pos) (token.Pos, Origin) {
-	o := Origin{Node: node, Target: target}
-	if target != nil {
-		o.Type = t
-	}
+	o := Origin{Node: node, Target: target, Type: t}
 	if node == nil {
 		return fallback, o
 	}

@@ -59,8 +59,8 @@ func reload() {
 // editInPlace changes the published config.
 func (h *Holder) editInPlace(port, limit int) {
 	c := h.current.Load()
-	c.port = port   // want `^race: go@\d+ stores obj\.port here`
-	c.limit = limit // want `^race: go@\d+ stores obj\.limit here`
+	c.port = port   // want `^race: go@\d+ stores Config\.port here`
+	c.limit = limit // want `^race: go@\d+ stores Config\.limit here`
 }
 
 //fencecheck:system
