@@ -45,6 +45,9 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 			} else if sh != nil {
 				f.fn = sh
 			}
+			if len(args) > 0 {
+				f, args = s.syncMapCall(f, args, pos)
+			}
 		}
 		return f, args
 	}

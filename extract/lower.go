@@ -1108,6 +1108,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		}
 		return cur
 	}
+	if isSyncMapOp(f.fn) {
+		return p.syncMapOp(fr, in, f.fn, args, cur)
+	}
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)
 	}

@@ -106,6 +106,9 @@ type mapObj struct {
 	id int64
 	// escaped: a goroutine makes the map and stores it in shared memory.
 	escaped bool
+	// sync: the map is a sync.Map (syncmap.go): no access to the map
+	// itself, only the locked steps on the slots of its keys.
+	sync bool
 }
 
 // mapSlot is the slot of one key.
@@ -157,6 +160,8 @@ type mapState struct {
 	// visits, zeroInserts those of maps into which a -0 key may be
 	// inserted (floatkeys.go), in this round.
 	floatRanged, zeroInserts map[*ssa.MakeMap]bool
+	// syncs are the sync.Maps, by the key of their memory (syncmap.go).
+	syncs map[string]*mapObj
 }
 
 // escapeID names a map a goroutine makes: the make, and the goroutine.
@@ -845,7 +850,7 @@ func (p *proc) splitOn(cases []slotCase, pos token.Pos, cur int, body func(c slo
 // read, or a write for an operation that changes it. A goroutine's own map
 // has none.
 func (p *proc) mapTouch(m *mapObj, write bool, pos token.Pos, o Origin, cur int) int {
-	if m.owner >= 0 {
+	if m.owner >= 0 || m.sync {
 		return cur
 	}
 	x := p.s.varFor(pointer{obj: m.obj})

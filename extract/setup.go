@@ -516,6 +516,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if f.kind != vFunc {
 		s.unsupported(pos, "a call of %s", describeCallee(f))
 	}
+	if isSyncMapOp(f.fn) {
+		return s.setupSyncMapOp(f.fn, args, pos, *spawns)
+	}
 	if v, ok := s.contextCall(f.fn, args, pos); ok {
 		return v
 	}

@@ -63,6 +63,9 @@ type extractor struct {
 	// shims are the functions of the model's own source that stand for
 	// instances of sync.OnceFunc, OnceValue and OnceValues (oncefunc.go).
 	shims map[*ssa.Function]*ssa.Function
+	// syncMaps is the package that stands for the methods of sync.Map
+	// (syncmap.go), built at the first call of one.
+	syncMaps *syncMapShims
 }
 
 // unsupported is the error a construct the model cannot express raises. It
