@@ -495,7 +495,7 @@ type search struct {
 	// permutations of interchangeable processes (symmetry.go).
 	sym *symmetry
 	// localIn, when set, says per process and location that the location
-	// is entered only by local steps (por.go).
+	// is not the initial one and is entered only by local steps (por.go).
 	localIn [][]bool
 }
 
@@ -808,9 +808,11 @@ func usesPointer(t model.Transition) bool {
 	return false
 }
 
-// push adds c to the work list unless an analysed or queued constraint
-// subsumes it or it needs a store that cannot be pending (pending.go); it
-// retires the ones c subsumes that fix the same locations. A subsumer
+// push makes c canonical under the symmetry (in place: callers copy a
+// constraint before pushing it if they go on using it), then adds it to
+// the work list unless an analysed or queued constraint subsumes it or it
+// needs a store that cannot be pending (pending.go); it retires the ones
+// c subsumes that fix the same locations. A subsumer
 // leaves free at least the processes c leaves free, and agrees with c's
 // other locations where it fixes them: it is looked up under c's locations
 // with each such wildcard mask applied, and c's pointer groups (index.go).
