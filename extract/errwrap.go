@@ -275,6 +275,9 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 	alts := s.errorAlts(spec, inLoop, pos, func(others model.Expr, why string) {
 		p.refuseAt(p.emit(cur, model.GuardOp(others), pos, Origin{}), why, pos)
 	})
+	if len(alts) == 0 {
+		return -1
+	}
 	r := p.newReg(p.regName(fr, in), errorType)
 	p.holds(r, fr, in)
 	join := p.newLoc(pos)
@@ -309,8 +312,8 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 }
 
 // reservedFor reports whether o, an error of the round before that this
-// round has not made yet, is one a call like spec's makes: the call itself
-// may take it, and an error wrapping itself is no run's.
+// round has not made yet, is one a call like spec's makes: outside a loop,
+// the call's own errors, which no run gives it (they would only add cases).
 func (s *system) reservedFor(o *object, spec errSpec) bool {
 	made := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
 	return !made && (o.name == spec.name || o.raw == spec.name)
@@ -326,7 +329,8 @@ type errAlt struct {
 // errorAlts returns the cases of spec over what each of its errors known
 // only at run time is: nil, or an error errors.New, fmt.Errorf or
 // errors.Join made whose tree is less than maxErrorDepth deep. refuse is
-// called with the condition of every other value of one, and why.
+// called with the condition of every other value of one, and why; with
+// more than maxCases cases, with the condition true, and none is returned.
 func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func(others model.Expr, why string)) []errAlt {
 	refs := spec.refs
 	spec.refs = nil
@@ -343,7 +347,7 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func
 			switch {
 			case !s.isErrorObj(o):
 				others = orElse(others, is)
-			case errorDepth(o) >= maxErrorDepth || inLoop && errorDepth(o) > 1 || s.reservedFor(o, spec):
+			case errorDepth(o) >= maxErrorDepth || !inLoop && s.reservedFor(o, spec):
 				deep = orElse(deep, is)
 			default:
 				opts = append(opts, option{cond: is, obj: o})
@@ -352,14 +356,13 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func
 		if others != nil {
 			refuse(others, "an error known only at run time that errors.New, fmt.Errorf or errors.Join did not make, wrapped (%w) or joined")
 		}
-		switch {
-		case deep != nil && inLoop:
-			refuse(deep, "an error known only at run time that wraps or joins another, wrapped (%w) or joined in a loop (each round's error would wrap the last)")
-		case deep != nil:
-			refuse(deep, fmt.Sprintf("an error known only at run time wrapped (%%w) or joined around one %d deep (fencecheck follows errors %d deep)", maxErrorDepth-1, maxErrorDepth))
+		if deep != nil {
+			refuse(deep, fmt.Sprintf("an error known only at run time %d deep, wrapped (%%w) or joined (fencecheck follows errors %d deep)", maxErrorDepth, maxErrorDepth))
 		}
 		if len(alts)*len(opts) > maxCases {
-			s.unsupported(pos, "an error made around errors known only at run time of more than %d kinds", maxCases)
+			// Refused where a run reaches the call: every case.
+			refuse(model.C(1), fmt.Sprintf("an error made around errors known only at run time of more than %d kinds", maxCases))
+			return nil
 		}
 		var next []errAlt
 		for _, a := range alts {
@@ -498,4 +501,37 @@ func (s *system) newKeyedError(spec errSpec) *object {
 	s.objects = append(s.objects, o)
 	s.fillError(o, spec)
 	return o
+}
+
+// madeErrors returns the errors the k-th results of rets may be, when each
+// is nil or errors errors.New, fmt.Errorf or errors.Join made: a function
+// returning a wrapped error or nil by path returns those, not every error
+// of the system (whose splits would multiply). ok is false otherwise.
+func (s *system) madeErrors(rets []retSite, k int) (objs []*object, ok bool) {
+	for _, r := range rets {
+		v := r.vals[k]
+		switch v.kind {
+		case vNil:
+		case vIface:
+			o, known := s.wrapped(v)
+			if !known {
+				return nil, false
+			}
+			if o != nil && !slices.Contains(objs, o) {
+				objs = append(objs, o)
+			}
+		case vRef:
+			for _, o := range v.objs {
+				if !s.isErrorObj(o) {
+					return nil, false
+				}
+				if !slices.Contains(objs, o) {
+					objs = append(objs, o)
+				}
+			}
+		default:
+			return nil, false
+		}
+	}
+	return objs, true
 }

@@ -1155,7 +1155,11 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 				p.holdsResult(regs[k], fr, in, k)
 				res[k] = intVal(model.R(regs[k]))
 				if ptrRes {
-					res[k] = value{kind: vRef, e: model.R(regs[k]), objs: s.candidates(t), typ: t}
+					objs, ok := s.madeErrors(rets, k)
+					if !ok {
+						objs = s.candidates(t)
+					}
+					res[k] = value{kind: vRef, e: model.R(regs[k]), objs: objs, typ: t}
 				}
 				break
 			}

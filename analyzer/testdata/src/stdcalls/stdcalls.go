@@ -322,11 +322,11 @@ func retriedWrong() {
 	}
 }
 
-// rewrapped wraps the last error again on each round: refused where a run
-// reaches it.
+// rewrapped wraps the last error again on each round: errors.Is finds
+// the sentinel three levels down.
 //
 //fencecheck:system
-func rewrapped() { // want `^inconclusive: system rewrapped: a run reaches an error known only at run time that wraps or joins another, wrapped \(%w\) or joined in a loop`
+func rewrapped() {
 	var r result
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -334,6 +334,28 @@ func rewrapped() { // want `^inconclusive: system rewrapped: a run reaches an er
 		defer wg.Done()
 		err := try(1, errBusy)
 		for n := range 2 {
+			err = fmt.Errorf("round %d: %w", n, err)
+		}
+		r.set(err)
+	}()
+	wg.Wait()
+	if !errors.Is(r.get(), errBusy) {
+		panic("lost the cause")
+	}
+}
+
+// rewrappedDeep wraps it a third time: an error 4 deep wrapped again,
+// refused where a run reaches it.
+//
+//fencecheck:system
+func rewrappedDeep() { // want `^inconclusive: system rewrappedDeep: a run reaches an error known only at run time 4 deep, wrapped \(%w\) or joined`
+	var r result
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := try(1, errBusy)
+		for n := range 3 {
 			err = fmt.Errorf("round %d: %w", n, err)
 		}
 		r.set(err)
