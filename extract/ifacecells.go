@@ -401,7 +401,7 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 		}
 		child := s.bindCall(t.fn, t.env, t.args, fr)
 		child.site, child.once = in.Block(), s.onceCalls[in]
-		p.lowerBody(child, t.fn.Blocks[0], 0, -1, g)
+		p.lowerCallee(child, pos, g)
 		rets = append(rets, child.returns...)
 	}
 	return rets

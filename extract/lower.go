@@ -36,7 +36,11 @@ type proc struct {
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
 	sources   map[int]source       // what registers hold, in the source (entities.go)
 	refusals  map[int]bool         // the registers of run-time refusals (refuse.go)
-	grow      *growState           // the slices the process grows by append (slices.go)
+	// wrapperPos is, while an SSA wrapper without positions ((*T).M of a
+	// method of T) is inlined, the call that reaches it: its steps and
+	// panics are reported there.
+	wrapperPos token.Pos
+	grow       *growState // the slices the process grows by append (slices.go)
 	// goexits are the locations where runtime.Goexit ends the goroutine
 	// (runtime.go).
 	goexits []int
@@ -83,10 +87,16 @@ func (s *system) mpos(pos token.Pos) model.Pos {
 }
 
 func (p *proc) newLoc(pos token.Pos) int {
+	if !pos.IsValid() {
+		pos = p.wrapperPos
+	}
 	return p.q.AddLoc(fmt.Sprintf("L%d", len(p.q.Locs)), p.s.mpos(pos))
 }
 
 func (p *proc) emitTo(from int, op model.Op, to int, pos token.Pos, o Origin) {
+	if !pos.IsValid() {
+		pos = p.wrapperPos
+	}
 	p.q.AddTrans(from, op, to, p.s.mpos(pos))
 	p.origins = append(p.origins, o)
 	if p.noFence {
@@ -1123,8 +1133,20 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
 	child.site, child.once = in.Block(), s.onceCalls[in]
-	p.lowerBody(child, f.fn.Blocks[0], 0, -1, cur)
+	p.lowerCallee(child, pos, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)
+}
+
+// lowerCallee lowers the body of the function child calls from start, for
+// a call at pos: a wrapper the SSA builder made, whose instructions have no
+// positions, has its steps and panics reported at the call.
+func (p *proc) lowerCallee(child *frame, pos token.Pos, start int) {
+	outer := p.wrapperPos
+	if child.fn.Synthetic != "" {
+		p.wrapperPos = pos
+	}
+	p.lowerBody(child, child.fn.Blocks[0], 0, -1, start)
+	p.wrapperPos = outer
 }
 
 // joinReturns joins the returns rets of fn, inlined for the call in, at one

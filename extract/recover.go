@@ -138,6 +138,9 @@ func (p *proc) recoverable() bool {
 // site.loc, or, when a deferred call may recover it, the run of the
 // deferred calls from there (unwind).
 func (p *proc) panicAt(site panicSite) {
+	if !site.pos.IsValid() {
+		site.pos = p.wrapperPos
+	}
 	if !p.recoverable() {
 		p.panics = append(p.panics, site)
 		return

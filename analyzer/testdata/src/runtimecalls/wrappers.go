@@ -86,3 +86,18 @@ func runtimeDurationsWrong() {
 		panic("seconds") // want `^SC: system runtimeDurationsWrong is wrong even under sequential consistency`
 	}
 }
+
+// pointerWrapperNil calls the value method through a nil *fixedClock:
+// Go's panic, at the call.
+//
+//fencecheck:system
+func pointerWrapperNil() {
+	var c *fixedClock
+	s := &clockedShard{clock: c}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.last = s.clock.Epoch() // want `^SC: system pointerWrapperNil is wrong even under sequential consistency`
+	}()
+	<-done
+}
