@@ -21,9 +21,10 @@ import (
 )
 
 // Whole-program calls. A system may call functions of other packages whose
-// Go source the build has: packages of the same module and dependencies
-// (not the standard library, whose packages the model knows by what they
-// do: sync, sync/atomic, context, time, errors). Under go vet a package's
+// Go source the build has: packages of the same module and dependencies,
+// and the standard library's of stdFromSource (container/*, sort, slices,
+// cmp, math); its other packages the model knows by what they do (sync,
+// sync/atomic, context, time, errors). Under go vet a package's
 // imports come as export data, types without bodies, and only its direct
 // imports completely, so the extractor builds the program again, in one
 // universe of types:
