@@ -320,16 +320,23 @@ func (s *system) foreignSyncMethod(q, t int, sel *ast.SelectorExpr) bool {
 	return false
 }
 
+// originCall returns the call that transition t of process q lowers, or
+// nil when it lowers something else.
+func (s *system) originCall(q, t int) *ast.CallExpr {
+	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
+		return nil
+	}
+	call, _ := s.sys.Origins[q][t].Node.(*ast.CallExpr)
+	return call
+}
+
 // atomicCallText returns the source text of the call to package
 // sync/atomic that transition t of process q lowers (l.next.Add(1),
 // atomic.CompareAndSwapInt32(&l.state, 0, 1)), or "" when it lowers
 // something else.
 func (s *system) atomicCallText(q, t int) string {
-	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
-		return ""
-	}
-	call, ok := s.sys.Origins[q][t].Node.(*ast.CallExpr)
-	if !ok {
+	call := s.originCall(q, t)
+	if call == nil {
 		return ""
 	}
 	var id *ast.Ident
@@ -353,11 +360,8 @@ func (s *system) atomicCallText(q, t int) string {
 // package's code (whose types the pass does not have): "atomic.StoreUint32"
 // for atomic.StoreUint32(&i.v, val) as written. It returns "" otherwise.
 func (s *system) foreignAtomicFunc(q, t int) string {
-	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
-		return ""
-	}
-	call, ok := s.sys.Origins[q][t].Node.(*ast.CallExpr)
-	if !ok {
+	call := s.originCall(q, t)
+	if call == nil {
 		return ""
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
