@@ -424,3 +424,19 @@ func nameCtx(v value, name string) {
 		v.ctx.ch.name, v.ctx.ch.anon = name, false
 	}
 }
+
+// goCallSrc is the function a go statement on a function the model knows
+// by behaviour runs (go cancel()): it calls it.
+const goCallSrc = "package context\n\nfunc call(f func()) { f() }\n"
+
+// goCallShim returns the function of goCallSrc, built once.
+func (x *extractor) goCallShim() (*ssa.Function, error) {
+	if x.goCall == nil {
+		sp, err := x.modelSource("go", "context·go", goCallSrc, nil)
+		if err != nil {
+			return nil, fmt.Errorf("the model of a go statement: %w", err)
+		}
+		x.goCall = sp.Func("call")
+	}
+	return x.goCall, nil
+}

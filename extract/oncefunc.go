@@ -110,10 +110,6 @@ func (x *extractor) onceFuncShim(fn *ssa.Function) (*ssa.Function, error) {
 	targs.Scope().Insert(types.NewTypeName(token.NoPos, targs, "Flag", flag.Type()))
 	targs.MarkComplete()
 	text := fmt.Sprintf("package sync\n\nimport (\n\t\"sync\"\n\n\t. %q\n)\n\n%s\n", targs.Path(), form.source(obj.Name()))
-	file, err := parser.ParseFile(x.fset, fmt.Sprintf("sync.%s#%d", obj.Name(), n), text, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, fmt.Errorf("the model of %s: %w", fn, err)
-	}
 	imp := importerFunc(func(path string) (*types.Package, error) {
 		switch path {
 		case "sync":
@@ -123,28 +119,43 @@ func (x *extractor) onceFuncShim(fn *ssa.Function) (*ssa.Function, error) {
 		}
 		return nil, fmt.Errorf("no package %s", path)
 	})
-	info := &types.Info{
-		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-		Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
-		Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{},
-	}
-	conf := types.Config{Importer: imp}
-	pkg, err := conf.Check(fmt.Sprintf("sync·once%d", n), x.fset, []*ast.File{file}, info)
-	if err != nil {
-		return nil, fmt.Errorf("the model of %s: %w", fn, err)
-	}
 	prog := x.ssapkg.Prog
 	if prog.Package(targs) == nil {
 		prog.CreatePackage(targs, nil, nil, true)
 	}
-	sp := prog.CreatePackage(pkg, []*ast.File{file}, info, false)
-	sp.Build()
-	x.srcPkgs[sp] = true
+	sp, err := x.modelSource(fmt.Sprintf("sync.%s#%d", obj.Name(), n), fmt.Sprintf("sync·once%d", n), text, imp)
+	if err != nil {
+		return nil, fmt.Errorf("the model of %s: %w", fn, err)
+	}
 	sh := sp.Func(obj.Name())
 	if x.shims == nil {
 		x.shims = map[*ssa.Function]*ssa.Function{}
 	}
 	x.shims[fn] = sh
 	return sh, nil
+}
+
+// modelSource type-checks and builds the Go source text of the model's own
+// as the package path, in the program's universe of types (imp gives its
+// imports), named file in positions; its functions are inlined as the
+// package's own.
+func (x *extractor) modelSource(file, path, text string, imp types.Importer) (*ssa.Package, error) {
+	f, err := parser.ParseFile(x.fset, file, text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	info := &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+		Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
+		Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{},
+	}
+	pkg, err := (&types.Config{Importer: imp}).Check(path, x.fset, []*ast.File{f}, info)
+	if err != nil {
+		return nil, err
+	}
+	sp := x.ssapkg.Prog.CreatePackage(pkg, []*ast.File{f}, info, false)
+	sp.Build()
+	x.srcPkgs[sp] = true
+	return sp, nil
 }

@@ -387,6 +387,14 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 	c := in.Common()
 	f, args := s.callee(fr, c, in.Pos())
+	if f.kind == vCancel || f.kind == vStop {
+		// go cancel(), go stop(): a goroutine that calls it.
+		call, err := s.x.goCallShim()
+		if err != nil {
+			s.unsupported(in.Pos(), "%v", err)
+		}
+		f, args = value{kind: vFunc, fn: call}, []value{f}
+	}
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
 	}

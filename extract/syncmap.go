@@ -2,8 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -84,25 +82,12 @@ func (x *extractor) syncMapPkg() (*syncMapShims, error) {
 	}
 	x.syncMaps = &syncMapShims{}
 	sh := x.syncMaps
-	file, err := parser.ParseFile(x.fset, "sync.Map", syncMapSrc, parser.SkipObjectResolution)
+	pkg, err := x.modelSource("sync.Map", "sync·map", syncMapSrc, nil)
 	if err != nil {
 		sh.err = fmt.Errorf("the model of sync.Map: %w", err)
 		return sh, sh.err
 	}
-	info := &types.Info{
-		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-		Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
-		Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{},
-	}
-	pkg, err := (&types.Config{}).Check("sync·map", x.fset, []*ast.File{file}, info)
-	if err != nil {
-		sh.err = fmt.Errorf("the model of sync.Map: %w", err)
-		return sh, sh.err
-	}
-	sh.pkg = x.ssapkg.Prog.CreatePackage(pkg, []*ast.File{file}, info, false)
-	sh.pkg.Build()
-	x.srcPkgs[sh.pkg] = true
+	sh.pkg = pkg
 	for _, b := range sh.pkg.Func("newMap").Blocks {
 		for _, in := range b.Instrs {
 			if mk, ok := in.(*ssa.MakeMap); ok {
@@ -121,6 +106,9 @@ func (s *system) syncMapOf(recv value, pos token.Pos) value {
 	}
 	if recv.kind != vPtr || recv.ptr.dynamic() {
 		s.unsupported(pos, "a sync.Map reached through %s (a sync.Map the code names is modelled)", describe(recv))
+	}
+	if recv.ptr.obj.owner >= 0 {
+		s.unsupported(pos, "a sync.Map a goroutine makes (the sync.Maps of the set-up are modelled)")
 	}
 	key := recv.ptr.key()
 	if m := s.maps.syncs[key]; m != nil {
@@ -185,7 +173,7 @@ func (p *proc) syncMapOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value
 		}
 		return cur
 	case "Range":
-		return p.syncMapRange(fr, m, args[1], pos, o, cur)
+		return p.syncMapRange(fr, in, m, args[1], pos, o, cur)
 	}
 	key := args[1]
 	es := s.keyExprs(m, key, pos)
@@ -298,7 +286,7 @@ func (p *proc) syncMapOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value
 // every order, each read in a locked step of its own when it is visited
 // (not a snapshot: a key stored while the range runs may be seen or
 // not); f is called with each key present, until it returns false.
-func (p *proc) syncMapRange(fr *frame, m *mapObj, f value, pos token.Pos, o Origin, cur int) int {
+func (p *proc) syncMapRange(fr *frame, in *ssa.Call, m *mapObj, f value, pos token.Pos, o Origin, cur int) int {
 	s := p.s
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(pos, "(*sync.Map).Range of %s (a function or closure of the package is modelled)", describeCallee(f))
@@ -340,6 +328,7 @@ func (p *proc) syncMapRange(fr *frame, m *mapObj, f value, pos token.Pos, o Orig
 		p.emitTo(at, model.GuardOp(model.Bin(model.OpEq, model.R(okReg), model.C(0))), loop, pos, Origin{})
 		at = p.emit(at, model.GuardOp(model.Bin(model.OpNe, model.R(okReg), model.C(0))), pos, Origin{})
 		child := s.bindCall(f.fn, f.env, []value{s.keyValue(m, sl.key), er.value(s)}, fr)
+		child.site = in.Block()
 		p.lowerBody(child, f.fn.Blocks[0], 0, -1, at)
 		for _, r := range child.returns {
 			more := s.asInt(r.vals[0], pos)

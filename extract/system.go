@@ -66,6 +66,9 @@ type extractor struct {
 	// syncMaps is the package that stands for the methods of sync.Map
 	// (syncmap.go), built at the first call of one.
 	syncMaps *syncMapShims
+	// goCall runs the cancel function of a context in a goroutine of its
+	// own (context.go).
+	goCall *ssa.Function
 }
 
 // unsupported is the error a construct the model cannot express raises. It

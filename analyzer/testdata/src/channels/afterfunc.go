@@ -88,3 +88,20 @@ func ctxAfterFuncNever() {
 		panic("ran without a cancel")
 	}
 }
+
+// ctxAfterFuncGoCancel: a go statement on the cancel function is a
+// goroutine that cancels; the write after it races with the function's.
+//
+//fencecheck:system
+func ctxAfterFuncGoCancel() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	n := 0
+	context.AfterFunc(ctx, func() {
+		n++ // want `^race: `
+		close(done)
+	})
+	go cancel()
+	n++
+	<-done
+}
