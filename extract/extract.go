@@ -15,8 +15,10 @@
 //     source, and their initialisation: wholeprog.go, golist.go, reach.go,
 //     pkginit.go, initcells.go, cgo.go, archtwin.go.
 //   - set-up: each system function run concretely up to its last go
-//     statement, allocating the shared state and spawning the goroutines:
-//     system.go, setup.go, fanout.go, captures.go, spilled.go.
+//     statement, allocating the shared state and spawning the goroutines
+//     (a call into another package that it cannot compute contained as
+//     the initialisation's are): system.go, setup.go, fanout.go,
+//     captures.go, spilled.go, setupskip.go.
 //   - lowering, one unit per family of Go constructs:
 //   - control flow and instructions, and what a run may reach but the
 //     model refuses: lower.go, values.go, liveness.go, refuse.go.

@@ -165,6 +165,9 @@ func (s *system) cannotRun(u unsupported, loop bool) string {
 		why = fmt.Sprintf("a loop that does not finish within %d steps", maxSetupSteps)
 	}
 	p := s.x.fset.Position(u.pos)
+	if s.setupLenient {
+		return fmt.Sprintf("code of the set-up of system %s that cannot be run (%s:%d: %s)", s.name, filepath.Base(p.Filename), p.Line, why)
+	}
 	return fmt.Sprintf("code of the package's initialisation that cannot be run (%s:%d: %s)", filepath.Base(p.Filename), p.Line, why)
 }
 
@@ -502,6 +505,10 @@ func isPkgVar(v *types.Var) bool {
 func (s *system) newIssue(o *object, why string, pos token.Pos) *initIssue {
 	is := &initIssue{pos: pos, why: why, what: "an object that the package's initialisation allocates"}
 	switch {
+	case s.setupLenient && o.name != "" && !o.anon:
+		is.pos, is.what = s.setupCallPos, "object "+o.name+" of the set-up of system "+s.name
+	case s.setupLenient:
+		is.pos, is.what = s.setupCallPos, "an object that the set-up of system "+s.name+" allocates"
 	case isPkgVar(o.decl):
 		is.pos, is.what = o.decl.Pos(), "package-level variable "+o.decl.Name()
 	case s.init.named[o] != nil:
@@ -838,6 +845,9 @@ func (s *system) initPanic(fr *frame, in *ssa.Panic) {
 	}
 	name, pos := panicName(s.x, in)
 	s.init.panicked = true
+	if s.setupLenient {
+		s.fail(pos, "SC: the set-up of system %s always reaches %s here", s.name, name)
+	}
 	s.fail(pos, "SC: the package's initialisation always reaches %s here, so the program stops before any system starts", name)
 }
 

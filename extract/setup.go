@@ -565,6 +565,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if s.x.local(f.fn) && s.init.running {
 		return s.initLocalCall(fr, c, f, args, pos, spawns)
 	}
+	if s.containable(f.fn, *spawns) {
+		return s.containedCall(fr, c, f, args, pos, spawns)
+	}
 	if s.x.local(f.fn) {
 		s.checkCgo(fr, c, f.fn, pos)
 		if fr.onStack(f.fn) {

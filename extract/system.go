@@ -357,10 +357,16 @@ type system struct {
 	topInstr, firstGo, splitReq ssa.Instruction
 	// goStarted says the set-up has started a goroutine.
 	goStarted bool
-	objName   map[string]int
-	globals   map[*ssa.Global]*object
-	mem       map[string]value // the setup's memory, by cell key
-	steps     int              // setup steps, for the budget
+	// setupLenient is set while a call of the set-up runs in the
+	// initialisation's lenient mode (setupskip.go).
+	setupLenient bool
+	// setupCallPos is then the position of that call in the set-up, where
+	// what it makes unknown is reported.
+	setupCallPos token.Pos
+	objName      map[string]int
+	globals      map[*ssa.Global]*object
+	mem          map[string]value // the setup's memory, by cell key
+	steps        int              // setup steps, for the budget
 
 	prog    *model.Program
 	vars    map[string]int // cell key -> shared variable
