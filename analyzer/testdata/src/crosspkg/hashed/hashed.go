@@ -42,3 +42,6 @@ func (c *Counter) Load() int64 { return c.val.Load() }
 
 // ID returns the hash of the name.
 func (c *Counter) ID() uint64 { return c.id }
+
+// Sum returns the hash of s.
+func Sum(s string) uint64 { return sum(s) }
