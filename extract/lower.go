@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -279,7 +280,13 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			p.rangePhi(fr.fn, phi, r)
 			fr.vals[phi] = intVal(model.R(r))
 		default:
-			fr.vals[phi] = opaque(fmt.Sprintf("%s chosen at run time", describe(firstNonInt(known))))
+			what := describe(firstNonInt(known))
+			if x := firstNonInt(known); x.kind == vOpaque && x.uncomputed {
+				what = strings.TrimSuffix(what, ", which fencecheck does not compute")
+				fr.vals[phi] = opaque(fmt.Sprintf("%s (or another value on another path), which fencecheck does not compute", what))
+				break
+			}
+			fr.vals[phi] = opaque(fmt.Sprintf("%s chosen at run time", what))
 		}
 	}
 	st.entry = p.newLoc(pos)
