@@ -174,7 +174,7 @@ func (s *system) procNames(spawns []spawn) []string {
 	names := make([]string, len(spawns))
 	var consts [][]string
 	for i, sw := range spawns {
-		if sw.fn.Parent() == nil {
+		if sw.fn.Parent() == nil && !s.x.inModelSource(sw.fn.Pos()) {
 			names[i] = spawnName(sw.fn, sw.args)
 			consts = append(consts, nil)
 			continue

@@ -154,8 +154,19 @@ func (x *extractor) modelSource(file, path, text string, imp types.Importer) (*s
 	if err != nil {
 		return nil, err
 	}
+	x.modelFiles = append(x.modelFiles, f)
 	sp := x.ssapkg.Prog.CreatePackage(pkg, []*ast.File{f}, info, false)
 	sp.Build()
 	x.srcPkgs[sp] = true
 	return sp, nil
+}
+
+// inModelSource reports whether pos lies in the model's own source.
+func (x *extractor) inModelSource(pos token.Pos) bool {
+	for _, f := range x.modelFiles {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return true
+		}
+	}
+	return false
 }

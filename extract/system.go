@@ -69,6 +69,8 @@ type extractor struct {
 	// goCall runs the cancel function of a context in a goroutine of its
 	// own (context.go).
 	goCall *ssa.Function
+	// modelFiles are the files of the model's own source (modelSource).
+	modelFiles []*ast.File
 }
 
 // unsupported is the error a construct the model cannot express raises. It
