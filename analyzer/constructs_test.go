@@ -32,6 +32,7 @@ var constructPackages = []struct {
 	{"floatkeys", "maps keyed by floats with Go's semantics: a histogram keyed by its bounds under a lock and its racy twin, -0 as the key +0, a NaN that no lookup or delete finds, a struct key with a float field; inserting a NaN, or -0 into a map a range visits, refused"},
 	{"runtimecalls", "calls into the run time: method values, sync.NewCond on a mutex of its own, nil dereferences, GOMAXPROCS and friends, Gosched, Goexit, panic and recover, time.Now, sync.Pool, min and max"},
 	{"initpanic", "a package whose initialisation panics"},
+	{"initregexp", "a package-level regexp.MustCompile of a pattern that does not compile: the initialisation's panic"},
 	{"initdeps", "package-level variables the model cannot compute (a compiled regexp, a table built from runtime/metrics, settings an init helper writes before it branches on the environment): systems that do not use them are checked, a goroutine that uses one is refused at the variable"},
 	{"cgocall", "a system that calls C: unsupported, with the reason"},
 	{"ticketonce", "a ticket lock taken once by each goroutine, whose plain release races with the next holder's atomic load"},

@@ -275,6 +275,10 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if msg, ok := s.mustCompilePanic(fn, args); ok {
+		p.panicAt(panicSite{loc: cur, name: msg, pos: pos})
+		return -1, true
+	}
 	if v, ok := s.regexpCall(fn, args, pos); ok {
 		if used(in) {
 			fr.vals[in] = v
@@ -585,6 +589,15 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	}
 	if v, ok := s.stringsCall(fn, args); ok {
 		return v, true
+	}
+	if msg, ok := s.mustCompilePanic(fn, args); ok {
+		if s.init.running {
+			s.initPanicAt(fr, msg, pos)
+		}
+		if s.setupRecoverable(fr) {
+			s.unsupported(pos, "a panic of the set-up that a deferred call may recover")
+		}
+		s.fail(pos, "the setup of system %s panics: %s", s.name, msg)
 	}
 	if v, ok := s.regexpCall(fn, args, pos); ok {
 		return v, true

@@ -840,10 +840,17 @@ func (s *system) uncomputedUnderRecover(fr *frame, in ssa.Instruction) {
 // A panic that a deferred call of the initialisation might recover stops
 // the run as code that cannot be run does.
 func (s *system) initPanic(fr *frame, in *ssa.Panic) {
-	if s.setupRecoverable(fr) {
-		s.unsupported(in.Pos(), "a panic that a deferred call may recover")
-	}
 	name, pos := panicName(s.x, in)
+	s.initPanicAt(fr, name, pos)
+}
+
+// initPanicAt is initPanic for the panic name at pos, of a panic statement
+// or of a call that panics (regexp.MustCompile of a pattern that does not
+// compile).
+func (s *system) initPanicAt(fr *frame, name string, pos token.Pos) {
+	if s.setupRecoverable(fr) {
+		s.unsupported(pos, "a panic that a deferred call may recover")
+	}
 	s.init.panicked = true
 	if s.setupLenient {
 		s.fail(pos, "SC: the set-up of system %s always reaches %s here", s.name, name)
@@ -1132,6 +1139,9 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 	if v, ok := s.errorsCall(f.fn, c, args, pos, nil); ok {
 		fr.vals[in] = v
 		return true
+	}
+	if msg, ok := s.mustCompilePanic(f.fn, args); ok {
+		s.initPanicAt(fr, msg, pos)
 	}
 	if v, ok := s.regexpCall(f.fn, args, pos); ok {
 		fr.vals[in] = v

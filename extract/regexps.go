@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"regexp"
+	"strconv"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,6 +16,23 @@ import (
 // and loaded like a pointer that nothing writes. Matching it against a
 // constant string computes Go's answer; any other use of it stays a call
 // the model does not run.
+
+// mustCompilePanic returns Go's panic message when fn is
+// regexp.MustCompile and its argument a constant pattern that does not
+// compile (var re = regexp.MustCompile("[")); ok is false otherwise.
+func (s *system) mustCompilePanic(fn *ssa.Function, args []value) (msg string, ok bool) {
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "regexp" || fn.Signature.Recv() != nil || fn.Name() != "MustCompile" || len(args) != 1 {
+		return "", false
+	}
+	pat, known := s.stringOf(args[0])
+	if !known {
+		return "", false
+	}
+	if _, err := regexp.Compile(pat); err != nil {
+		return fmt.Sprintf("regexp: Compile(%s): %v", strconv.Quote(pat), err), true
+	}
+	return "", false
+}
 
 // regexpCall computes regexp.MustCompile and regexp.Compile of a constant
 // pattern, and the methods MatchString and String of such a regexp on
@@ -32,8 +51,8 @@ func (s *system) regexpCall(fn *ssa.Function, args []value, pos token.Pos) (valu
 		}
 		re, err := regexp.Compile(pat)
 		if err != nil {
-			// MustCompile panics, Compile returns the error: left to the
-			// paths of calls the model does not run.
+			// MustCompile panics (mustCompilePanic), Compile returns the
+			// error: left to the paths of calls the model does not run.
 			return value{}, false
 		}
 		v := opaque("a regexp compiled from " + quoteShort(pat))

@@ -1,6 +1,7 @@
 package runtimecalls
 
 import (
+	"regexp"
 	"sync"
 	"time"
 )
@@ -98,6 +99,19 @@ func pointerWrapperNil() {
 	go func() {
 		defer close(done)
 		s.last = s.clock.Epoch() // want `^SC: system pointerWrapperNil is wrong even under sequential consistency`
+	}()
+	<-done
+}
+
+// badPatternInGoroutine compiles a pattern that does not compile in a
+// goroutine: MustCompile's panic.
+//
+//fencecheck:system
+func badPatternInGoroutine() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = regexp.MustCompile("(") // want `^SC: system badPatternInGoroutine is wrong even under sequential consistency: the bad state regexp: Compile\("\("\): error parsing regexp: missing closing \): .* is reached here`
 	}()
 	<-done
 }
