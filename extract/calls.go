@@ -285,6 +285,9 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if next, ok := p.errorsAs(fr, in, fn, args, cur); ok {
+		return next, true
+	}
 	if spec, ok := s.errorSpec(fn, in.Common(), args, fr); ok {
 		return p.makeError(fr, in, spec, loop(), cur), true
 	}

@@ -30,8 +30,8 @@
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
-//     errorf.go, errwrap.go, anyint.go, anyfloat.go, anyslice.go,
-//     valueboxes.go.
+//     errorf.go, errwrap.go, errorsas.go, anyint.go, anyfloat.go,
+//     anyslice.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
