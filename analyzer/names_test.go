@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fencecheck/fencecheck/extract"
 )
 
 // memoryVerbs precede the name of a variable or field in a message: in
@@ -125,6 +127,19 @@ func sourceIdents(t *testing.T, roots ...string) map[string]bool {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The model's own Go source, whose steps findings show too.
+	for _, src := range extract.ModelSources() {
+		f, err := parser.ParseFile(fset, "model.go", src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("the model's own source: %v", err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				idents[id.Name] = true
+			}
+			return true
+		})
 	}
 	return idents
 }

@@ -224,6 +224,9 @@ func (s *system) transPos(q, t int) token.Pos {
 // stmtPos returns the position of the statement that transition t of
 // process q was lowered from.
 func (s *system) stmtPos(q, t int) token.Pos {
+	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) && s.sys.Origins[q][t].At.IsValid() {
+		return s.sys.Origins[q][t].At
+	}
 	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) && s.sys.Origins[q][t].Node != nil {
 		return s.sys.Origins[q][t].Node.Pos()
 	}

@@ -338,7 +338,7 @@ func (s *system) setupCtxAfterFunc(ctx, f value, pos token.Pos, spawns *[]spawn)
 		s.unsupported(pos, "context.AfterFunc of %s (contexts the setup makes are modelled)", describe(ctx))
 	}
 	t := s.setupAfterFunc("context.AfterFunc", f, pos, spawns).tick
-	t.name, t.ctx = "afterfunc", ctx.ctx
+	t.name, t.ctx = "context.AfterFunc", ctx.ctx
 	return value{kind: vStop, tick: t}
 }
 

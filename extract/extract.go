@@ -376,6 +376,11 @@ type Origin struct {
 	// instruction lowered (to recognise what gc does to the access); nil
 	// otherwise.
 	Instr ssa.Instruction
+	// At is, for a step of the model's own Go source (sync.Map's and
+	// OnceValue's), the user's call that runs it: where the step is shown.
+	// It does not name the access (the race question keys accesses by
+	// their own positions).
+	At token.Pos
 }
 
 // Diagnostic is a problem the front end found: with the directives, or

@@ -41,6 +41,9 @@ type proc struct {
 	// method of T) is inlined, the call that reaches it: its steps and
 	// panics are reported there.
 	wrapperPos token.Pos
+	// modelCall is, while code of the model's own source is inlined, the
+	// user's call that reached it (Origin.At).
+	modelCall token.Pos
 	grow       *growState // the slices the process grows by append (slices.go)
 	// goexits are the locations where runtime.Goexit ends the goroutine
 	// (runtime.go).
@@ -97,6 +100,9 @@ func (p *proc) newLoc(pos token.Pos) int {
 func (p *proc) emitTo(from int, op model.Op, to int, pos token.Pos, o Origin) {
 	if !pos.IsValid() {
 		pos = p.wrapperPos
+	}
+	if p.modelCall.IsValid() && !o.At.IsValid() {
+		o.At = p.modelCall
 	}
 	p.q.AddTrans(from, op, to, p.s.mpos(pos))
 	p.origins = append(p.origins, o)
@@ -1148,12 +1154,15 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 // a call at pos: a wrapper the SSA builder made, whose instructions have no
 // positions, has its steps and panics reported at the call.
 func (p *proc) lowerCallee(child *frame, pos token.Pos, start int) {
-	outer := p.wrapperPos
+	outer, outerModel := p.wrapperPos, p.modelCall
 	if child.fn.Synthetic != "" {
 		p.wrapperPos = pos
 	}
+	if !p.modelCall.IsValid() && p.s.x.inModelSource(child.fn.Pos()) && !p.s.x.inModelSource(pos) {
+		p.modelCall = pos
+	}
 	p.lowerBody(child, child.fn.Blocks[0], 0, -1, start)
-	p.wrapperPos = outer
+	p.wrapperPos, p.modelCall = outer, outerModel
 }
 
 // joinReturns joins the returns rets of fn, inlined for the call in, at one

@@ -6,6 +6,8 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -64,6 +66,18 @@ func (fm onceFuncForm) source(name string) string {
 		return %[5]s
 	}
 }`, name, fm.results, fm.vars, fm.store, fm.ret)
+}
+
+// ModelSources returns the Go source texts of the model's own code that
+// systems may run (sync.Map's methods, sync.OnceFunc, OnceValue and
+// OnceValues, the goroutine of a go statement on a function without a
+// body): the names of their variables may appear in findings.
+func ModelSources() []string {
+	srcs := []string{syncMapSrc, goCallSrc}
+	for _, name := range slices.Sorted(maps.Keys(onceFuncForms)) {
+		srcs = append(srcs, "package sync\n\n"+onceFuncForms[name].source(name))
+	}
+	return srcs
 }
 
 // onceFuncShim returns, for fn an instance of sync.OnceFunc, OnceValue or

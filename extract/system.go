@@ -412,6 +412,9 @@ func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int
 		o.name, o.anon = "obj", true
 		if named, ok := types.Unalias(t).(*types.Named); ok {
 			o.name = named.Obj().Name()
+			if pkg := named.Obj().Pkg(); pkg != nil && pkg != s.x.pkg {
+				o.name = pkg.Name() + "." + o.name // list.Element
+			}
 		}
 	}
 	s.objects = append(s.objects, o)

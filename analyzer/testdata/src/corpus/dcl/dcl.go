@@ -72,7 +72,7 @@ func (l *plainLazy) Get() *client {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.done {
-		l.val = &client{id: 7} // want `^race: go@\d+ stores obj\.id here`
+		l.val = &client{id: 7} // want `^race: go@\d+ stores client\.id here`
 		l.done = true
 	}
 	return l.val
