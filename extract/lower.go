@@ -44,7 +44,7 @@ type proc struct {
 	// modelCall is, while code of the model's own source is inlined, the
 	// user's call that reached it (Origin.At).
 	modelCall token.Pos
-	grow       *growState // the slices the process grows by append (slices.go)
+	grow      *growState // the slices the process grows by append (slices.go)
 	// goexits are the locations where runtime.Goexit ends the goroutine
 	// (runtime.go).
 	goexits []int
