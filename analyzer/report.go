@@ -227,10 +227,16 @@ func (s *system) stmtPos(q, t int) token.Pos {
 	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) && s.sys.Origins[q][t].At.IsValid() {
 		return s.sys.Origins[q][t].At
 	}
+	pos := s.r.pos(s.p.Procs[q].Trans[t].Pos)
 	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) && s.sys.Origins[q][t].Node != nil {
-		return s.sys.Origins[q][t].Node.Pos()
+		pos = s.sys.Origins[q][t].Node.Pos()
 	}
-	return s.r.pos(s.p.Procs[q].Trans[t].Pos)
+	// A step of the model's own source (a file of no .go name) with no
+	// call to show it at is shown at its goroutine's go statement.
+	if pos.IsValid() && !strings.HasSuffix(s.r.pass.Fset.Position(pos).Filename, ".go") && q < len(s.sys.Spawns) && s.sys.Spawns[q].IsValid() {
+		return s.sys.Spawns[q]
+	}
+	return pos
 }
 
 // goroutine names process q for a Go programmer.

@@ -648,6 +648,6 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 		return intVal(model.R(r))
 	})
 	child := s.bindCall(n.sw.fn, env, args, nil)
-	p.lowerBody(child, n.sw.fn.Blocks[0], 0, -1, start)
+	p.lowerSpawned(child, n.sw.pos, start)
 	s.spawns = append(s.spawns, n.sw.pos)
 }

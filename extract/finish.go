@@ -48,7 +48,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 			sw.after.fires = append(sw.after.fires, tickFire{p: p, from: p.q.Init, to: start})
 		}
 		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
-		p.lowerBody(child, sw.fn.Blocks[0], 0, -1, start)
+		p.lowerSpawned(child, sw.pos, start)
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)
 			rets := child.returns

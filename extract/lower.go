@@ -1150,6 +1150,17 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)
 }
 
+// lowerSpawned lowers the body of the function a goroutine runs, started
+// by the go statement at pos: a goroutine that runs the model's own source
+// (go cancel()) has its steps shown at the go statement.
+func (p *proc) lowerSpawned(child *frame, pos token.Pos, start int) {
+	if p.s.x.inModelSource(child.fn.Pos()) && !p.s.x.inModelSource(pos) {
+		p.modelCall = pos
+	}
+	p.lowerBody(child, child.fn.Blocks[0], 0, -1, start)
+	p.modelCall = token.NoPos
+}
+
 // lowerCallee lowers the body of the function child calls from start, for
 // a call at pos: a wrapper the SSA builder made, whose instructions have no
 // positions, has its steps and panics reported at the call.
