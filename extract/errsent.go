@@ -123,15 +123,21 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 	return errSpec{}, false
 }
 
-// newError makes the error spec describes, in shared memory.
-func (s *system) newError(spec errSpec) value {
-	t := s.x.errorType()
+// specType is the type of the error spec describes: errors.New's,
+// fmt.Errorf's with %w, or errors.Join's.
+func (x *extractor) specType(spec errSpec) types.Type {
 	switch {
 	case spec.wrap:
-		t = s.x.wrapType()
+		return x.wrapType()
 	case spec.join:
-		t = s.x.joinType()
+		return x.joinType()
 	}
+	return x.errorType()
+}
+
+// newError makes the error spec describes, in shared memory.
+func (s *system) newError(spec errSpec) value {
+	t := s.x.specType(spec)
 	o := s.newObject(spec.name, t, nil, -1)
 	s.fillError(o, spec)
 	return errIface(o)

@@ -483,13 +483,7 @@ func (s *system) newKeyedError(spec errSpec) *object {
 	n := s.heap.keyCount[k]
 	s.heap.keyCount[k] = n + 1
 	k = fmt.Sprintf("%s@%d", k, n)
-	t := s.x.errorType()
-	switch {
-	case spec.wrap:
-		t = s.x.wrapType()
-	case spec.join:
-		t = s.x.joinType()
-	}
+	t := s.x.specType(spec)
 	o := s.heap.keyed[k]
 	if o != nil && types.Identical(o.typ, t) {
 		delete(s.heap.keyed, k)
