@@ -177,7 +177,7 @@ func (s *system) index(fr *frame, in *ssa.Index) value {
 	}
 	c, ok := s.get(fr, in.Index).constant()
 	if !ok {
-		s.unsupported(in.Pos(), "indexing an array value of structs, arrays or pointers with an index known only at run time (index the array in memory instead)")
+		s.unsupported(in.Pos(), "indexing an array value of channels, functions, slices, maps or interfaces with an index known only at run time (index the array in memory instead)")
 	}
 	if n := in.X.Type().Underlying().(*types.Array).Len(); c < 0 || c >= n {
 		s.fail(in.Pos(), "index %d out of range [0:%d]", c, n)
@@ -185,11 +185,13 @@ func (s *system) index(fr *frame, in *ssa.Index) value {
 	return partOf(x, fmt.Sprintf("[%d]", c), in.Type())
 }
 
-// arrayValueIndex lowers a[i] of an array value a of integers, booleans,
-// floats or strings (a copy: for _, v := range arr) with an index i known only at
-// run time: the element is the sum of (i == k) * a[k] over the elements k,
-// exact since one term at most is not zero, and an index out of range is
-// Go's panic. ok is false for other instructions.
+// arrayValueIndex lowers a[i] of an array value a (a copy: for _, v :=
+// range arr) with an index i known only at run time. Each scalar cell of
+// the element is the sum of (i == k) * a[k] over the elements k, exact
+// since one term at most is not zero: an integer, float or string as it
+// is, a pointer by its heap id, a struct or array cell by cell. An index
+// out of range is Go's panic. ok is false for other instructions and for
+// elements with other cells (channels, functions, slices, interfaces).
 func (p *proc) arrayValueIndex(fr *frame, in ssa.Instruction, cur int) (int, bool) {
 	ix, ok := in.(*ssa.Index)
 	if !ok || isString(ix.X.Type()) {
@@ -197,33 +199,80 @@ func (p *proc) arrayValueIndex(fr *frame, in ssa.Instruction, cur int) (int, boo
 	}
 	s := p.s
 	arr, ok := ix.X.Type().Underlying().(*types.Array)
-	if !ok || !isScalarPayload(arr.Elem()) {
+	if !ok {
 		return cur, false
 	}
 	x, i := s.get(fr, ix.X), s.get(fr, ix.Index)
 	if _, known := i.constant(); known || x.kind != vAgg || i.kind != vInt {
 		return cur, false
 	}
-	var sum model.Expr = model.C(0)
-	for k := range arr.Len() {
-		elem := partOf(x, fmt.Sprintf("[%d]", k), arr.Elem())
-		if elem.kind != vInt {
-			return cur, false
-		}
-		if c, ok := elem.constant(); ok && c == 0 {
-			continue
-		}
-		sum = foldBool(model.Bin(model.OpAdd, sum, model.Bin(model.OpMul, model.Bin(model.OpEq, i.e, model.C(k)), elem.e))).e
-	}
 	pos := ix.Pos()
+	elem, ok := s.selectElem(x, i.e, arr, pos)
+	if !ok {
+		return cur, false
+	}
 	oor := model.Bin(model.OpOr, model.Bin(model.OpLt, i.e, model.C(0)), model.Bin(model.OpGe, i.e, model.C(arr.Len())))
 	bad := p.emit(cur, model.GuardOp(oor), pos, Origin{})
 	p.panicAt(panicSite{loc: bad, name: "index out of range", pos: pos})
 	cur = p.emit(cur, model.GuardOp(model.Not(oor)), pos, Origin{})
 	if used(ix) {
-		fr.vals[ix] = intVal(sum)
+		fr.vals[ix] = elem
 	}
 	return cur, true
+}
+
+// selectElem returns element i of the array value x of type arr, for an
+// index expression i known to be in range: see arrayValueIndex. ok is
+// false when a cell of the element is not an integer, float, string or
+// pointer.
+func (s *system) selectElem(x value, i model.Expr, arr *types.Array, pos token.Pos) (value, bool) {
+	if !isAggregate(arr.Elem()) {
+		return s.selectCell(x, i, arr.Len(), "", arr.Elem(), pos)
+	}
+	cells, ok := cellsOf(arr.Elem())
+	if !ok {
+		return value{}, false
+	}
+	agg := map[string]value{}
+	for _, c := range cells {
+		v, ok := s.selectCell(x, i, arr.Len(), c.key, c.typ, pos)
+		if !ok {
+			return value{}, false
+		}
+		agg[c.key] = v
+	}
+	return value{kind: vAgg, agg: agg}, true
+}
+
+// selectCell returns cell key, of type t, of element i of the array value
+// x of n elements: the sum of (i == k) * x[k].key over k, an integer
+// expression, or a heap id for a pointer.
+func (s *system) selectCell(x value, i model.Expr, n int64, key string, t types.Type, pos token.Pos) (value, bool) {
+	_, isPtr := t.Underlying().(*types.Pointer)
+	if !isPtr && !isScalarPayload(t) {
+		return value{}, false
+	}
+	var sum model.Expr = model.C(0)
+	for k := range n {
+		v := partOf(x, fmt.Sprintf("[%d]%s", k, key), t)
+		var e model.Expr
+		switch {
+		case isPtr && isRefLike(v):
+			e = s.refExpr(v, pos)
+		case !isPtr && v.kind == vInt:
+			e = v.e
+		default:
+			return value{}, false
+		}
+		if c, ok := e.(model.Const); ok && c.Value == 0 {
+			continue
+		}
+		sum = foldBool(model.Bin(model.OpAdd, sum, model.Bin(model.OpMul, model.Bin(model.OpEq, i, model.C(k)), e))).e
+	}
+	if isPtr {
+		return s.refVal(sum, t), true
+	}
+	return intVal(sum), true
 }
 
 // setupLoadAgg loads a struct or array value in the setup.

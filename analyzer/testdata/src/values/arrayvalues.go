@@ -77,3 +77,100 @@ func weightPastEnd() {
 	<-done
 	_ = n
 }
+
+// Arrays of pointers and of structs copied and indexed at run time: the
+// shards of a striped counter, each a pointer, and a table of routes, each
+// a struct holding a pointer and a weight.
+
+type stripe struct {
+	mu sync.Mutex
+	n  int
+}
+
+type striped struct{ stripes [2]*stripe }
+
+type route struct {
+	to     *stripe
+	weight int
+}
+
+// stripedTotal totals the stripes through a copy of the array while two
+// goroutines add under each stripe's lock: 2 at most.
+//
+//fencecheck:system
+func stripedTotal() {
+	c := &striped{}
+	for i := range c.stripes {
+		c.stripes[i] = &stripe{}
+	}
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := c.stripes[i]
+			s.mu.Lock()
+			s.n++
+			s.mu.Unlock()
+		}()
+	}
+	total := 0
+	for _, s := range c.stripes {
+		s.mu.Lock()
+		total += s.n
+		s.mu.Unlock()
+	}
+	if total > 2 {
+		panic("counted twice")
+	}
+	wg.Wait()
+}
+
+// stripedTotalUnlocked reads each stripe without its lock.
+//
+//fencecheck:system
+func stripedTotalUnlocked() {
+	c := &striped{}
+	for i := range c.stripes {
+		c.stripes[i] = &stripe{}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := c.stripes[1]
+		s.mu.Lock()
+		s.n++ // want `^race: go@\d+ stores s.n here while main loads s.n`
+		s.mu.Unlock()
+	}()
+	total := 0
+	for _, s := range c.stripes {
+		total += s.n
+	}
+	_ = total
+	wg.Wait()
+}
+
+// routeWeights follows the route a goroutine picks at run time, from a
+// copy of the table: the weight of route 1 is 3, so 4 is never seen.
+//
+//fencecheck:system
+func routeWeights() {
+	a, b := &stripe{}, &stripe{}
+	table := [2]route{{a, 1}, {b, 3}}
+	var pick int
+	done := make(chan struct{})
+	go func() {
+		pick = 1
+		close(done)
+	}()
+	<-done
+	r := table[pick]
+	r.to.n += r.weight
+	if b.n == 4 || a.n != 0 {
+		panic("wrong route")
+	}
+	if r.to.n == 3 {
+		panic("route 1 taken") // want `^SC: system routeWeights is wrong even under sequential consistency: the panic is reached here`
+	}
+}

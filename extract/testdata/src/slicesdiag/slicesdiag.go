@@ -62,3 +62,11 @@ func pointerArrayValueIndex() {
 	b := &box{}
 	go func() { b.n = b.boxes()[b.n].n }()
 }
+
+func (b *box) dones() [2]chan int32 { return [2]chan int32{} }
+
+//fencecheck:system
+func chanArrayValueIndex() {
+	b := &box{}
+	go func() { b.dones()[b.n] <- 1 }()
+}
