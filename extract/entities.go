@@ -66,6 +66,10 @@ type Entity struct {
 	// shapes 1, 2, ... and their offsets (headers.go): a value prints as
 	// nil or array[lo:hi]; nil for other entities.
 	Slices []shapeName
+	// Random names, for a cell that holds random numbers (randomcells.go),
+	// what made them ("fastrand()"): the model keeps 0 in it, and a value
+	// prints as that random number.
+	Random string
 }
 
 // shapeName is the array and offset of the shape of a slice header.
@@ -78,6 +82,9 @@ type shapeName struct {
 // bit pattern as the unsigned number, a float's bits as the float, a
 // pointer as nil or &object.
 func (e Entity) Value(v int64) string {
+	if e.Random != "" {
+		return "(a random number: " + e.Random + ")"
+	}
 	if e.Objects != nil {
 		switch {
 		case v == 0:
@@ -245,6 +252,9 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		}
 		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
 		e.Box = s.boxVars[x]
+		if d := s.varDecl[x]; d != nil {
+			e.Random = s.heap.hint.randomCells[d]
+		}
 		lo, hi := s.varLimits(x)
 		e.Limit = domainOf(topAbs, lo, hi)
 		vars = append(vars, e)

@@ -482,6 +482,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			}
 			return p.refuseAt(cur, what, bo.Pos())
 		}
+		if v, ok := anyArith(s.get(fr, bo.X), s.get(fr, bo.Y), bo); ok {
+			fr.vals[bo] = v
+			return cur
+		}
+		if next, ok := p.anyByRegister(fr, bo, cur); ok {
+			return next
+		}
 		if vals, ok := s.anyValues(fr, bo); ok {
 			return p.choice(fr, bo, vals, cur)
 		}
@@ -946,7 +953,10 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 		}
 		s.unsupported(pos, "storing a value of type %s after the spawns (only integers, booleans, strings, pointers and interface values are modelled)", t)
 	}
-	e := s.asInt(val, pos)
+	e, random := p.storeRandom(ptr, val, t, pos)
+	if !random {
+		e = s.asInt(val, pos)
+	}
 	if ptr.obj.owner >= 0 {
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AssignOp(p.privateReg(q), e)}
@@ -1042,6 +1052,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		}
 		fr.vals[in] = opaque("a value of type " + t.String())
 		return cur
+	}
+	if next, ok := p.loadRandom(fr, in, ptr, pos, o, cur); ok {
+		return next
 	}
 	reg := -1
 	if used(in) {

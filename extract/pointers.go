@@ -92,6 +92,9 @@ type heapHint struct {
 	// anyStrings is set once a round made a string the model does not
 	// compute: string comparisons then allow for it (strings.go).
 	anyStrings bool
+	// randomCells are the fields and variables whose cells hold random
+	// numbers, with what made them (randomcells.go).
+	randomCells map[*types.Var]string
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -142,6 +145,9 @@ type heapState struct {
 	changed    bool                    // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
+	// randomCells are the fields and variables this round stored random
+	// numbers in, with what made them (randomcells.go).
+	randomCells map[*types.Var]string
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -523,6 +529,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		h.boxGrowth = s.heap.hint.boxGrowth + 1
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
+	h.randomCells = maps.Clone(s.heap.hint.randomCells)
+	for decl, what := range s.heap.randomCells {
+		if h.randomCells == nil {
+			h.randomCells = map[*types.Var]string{}
+		}
+		h.randomCells[decl] = what
+	}
 	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
 	h.chanCells = s.heap.chanCells
 	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {

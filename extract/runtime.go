@@ -290,8 +290,14 @@ func (x *extractor) lowerVariants(name string, decl *ast.FuncDecl, fn *ssa.Funct
 // anyValue is the result of a call that returns any non-negative value of
 // type t (fastrand, rand.Int63), named what.
 func anyValue(what string, t types.Type) value {
-	v := opaque(fmt.Sprintf("the result of %s, any value (only %s %% n and %s & m with constants n from 1 to %d and m below it are modelled)", what, what, what, maxRandChoices))
-	v.anyInt, v.typ = true, t
+	return anyValueOf("the result of "+what, what, t)
+}
+
+// anyValueOf is a value that may be any non-negative value of type t,
+// shown as shown in messages and made by rand.
+func anyValueOf(shown, rand string, t types.Type) value {
+	v := opaque(fmt.Sprintf("%s, any value (only %% n and & m of it, with constants n from 1 to %d and m below it, are modelled)", shown, maxRandChoices))
+	v.anyInt, v.typ, v.rand = true, t, rand
 	return v
 }
 

@@ -986,6 +986,9 @@ func describe(v value) string {
 }
 
 func (s *system) binop(fr *frame, in *ssa.BinOp) value {
+	if v, ok := anyArith(s.get(fr, in.X), s.get(fr, in.Y), in); ok {
+		return v
+	}
 	if v, ok := s.anyBinop(fr, in); ok {
 		return v
 	}

@@ -77,6 +77,9 @@ type value struct {
 	// anyInt marks an opaque value that may be any non-negative integer
 	// of type typ (fastrand's result, runtime.go).
 	anyInt bool
+	// rand names, for an anyInt value, what made it ("cheaprand()", or
+	// "t.idx, which holds cheaprand()").
+	rand string
 	// uncomputed marks an opaque value that a goroutine got from a call
 	// the model does not run: an operator applied to it is a run-time
 	// refusal (refuse.go).

@@ -2,6 +2,8 @@
 // the model cannot express.
 package slicesdiag
 
+import "math/rand"
+
 type box struct {
 	n    int32
 	buf  []int32
@@ -69,4 +71,28 @@ func (b *box) dones() [2]chan int32 { return [2]chan int32{} }
 func chanArrayValueIndex() {
 	b := &box{}
 	go func() { b.dones()[b.n] <- 1 }()
+}
+
+type seeded struct{ seed int64 }
+
+//fencecheck:system
+func randomSigned() {
+	s := &seeded{}
+	go func() {
+		s.seed = rand.Int63()
+		s.seed = s.seed - 1
+	}()
+}
+
+//fencecheck:system
+func randomSignedStore() {
+	s := &seeded{}
+	go func() {
+		s.seed = rand.Int63()
+	}()
+	go func() {
+		if s.seed&1 == 0 {
+			s.seed = -1
+		}
+	}()
 }
