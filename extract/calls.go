@@ -345,9 +345,27 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	if ptr.obj.owner >= 0 {
 		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
 	}
-	if ptr.dynamic() {
+	if !ptr.dynamic() {
+		return p.syncOp(fr, in, fn, k, ptr, pos, cur)
+	}
+	if k == callTryLock || k == callTryRLock {
 		s.unsupported(pos, "a %s chosen at run time", deref(fn.Signature.Recv().Type()))
 	}
+	// A mutex or a Once that the pointer picks at run time (a field of an
+	// object a goroutine got from memory): the operation on each.
+	join := p.newLoc(pos)
+	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+		if end, _ := p.syncOp(fr, in, fn, k, q, pos, from); end >= 0 {
+			p.emitTo(end, model.NopOp(), join, pos, Origin{})
+		}
+	})
+	return join, true
+}
+
+// syncOp lowers the call in of a method of sync.Mutex, RWMutex or Once, of
+// kind k, on the cell ptr.
+func (p *proc) syncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr pointer, pos token.Pos, cur int) (int, bool) {
+	s := p.s
 	t, _ := ptr.target()
 	if lk := classify(t); lk != leafRWMutex && lk != leafOnce {
 		s.unsupported(pos, "%s on a %s", fn.Name(), t)

@@ -801,11 +801,23 @@ func (s *system) varFor(ptr pointer) int {
 // location, which it returns.
 func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q pointer) []model.Op) int {
 	join := p.newLoc(pos)
-	if !ptr.dynamic() {
-		for _, op := range ops(ptr) {
-			p.emitTo(cur, op, join, pos, o)
+	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+		for _, op := range ops(q) {
+			p.emitTo(from, op, join, pos, o)
 		}
-		return join
+	})
+	return join
+}
+
+// eachCase calls body for each static pointer q that ptr may be, with the
+// location from which q is the case (cur itself for a static ptr), and
+// adds the panics of the cases that name no cell: nil, an object of another
+// type, an index out of range; an index past the cases is a run-time
+// refusal.
+func (p *proc) eachCase(cur int, ptr pointer, pos token.Pos, body func(q pointer, from int)) {
+	if !ptr.dynamic() {
+		body(ptr, cur)
+		return
 	}
 	bases, bconds, isNil := p.s.objCases(ptr, maxCases, pos)
 	var oor model.Expr
@@ -829,9 +841,7 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 			} else {
 				g = p.emit(cur, model.GuardOp(c), pos, Origin{})
 			}
-			for _, op := range ops(q) {
-				p.emitTo(g, op, join, pos, o)
-			}
+			body(q, g)
 		}
 	}
 	if isNil != nil {
@@ -850,7 +860,6 @@ func (p *proc) access(cur int, ptr pointer, pos token.Pos, o Origin, ops func(q 
 		g := p.emit(cur, model.GuardOp(far), pos, Origin{})
 		p.refuseAt(g, fmt.Sprintf("an index past the first %d elements of a slice whose length is known only at run time (fencecheck splits over those)", windowCases), pos)
 	}
-	return join
 }
 
 func (p *proc) pointerArg(v value, pos token.Pos) pointer {
