@@ -348,11 +348,39 @@ func (s *system) atomicCallText(q, t int) string {
 	default:
 		return ""
 	}
-	fn, ok := s.r.pass.TypesInfo.Uses[id].(*types.Func)
+	obj, known := s.r.pass.TypesInfo.Uses[id]
+	if !known && s.foreignAtomicMethod(q, t, id.Name) {
+		return types.ExprString(call)
+	}
+	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
 		return ""
 	}
 	return types.ExprString(call)
+}
+
+// foreignAtomicMethod reports whether transition t of process q lowers, in
+// another package's code, a call of the method name of a sync/atomic type
+// (v.l.Store(x) on an atomic.Int32 field): the location it accesses has
+// that type.
+func (s *system) foreignAtomicMethod(q, t int, name string) bool {
+	typ := s.sys.Origins[q][t].Type
+	if typ == nil {
+		return false
+	}
+	if p, ok := typ.(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	named, ok := types.Unalias(typ).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync/atomic" {
+		return false
+	}
+	for _, prefix := range []string{"Load", "Store", "Swap", "Add", "And", "Or", "CompareAndSwap"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // foreignAtomicFunc returns the name of the sync/atomic function that the

@@ -2,6 +2,7 @@ package analyzer_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -22,5 +23,24 @@ func TestCrossPackage(t *testing.T) {
 	t.Setenv("GOPATH", gopath)
 	t.Setenv("GO111MODULE", "off")
 	t.Setenv("GOWORK", "off")
-	analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "crosspkg/use")
+	results := analysistest.Run(t, analysistest.TestData(), analyzer.New(analyzer.DefaultConfig()), "crosspkg/use")
+	// The steps in another package's code name its calls of sync/atomic
+	// methods as written.
+	want := map[string]bool{"v.l.Store(x)": false, "v.l.Load() reads 0": false}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				for w := range want {
+					if strings.HasSuffix(rel.Message, w) {
+						want[w] = true
+					}
+				}
+			}
+		}
+	}
+	for w, seen := range want {
+		if !seen {
+			t.Errorf("no step reads %q", w)
+		}
+	}
 }
