@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/fencecheck/fencecheck/extract"
 )
 
 // TestFanOut checks the verdicts of goroutines that start goroutines in
@@ -66,7 +64,7 @@ func TestFanOutProcs(t *testing.T) {
 // that the parent or a worker changes after the go statement.
 func TestFanOutDiagnostics(t *testing.T) {
 	l := load(t, "fanoutdiag")
-	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	systems, diags := refusing(l)
 	if len(systems) != 0 {
 		t.Errorf("%d systems lowered, want none", len(systems))
 	}

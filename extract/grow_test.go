@@ -8,7 +8,6 @@ import (
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/explicit"
-	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -56,7 +55,7 @@ func TestGrowBound(t *testing.T) {
 // elements than the model keeps, cap, slicing and storing a grown slice.
 func TestGrowDiagnostics(t *testing.T) {
 	l := load(t, "appendsdiag")
-	_, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	_, diags := refusing(l)
 	got := map[int][]string{}
 	for _, d := range diags {
 		p := l.fset.Position(d.Pos)

@@ -430,7 +430,7 @@ func (p *proc) lowerInstrs(fr *frame, b *ssa.BasicBlock, from, cur int) {
 		}
 		prev, prevProc := p.at, p.s.curProc
 		p.at, p.s.curProc = unwindCtx{fr: fr, b: b}, p
-		cur = p.instr(fr, b, in, cur)
+		cur = p.instrOrRefuse(fr, b, in, cur)
 		p.at, p.s.curProc = prev, prevProc
 		if cur < 0 {
 			break

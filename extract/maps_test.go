@@ -129,7 +129,7 @@ func TestMapAccesses(t *testing.T) {
 // model, on its line, and that a system beside them is lowered.
 func TestMapDiagnostics(t *testing.T) {
 	l := load(t, "mapsdiag")
-	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	systems, diags := refusing(l)
 	var names []string
 	for _, s := range systems {
 		names = append(names, s.Name)

@@ -279,3 +279,66 @@ func (s *system) settleMakeProbes() {
 		}
 	}
 }
+
+// unsupportedPrefix starts the message of every construct the model
+// cannot lower (system.unsupported).
+const unsupportedPrefix = "unsupported in a fencecheck system: "
+
+// procState is what lowering one instruction of a process may change that
+// instrOrRefuse puts back when the instruction turns out to be refused.
+type procState struct {
+	trans, panics, goexits, procs, progProcs int
+	at                                       unwindCtx
+	wrapperPos, modelCall                    token.Pos
+	panicking                                int
+	unwinding                                *unwinding
+	noFence                                  bool
+	curProc                                  *proc
+}
+
+func (p *proc) state() procState {
+	return procState{trans: len(p.q.Trans), panics: len(p.panics), goexits: len(p.goexits),
+		procs: len(p.s.procs), progProcs: len(p.s.prog.Procs), at: p.at, wrapperPos: p.wrapperPos,
+		modelCall: p.modelCall, panicking: p.panicking, unwinding: p.unwinding, noFence: p.noFence,
+		curProc: p.s.curProc}
+}
+
+// restore undoes what lowering an instruction did since st: the
+// transitions it emitted (their locations stay, unreachable), the panics,
+// Goexits and processes it added, and the context it set.
+func (p *proc) restore(st procState) {
+	p.q.Trans, p.origins = p.q.Trans[:st.trans], p.origins[:st.trans]
+	p.panics, p.goexits = p.panics[:st.panics], p.goexits[:st.goexits]
+	p.s.procs, p.s.prog.Procs = p.s.procs[:st.procs], p.s.prog.Procs[:st.progProcs]
+	p.at, p.wrapperPos, p.modelCall = st.at, st.wrapperPos, st.modelCall
+	p.panicking, p.unwinding, p.noFence = st.panicking, st.unwinding, st.noFence
+	p.s.curProc = st.curProc
+}
+
+// instrOrRefuse lowers the instruction in of a goroutine as instr does,
+// and makes a construct the lowering refuses there a run-time refusal at
+// cur instead: the goroutine's path ends there, and a system whose runs
+// never reach it is decided (a library's branch that the system's options
+// turn off, a buffer that grows only once full). What the instruction had
+// lowered before the refusal is undone. Other failures (internal errors,
+// a panic the lowering finds certain) go on as before.
+func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) (next int) {
+	st := p.state()
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		u, ok := r.(unsupported)
+		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) {
+			panic(r)
+		}
+		p.restore(st)
+		pos := u.pos
+		if !pos.IsValid() {
+			pos = in.Pos()
+		}
+		next = p.refuseAt(cur, strings.TrimPrefix(u.msg, unsupportedPrefix), pos)
+	}()
+	return p.instr(fr, b, in, cur)
+}

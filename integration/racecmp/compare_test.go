@@ -143,7 +143,8 @@ func compare(s *system, diags []diagnostic, run *stressRun, stressRoot string) *
 			}
 		case strings.Contains(d.message, "unsupported in a fencecheck system"),
 			strings.HasPrefix(d.message, "internal error"),
-			k == "inconclusive" && strings.Contains(d.message, "looking for data races"):
+			k == "inconclusive" && strings.Contains(d.message, "looking for data races"),
+			k == "inconclusive" && strings.Contains(d.message, "which fencecheck does not model"):
 			r.failures = append(r.failures, d)
 		default:
 			if !slices.Contains(r.others, k) {

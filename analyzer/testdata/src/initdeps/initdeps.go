@@ -34,7 +34,7 @@ func cumulative() []string {
 var re = regexp.MustCompile(`^[a-z_]+$`)
 
 // pattern comes from the environment: nothing it matches is known.
-var pattern = regexp.MustCompile(os.Getenv("INITDEPS_PATTERN")) // want `^unsupported in a fencecheck system: the initial value of package-level variable pattern, which depends on a call of regexp\.MustCompile \(used at initdeps\.go:\d+\)$`
+var pattern = regexp.MustCompile(os.Getenv("INITDEPS_PATTERN"))
 
 // counter is a metric registered by name, as metrics libraries do from
 // package-level variables: the name is checked, then the counter appended
@@ -88,7 +88,7 @@ func (v2) inc(n *int) { *n++ } // want `^race: go@\d+ and go@\d+#2 can both reac
 
 var V2 = v2{}
 
-var budget int32 = 2 // want `^unsupported in a fencecheck system: the initial value of package-level variable budget, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+var budget int32 = 2
 
 var mode int32
 
@@ -99,7 +99,7 @@ type config struct{ workers int32 }
 
 // cfg is only read by configure too, but configure writes the object it
 // points to.
-var cfg = &config{workers: 2} // want `^unsupported in a fencecheck system: the initial value of the object that package-level variable cfg points to, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+var cfg = &config{workers: 2}
 
 func init() { configure() }
 
@@ -117,7 +117,7 @@ func configure() {
 // comparisons counts the comparisons of byName's sorts: a sort the
 // initialisation cannot run may change it, through the interface value it
 // gives sort.Sort.
-var comparisons int32 // want `^unsupported in a fencecheck system: the initial value of package-level variable comparisons, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)$`
+var comparisons int32
 
 type byName []string
 
@@ -138,7 +138,7 @@ type meta struct {
 }
 
 // stats' pid is not known; its count is.
-var stats = &meta{pid: int64(os.Getpid())} // want `^unsupported in a fencecheck system: the initial value of stats\.pid, part of the object that package-level variable stats points to, which depends on a call of os\.Getpid \(used at initdeps\.go:\d+\)$`
+var stats = &meta{pid: int64(os.Getpid())}
 
 // lock is initialised after all of the above.
 var lock = &sync.Mutex{}
@@ -222,7 +222,7 @@ func matchesDash() {
 // matchesEnv uses pattern, which the initialisation cannot compute.
 //
 //fencecheck:system
-func matchesEnv() {
+func matchesEnv() { // want `^inconclusive: system matchesEnv: a run reaches the initial value of package-level variable pattern, which depends on a call of regexp\.MustCompile \(used at initdeps\.go:\d+\)`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -274,7 +274,7 @@ func servedRacy() {
 // spends reads budget, which configure may have changed.
 //
 //fencecheck:system
-func spends() {
+func spends() { // want `^inconclusive: system spends: a run reaches the initial value of package-level variable budget, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)`
 	var mu sync.Mutex
 	left := 0
 	var wg sync.WaitGroup
@@ -312,7 +312,7 @@ func limited() {
 // staffed reads cfg's workers, which configure may have changed.
 //
 //fencecheck:system
-func staffed() {
+func staffed() { // want `^inconclusive: system staffed: a run reaches the initial value of the object that package-level variable cfg points to, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -327,7 +327,7 @@ func staffed() {
 // compared reads comparisons.
 //
 //fencecheck:system
-func compared() {
+func compared() { // want `^inconclusive: system compared: a run reaches the initial value of package-level variable comparisons, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a branch on a call of os\.Getenv\), which may change it \(used at initdeps\.go:\d+\)`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -378,7 +378,7 @@ func counted() {
 // reportsPid reads stats' pid.
 //
 //fencecheck:system
-func reportsPid() {
+func reportsPid() { // want `^inconclusive: system reportsPid: a run reaches the initial value of stats\.pid, part of the object that package-level variable stats points to, which depends on a call of os\.Getpid \(used at initdeps\.go:\d+\)`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -393,7 +393,7 @@ func reportsPid() {
 // recovered is 2 only when riskyEnv does not panic: the initialisation
 // cannot tell, so it does not go on after riskyEnv in setRecovered, whose
 // caller recovers.
-var recovered int32 = 1 // want `^unsupported in a fencecheck system: the initial value of package-level variable recovered, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a call of os\.Getenv, which may panic, below a deferred call that may recover\), which may change it \(used at initdeps\.go:\d+\)$`
+var recovered int32 = 1
 
 func init() {
 	defer func() { _ = recover() }()
@@ -414,7 +414,7 @@ func riskyEnv() {
 // recovers reads recovered.
 //
 //fencecheck:system
-func recovers() {
+func recovers() { // want `^inconclusive: system recovers: a run reaches the initial value of package-level variable recovered, which depends on code of the package's initialisation that cannot be run \(initdeps\.go:\d+: a call of os\.Getenv, which may panic, below a deferred call that may recover\), which may change it \(used at initdeps\.go:\d+\)`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
