@@ -356,6 +356,10 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 				agg[c.key] = v
 				continue
 			}
+			if isFuncCell(c.typ) {
+				agg[c.key], cur = p.loadFuncCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
+				continue
+			}
 			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
 			continue
 		default:
@@ -482,6 +486,9 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 	if ptr.obj.owner >= 0 && val.kind != vAgg {
 		// Goroutine-local memory of a type the model does not keep: an
 		// error only where it is used.
+		for _, c := range s.aggCells(t, pos) {
+			p.noteUnkept(cellPtr(ptr, c), c.typ, val)
+		}
 		return cur
 	}
 	switch val.kind {
@@ -503,8 +510,12 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 		if ptr.obj.owner >= 0 {
 			e, ok := p.privateCellExpr(c.typ, x, pos)
 			if !ok {
-				continue // goroutine-local memory of a type the model does not keep
+				// Goroutine-local memory of a type the model does not
+				// keep: an error only where it is used.
+				p.noteUnkept(q, c.typ, x)
+				continue
 			}
+			delete(p.unkept, q.key())
 			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
@@ -565,6 +576,20 @@ func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, 
 	})
 }
 
+// noteUnkept records that the goroutine-local cell q of type t, a channel
+// or a function, was stored the value x, which the model does not keep
+// there: a load of it is refused until another store (its register does
+// not hold x).
+func (p *proc) noteUnkept(q pointer, t types.Type, x value) {
+	if !isChanCell(t) && !isFuncCell(t) {
+		return
+	}
+	if p.unkept == nil {
+		p.unkept = map[string]string{}
+	}
+	p.unkept[q.key()] = fmt.Sprintf("a %s kept in goroutine-local memory that holds %s", t, describe(x))
+}
+
 // privateCellExpr returns the expression a goroutine-local cell of type t
 // holds for value x: an integer as it is, a channel's identity, a
 // function's index in its table; ok is false for values the model does
@@ -585,6 +610,9 @@ func (p *proc) privateCellExpr(t types.Type, x value, pos token.Pos) (model.Expr
 // a function: the value whose identity it holds, one of every channel of
 // the type (chanCase.byID), or of the function table.
 func (p *proc) loadPrivateRef(q pointer, t types.Type, pos token.Pos, cur int) (value, int) {
+	if why := p.unkept[q.key()]; why != "" {
+		return opaque(why), cur
+	}
 	r := p.newReg(q.name(), types.Typ[types.Int])
 	cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(q))), pos, Origin{})
 	if isFuncCell(t) {

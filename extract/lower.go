@@ -35,8 +35,12 @@ type proc struct {
 	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
 	thresh    []int64              // the widening thresholds of the domain inference (domain.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
-	sources   map[int]source       // what registers hold, in the source (entities.go)
-	refusals  map[int]bool         // the registers of run-time refusals (refuse.go)
+	// unkept are the goroutine-local channel and function cells last
+	// stored with a value the model does not keep there, by key: why a
+	// load of one is refused.
+	unkept   map[string]string
+	sources  map[int]source // what registers hold, in the source (entities.go)
+	refusals map[int]bool   // the registers of run-time refusals (refuse.go)
 	// wrapperPos is, while an SSA wrapper without positions ((*T).M of a
 	// method of T) is inlined, the call that reaches it: its steps and
 	// panics are reported there.
@@ -922,6 +926,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	}
 	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 && !ptr.dynamic() {
 		if e, ok := p.privateCellExpr(t, val, pos); ok {
+			delete(p.unkept, ptr.key())
 			return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
@@ -930,6 +935,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
+		p.noteUnkept(ptr, t, val)
 		return cur
 	}
 	if next, ok := p.storeChanCell(ptr, val, pos, o, cur); ok {
@@ -1037,26 +1043,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isFunc := t.Underlying().(*types.Signature); isFunc {
-			if v, ok := s.spilledAt(ptr); ok {
-				fr.vals[in] = v
-				return cur
-			}
-			if ptr.obj.owner >= 0 && !ptr.dynamic() {
-				// A cell of the goroutine's own (a variable a closure
-				// captures): a register, as storeTo keeps it.
-				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
-				return cur
-			}
-			if ptr.obj.owner < 0 && s.cellsShared(ptr, pos) {
-				// A goroutine stores function values in it: a shared
-				// variable holding a funcTable index.
-				r := p.newReg(p.regName(fr, in), t)
-				cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op { return []model.Op{model.ReadOp(s.varFor(q), r)} })
-				fr.vals[in] = s.funcFromID(t, model.R(r))
-				return cur
-			}
-			// The cell holds what the setup left.
-			fr.vals[in] = p.scalarFromSetup(ptr, "a function value")
+			fr.vals[in], cur = p.loadFuncCell(ptr, t, p.regName(fr, in), pos, o, cur)
 			return cur
 		}
 		fr.vals[in] = opaque("a value of type " + t.String())
@@ -1082,6 +1069,29 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		return []model.Op{model.ReadOp(s.varFor(q), reg)}
 	})
+}
+
+// loadFuncCell lowers the load of the function cell ptr of type t into a
+// value (name names its register, if it needs one).
+func (p *proc) loadFuncCell(ptr pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
+	s := p.s
+	if v, ok := s.spilledAt(ptr); ok {
+		return v, cur
+	}
+	if ptr.obj.owner >= 0 && !ptr.dynamic() {
+		// A cell of the goroutine's own (a variable a closure captures):
+		// a register, as storeTo keeps it.
+		return p.loadPrivateRef(ptr, t, pos, cur)
+	}
+	if ptr.obj.owner < 0 && s.cellsShared(ptr, pos) {
+		// A goroutine stores function values in it: a shared variable
+		// holding a funcTable index.
+		r := p.newReg(name, t)
+		cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op { return []model.Op{model.ReadOp(s.varFor(q), r)} })
+		return s.funcFromID(t, model.R(r)), cur
+	}
+	// The cell holds what the setup left.
+	return p.scalarFromSetup(ptr, "a function value"), cur
 }
 
 func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
