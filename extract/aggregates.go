@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -400,6 +401,9 @@ func (p *proc) readCell(cur int, q pointer, r int, pos token.Pos, o Origin) int 
 // the pointer to a struct the set-up made, say).
 func (p *proc) scalarFromSetup(q pointer, what string) value {
 	if q.obj.owner >= 0 {
+		if v, ok := p.readOnlyCopy(q); ok {
+			return v
+		}
 		return opaque(what + " kept in goroutine-local memory or chosen at run time")
 	}
 	if q.dynamic() {
@@ -619,4 +623,85 @@ func (p *proc) loadPrivateRef(q pointer, t types.Type, pos token.Pos, cur int) (
 		return p.s.funcFromID(t, model.R(r)), cur
 	}
 	return value{kind: vChanRef, e: model.R(r), typ: t, byID: true}, cur
+}
+
+// readOnlyCopy returns the value of the cell q of a goroutine's own object
+// that is a copy its function never changes: an Alloc whose one store, of
+// the whole value, comes before every other use, each a field or element
+// address that is only loaded (a value receiver's copy: m.shards in
+// concurrent-map's GetShard). Cells the model does not keep in
+// goroutine-local memory (slices) are read from the stored value. ok is
+// false for other cells.
+func (p *proc) readOnlyCopy(q pointer) (value, bool) {
+	a, fr := q.obj.alloc, p.at.fr
+	if a == nil || fr == nil || q.dynamic() || a.Parent() != fr.fn {
+		return value{}, false
+	}
+	var store *ssa.Store
+	var uses []ssa.Instruction
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != a || store != nil {
+				return value{}, false
+			}
+			store = r
+		case *ssa.DebugRef:
+		default:
+			if !onlyReadThrough(r) {
+				return value{}, false
+			}
+			uses = append(uses, r)
+		}
+	}
+	if store == nil {
+		return value{}, false
+	}
+	for _, u := range uses {
+		if !comesBefore(store, u) {
+			return value{}, false
+		}
+	}
+	v, ok := fr.vals[store.Val]
+	if !ok || v.kind != vAgg {
+		return value{}, false
+	}
+	t, _ := q.target()
+	return partOf(v, strings.TrimPrefix(q.key(), strconv.Itoa(q.obj.id)), t), true
+}
+
+// onlyReadThrough reports whether the instruction in, a use of an address,
+// only loads from it: a load, or a field or element address only loaded.
+func onlyReadThrough(in ssa.Instruction) bool {
+	switch in := in.(type) {
+	case *ssa.UnOp:
+		return in.Op == token.MUL
+	case *ssa.DebugRef:
+		return true
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		for _, r := range *in.(ssa.Value).Referrers() {
+			if !onlyReadThrough(r) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// comesBefore reports whether a runs before b on every path to b of their
+// function: earlier in one block, or in a block that dominates b's.
+func comesBefore(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, in := range a.Block().Instrs {
+		switch in {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
