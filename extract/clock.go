@@ -40,6 +40,36 @@ type clockVal struct {
 	tick model.Expr
 	off  int64
 	dur  bool
+	// offE, when set, is more of the offset, known only at run time: a
+	// duration a goroutine loaded (t.Add(b.timeout)).
+	offE model.Expr
+}
+
+// offset is the whole offset of c: off, plus offE.
+func (c clockVal) offset() model.Expr {
+	if c.offE == nil {
+		return model.C(c.off)
+	}
+	if c.off == 0 {
+		return c.offE
+	}
+	return model.Bin(model.OpAdd, model.C(c.off), c.offE)
+}
+
+// addOffsets returns the sum of two run-time offsets, either of them nil
+// for none, negated by neg for the second.
+func addOffsets(a, b model.Expr, neg bool) model.Expr {
+	switch {
+	case b == nil:
+		return a
+	case neg && a == nil:
+		return model.Bin(model.OpSub, model.C(0), b)
+	case neg:
+		return model.Bin(model.OpSub, a, b)
+	case a == nil:
+		return b
+	}
+	return model.Bin(model.OpAdd, a, b)
 }
 
 // isTime reports whether t is time.Time.
@@ -72,36 +102,39 @@ func timeOp(fn *ssa.Function) string {
 
 // clockOf returns what the model keeps of v, a value of type time.Time:
 // its reading and the constant it was moved by.
-func (s *system) clockOf(v value, pos token.Pos) (model.Expr, int64) {
+func (s *system) clockOf(v value, pos token.Pos) clockVal {
 	switch {
 	case v.clock != nil && !v.clock.dur:
-		return v.clock.tick, v.clock.off
+		return *v.clock
 	case v.kind == vInt:
-		return v.e, 0
+		return clockVal{tick: v.e}
 	case v.kind == vAgg && len(v.agg) == 0:
-		return model.C(0), 0 // the zero Time
+		return clockVal{tick: model.C(0)} // the zero Time
 	}
 	s.unsupported(pos, "a time.Time that is not a reading of time.Now (%s)", describe(v))
-	return nil, 0
+	return clockVal{}
 }
 
-// timeValue is a time.Time of reading tick moved by off.
-func timeValue(tick model.Expr, off int64) value {
-	if off == 0 {
+// timeValue is a time.Time of reading tick moved by off and offE.
+func timeValue(tick model.Expr, off int64, offE model.Expr) value {
+	if off == 0 && offE == nil {
 		return intVal(tick)
 	}
 	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take: memory keeps readings of time.Now only (store the reading, and add the duration where it is compared)")
-	v.clock = &clockVal{tick: tick, off: off}
+	v.clock = &clockVal{tick: tick, off: off, offE: offE}
 	return v
 }
 
-// durValue is a duration of tick ticks plus off.
-func durValue(tick model.Expr, off int64) value {
+// durValue is a duration of tick ticks plus off and offE.
+func durValue(tick model.Expr, off int64, offE model.Expr) value {
 	if c, ok := tick.(model.Const); ok && c.Value == 0 {
-		return constVal(off)
+		if offE == nil {
+			return constVal(off)
+		}
+		return intVal(clockVal{off: off, offE: offE}.offset())
 	}
-	v := opaque("a duration measured on the clock, in ticks of any length: only comparisons with constants are modelled")
-	v.clock = &clockVal{tick: tick, off: off, dur: true}
+	v := opaque("a duration measured on the clock, in ticks of any length: only comparisons with constants and durations the goroutine loaded are modelled")
+	v.clock = &clockVal{tick: tick, off: off, offE: offE, dur: true}
 	return v
 }
 
@@ -158,7 +191,7 @@ func (p *proc) timeCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 		return 0, false
 	}
 	if v.cmp != nil {
-		return p.clockCompare(fr, in, v.cmp.x, v.cmp.op, v.cmp.k, cur), true
+		return p.clockCompare(fr, in, *v.cmp, cur), true
 	}
 	fr.vals[in] = v.v
 	return cur, true
@@ -176,6 +209,9 @@ type durCmp struct {
 	x  clockVal
 	op token.Token
 	k  int64
+	// kE, when set, is what is compared instead of k: a duration known
+	// only at run time.
+	kE model.Expr
 }
 
 // timeResult evaluates a call of package time op with args; now reads the
@@ -200,36 +236,38 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	case "Now":
 		return timeRes{v: intVal(now())}, true
 	case "Since":
-		t, off := s.clockOf(args[0], pos)
-		return timeRes{v: durValue(sub(now(), t), -off)}, true
+		t := s.clockOf(args[0], pos)
+		return timeRes{v: durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true))}, true
 	case "Until":
-		t, off := s.clockOf(args[0], pos)
-		return timeRes{v: durValue(sub(t, now()), off)}, true
+		t := s.clockOf(args[0], pos)
+		return timeRes{v: durValue(sub(t.tick, now()), t.off, t.offE)}, true
 	case "Time.Sub":
-		a, ao := s.clockOf(args[0], pos)
-		b, bo := s.clockOf(args[1], pos)
-		return timeRes{v: durValue(sub(a, b), ao-bo)}, true
+		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
+		return timeRes{v: durValue(sub(a.tick, b.tick), a.off-b.off, addOffsets(a.offE, b.offE, true))}, true
 	case "Time.Add":
-		t, off := s.clockOf(args[0], pos)
-		d, isConst := args[1].constant()
-		if !isConst {
-			s.unsupported(pos, "t.Add(d) with a d known only at run time")
+		t := s.clockOf(args[0], pos)
+		if d, isConst := args[1].constant(); isConst {
+			return timeRes{v: timeValue(t.tick, t.off+d, t.offE)}, true
 		}
-		return timeRes{v: timeValue(t, off+d)}, true
+		if args[1].kind != vInt {
+			s.unsupported(pos, "t.Add(d) with a d that is %s", describe(args[1]))
+		}
+		return timeRes{v: timeValue(t.tick, t.off, addOffsets(t.offE, args[1].e, false))}, true
 	case "Time.IsZero":
-		t, off := s.clockOf(args[0], pos)
-		if off != 0 {
+		t := s.clockOf(args[0], pos)
+		if t.off != 0 || t.offE != nil {
+			// A moved reading: time.Now() is never the zero Time, and
+			// the zero Time moved is not either.
 			return timeRes{v: constVal(0)}, true
 		}
-		if c, ok := t.(model.Const); ok {
+		if c, ok := t.tick.(model.Const); ok {
 			return timeRes{v: constVal(b2i(c.Value == 0))}, true
 		}
-		return timeRes{v: intVal(model.Bin(model.OpEq, t, model.C(0)))}, true
+		return timeRes{v: intVal(model.Bin(model.OpEq, t.tick, model.C(0)))}, true
 	case "Time.Before", "Time.After", "Time.Equal":
-		a, ao := s.clockOf(args[0], pos)
-		b, bo := s.clockOf(args[1], pos)
+		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
 		cmp := map[string]token.Token{"Time.Before": token.LSS, "Time.After": token.GTR, "Time.Equal": token.EQL}[op]
-		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a, b), off: ao - bo, dur: true}, op: cmp, k: 0}}, true
+		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a.tick, b.tick), off: a.off - b.off, offE: addOffsets(a.offE, b.offE, true), dur: true}, op: cmp}}, true
 	}
 	return timeRes{}, false
 }
@@ -257,7 +295,7 @@ func (s *system) setupTimeCall(fn *ssa.Function, args []value, pos token.Pos) (v
 // constCompare decides a comparison of a duration whose ticks are known.
 func (s *system) constCompare(c durCmp, pos token.Pos) value {
 	d, ok := c.x.tick.(model.Const)
-	if !ok {
+	if !ok || c.x.offE != nil || c.kE != nil {
 		s.unsupported(pos, "a duration the set-up cannot compute")
 	}
 	truths := durTruths(d.Value, c.op, c.k-c.x.off)
@@ -312,15 +350,22 @@ func (s *system) clockBinop(fr *frame, in *ssa.BinOp) (durCmp, bool) {
 		return durCmp{}, false
 	}
 	k, isConst := y.constant()
-	if !isConst || op == token.ILLEGAL {
-		s.unsupported(in.Pos(), "%s %s %s: a duration measured on the clock is only compared with constants", s.x.valueName(fr.fn, in.X), in.Op, s.x.valueName(fr.fn, in.Y))
+	if op == token.ILLEGAL || !isConst && y.kind != vInt {
+		s.unsupported(in.Pos(), "%s %s %s: a duration measured on the clock is only compared with constants and durations a goroutine loaded", s.x.valueName(fr.fn, in.X), in.Op, s.x.valueName(fr.fn, in.Y))
+	}
+	if !isConst {
+		return durCmp{x: *x.clock, op: op, kE: y.e}, true
 	}
 	return durCmp{x: *x.clock, op: op, k: k}, true
 }
 
 // clockCompare lowers, from cur, the comparison c into the value of v:
 // its outcomes for each sign of the duration's ticks, each a step.
-func (p *proc) clockCompare(fr *frame, v ssa.Value, x clockVal, op token.Token, k int64, cur int) int {
+func (p *proc) clockCompare(fr *frame, v ssa.Value, c durCmp, cur int) int {
+	if c.x.offE != nil || c.kE != nil {
+		return p.clockCompareAt(fr, v, c, cur)
+	}
+	x, op, k := c.x, c.op, c.k
 	pos := v.Pos()
 	r := p.newReg(p.regName(fr, v), types.Typ[types.Bool])
 	p.holds(r, fr, v)
@@ -334,6 +379,41 @@ func (p *proc) clockCompare(fr *frame, v ssa.Value, x clockVal, op token.Token, 
 		for _, t := range durTruths(sign.s, op, k-x.off) {
 			p.emitTo(g, model.AssignOp(r, model.C(b2i(t))), next, pos, Origin{})
 		}
+	}
+	return next
+}
+
+// clockCompareAt lowers a comparison c whose offset or bound is known only
+// at run time: ticks + offset op bound, with k' = bound - offset. With no
+// tick, the comparison offset op bound itself. With ticks of one sign, any
+// amount of time of that sign: either outcome where k' lies on that side
+// of 0, and the one outcome of a value beyond k' where it does not.
+func (p *proc) clockCompareAt(fr *frame, v ssa.Value, c durCmp, cur int) int {
+	pos := v.Pos()
+	r := p.newReg(p.regName(fr, v), types.Typ[types.Bool])
+	p.holds(r, fr, v)
+	fr.vals[v] = intVal(model.R(r))
+	bound := c.kE
+	if bound == nil {
+		bound = model.C(c.k)
+	}
+	kk := model.Bin(model.OpSub, bound, c.x.offset())
+	next := p.newLoc(pos)
+	ops := map[token.Token]model.BinOp{token.LSS: model.OpLt, token.LEQ: model.OpLe, token.GTR: model.OpGt,
+		token.GEQ: model.OpGe, token.EQL: model.OpEq, token.NEQ: model.OpNe}
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, c.x.tick, model.C(0))), pos, Origin{})
+	p.emitTo(g, model.AssignOp(r, model.Bin(ops[c.op], model.C(0), kk)), next, pos, Origin{})
+	for _, sign := range []struct {
+		tick, side model.BinOp
+		beyond     int64 // the sign of a value beyond k'
+	}{{model.OpGt, model.OpGt, 1}, {model.OpLt, model.OpLt, -1}} {
+		ticks := model.Bin(sign.tick, c.x.tick, model.C(0))
+		both := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, ticks, model.Bin(sign.side, kk, model.C(0)))), pos, Origin{})
+		p.emitTo(both, model.AssignOp(r, model.C(0)), next, pos, Origin{})
+		p.emitTo(both, model.AssignOp(r, model.C(1)), next, pos, Origin{})
+		one := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, ticks, model.Not(model.Bin(sign.side, kk, model.C(0))))), pos, Origin{})
+		t, _ := compare(c.op, float64(sign.beyond), 0)
+		p.emitTo(one, model.AssignOp(r, model.C(b2i(t))), next, pos, Origin{})
 	}
 	return next
 }

@@ -497,7 +497,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			return p.choice(fr, bo, vals, cur)
 		}
 		if c, ok := s.clockBinop(fr, bo); ok {
-			return p.clockCompare(fr, bo, c.x, c.op, c.k, cur)
+			return p.clockCompare(fr, bo, c, cur)
 		}
 		if cur = p.guardBinOp(fr, bo, cur); cur < 0 {
 			return -1

@@ -1,0 +1,93 @@
+package runtimecalls
+
+import (
+	"sync"
+	"time"
+)
+
+// Durations a goroutine loads from memory, in the style of
+// eapache/go-resiliency's breaker: the error count resets once the
+// timeout, a field, has passed since the last error.
+
+type errWindow struct {
+	mu      sync.Mutex
+	timeout time.Duration
+	last    time.Time
+	errs    int
+}
+
+func (w *errWindow) fail() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.errs > 0 && time.Now().After(w.last.Add(w.timeout)) {
+		w.errs = 0
+	}
+	w.errs++
+	w.last = time.Now()
+}
+
+// stale reports whether the timeout has passed since the last error.
+func (w *errWindow) stale() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.errs > 0 && time.Since(w.last) > w.timeout
+}
+
+// windowErrors counts two errors: at least one is counted whatever the
+// time between them.
+//
+//fencecheck:system
+func windowErrors() {
+	w := &errWindow{timeout: time.Minute}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { w.fail(); wg.Done() }()
+	go func() { w.fail(); wg.Done() }()
+	wg.Wait()
+	if w.errs < 1 || w.errs > 2 {
+		panic("miscounted")
+	}
+}
+
+// windowErrorsBoth expects both errors counted: a minute may pass between
+// them, and the count resets.
+//
+//fencecheck:system
+func windowErrorsBoth() {
+	w := &errWindow{timeout: time.Minute}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { w.fail(); wg.Done() }()
+	go func() { w.fail(); wg.Done() }()
+	wg.Wait()
+	if w.errs != 2 {
+		panic("reset") // want `^SC: system windowErrorsBoth is wrong even under sequential consistency`
+	}
+}
+
+// windowFresh checks right after an error that it is not stale: no time
+// need have passed, but it may have.
+//
+//fencecheck:system
+func windowFresh() {
+	w := &errWindow{timeout: time.Minute}
+	done := make(chan struct{})
+	go func() { w.fail(); close(done) }()
+	<-done
+	if w.stale() {
+		panic("stale at once") // want `^SC: system windowFresh is wrong even under sequential consistency`
+	}
+}
+
+// windowNeverStaleWithoutErrors: stale needs an error first.
+//
+//fencecheck:system
+func windowNeverStaleWithoutErrors() {
+	w := &errWindow{timeout: time.Minute}
+	done := make(chan struct{})
+	go func() { _ = w.stale(); close(done) }()
+	<-done
+	if w.stale() {
+		panic("stale without errors")
+	}
+}
