@@ -375,6 +375,10 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			p.sources[r] = source{name, basePos}
 		}
 		agg[c.key] = intVal(model.R(r))
+		if why := p.unkept[q.key()]; why != "" && q.obj.owner >= 0 && !q.dynamic() {
+			agg[c.key] = opaque(why)
+			continue
+		}
 		cur = p.readCell(cur, q, r, pos, o)
 	}
 	fr.vals[in] = value{kind: vAgg, agg: agg}
@@ -519,7 +523,6 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 				p.noteUnkept(q, c.typ, x)
 				continue
 			}
-			delete(p.unkept, q.key())
 			cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
@@ -580,14 +583,10 @@ func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, 
 	})
 }
 
-// noteUnkept records that the goroutine-local cell q of type t, a channel
-// or a function, was stored the value x, which the model does not keep
-// there: a load of it is refused until another store (its register does
-// not hold x).
+// noteUnkept records that the goroutine-local cell q of type t was stored
+// the value x, which the model does not keep there: every load of it is
+// refused (its register does not hold x).
 func (p *proc) noteUnkept(q pointer, t types.Type, x value) {
-	if !isChanCell(t) && !isFuncCell(t) {
-		return
-	}
 	if p.unkept == nil {
 		p.unkept = map[string]string{}
 	}

@@ -141,7 +141,10 @@ func (s *system) lowerConds() {
 		case "Wait":
 			mu, w := s.varFor(c.mu), c.waiting[p.idx]
 			wait := p.newLoc(site.pos)
-			emit(site.from, []model.Op{model.WriteOp(mu, model.C(0)), model.WriteOp(w, model.C(1))}, wait)
+			emit(site.from, []model.Op{model.ReadEqOp(mu, model.C(1)), model.WriteOp(mu, model.C(0)), model.WriteOp(w, model.C(1))}, wait)
+			// Wait unlocks l: Go's fatal error when it is not locked.
+			p.fatal(site.from, model.LockedOp(guard(model.Bin(model.OpNe, model.V(mu), model.C(1))), model.ReadOp(mu, -1)),
+				"sync: unlock of unlocked mutex", site.pos, site.origin)
 			emit(wait, []model.Op{{Kind: model.Read, Var: w, Reg: -1, Expr: model.C(0), NoSync: true},
 				model.ReadEqOp(mu, model.C(0)), model.WriteOp(mu, model.C(1))}, site.to)
 		case "Signal":

@@ -35,9 +35,9 @@ type proc struct {
 	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
 	thresh    []int64              // the widening thresholds of the domain inference (domain.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
-	// unkept are the goroutine-local channel and function cells last
-	// stored with a value the model does not keep there, by key: why a
-	// load of one is refused.
+	// unkept are the goroutine-local cells some store gave a value the
+	// model does not keep there, by key: why a load of one is refused
+	// (whichever store it follows: the lowering does not follow paths).
 	unkept   map[string]string
 	sources  map[int]source // what registers hold, in the source (entities.go)
 	refusals map[int]bool   // the registers of run-time refusals (refuse.go)
@@ -926,7 +926,6 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	}
 	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 && !ptr.dynamic() {
 		if e, ok := p.privateCellExpr(t, val, pos); ok {
-			delete(p.unkept, ptr.key())
 			return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
 			})
@@ -1051,6 +1050,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	}
 	if next, ok := p.loadRandom(fr, in, ptr, pos, o, cur); ok {
 		return next
+	}
+	if why := p.unkept[ptr.key()]; why != "" && ptr.obj.owner >= 0 && !ptr.dynamic() {
+		fr.vals[in] = opaque(why)
+		return cur
 	}
 	reg := -1
 	if used(in) {
@@ -1445,7 +1448,21 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	case extLock:
 		ops = func(x int) []model.Op { return []model.Op{model.CASSuccess(x, -1, model.C(0), model.C(1))} }
 	case extUnlock:
-		ops = func(x int) []model.Op { return []model.Op{model.LockedOp(model.WriteOp(x, model.C(0)))} }
+		// Unlocking an unlocked mutex is Go's fatal error, which no
+		// recover stops.
+		// The fatal step leaves from where the unlock does, after the
+		// choice of the mutex a run-time pointer names.
+		if o.Type == nil {
+			o.Type = t
+		}
+		join := p.newLoc(pos)
+		p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+			x := s.varFor(q)
+			p.emitTo(from, model.LockedOp(model.ReadEqOp(x, model.C(1)), model.WriteOp(x, model.C(0))), join, pos, o)
+			p.fatal(from, model.LockedOp(model.GuardOp(model.Bin(model.OpNe, model.V(x), model.C(1))), model.ReadOp(x, -1)),
+				"sync: unlock of unlocked mutex", pos, o)
+		})
+		return join
 	}
 	if o.Type == nil {
 		o.Type = t

@@ -673,6 +673,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		}
 		set(1)
 	case extUnlock:
+		if old != 1 {
+			s.fail(pos, "fatal error in the setup of system %s: sync: unlock of unlocked mutex", s.name)
+		}
 		set(0)
 	case extTryLock:
 		if old == 0 {
