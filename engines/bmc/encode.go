@@ -134,6 +134,11 @@ type encoding struct {
 	flushAll *smt.Expr
 	final    map[int]int // variable -> final read access
 	finalEn  map[int][]*smt.Expr
+	// rdPos and varReads, once computed, are the positions in rd of the
+	// reads by access, and by variable the reads that can matter to its
+	// writes, with the variables they read (focus.go's closure).
+	rdPos    map[int]int
+	varReads [][]int
 	badSel   []*smt.Expr
 	faults   []faultRef
 	initVals []*smt.Expr   // per variable

@@ -176,16 +176,13 @@ func (pr *proc) computeBefore(l int) []bool {
 // goal: the reads of the seed transitions and the final reads of vars,
 // and, for every write of a variable such a read reads, the reads of the
 // transitions that can come before the write and of the write's own.
+// What a variable's writes add does not depend on the goal: it is
+// computed once (readsOfWrites), so that a program with many goals (every
+// panic site of inlined library code) costs a pass over each goal's seeds
+// and the variables it reaches.
 func (en *encoding) closure(seeds [][]bool, vars []int) []bool {
-	pos := make(map[int]int, len(en.rd))
-	for k, ri := range en.rd {
-		pos[ri] = k
-	}
+	en.readsOfWrites()
 	focus := make([]bool, len(en.rd))
-	done := make([][]bool, len(en.procs))
-	for i, pr := range en.procs {
-		done[i] = make([]bool, len(pr.q.Trans))
-	}
 	varDone := make([]bool, len(en.p.Vars))
 	var work []int // variables whose writes matter
 	addVar := func(x int) {
@@ -194,45 +191,79 @@ func (en *encoding) closure(seeds [][]bool, vars []int) []bool {
 			work = append(work, x)
 		}
 	}
-	markTrans := func(i int, ts []bool) {
+	for i, ts := range seeds {
 		for t, in := range ts {
-			if !in || done[i][t] {
+			if !in {
 				continue
 			}
-			done[i][t] = true
 			for _, id := range en.procs[i].acc[t] {
 				if a := en.acc[id]; !a.write {
-					focus[pos[id]] = true
+					focus[en.rdPos[id]] = true
 					addVar(a.x)
 				}
 			}
 		}
 	}
-	for i, ts := range seeds {
-		if ts != nil {
-			markTrans(i, ts)
-		}
-	}
 	for _, x := range vars {
 		if id, ok := en.final[x]; ok {
-			focus[pos[id]] = true
+			focus[en.rdPos[id]] = true
 		}
 		addVar(x)
 	}
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
+		for _, k := range en.varReads[x] {
+			if !focus[k] {
+				focus[k] = true
+			}
+			addVar(en.acc[en.rd[k]].x)
+		}
+	}
+	return focus
+}
+
+// readsOfWrites computes en.rdPos and en.varReads: for each variable, the
+// positions in rd of the reads of the transitions that can come before one
+// of its writes, and of the write's own transition.
+func (en *encoding) readsOfWrites() {
+	if en.varReads != nil {
+		return
+	}
+	en.rdPos = make(map[int]int, len(en.rd))
+	for k, ri := range en.rd {
+		en.rdPos[ri] = k
+	}
+	en.varReads = make([][]int, len(en.p.Vars))
+	for x := range en.p.Vars {
+		seen := map[int]bool{}
+		done := map[[2]int]bool{}
+		mark := func(i, t int) {
+			if done[[2]int{i, t}] {
+				return
+			}
+			done[[2]int{i, t}] = true
+			for _, id := range en.procs[i].acc[t] {
+				if a := en.acc[id]; !a.write && !seen[en.rdPos[id]] {
+					seen[en.rdPos[id]] = true
+					en.varReads[x] = append(en.varReads[x], en.rdPos[id])
+				}
+			}
+		}
 		for _, wi := range en.byVar[x] {
 			w := en.acc[wi]
 			if w.proc < 0 {
 				continue
 			}
 			pr := en.procs[w.proc]
-			markTrans(w.proc, pr.before(pr.q.Trans[w.trans].From))
-			markTrans(w.proc, oneTrans(len(pr.q.Trans), w.trans))
+			for t, in := range pr.before(pr.q.Trans[w.trans].From) {
+				if in {
+					mark(w.proc, t)
+				}
+			}
+			mark(w.proc, w.trans)
 		}
 	}
-	return focus
 }
 
 // firstTurn is the resource limit (in Z3's units) of a group's solver
