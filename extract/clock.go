@@ -13,7 +13,7 @@ import (
 //
 // time.Now() reads the system's clock: a shared variable that starts at 1
 // and that a process of its own, clock, advances one tick at a time, at any
-// moment, up to clockMax, with atomic stores; a reading is an atomic load
+// moment, up to clockTicks, with atomic stores; a reading is an atomic load
 // that orders nothing else (reading the time synchronises nothing in Go,
 // and the clock process touches no other memory). So every reading is
 // any value not smaller than one read before it by any goroutine, and
@@ -29,9 +29,20 @@ import (
 // modelled (it counts ticks, not nanoseconds). The set-up reads the clock
 // before any tick: 1.
 
-// clockMax is the clock's last reading: time advances by at most
-// clockMax-1 ticks in a run.
-const clockMax = 3
+// clockMax bounds the clock's last reading, and minTicks is the fewest
+// ticks it may advance by: time advances once more than there are sites
+// that read the clock in the goroutines' code, at least minTicks and at
+// most clockMax-1 times in a run (clockTicks), so that readings at
+// different sites can all differ.
+const (
+	clockMax = 8
+	minTicks = 2
+)
+
+// clockTicks is the clock's last reading in this system.
+func (s *system) clockTicks() int64 {
+	return int64(min(max(s.clockReads+1, minTicks), clockMax-1)) + 1
+}
 
 // clockVal is a time value the model keeps as ticks: a duration (dur) of
 // tick ticks plus off nanoseconds, or a time.Time moved by a constant
@@ -158,7 +169,7 @@ func (s *system) addClock() {
 	p := s.newProc("clock")
 	p.q.Init = p.newLoc(s.clockPos)
 	cur := p.q.Init
-	for t := int64(2); t <= clockMax; t++ {
+	for t := int64(2); t <= s.clockTicks(); t++ {
 		cur = p.emit(cur, model.LockedOp(model.WriteOp(x, model.C(t))), s.clockPos, Origin{})
 	}
 	s.spawns = append(s.spawns, s.clockPos)
@@ -167,6 +178,10 @@ func (s *system) addClock() {
 // readClock lowers a reading of the clock by a process into a new register.
 func (p *proc) readClock(pos token.Pos, cur int) (model.Expr, int) {
 	x := p.s.clockVar(pos)
+	p.s.clockReads++
+	if p.at.b != nil && inLoop(p.at.fr, p.at.b) {
+		p.s.clockReads += clockMax // a reading in a loop: every tick
+	}
 	r := p.newReg("now", types.Typ[types.Int64])
 	cur = p.emit(cur, model.AtomicReadOp(x, r), pos, Origin{})
 	return model.R(r), cur

@@ -330,10 +330,13 @@ type system struct {
 	timers      []*channel // channels of time.After calls of the setup, each a process that sends once
 	// clock is 1 + the clock's variable once time.Now is read, at
 	// clockPos (clock.go).
-	clock     int
-	clockPos  token.Pos
-	tickers   []*ticker
-	tickStops []tickStop
+	clock    int
+	clockPos token.Pos
+	// clockReads counts the readings of the clock the goroutines' code
+	// makes, each site once (clock.go's clockTicks).
+	clockReads int
+	tickers    []*ticker
+	tickStops  []tickStop
 
 	// pools are the sync.Pools, by the key of their cell (pool.go).
 	pools map[string]*syncPool
