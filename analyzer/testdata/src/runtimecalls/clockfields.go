@@ -91,3 +91,26 @@ func windowNeverStaleWithoutErrors() {
 		panic("stale without errors")
 	}
 }
+
+// heartbeats keeps four readings a worker takes in a loop: each can be
+// later than the one before, so expecting otherwise is wrong.
+//
+//fencecheck:system
+func heartbeats() {
+	var mu sync.Mutex
+	var beats [4]time.Time
+	done := make(chan struct{})
+	go func() {
+		for i := range 4 {
+			now := time.Now()
+			mu.Lock()
+			beats[i] = now
+			mu.Unlock()
+		}
+		close(done)
+	}()
+	<-done
+	if beats[0].Before(beats[1]) && beats[1].Before(beats[2]) && beats[2].Before(beats[3]) {
+		panic("four distinct readings") // want `^SC: system heartbeats is wrong even under sequential consistency`
+	}
+}
