@@ -87,21 +87,23 @@ func classifyCall(fn *ssa.Function) callKind {
 func syncRange(t types.Type) (lo, hi int64, ok bool) {
 	switch classify(t) {
 	case leafRWMutex:
-		return -1, rwMutexMaxReaders, true
+		return -1 - rwMutexMaxReaders, rwMutexMaxReaders, true
 	case leafOnce:
 		return 0, 2, true
 	}
 	return 0, 0, false
 }
 
-// boundRWMutexes gives each RWMutex variable the domain [-1, n], n the
-// number of processes that read-lock it. The domain is fencecheck's own: a
+// boundRWMutexes gives each RWMutex variable the domain [-(n+1), n], n
+// the number of sites of each process that read-lock it (-(r+1) is a writer waiting
+// for r readers). The domain is fencecheck's own: a
 // process that holds two read locks at once leaves it, and the analysis
 // widens it to Go's bound.
 func (s *system) boundRWMutexes() {
 	for x := range s.prog.Vars {
 		if classify(s.varType[x]) == leafRWMutex {
-			s.prog.Vars[x].Dom = model.Range(-1, int64(len(s.calls.readers[x])))
+			n := int64(len(s.calls.readers[x])) // the read locks that can be held at once
+			s.prog.Vars[x].Dom = model.Range(-1-n, n)
 		}
 	}
 }
@@ -379,16 +381,28 @@ func (p *proc) syncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr
 	bin := model.Bin
 	switch k {
 	case callWLock:
-		return p.emit(cur, model.CASSuccess(x, -1, model.C(0), model.C(-1)), pos, o), true
+		// Lock announces the writer, r readers still holding becoming
+		// -(r+1) (-1 at once without readers), then waits for the last
+		// of them to leave (-1): new readers wait from the announcement
+		// on, as Go's do.
+		announced := p.emit(cur, model.LockedOp(model.GuardOp(bin(model.OpGe, v, model.C(0))),
+			model.WriteOp(x, bin(model.OpSub, model.C(-1), v))), pos, o)
+		return p.emit(announced, model.LockedOp(model.ReadEqOp(x, model.C(-1))), pos, o), true
 	case callRLock:
-		p.reader(x)
+		p.reader(x, pos)
 		return p.emit(cur, model.LockedOp(model.GuardOp(bin(model.OpGe, v, model.C(0))),
 			model.WriteOp(x, bin(model.OpAdd, v, model.C(1)))), pos, o), true
 	case callRUnlock:
-		p.fatal(cur, model.LockedOp(model.GuardOp(bin(model.OpLe, v, model.C(0))), model.ReadOp(x, -1)),
+		// A reader leaves: r readers are r, or -(r+1) while a writer
+		// waits for them.
+		p.fatal(cur, model.LockedOp(model.GuardOp(bin(model.OpAnd, bin(model.OpLe, v, model.C(0)), bin(model.OpGe, v, model.C(-1)))), model.ReadOp(x, -1)),
 			"sync: RUnlock of unlocked RWMutex", pos, o)
-		return p.emit(cur, model.LockedOp(model.GuardOp(bin(model.OpGt, v, model.C(0))),
-			model.WriteOp(x, bin(model.OpSub, v, model.C(1)))), pos, o), true
+		join := p.newLoc(pos)
+		p.emitTo(cur, model.LockedOp(model.GuardOp(bin(model.OpGt, v, model.C(0))),
+			model.WriteOp(x, bin(model.OpSub, v, model.C(1)))), join, pos, o)
+		p.emitTo(cur, model.LockedOp(model.GuardOp(bin(model.OpLt, v, model.C(-1))),
+			model.WriteOp(x, bin(model.OpAdd, v, model.C(1)))), join, pos, o)
+		return join, true
 	case callWUnlock:
 		p.fatal(cur, model.LockedOp(model.GuardOp(bin(model.OpNe, v, model.C(-1))), model.ReadOp(x, -1)),
 			"sync: Unlock of unlocked RWMutex", pos, o)
@@ -397,7 +411,7 @@ func (p *proc) syncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr
 		succ := model.CASSuccess(x, -1, model.C(0), model.C(-1))
 		fail := model.LockedOp(model.GuardOp(bin(model.OpNe, v, model.C(0))), model.ReadOp(x, -1))
 		if k == callTryRLock {
-			p.reader(x)
+			p.reader(x, pos)
 			succ = model.LockedOp(model.GuardOp(bin(model.OpGe, v, model.C(0))), model.WriteOp(x, bin(model.OpAdd, v, model.C(1))))
 			fail = model.LockedOp(model.GuardOp(bin(model.OpLt, v, model.C(0))), model.ReadOp(x, -1))
 		}
@@ -438,15 +452,17 @@ func onceCall(in *ssa.Call) *ssa.Call {
 	return &ssa.Call{Call: c}
 }
 
-// reader notes that the process read-locks the RWMutex variable x.
-func (p *proc) reader(x int) {
+// reader notes that the process read-locks the RWMutex variable x at pos:
+// each site of each process may hold one read lock at once (a Sum that
+// calls Get holds two).
+func (p *proc) reader(x int, pos token.Pos) {
 	if p.s.calls.readers == nil {
-		p.s.calls.readers = map[int]map[int]bool{}
+		p.s.calls.readers = map[int]map[[2]int]bool{}
 	}
 	if p.s.calls.readers[x] == nil {
-		p.s.calls.readers[x] = map[int]bool{}
+		p.s.calls.readers[x] = map[[2]int]bool{}
 	}
-	p.s.calls.readers[x][p.idx] = true
+	p.s.calls.readers[x][[2]int{p.idx, int(pos)}] = true
 }
 
 // fatal adds, from cur, a transition op to a location where the program

@@ -48,8 +48,9 @@ type deferred struct {
 // packages and nested go statements keeps per system.
 type callState struct {
 	defers map[*frame][]deferred
-	// readers counts, for each RWMutex variable, the processes that read-lock it.
-	readers map[int]map[int]bool
+	// readers counts, for each RWMutex variable, the sites of each
+	// process that read-lock it (process, position).
+	readers map[int]map[[2]int]bool
 	// nested lists the go statements executed by processes, lowered as
 	// processes of their own after the others.
 	nested []nestedSpawn

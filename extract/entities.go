@@ -70,6 +70,8 @@ type Entity struct {
 	// what made them ("fastrand()"): the model keeps 0 in it, and a value
 	// prints as that random number.
 	Random string
+	// RWMutex is set for a sync.RWMutex, whose values print as its state.
+	RWMutex bool
 }
 
 // shapeName is the array and offset of the shape of a slice header.
@@ -84,6 +86,17 @@ type shapeName struct {
 func (e Entity) Value(v int64) string {
 	if e.Random != "" {
 		return "(a random number: " + e.Random + ")"
+	}
+	if e.RWMutex {
+		switch {
+		case v == -1:
+			return "write-locked"
+		case v == 0:
+			return "unlocked"
+		case v > 0:
+			return fmt.Sprintf("read-locked by %d", v)
+		}
+		return fmt.Sprintf("read-locked by %d, a writer waiting", -v-1)
 	}
 	if e.Objects != nil {
 		switch {
@@ -251,6 +264,7 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 			e.Slices = s.shapeNames()
 		}
 		e.WaitGroup = classify(s.varType[x]) == leafWaitGroup
+		e.RWMutex = classify(s.varType[x]) == leafRWMutex
 		e.Box = s.boxVars[x]
 		if d := s.varDecl[x]; d != nil {
 			e.Random = s.heap.hint.randomCells[d]

@@ -158,12 +158,14 @@
 // are lowered by the table of docs/design.md §3, and atomic And/Or as locked
 // read-and-write operations that return the old value (Go 1.23).
 //
-// A sync.RWMutex is one variable: -1 while write-locked, else the number of
-// readers. Lock waits for 0 and sets -1, RLock waits for a value not below 0
-// and adds one, RUnlock subtracts one and Unlock sets 0, each a locked
-// read-modify-write (LOCK CMPXCHG, LOCK XADD). RLock does not wait for a
-// writer that waits, as Go's does: the model has more interleavings, not
-// fewer. Unlocking an RWMutex that is not locked is a bad state (Go's fatal
+// A sync.RWMutex is one variable: -1 while write-locked, r >= 0 for r
+// readers, and -(r+1) while a writer waits for r readers to leave. Lock
+// waits for a value not below 0 and sets -(r+1) (-1 at once without
+// readers), then waits for -1; RLock waits for a value not below 0 and
+// adds one, so that a reader waits for a writer that waits, as Go's does
+// (a second RLock of one goroutine while a writer waits deadlocks);
+// RUnlock moves r or -(r+1) one reader down and Unlock sets 0, each a
+// locked read-modify-write (LOCK CMPXCHG, LOCK XADD). Unlocking an RWMutex that is not locked is a bad state (Go's fatal
 // error, "sync: RUnlock of unlocked RWMutex"). A sync.Once is a variable
 // that is 0, 1 while the function of the first Do runs, 2 after it: the
 // first Do moves it from 0 to 1 (locked), runs the function inlined and
