@@ -434,9 +434,9 @@ func (p *proc) syncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr
 		run := p.emit(cur, model.CASSuccess(x, -1, model.C(0), model.C(1)), pos, o)
 		oc := onceCall(in)
 		if s.onceCalls == nil {
-			s.onceCalls = map[*ssa.Call]bool{}
+			s.onceCalls = map[*ssa.Call]int{}
 		}
-		s.onceCalls[oc] = true
+		s.onceCalls[oc] = 1 + x
 		if run = p.call(fr, oc, run); run >= 0 {
 			p.emitTo(run, model.Exchange(x, -1, model.C(2)), done, pos, o)
 		}

@@ -169,7 +169,9 @@
 // error, "sync: RUnlock of unlocked RWMutex"). A sync.Once is a variable
 // that is 0, 1 while the function of the first Do runs, 2 after it: the
 // first Do moves it from 0 to 1 (locked), runs the function inlined and
-// stores 2 (locked); every other Do waits until an atomic load sees 2.
+// stores 2 (locked), also when the function panics and a deferred call
+// up the stack recovers (Go's Do marks the Once done on its way out); every
+// other Do waits until an atomic load sees 2.
 // atomic.Value's Load, Store, Swap and CompareAndSwap are atomic accesses
 // to its cell, with Go's panics (a nil store, a store of another dynamic
 // type than the first) as bad states.

@@ -1180,7 +1180,8 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.refuseAt(cur, fmt.Sprintf("recursion (%s calls itself)", f.fn.Name()), pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
-	child.site, child.once = in.Block(), s.onceCalls[in]
+	child.site, child.onceVar = in.Block(), s.onceCalls[in]
+	child.once = child.onceVar > 0
 	p.lowerCallee(child, pos, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)
 }

@@ -232,6 +232,12 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 		if cur < 0 {
 			return
 		}
+		if c.fr.onceVar > 0 {
+			// The panic leaves the function a sync.Once runs: Go's Do
+			// marks the Once done on its way out, and later Do calls
+			// return at once.
+			cur = p.emit(cur, model.Exchange(c.fr.onceVar-1, -1, model.C(2)), site.pos, Origin{})
+		}
 	}
 	site.loc = cur
 	p.panics = append(p.panics, site)

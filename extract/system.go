@@ -352,8 +352,9 @@ type system struct {
 	// are the channels made ahead of their make (chanvals.go).
 	chanRank map[token.Pos]int
 	preChans map[string]*channel
-	// onceCalls are the calls of the functions sync.Once's Do runs.
-	onceCalls map[*ssa.Call]bool
+	// onceCalls are the calls of the functions sync.Once's Do runs, each
+	// with 1 + the Once's variable.
+	onceCalls map[*ssa.Call]int
 	// topInstr is the instruction of the system function the set-up
 	// executes, until a goroutine starts; firstGo is the one during which
 	// the first did (a go statement, or a call that starts one), nil while
@@ -495,7 +496,10 @@ type frame struct {
 	site    *ssa.BasicBlock // the block of the parent that calls fn
 	// once marks the function a sync.Once's Do runs, on a Once the
 	// lowering knows: it runs at most once, wherever Do is called.
-	once bool
+	// onceVar is then 1 + the Once's variable, which a panic leaving the
+	// function sets to done, as Go's deferred done.Store does.
+	once    bool
+	onceVar int
 }
 
 type blockState struct {
