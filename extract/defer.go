@@ -91,9 +91,6 @@ func (s *system) checkDefer(in *ssa.Defer) {
 	if in.DeferStack != nil {
 		s.unsupported(in.Pos(), "defer inside the body of a range-over-func loop")
 	}
-	if in.Call.IsInvoke() {
-		s.unsupported(in.Pos(), "a deferred call of the interface method %s", in.Call.Method.Name())
-	}
 }
 
 // setupDefer records a defer statement the setup executes.

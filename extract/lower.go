@@ -1014,6 +1014,11 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = v
 		return cur
 	default:
+		if isAggregate(t) && !used(in) {
+			// A copy nothing uses: the range expression of an index-only
+			// range over an array, which Go does not evaluate.
+			return cur
+		}
 		if isAggregate(t) {
 			return p.loadAgg(fr, in, ptr, cur, pos, o)
 		}
