@@ -83,7 +83,8 @@ type Config struct {
 	// -fix, so that findings no fix removes are printed and fail the run.
 	Unfixed bool
 	// MaxProcs bounds the values runtime.GOMAXPROCS(0), runtime.NumCPU()
-	// and runtime.NumGoroutine() may return: any of 1 to MaxProcs; 0 means
+	// and the set-up's runtime.NumGoroutine() may return: any of 1 to
+	// MaxProcs (a goroutine's NumGoroutine is any positive number); 0 means
 	// extract.DefaultMaxProcs. A system whose set-up reads one is checked
 	// once per value, and a finding names the value it needs.
 	MaxProcs int64
@@ -143,7 +144,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Races, "races", c.Races, "report data races under the Go memory model (false: only x86-TSO and SC findings, for code meant for amd64 and gc -N only)")
 	fs.Int64Var(&c.MemoryLimit, "memory", c.MemoryLimit, "MiB of heap the analysis may use (0 means "+fmt.Sprint(DefaultMemoryLimit)+"); beyond it the answer is inconclusive")
 	fs.BoolVar(&c.Unfixed, "unfixed", c.Unfixed, "report only the findings that have no suggested fix (what -fix leaves)")
-	fs.Int64Var(&c.MaxProcs, "maxprocs", c.MaxProcs, "the largest value runtime.GOMAXPROCS(0), runtime.NumCPU() and runtime.NumGoroutine() may return; a set-up that reads one is checked once per value (0 means "+fmt.Sprint(extract.DefaultMaxProcs)+")")
+	fs.Int64Var(&c.MaxProcs, "maxprocs", c.MaxProcs, "the largest value runtime.GOMAXPROCS(0), runtime.NumCPU() and the set-up's runtime.NumGoroutine() may return; a set-up that reads one is checked once per value (0 means "+fmt.Sprint(extract.DefaultMaxProcs)+")")
 }
 
 // DefaultMemoryLimit is the heap, in MiB, that the analysis of a system may

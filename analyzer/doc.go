@@ -93,7 +93,7 @@
 //	                                MOVs in program order, which gc does not
 //	                                promise for racy code)
 //	-maxprocs=4                     the largest value runtime.GOMAXPROCS(0),
-//	                                NumCPU and NumGoroutine may return; a
+//	                                NumCPU and the set-up's NumGoroutine may return; a
 //	                                set-up that reads one is checked once per
 //	                                value, and a finding names the value
 //	-blocking=true|false            report goroutines that can block forever

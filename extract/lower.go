@@ -481,8 +481,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		if what, ok := s.uncomputedOperand(fr, bo); ok {
 			if isComparison(bo.Op) {
-				// Go's answer is one of the two.
-				return p.choice(fr, bo, []int64{0, 1}, cur)
+				// Go's answer is one of the two, or of those the values
+				// it may be give.
+				return p.choice(fr, bo, s.uncomputedAnswers(fr, bo), cur)
 			}
 			return p.refuseAt(cur, what, bo.Pos())
 		}

@@ -62,6 +62,36 @@ func (s *system) uncomputedOperand(fr *frame, in *ssa.BinOp) (string, bool) {
 	return fmt.Sprintf("the operator %s on %s", in.Op, strings.TrimSuffix(x.why, ", which fencecheck does not compute")), true
 }
 
+// uncomputedAnswers returns the answers of the comparison in, of a value
+// the model does not compute: both, or for a positive one compared with a
+// constant those that values from 1 up give (NumGoroutine() < 1 is false).
+func (s *system) uncomputedAnswers(fr *frame, in *ssa.BinOp) []int64 {
+	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	op := in.Op
+	if y.positive {
+		x, y = y, x
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ,
+			token.GEQ: token.LEQ, token.EQL: token.EQL, token.NEQ: token.NEQ}[op]
+	}
+	c, isConst := y.constant()
+	if !x.positive || !isConst {
+		return []int64{0, 1}
+	}
+	seen := map[bool]bool{}
+	var out []int64
+	for _, v := range []int64{1, c - 1, c, c + 1} {
+		if v < 1 {
+			continue
+		}
+		if r, _ := compare(op, v, c); !seen[r] {
+			seen[r] = true
+			out = append(out, b2i(r))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // isComparison reports whether op is one of Go's comparison operators,
 // whose answer on a value the model does not compute is either boolean.
 func isComparison(op token.Token) bool {

@@ -84,6 +84,10 @@ type value struct {
 	// the model does not run: an operator applied to it is a run-time
 	// refusal (refuse.go).
 	uncomputed bool
+	// positive marks an uncomputed integer known to be at least 1
+	// (runtime.NumGoroutine's result): comparisons with constants keep
+	// only the answers such values give.
+	positive bool
 	// clock is, for an opaque value, the duration or moved time.Time it
 	// is on the clock (clock.go).
 	clock *clockVal

@@ -102,8 +102,8 @@ func cpuBatchesWrong() {
 	}
 }
 
-// goroutineCount reads NumGoroutine in a goroutine: any value from 1 to
-// -maxprocs, never 0.
+// goroutineCount reads NumGoroutine in a goroutine: any positive value,
+// never 0.
 //
 //fencecheck:system
 func goroutineCount() {
@@ -174,4 +174,22 @@ func cappedShards() {
 	if shards[0] != 1 || max(n, 1) != n {
 		panic("a shard was lost")
 	}
+}
+
+// goroutinesShed sheds load when many goroutines run: the program's
+// environment may run any number of them, so the shedding branch, which
+// writes a nil map, is reachable.
+//
+//fencecheck:system
+func goroutinesShed() {
+	var rejected map[string]int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if runtime.NumGoroutine() > 5 {
+			rejected["busy"]++ // want `^SC: system goroutinesShed is wrong even under sequential consistency: the bad state assignment to entry in nil map`
+		}
+	}()
+	wg.Wait()
 }
