@@ -193,7 +193,10 @@ func (p *proc) panicReg() int {
 // bad state of the panic after the last.
 func (p *proc) unwind(site panicSite, id model.Expr) {
 	s := p.s
-	if site.val != nil && !panicValueFree(site.val) {
+	if site.val != nil && !panicValueFree(site.val) && !(p.at.fr != nil && s.readOnlyArg(s.get(p.at.fr, site.val))) {
+		// A value that may point into memory (an error made by
+		// errors.New or fmt.Errorf, whose message never changes, does
+		// not let a recover change anything).
 		s.unsupported(site.pos, "a panic that a deferred call may recover, whose value (of type %s) may point into the system's memory", site.val.Type())
 	}
 	pr := p.panicReg()

@@ -1,6 +1,7 @@
 package runtimecalls
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -209,4 +210,65 @@ func panicInDeferWrong() {
 		defer func() { recover() }()
 	}()
 	wg.Wait()
+}
+
+var errBadInput = errors.New("bad input")
+
+// recoverErrorValue panics with a sentinel error that a deferred call in
+// each worker recovers and counts: one of the two fails.
+//
+//fencecheck:system
+func recoverErrorValue() {
+	var mu sync.Mutex
+	fails := 0
+	var wg sync.WaitGroup
+	for _, v := range []int{-1, 1} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					fails++
+					mu.Unlock()
+				}
+			}()
+			if v < 0 {
+				panic(errBadInput)
+			}
+		}()
+	}
+	wg.Wait()
+	if fails != 1 {
+		panic("miscounted")
+	}
+}
+
+// recoverErrorValueBoth expects both workers to fail.
+//
+//fencecheck:system
+func recoverErrorValueBoth() {
+	fails := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, v := range []int{-1, 1} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r == errBadInput {
+					mu.Lock()
+					fails++
+					mu.Unlock()
+				}
+			}()
+			if v < 0 {
+				panic(errBadInput)
+			}
+		}()
+	}
+	wg.Wait()
+	if fails != 2 {
+		panic("one worker did not fail") // want `^SC: system recoverErrorValueBoth is wrong even under sequential consistency`
+	}
 }
