@@ -3,6 +3,7 @@ package extract
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -111,6 +112,65 @@ func timeOp(fn *ssa.Function) string {
 	return ""
 }
 
+// timeBase is the factor of a moved time's offset id in the word memory
+// keeps for it: tick + timeBase*id, with every tick below timeBase.
+// maxTimeOffsets bounds the distinct offsets a system keeps.
+const (
+	timeBase       = 16
+	maxTimeOffsets = 8
+)
+
+// timeWord returns the word memory keeps for v, a time.Time moved by a
+// constant (a deadline, time.Now().Add(ttl)): its reading plus timeBase
+// times the id of the offset, interned per system (another round reads
+// the words once a round meets a new offset). ok is false for other values.
+func (s *system) timeWord(v value, pos token.Pos) (model.Expr, bool) {
+	if v.clock == nil || v.clock.dur || v.clock.offE != nil {
+		return nil, false
+	}
+	if v.clock.off == 0 {
+		return v.clock.tick, true
+	}
+	id := slices.Index(s.heap.timeOffsets, v.clock.off) + 1
+	if id == 0 {
+		if len(s.heap.timeOffsets) >= maxTimeOffsets {
+			s.unsupported(pos, "more than %d different amounts of time added to the readings kept in memory", maxTimeOffsets)
+		}
+		s.heap.timeOffsets = append(s.heap.timeOffsets, v.clock.off)
+		id = len(s.heap.timeOffsets)
+	}
+	if !slices.Contains(s.heap.hint.timeOffsets, v.clock.off) {
+		s.heapChange("a moved time.Time is kept in memory")
+	}
+	w := model.Expr(model.Bin(model.OpAdd, v.clock.tick, model.C(int64(timeBase*id))))
+	if c, ok := v.clock.tick.(model.Const); ok {
+		w = model.C(c.Value + int64(timeBase*id))
+	}
+	return w, true
+}
+
+// wordClock decodes a word of memory that holds a time.Time (timeWord):
+// its reading, and the offset its id names.
+func (s *system) wordClock(e model.Expr) clockVal {
+	offs := s.heap.hint.timeOffsets
+	if len(offs) == 0 {
+		return clockVal{tick: e}
+	}
+	if c, ok := e.(model.Const); ok {
+		cv := clockVal{tick: model.C(c.Value % timeBase)}
+		if id := c.Value / timeBase; id > 0 && int(id) <= len(offs) {
+			cv.off = offs[id-1]
+		}
+		return cv
+	}
+	id := model.Bin(model.OpDiv, e, model.C(timeBase))
+	var off model.Expr = model.C(0)
+	for k, o := range offs {
+		off = model.Bin(model.OpAdd, off, model.Bin(model.OpMul, model.Bin(model.OpEq, id, model.C(int64(k+1))), model.C(o)))
+	}
+	return clockVal{tick: model.Bin(model.OpMod, e, model.C(timeBase)), offE: off}
+}
+
 // clockOf returns what the model keeps of v, a value of type time.Time:
 // its reading and the constant it was moved by.
 func (s *system) clockOf(v value, pos token.Pos) clockVal {
@@ -118,7 +178,7 @@ func (s *system) clockOf(v value, pos token.Pos) clockVal {
 	case v.clock != nil && !v.clock.dur:
 		return *v.clock
 	case v.kind == vInt:
-		return clockVal{tick: v.e}
+		return s.wordClock(v.e)
 	case v.kind == vAgg && len(v.agg) == 0:
 		return clockVal{tick: model.C(0)} // the zero Time
 	}
@@ -249,7 +309,9 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	}
 	switch op {
 	case "Now":
-		return timeRes{v: intVal(now())}, true
+		// A reading, not a word of memory that wordClock decodes.
+		e := now()
+		return timeRes{v: value{kind: vInt, e: e, clock: &clockVal{tick: e}}}, true
 	case "Since":
 		t := s.clockOf(args[0], pos)
 		return timeRes{v: durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true))}, true
@@ -269,6 +331,13 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 		}
 		return timeRes{v: timeValue(t.tick, t.off, addOffsets(t.offE, args[1].e, false))}, true
 	case "Time.IsZero":
+		if args[0].kind == vInt {
+			// A word of memory or a reading: the zero Time is 0.
+			if c, ok := args[0].constant(); ok {
+				return timeRes{v: constVal(b2i(c == 0))}, true
+			}
+			return timeRes{v: intVal(model.Bin(model.OpEq, args[0].e, model.C(0)))}, true
+		}
 		t := s.clockOf(args[0], pos)
 		if t.off != 0 || t.offE != nil {
 			// A moved reading: time.Now() is never the zero Time, and

@@ -779,6 +779,11 @@ func (s *system) varFor(ptr pointer) int {
 		init = s.sliceInit(v, t, k)
 	} else if ok {
 		c, ok := v.constant()
+		if w, isTime := s.timeWord(v, token.NoPos); !ok && isTime {
+			// A deadline the set-up kept: its word.
+			wc, isConst := w.(model.Const)
+			c, ok = wc.Value, isConst
+		}
 		if !ok {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
 		}

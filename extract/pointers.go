@@ -95,6 +95,9 @@ type heapHint struct {
 	// randomCells are the fields and variables whose cells hold random
 	// numbers, with what made them (randomcells.go).
 	randomCells map[*types.Var]string
+	// timeOffsets are the constant offsets of the moved time.Time values
+	// kept in memory, by id - 1 (clock.go's timeWord).
+	timeOffsets []int64
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -148,6 +151,9 @@ type heapState struct {
 	// randomCells are the fields and variables this round stored random
 	// numbers in, with what made them (randomcells.go).
 	randomCells map[*types.Var]string
+	// timeOffsets are the hint's offsets of moved times, then this
+	// round's (clock.go's timeWord).
+	timeOffsets []int64
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -165,7 +171,7 @@ func (s *system) initHeap(h *heapHint) {
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
-		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells)}
+		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), timeOffsets: slices.Clone(h.timeOffsets)}
 	for _, str := range h.strs {
 		s.intern(str)
 	}
@@ -529,6 +535,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		h.boxGrowth = s.heap.hint.boxGrowth + 1
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
+	h.timeOffsets = s.heap.timeOffsets
 	h.randomCells = maps.Clone(s.heap.hint.randomCells)
 	for decl, what := range s.heap.randomCells {
 		if h.randomCells == nil {

@@ -637,6 +637,9 @@ func (s *system) asInt(v value, pos token.Pos) model.Expr {
 	case vInt:
 		return v.e
 	case vOpaque:
+		if w, ok := s.timeWord(v, pos); ok {
+			return w
+		}
 		s.unsupported(pos, "%s", v.why)
 	}
 	s.unsupported(pos, "%s where an integer is expected", kindName(v.kind))

@@ -512,7 +512,7 @@ func typeRange(t types.Type) (lo, hi int64, ok bool) {
 		return 0, 1, true
 	}
 	if isTime(t) {
-		return 0, clockMax, true
+		return 0, timeBase*(maxTimeOffsets+1) - 1, true
 	}
 	if lo, hi, ok := syncRange(t); ok {
 		return lo, hi, true

@@ -114,3 +114,58 @@ func heartbeats() {
 		panic("four distinct readings") // want `^SC: system heartbeats is wrong even under sequential consistency`
 	}
 }
+
+// A cache whose entries keep their deadline, time.Now().Add(ttl), in the
+// style of TTL caches (patrickmn/go-cache's Item.Expiration as a Time).
+
+type ttlEntry struct {
+	val int
+	exp time.Time
+}
+
+type ttlCache struct {
+	mu    sync.Mutex
+	items map[string]ttlEntry
+}
+
+func (c *ttlCache) set(k string, v int) {
+	c.mu.Lock()
+	c.items[k] = ttlEntry{val: v, exp: time.Now().Add(time.Minute)}
+	c.mu.Unlock()
+}
+
+func (c *ttlCache) get(k string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok || time.Now().After(e.exp) {
+		return 0, false
+	}
+	return e.val, true
+}
+
+// ttlGet reads what was set, or nothing once the minute has passed.
+//
+//fencecheck:system
+func ttlGet() {
+	c := &ttlCache{items: map[string]ttlEntry{}}
+	done := make(chan struct{})
+	go func() { c.set("a", 1); close(done) }()
+	<-done
+	if v, ok := c.get("a"); ok && v != 1 {
+		panic("wrong value")
+	}
+}
+
+// ttlGetAlways expects the entry still there: a minute may have passed.
+//
+//fencecheck:system
+func ttlGetAlways() {
+	c := &ttlCache{items: map[string]ttlEntry{}}
+	done := make(chan struct{})
+	go func() { c.set("a", 1); close(done) }()
+	<-done
+	if _, ok := c.get("a"); !ok {
+		panic("expired") // want `^SC: system ttlGetAlways is wrong even under sequential consistency`
+	}
+}
