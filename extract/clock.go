@@ -191,7 +191,7 @@ func timeValue(tick model.Expr, off int64, offE model.Expr) value {
 	if off == 0 && offE == nil {
 		return intVal(tick)
 	}
-	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take: memory keeps readings of time.Now only (store the reading, and add the duration where it is compared)")
+	v := opaque("a time.Time moved by Add, which only Before, After, Equal, Sub, Since and Until take (memory keeps it when it is moved by a constant; store the reading, and add a duration known only at run time where it is compared)")
 	v.clock = &clockVal{tick: tick, off: off, offE: offE}
 	return v
 }
