@@ -75,11 +75,17 @@ func (s *system) concatStrings(x, y value) (value, bool) {
 // be strAny.
 func (p *proc) stringCompare(fr *frame, in *ssa.BinOp, cur int) (next int, ok bool) {
 	s := p.s
-	if !isString(in.X.Type()) || in.Op != token.EQL && in.Op != token.NEQ {
+	if !isString(in.X.Type()) {
 		return cur, false
 	}
 	x, y := s.get(fr, in.X), s.get(fr, in.Y)
 	if x.kind != vInt || y.kind != vInt {
+		return cur, false
+	}
+	if isOrdering(in.Op) {
+		return p.stringOrder(fr, in, x, y, cur), true
+	}
+	if in.Op != token.EQL && in.Op != token.NEQ {
 		return cur, false
 	}
 	certain := isAnyString(x) || isAnyString(y)
@@ -119,6 +125,81 @@ func (p *proc) stringCompare(fr *frame, in *ssa.BinOp, cur int) (next int, ok bo
 	p.emitTo(either, model.AssignOp(r, model.C(0)), join, pos, Origin{})
 	p.emitTo(either, model.AssignOp(r, model.C(1)), join, pos, Origin{})
 	return join, true
+}
+
+// maxOrderedStrings bounds the strings a comparison of strings known only
+// at run time by <, <=, > or >= lists.
+const maxOrderedStrings = 12
+
+// isOrdering reports whether op is <, <=, > or >=.
+func isOrdering(op token.Token) bool {
+	return op == token.LSS || op == token.LEQ || op == token.GTR || op == token.GEQ
+}
+
+// constStringOrder folds x op y, an ordering of two strings the model
+// knows, as Go compares them (byte-wise); ok is false otherwise.
+func (s *system) constStringOrder(x, y value, op token.Token) (value, bool) {
+	a, aok := s.stringOf(x)
+	b, bok := s.stringOf(y)
+	if !isOrdering(op) || !aok || !bok {
+		return value{}, false
+	}
+	r, _ := compare(op, a, b)
+	return constVal(b2i(r)), true
+}
+
+// stringOrder lowers x op y, an ordering of strings of which one at least
+// is known only at run time: the sum, over the pairs of interned strings
+// that op holds for, of both ids being that pair; either answer where one
+// may be a string fencecheck does not compute. Strings interned after it
+// ask for another round, whose comparison lists them too.
+func (p *proc) stringOrder(fr *frame, in *ssa.BinOp, x, y value, cur int) int {
+	s := p.s
+	if v, ok := s.constStringOrder(x, y, in.Op); ok {
+		fr.vals[in] = v
+		return cur
+	}
+	n := int64(len(s.strs)) + 1
+	if n > maxOrderedStrings {
+		s.unsupported(in.Pos(), "the operator %s on strings known only at run time, with more than %d strings in the system", in.Op, maxOrderedStrings)
+	}
+	if !s.heap.lenSplit || n-1 < s.heap.lenStrs {
+		s.heap.lenSplit, s.heap.lenStrs = true, n-1
+	}
+	ids := func(v value) []int64 {
+		if c, ok := v.constant(); ok {
+			return []int64{c}
+		}
+		return upTo(0, n-1)
+	}
+	var sum model.Expr = model.C(0)
+	for _, a := range ids(x) {
+		for _, b := range ids(y) {
+			if a == strAny || b == strAny {
+				continue
+			}
+			sa, _ := s.stringOf(constVal(a))
+			sb, _ := s.stringOf(constVal(b))
+			if r, _ := compare(in.Op, sa, sb); r {
+				sum = model.Bin(model.OpAdd, sum, model.Bin(model.OpAnd, model.Bin(model.OpEq, x.e, model.C(a)), model.Bin(model.OpEq, y.e, model.C(b))))
+			}
+		}
+	}
+	pos := in.Pos()
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Bool])
+	p.holds(r, fr, in)
+	fr.vals[in] = intVal(model.R(r))
+	join := p.newLoc(pos)
+	var anyE model.Expr = model.C(0)
+	if s.heap.hint.anyStrings || isAnyString(x) || isAnyString(y) {
+		anyE = model.Bin(model.OpOr, model.Bin(model.OpEq, x.e, model.C(strAny)), model.Bin(model.OpEq, y.e, model.C(strAny)))
+		either := p.emit(cur, model.GuardOp(anyE), pos, Origin{})
+		p.emitTo(either, model.AssignOp(r, model.C(0)), join, pos, Origin{})
+		p.emitTo(either, model.AssignOp(r, model.C(1)), join, pos, Origin{})
+	}
+	known := p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
+	p.emitTo(known, model.AssignOp(r, sum), join, pos, Origin{})
+	return join
 }
 
 // isString reports whether t is a string type.
@@ -164,6 +245,8 @@ func (s *system) checkStringOp(in *ssa.BinOp) {
 	}
 	switch in.Op {
 	case token.EQL, token.NEQ:
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		s.unsupported(in.Pos(), "the operator %s on strings the set-up does not know", in.Op)
 	case token.ADD:
 		s.unsupported(in.Pos(), "concatenating strings known only at run time (strings are opaque values: only ==, != and len of a constant are modelled)")
 	default:

@@ -1014,6 +1014,11 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if isString(in.X.Type()) && (isAnyString(x) || isAnyString(y)) {
 		s.unsupported(in.Pos(), "comparing a string that fencecheck does not compute in the set-up (it runs concretely)")
 	}
+	if isString(in.X.Type()) {
+		if v, ok := s.constStringOrder(x, y, in.Op); ok {
+			return v
+		}
+	}
 	s.checkStringOp(in)
 	if v, ok := s.opaqueCompare(x, y, in); ok {
 		return v
