@@ -73,6 +73,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.lowerLate()
 	s.lowerChannels()
 	s.lowerConds()
+	s.dropHeldUnlockFaults()
 	s.checkUnsafeCompares()
 
 	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns, Foreign: s.x.foreign}

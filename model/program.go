@@ -213,6 +213,21 @@ func (q *Process) AddTrans(from int, op Op, to int, pos Pos) int {
 	return len(q.Trans) - 1
 }
 
+// Retain keeps the transitions of q for which keep reports true, in their
+// order, and returns the index each had before.
+func (q *Process) Retain(keep func(i int) bool) []int {
+	var trans []Transition
+	var old []int
+	for i, t := range q.Trans {
+		if keep(i) {
+			trans = append(trans, t)
+			old = append(old, i)
+		}
+	}
+	q.Trans, q.out = trans, nil
+	return old
+}
+
 // Like reports whether q and b have the same initial location, number of
 // locations, registers (domains and initial values) and transitions
 // (endpoints, in order), with sameOp true of each pair of operations: they
