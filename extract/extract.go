@@ -632,7 +632,7 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			// run-time refusal, as in the rounds before.
 			hint.sizedRefused = map[makeSite]string{}
 			for site := range hint.makeLens {
-				hint.sizedRefused[site] = strings.TrimPrefix(d.Message, "unsupported in a fencecheck system: ")
+				hint.sizedRefused[site] = strings.TrimPrefix(d.Message, unsupportedPrefix)
 			}
 			hint.makeLens, hint.noMakeLens = nil, true
 			continue

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"slices"
+
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -30,6 +32,9 @@ func (s *system) dropHeldUnlockFaults() {
 	}
 	steps := map[int][]fatalStep{} // by mutex variable
 	for _, p := range s.procs {
+		if !slices.ContainsFunc(p.panics, func(site panicSite) bool { return site.name == unlockFatal }) {
+			continue
+		}
 		into := map[int][]int{} // location -> the transitions into it
 		for ti, t := range p.q.Trans {
 			into[t.To] = append(into[t.To], ti)

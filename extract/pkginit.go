@@ -160,7 +160,7 @@ func (s *system) initStopped(u unsupported) {
 // cannotRun says why code of the initialisation cannot be run, from the
 // failure u that stopped it (or the step bound, when loop is set).
 func (s *system) cannotRun(u unsupported, loop bool) string {
-	why := strings.TrimPrefix(u.msg, "unsupported in a fencecheck system: ")
+	why := strings.TrimPrefix(u.msg, unsupportedPrefix)
 	if loop {
 		why = fmt.Sprintf("a loop that does not finish within %d steps", maxSetupSteps)
 	}
@@ -808,7 +808,7 @@ func (s *system) initInstr(fr *frame, in ssa.Instruction) bool {
 		if bad == nil {
 			return handled
 		}
-		why = strings.TrimPrefix(bad.msg, "unsupported in a fencecheck system: ")
+		why = strings.TrimPrefix(bad.msg, unsupportedPrefix)
 	}
 	fr.vals[v] = opaqueFrom(why, vals...)
 	return true

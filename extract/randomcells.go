@@ -88,14 +88,7 @@ func (p *proc) loadRandom(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos, o
 	}
 	r := p.newReg(name, in.Type())
 	fr.vals[in] = anyValueOf(fmt.Sprintf("%s, which holds random numbers (%s)", name, what), what, in.Type())
-	if ptr.obj.owner >= 0 {
-		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
-			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
-		}), true
-	}
-	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
-		return []model.Op{model.ReadOp(s.varFor(q), r)}
-	}), true
+	return p.readCell(cur, ptr, r, pos, o), true
 }
 
 // anyByRegister lowers x & m and x % n, with x any non-negative value and

@@ -65,7 +65,7 @@ func (s *system) containedCall(fr *frame, c *ssa.CallCommon, f value, args []val
 	}
 	after := s.shape()
 	after.objects = before.objects
-	if after != before || len(*spawns) > 0 || !strings.HasPrefix(bad.msg, "unsupported in a fencecheck system: ") || s.ownCode(bad.pos) || s.setupRecoverable(fr) {
+	if after != before || len(*spawns) > 0 || !strings.HasPrefix(bad.msg, unsupportedPrefix) || s.ownCode(bad.pos) || s.setupRecoverable(fr) {
 		panic(*bad)
 	}
 	// Undone: the memory as before the call, the objects it made dropped.

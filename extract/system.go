@@ -91,7 +91,7 @@ func (s *system) fail(pos token.Pos, format string, args ...any) {
 }
 
 func (s *system) unsupported(pos token.Pos, what string, args ...any) {
-	s.fail(pos, "unsupported in a fencecheck system: "+what, args...)
+	s.fail(pos, unsupportedPrefix+what, args...)
 }
 
 // debugInfo maps SSA values back to the syntax they came from.
