@@ -35,6 +35,9 @@ type proc struct {
 	limits    map[int][2]int64     // registers whose range is narrower than their type's (pointers.go)
 	thresh    []int64              // the widening thresholds of the domain inference (domain.go)
 	ptrCells  map[string]string    // private pointer cells: "" read as a pointer, else why they cannot be
+	// mapMakes counts the runs of each make of a map the process has
+	// lowered (escapeID).
+	mapMakes map[*ssa.MakeMap]int
 	// unkept are the goroutine-local cells some store gave a value the
 	// model does not keep there, by key: why a load of one is refused
 	// (whichever store it follows: the lowering does not follow paths).

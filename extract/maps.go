@@ -109,6 +109,9 @@ type mapObj struct {
 	// sync: the map is a sync.Map (syncmap.go): no access to the map
 	// itself, only the locked steps on the slots of its keys.
 	sync bool
+	// occ counts, for a goroutine's map, the runs of its make in the
+	// goroutine before the one that made it (escapeID).
+	occ int
 }
 
 // mapSlot is the slot of one key.
@@ -164,10 +167,13 @@ type mapState struct {
 	syncs map[string]*mapObj
 }
 
-// escapeID names a map a goroutine makes: the make, and the goroutine.
+// escapeID names a map a goroutine makes: the make, the goroutine, and
+// which of the make's runs in the goroutine (a function called twice runs
+// its make twice, and Go makes two maps).
 type escapeID struct {
 	site *ssa.MakeMap
 	proc int
+	occ  int
 }
 
 // mapsHint is what a round of lowering tells the next about maps: the
@@ -715,14 +721,20 @@ func (p *proc) mapInstr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur in
 // an earlier round) is shared from here on.
 func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) int {
 	s := p.s
-	if _, ok := s.heap.hint.maps.escapes[escapeID{in, p.idx}]; ok {
+	if p.mapMakes == nil {
+		p.mapMakes = map[*ssa.MakeMap]int{}
+	}
+	occ := p.mapMakes[in]
+	p.mapMakes[in]++
+	if _, ok := s.heap.hint.maps.escapes[escapeID{in, p.idx, occ}]; ok {
 		if inLoop(fr, b) {
 			s.unsupported(in.Pos(), "a map made in a loop of a goroutine and stored in shared memory (each iteration would make a new one)")
 		}
-		fr.vals[in] = value{kind: vMap, mp: s.escapedMap(in, p.idx)}
+		fr.vals[in] = value{kind: vMap, mp: s.escapedMap(escapeID{in, p.idx, occ})}
 		return cur
 	}
 	m := s.newMap(fr, in, p.idx)
+	m.occ = occ
 	fr.vals[in] = value{kind: vMap, mp: m}
 	if inLoop(fr, b) {
 		m.enumerated = true
@@ -966,6 +978,14 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 	pos, o := p.mapOrigin(node, target, in.Map.Type(), in.Pos())
 	alts := p.mapAlts(s.get(fr, in.Map), pos)
 	key, val := s.get(fr, in.Key), s.get(fr, in.Value)
+	if isSliceType(in.Value.Type()) && p.grownPrivate(val) {
+		// A slice the goroutine grew by append: its array is shared
+		// from its make (headers.go).
+		var ok bool
+		if cur, ok = p.storeGrown(val, in.Value, pos, cur); !ok {
+			return cur
+		}
+	}
 	return p.onAlts(alts, pos, cur, func(_ int, a mapAlt, at int) int {
 		if a.m == nil {
 			p.panicAt(panicSite{loc: at, name: "assignment to entry in nil map", pos: pos})
@@ -1029,6 +1049,13 @@ type elemRead struct {
 	regs  []int   // -1 for a fixed cell
 	fixed []value // for a fixed cell
 	ptrs  []bool  // the cell holds a heap id
+	// keys are, for a cell of slice type, the keys of the slots' cells
+	// it reads (the shapes of the headers a goroutine stored there).
+	keys [][]string
+	// other, once value has run, is the condition that a slice read holds
+	// another window than the one the value gives (a run-time refusal,
+	// refuseOther).
+	other model.Expr
 }
 
 // newElemRead prepares the read of the element of the slots of cases
@@ -1045,9 +1072,63 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 	for _, c := range er.cells {
 		reg, ptr := false, false
 		var fixed value
+		var keys []string
 		switch classify(c.typ) {
 		case leafInt:
 			reg = true
+		case leafOther:
+			if isMap(c.typ) {
+				// A map a goroutine stores into a slot is the map's
+				// identity (as in a field, storeMapCell).
+				// Several maps in the slots read are identities too.
+				for i, sc := range cases {
+					v := zeroValue(c.typ)
+					if sc.sl != nil {
+						q := cellPtr(pointer{obj: sc.sl.val}, c)
+						if q.obj.owner >= 0 {
+							s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+						}
+						if s.heap.hint.maps.cells[q.key()] {
+							reg = true
+							continue
+						}
+						v = p.scalarFromSetup(q, "a map")
+					}
+					if i == 0 {
+						fixed = v
+					} else if !same(v, fixed) {
+						reg = true
+					}
+				}
+				break
+			}
+			if !isSliceType(c.typ) {
+				fixed = p.fixedElemCell(m, cases, c, pos)
+				break
+			}
+			// A slice a goroutine stores into a slot, or the slices of
+			// several slots, are header words (headers.go); one only the
+			// set-up stores, the same in every slot read, is its value.
+			for i, sc := range cases {
+				v := zeroValue(c.typ)
+				if sc.sl != nil {
+					q := cellPtr(pointer{obj: sc.sl.val}, c)
+					keys = append(keys, q.key())
+					if q.obj.owner >= 0 {
+						s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+					}
+					if s.sliceCellWritten(q, pos) {
+						reg = true
+						continue
+					}
+					v = p.scalarFromSetup(q, "a slice")
+				}
+				if i == 0 {
+					fixed = v
+				} else if !same(v, fixed) {
+					reg = true
+				}
+			}
 		case leafPointer:
 			ptr = true
 			for i, sc := range cases {
@@ -1068,21 +1149,6 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 					reg = true
 				}
 			}
-		case leafOther:
-			for i, sc := range cases {
-				v := zeroValue(c.typ)
-				if sc.sl != nil {
-					if sc.sl.val.owner >= 0 {
-						s.unsupported(pos, "a goroutine's own map of %s", m.elem)
-					}
-					v = p.scalarFromSetup(cellPtr(pointer{obj: sc.sl.val}, c), "a value")
-				}
-				if i == 0 {
-					fixed = v
-				} else if !same(v, fixed) {
-					s.unsupported(pos, "a map of %s indexed by a key known only at run time (the %s of its elements differ)", m.elem, c.typ)
-				}
-			}
 		default:
 			s.unsupported(pos, "a map of %s (its elements contain a %s)", m.elem, c.typ)
 		}
@@ -1097,8 +1163,41 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 		er.regs = append(er.regs, r)
 		er.fixed = append(er.fixed, fixed)
 		er.ptrs = append(er.ptrs, ptr)
+		er.keys = append(er.keys, keys)
 	}
 	return er
+}
+
+// fixedElemCell returns the cell c of the elements of the slots of cases,
+// which the set-up alone stores: the same value in every slot, or
+// unsupported.
+func (p *proc) fixedElemCell(m *mapObj, cases []slotCase, c cell, pos token.Pos) value {
+	var fixed value
+	for i, sc := range cases {
+		v := zeroValue(c.typ)
+		if sc.sl != nil {
+			if sc.sl.val.owner >= 0 {
+				p.s.unsupported(pos, "a goroutine's own map of %s", m.elem)
+			}
+			v = p.scalarFromSetup(cellPtr(pointer{obj: sc.sl.val}, c), "a value")
+		}
+		if i == 0 {
+			fixed = v
+		} else if !same(v, fixed) {
+			p.s.unsupported(pos, "a map of %s indexed by a key known only at run time (the %s of its elements differ)", m.elem, c.typ)
+		}
+	}
+	return fixed
+}
+
+// refuseOther emits, from cur, the run-time refusal of a read by er of a
+// slice header of another window than the one its value gives.
+func (p *proc) refuseOther(er *elemRead, pos token.Pos, cur int) int {
+	if er == nil || er.other == nil || cur < 0 {
+		return cur
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(er.other), pos, Origin{}), "a slice loaded from a map that holds another array or window than the first stored there (fencecheck keeps one per load)", pos)
+	return p.emit(cur, model.GuardOp(model.Not(er.other)), pos, Origin{})
 }
 
 // readElem adds to st the read of slot sl's element (sl nil: the zero
@@ -1163,6 +1262,17 @@ func (p *proc) writeElem(st *mapStep, m *mapObj, sl *mapSlot, val value, pos tok
 			if st.private {
 				s.unsupported(pos, "a goroutine's own map of %s", m.elem)
 			}
+			if isSliceType(c.typ) {
+				s.wrotePtrCell(q)
+				st.write(q, s.sliceWord(x, c.typ, q.key(), pos))
+				continue
+			}
+			if isMap(c.typ) {
+				if e := s.mapCellWord(q, x, pos); e != nil {
+					st.write(q, e)
+				}
+				continue
+			}
 			if !same(p.scalarFromSetup(q, ""), x) {
 				s.unsupported(pos, "storing %s in the element of a map after the spawns (a map's elements of type %s are fixed by the set-up)", describe(x), c.typ)
 			}
@@ -1181,6 +1291,14 @@ func (er *elemRead) value(s *system) value {
 			vals[i] = er.fixed[i]
 		case er.ptrs[i]:
 			vals[i] = s.refVal(model.R(er.regs[i]), c.typ)
+		case isMap(c.typ):
+			vals[i] = value{kind: vMapRef, e: model.R(er.regs[i]), typ: c.typ}
+		case isSliceType(c.typ):
+			var other model.Expr
+			vals[i], other = s.sliceFromWord(model.R(er.regs[i]), c.typ, er.keys[i], token.NoPos)
+			if other != nil {
+				er.other = orElse(er.other, other)
+			}
 		default:
 			vals[i] = intVal(model.R(er.regs[i]))
 		}
@@ -1262,7 +1380,7 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 	if in.CommaOk {
 		fr.vals[in] = value{kind: vTuple, tup: []value{elem, ok}}
 	}
-	return p.onAlts(alts, pos, cur, func(i int, a mapAlt, at int) int {
+	cur = p.onAlts(alts, pos, cur, func(i int, a mapAlt, at int) int {
 		cs := []slotCase{{}}
 		if a.m != nil {
 			at = p.mapTouch(a.m, false, pos, o, at)
@@ -1284,6 +1402,7 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 			return st.emit(pos, o, at)
 		})
 	})
+	return p.refuseOther(er, pos, cur)
 }
 
 // mapBuiltin lowers len, delete and clear of a map.
@@ -1564,7 +1683,7 @@ func (p *proc) mapNext(fr *frame, in *ssa.Next, cur int) int {
 		at := p.emit(visited, model.AssignOp(it.visits, model.Bin(model.OpAdd, model.R(it.visits), model.C(1))), pos, Origin{})
 		p.emitTo(at, model.AssignOp(okReg, model.C(1)), join, pos, Origin{})
 	}
-	return join
+	return p.refuseOther(er, pos, join)
 }
 
 // Rounds.
@@ -1720,9 +1839,9 @@ func (s *system) inMapCell(m *mapObj) bool {
 	return m.obj.holder != nil && s.heap.hint.maps.cells[m.obj.holder.key()]
 }
 
-// escapedMap returns the shared map that goroutine proc makes at site.
-func (s *system) escapedMap(site *ssa.MakeMap, proc int) *mapObj {
-	k := escapeID{site, proc}
+// escapedMap returns the shared map k names.
+func (s *system) escapedMap(k escapeID) *mapObj {
+	site := k.site
 	if m := s.maps.escaped[k]; m != nil {
 		return m
 	}
@@ -1746,10 +1865,10 @@ func (s *system) mapCandidates(t types.Type) []*mapObj {
 		}
 	}
 	slices.SortFunc(keys, func(a, b escapeID) int {
-		return cmp.Or(cmp.Compare(a.site.Pos(), b.site.Pos()), cmp.Compare(a.proc, b.proc))
+		return cmp.Or(cmp.Compare(a.site.Pos(), b.site.Pos()), cmp.Compare(a.proc, b.proc), cmp.Compare(a.occ, b.occ))
 	})
 	for _, k := range keys {
-		s.escapedMap(k.site, k.proc)
+		s.escapedMap(k)
 	}
 	var out []*mapObj
 	for _, m := range s.maps.all {
@@ -1783,6 +1902,21 @@ func (p *proc) storeMapCell(ptr pointer, val value, pos token.Pos, o Origin, cur
 	if ptr.dynamic() {
 		s.unsupported(pos, "storing a map through a pointer or an index chosen at run time")
 	}
+	e := s.mapCellWord(ptr, val, pos)
+	if e == nil {
+		return cur
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.WriteOp(s.varFor(q), e)}
+	})
+}
+
+// mapCellWord returns what a goroutine's store of the map val into the
+// shared cell ptr writes there, the map's identity, or nil when this round
+// writes nothing: the map is the goroutine's own, which becomes shared, or
+// the cell is not yet known to hold identities (both ask for another
+// round).
+func (s *system) mapCellWord(ptr pointer, val value, pos token.Pos) model.Expr {
 	k := ptr.key()
 	if s.maps.written == nil {
 		s.maps.written = map[string]bool{}
@@ -1790,16 +1924,14 @@ func (p *proc) storeMapCell(ptr pointer, val value, pos token.Pos, o Origin, cur
 	s.maps.written[k] = true
 	if val.kind == vMap && val.mp.owner >= 0 {
 		s.escape(val.mp, ptr.name())
-		return cur
+		return nil
 	}
 	e := s.mapRefExpr(val, pos)
 	if !s.heap.hint.maps.cells[k] {
 		s.heapChange("a goroutine stores a map in shared memory")
-		return cur
+		return nil
 	}
-	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
-		return []model.Op{model.WriteOp(s.varFor(q), e)}
-	})
+	return e
 }
 
 // loadMapCell lowers a load of the map cell ptr of type t: the map the
@@ -1935,8 +2067,8 @@ func (s *system) escape(m *mapObj, name string) {
 	if s.maps.escapes == nil {
 		s.maps.escapes = map[escapeID]string{}
 	}
-	if _, ok := s.maps.escapes[escapeID{m.site, m.owner}]; !ok {
-		s.maps.escapes[escapeID{m.site, m.owner}] = name
+	if k := (escapeID{m.site, m.owner, m.occ}); s.maps.escapes[k] == "" {
+		s.maps.escapes[k] = name
 	}
 	s.heapChange("a goroutine's own map reaches shared memory or a join of maps")
 }

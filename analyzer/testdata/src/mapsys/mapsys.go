@@ -352,3 +352,179 @@ func lazyRace() {
 	}()
 	wg.Wait()
 }
+
+// index keeps a list of values per key, as an inverted index or a
+// registry of handlers per name does: a map of slices grown by append.
+type index struct {
+	mu   sync.Mutex
+	byID map[string][]int32
+}
+
+func (x *index) add(k string, v int32) {
+	x.mu.Lock()
+	x.byID[k] = append(x.byID[k], v)
+	x.mu.Unlock()
+}
+
+// addSplit reads the list under the lock and stores it back under it
+// again: two goroutines that interleave lose an append.
+func (x *index) addSplit(k string, v int32) {
+	x.mu.Lock()
+	l := x.byID[k]
+	x.mu.Unlock()
+	l = append(l, v)
+	x.mu.Lock()
+	x.byID[k] = l
+	x.mu.Unlock()
+}
+
+// sliceValues: two goroutines append to one key's list under the mutex
+// and one to another key's; every append is kept.
+//
+//fencecheck:system
+func sliceValues() {
+	x := &index{byID: map[string][]int32{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		x.add("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		x.add("a", 2)
+		x.add("b", 3)
+		wg.Done()
+	}()
+	wg.Wait()
+	var sum int32
+	for _, v := range x.byID["a"] {
+		sum += v
+	}
+	if len(x.byID["a"]) != 2 || sum != 3 || x.byID["b"][0] != 3 {
+		panic("lost an append")
+	}
+}
+
+// lostAppend: the twin whose read-modify-write spans two critical
+// sections.
+//
+//fencecheck:system
+func lostAppend() {
+	x := &index{byID: map[string][]int32{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		x.addSplit("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		x.addSplit("a", 2)
+		wg.Done()
+	}()
+	wg.Wait()
+	if len(x.byID["a"]) != 2 {
+		panic("lost an append") // want `^SC: system lostAppend is wrong even under sequential consistency: the panic is reached here`
+	}
+}
+
+// sets keeps a set per name: a map of maps, the inner one made on first
+// use, as labels per metric name are kept.
+type sets struct {
+	mu sync.Mutex
+	m  map[string]map[int32]bool
+}
+
+func (s *sets) put(name string, v int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in, ok := s.m[name]
+	if !ok {
+		in = map[int32]bool{}
+		s.m[name] = in
+	}
+	in[v] = true
+}
+
+// putOutside inserts into the inner map after the unlock.
+func (s *sets) putOutside(name string, v int32) {
+	s.mu.Lock()
+	in, ok := s.m[name]
+	if !ok {
+		in = map[int32]bool{}
+		s.m[name] = in
+	}
+	s.mu.Unlock()
+	in[v] = true // want `^race: go@\d+ and go@\d+ can both reach this access \(it stores s.m\["a"\]\) at once, and nothing orders the two \(system nestedRace\)`
+}
+
+// nestedMaps: two goroutines put into one name's set, one into another
+// name the set-up made and into a third.
+//
+//fencecheck:system
+func nestedMaps() {
+	s := &sets{m: map[string]map[int32]bool{"b": {}}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		s.put("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		s.put("a", 2)
+		s.put("b", 3)
+		s.put("c", 4) // a second run of the make: a map of its own
+		wg.Done()
+	}()
+	wg.Wait()
+	if len(s.m["a"]) != 2 || !s.m["b"][3] || len(s.m["c"]) != 1 {
+		panic("lost a put")
+	}
+}
+
+// nestedRace: the twin that writes the inner map unguarded.
+//
+//fencecheck:system
+func nestedRace() {
+	s := &sets{m: map[string]map[int32]bool{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		s.putOutside("a", 1)
+		wg.Done()
+	}()
+	go func() {
+		s.putOutside("a", 2)
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// pair holds two maps a goroutine makes with one helper.
+type pair struct {
+	mu   sync.Mutex
+	a, b map[string]int32
+}
+
+func freshMap() map[string]int32 { return map[string]int32{} }
+
+// twoMakes: one make run twice makes two maps; filling one leaves the
+// other empty.
+//
+//fencecheck:system
+func twoMakes() {
+	p := &pair{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		p.mu.Lock()
+		p.a = freshMap()
+		p.b = freshMap()
+		p.a["x"] = 1
+		p.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+	if len(p.b) != 0 || len(p.a) != 1 {
+		panic("one map for two makes")
+	}
+}
