@@ -152,17 +152,18 @@ func (s *system) sliceBoxName(t types.Type, ts string, v int64) string {
 	return fmt.Sprintf("any(%s[%d:%d])", name, sl.sl.off, sl.sl.off+sl.sl.len)
 }
 
-// sliceTypes returns the slice types an interface value v may hold.
+// sliceTypes returns the slice and map types an interface value v may
+// hold (Go cannot compare them).
 func (s *system) sliceTypes(v value) []types.Type {
 	switch v.kind {
 	case vIface:
-		if isSliceType(v.typ) {
+		if isSliceType(v.typ) || isMap(v.typ) {
 			return []types.Type{v.typ}
 		}
 	case vRef:
 		var ts []types.Type
 		for _, o := range v.objs {
-			if o.box && isSliceType(o.typ) && s.liveSliceBox(o) {
+			if o.box && isSliceType(o.typ) && s.liveSliceBox(o) || isMapBox(o) {
 				ts = append(ts, o.typ)
 			}
 		}

@@ -26,7 +26,7 @@ import (
 // is the box of whichever value it holds (anyint.go), a float too
 // (anyfloat.go); a slice has a box per window (anyslice.go); a struct, an
 // array, a function or a channel has a box of its own, an object holding a
-// copy (valueboxes.go); maps are refused.
+// copy (valueboxes.go); a map has a box per map (anymap.go).
 //
 // An interface cell is a single model variable, so a plain store is one
 // write: the tearing of Go's two-word interface values under a race is not
@@ -85,6 +85,9 @@ func boxable(v value) bool {
 	if isSliceType(v.typ) {
 		return pl.kind == vNil || pl.kind == vSlice // a window (anyslice.go)
 	}
+	if isMap(v.typ) {
+		return pl.kind == vNil || pl.kind == vMap || pl.kind == vMapRef // anymap.go
+	}
 	return v.box != nil // a struct, array, function or channel (valueboxes.go)
 }
 
@@ -133,6 +136,8 @@ func (s *system) boxName(t types.Type, v int64) string {
 		return floatBoxName(t, ts, v)
 	case isSliceType(t):
 		return s.sliceBoxName(t, ts, v)
+	case isMap(t):
+		return s.mapBoxName(ts, v)
 	}
 	if b, ok := t.(*types.Basic); ok && b.Kind() == types.Int {
 		return fmt.Sprintf("any(%d)", v)
@@ -165,6 +170,8 @@ func (s *system) ifaceID(v value, pos token.Pos) model.Expr {
 		return s.sliceBoxesExpr(v.typ, pl, pos)
 	case isSliceType(v.typ):
 		return model.C(s.boxID(v.typ, s.sliceBoxVal(v.typ, pl, pos)))
+	case isMap(v.typ):
+		return s.mapBoxExpr(v.typ, pl, pos)
 	case isScalarPayload(v.typ):
 		if c, ok := pl.constant(); ok {
 			return model.C(s.boxID(v.typ, c))
@@ -199,6 +206,8 @@ func (s *system) ifaceOfObj(o *object) value {
 		return value{kind: vIface, typ: o.typ, env: []value{{kind: vNil}}}
 	case o.box && isSliceType(o.typ):
 		return value{kind: vIface, typ: o.typ, env: []value{s.sliceOfBox(o)}}
+	case isMapBox(o):
+		return value{kind: vIface, typ: o.typ, env: []value{mapOfBox(o)}}
 	case o.box:
 		return value{kind: vIface, typ: o.typ, env: []value{constVal(o.boxVal)}}
 	}
@@ -269,6 +278,8 @@ func (p *proc) typeAssertRef(fr *frame, in *ssa.TypeAssert, x value, cur int) in
 		res = value{kind: vRef, e: model.R(r), objs: objs, typ: at}
 	case isScalarPayload(at):
 		res = intVal(model.R(r))
+	case isMap(at):
+		res = value{kind: vMapRef, e: model.R(r), typ: at} // the box holds its identity
 	default:
 		s.unsupported(pos, "a type assertion to %s on an interface value known only at run time", at)
 	}
@@ -333,6 +344,8 @@ func (p *proc) invokeRef(fr *frame, in *ssa.Call, recv value, cur int) int {
 			rv = value{kind: vNil}
 		case o.box && isSliceType(o.typ):
 			rv = s.sliceOfBox(o)
+		case isMapBox(o):
+			rv = mapOfBox(o)
 		case o.box:
 			rv = constVal(o.boxVal)
 		default:
