@@ -31,7 +31,7 @@
 //     memory: pointers.go, interior.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
 //     errorf.go, errwrap.go, errorsas.go, anyint.go, anyfloat.go,
-//     anyslice.go, valueboxes.go.
+//     anyslice.go, anymap.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, blocking.go.

@@ -1236,33 +1236,43 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 	}
 	n := fn.Signature.Results().Len()
 	res := make([]value, n)
-	regs := make([]int, n)
+	var slots []joinSlot
 	for k := 0; k < n; k++ {
-		regs[k] = -1
 		res[k] = rets[0].vals[k]
 		if !used(in) {
 			continue
 		}
-		for _, r := range rets[1:] {
-			if !same(r.vals[k], res[k]) {
-				t := fn.Signature.Results().At(k).Type()
-				ptrRes := isPtrCell(t) && allRefLike(rets, k)
-				if !isScalarPayload(t) && !ptrRes {
-					s.unsupported(pos, "a %s result that depends on the path taken", t)
-				}
-				regs[k] = p.newReg(fmt.Sprintf("%s.result%d", spawnName(fn, nil), k), t)
-				p.holdsResult(regs[k], fr, in, k)
-				res[k] = intVal(model.R(regs[k]))
-				if ptrRes {
-					objs, ok := s.madeErrors(rets, k)
-					if !ok {
-						objs = s.candidates(t)
-					}
-					res[k] = value{kind: vRef, e: model.R(regs[k]), objs: objs, typ: t}
-				}
-				break
-			}
+		vals := make([]value, len(rets))
+		for i, r := range rets {
+			vals[i] = r.vals[k]
 		}
+		if allSame(vals) {
+			continue
+		}
+		t := fn.Signature.Results().At(k).Type()
+		name := fmt.Sprintf("%s.result%d", spawnName(fn, nil), k)
+		if !isAggregate(t) || !allAgg(vals) {
+			var sl joinSlot
+			res[k], sl = p.joinLeaf(fr, in, k, vals, t, name, rets, pos, func(v value) value { return v })
+			slots = append(slots, sl)
+			continue
+		}
+		// A struct or array: a register per cell that differs.
+		agg := map[string]value{}
+		for _, c := range s.aggCells(t, pos) {
+			cellVals := make([]value, len(vals))
+			for i, v := range vals {
+				cellVals[i] = cellOf(v, c)
+			}
+			if allSame(cellVals) {
+				agg[c.key] = cellVals[0]
+				continue
+			}
+			var sl joinSlot
+			agg[c.key], sl = p.joinLeaf(fr, in, k, cellVals, c.typ, name+c.name, rets, pos, func(v value) value { return cellOf(v, c) })
+			slots = append(slots, sl)
+		}
+		res[k] = value{kind: vAgg, agg: agg}
 	}
 	join := rets[0].loc
 	if len(rets) > 1 {
@@ -1270,11 +1280,15 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		for _, r := range rets {
 			loc := r.loc
 			var ms []model.Op
-			for k := 0; k < n; k++ {
-				if regs[k] >= 0 && isPtrCell(fn.Signature.Results().At(k).Type()) {
-					ms = append(ms, model.AssignOp(regs[k], s.refExpr(r.vals[k], pos)))
-				} else if regs[k] >= 0 {
-					ms = append(ms, model.AssignOp(regs[k], s.asInt(r.vals[k], pos)))
+			for _, sl := range slots {
+				x := sl.get(r.vals[sl.k])
+				if sl.ptr {
+					ms = append(ms, model.AssignOp(sl.reg, s.refExpr(x, pos)))
+				} else if sl.time {
+					w, _ := s.joinTimeWord(x, pos)
+					ms = append(ms, model.AssignOp(sl.reg, w))
+				} else {
+					ms = append(ms, model.AssignOp(sl.reg, s.asInt(x, pos)))
 				}
 			}
 			if len(ms) == 0 {
@@ -1298,6 +1312,86 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		fr.vals[in] = value{kind: vTuple, tup: res}
 	}
 	return join
+}
+
+// joinSlot is a register that joins a result, or a cell of one, over the
+// returns of a call: the value get takes from result k of each return.
+type joinSlot struct {
+	k         int
+	reg       int
+	ptr, time bool // the register holds a heap id, a time.Time's word
+	get       func(value) value
+}
+
+// joinLeaf makes the register that joins vals, the values of type t that
+// the returns give to result k (or to a cell of it, which get takes), and
+// returns the joined value.
+func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Type, name string, rets []retSite, pos token.Pos, get func(value) value) (value, joinSlot) {
+	s := p.s
+	ptrRes := isPtrCell(t) && allRefLikeVals(vals)
+	timeRes := isTime(t)
+	for _, v := range vals {
+		if _, ok := s.joinTimeWord(v, pos); !ok {
+			timeRes = false
+		}
+	}
+	if !isScalarPayload(t) && !ptrRes && !timeRes {
+		s.unsupported(pos, "a %s result that depends on the path taken", t)
+	}
+	r := p.newReg(name, t)
+	p.holdsResult(r, fr, in, k)
+	sl := joinSlot{k: k, reg: r, ptr: ptrRes, time: timeRes, get: get}
+	if !ptrRes {
+		return intVal(model.R(r)), sl
+	}
+	objs, ok := s.madeErrors(rets, k)
+	if !ok {
+		objs = s.candidates(t)
+	}
+	return value{kind: vRef, e: model.R(r), objs: objs, typ: t}, sl
+}
+
+// joinTimeWord returns the word memory would keep for v, a time.Time a
+// return gives (timeWord; the zero Time is 0): a join of times holds it,
+// and clockOf reads the joined value back.
+func (s *system) joinTimeWord(v value, pos token.Pos) (model.Expr, bool) {
+	switch {
+	case v.kind == vAgg && len(v.agg) == 0:
+		return model.C(0), true
+	case v.kind == vInt && v.clock == nil:
+		return v.e, true // a reading, or a word loaded from memory
+	}
+	return s.timeWord(v, pos)
+}
+
+// allSame reports whether every value of vals is the same.
+func allSame(vals []value) bool {
+	for _, v := range vals[1:] {
+		if !same(v, vals[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// allAgg reports whether every value of vals is a struct or array value.
+func allAgg(vals []value) bool {
+	for _, v := range vals {
+		if v.kind != vAgg {
+			return false
+		}
+	}
+	return true
+}
+
+// allRefLikeVals reports whether every value of vals is a heap id.
+func allRefLikeVals(vals []value) bool {
+	for _, v := range vals {
+		if !isRefLike(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // extern lowers a call of sync/atomic, sync or runtime.

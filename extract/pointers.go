@@ -595,17 +595,6 @@ func (s *system) heapRoundsError() string {
 	return fmt.Sprintf("unsupported in a fencecheck system: pointers whose targets do not settle (%s)", s.heap.why)
 }
 
-// allRefLike reports whether result k of every return site is a pointer
-// that can be held as a heap id.
-func allRefLike(rets []retSite, k int) bool {
-	for _, r := range rets {
-		if !isRefLike(r.vals[k]) {
-			return false
-		}
-	}
-	return true
-}
-
 // exprText returns the source text of the expression that computes v in
 // fr's function, when there is one.
 func exprText(s *system, fr *frame, v ssa.Value) (string, bool) {
