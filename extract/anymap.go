@@ -70,3 +70,14 @@ func (s *system) mapBoxName(ts string, id int64) string {
 	}
 	return fmt.Sprintf("any(%s{…})", ts)
 }
+
+// mapOfID returns the map of the set-up of identity id (nil for 0), as
+// the set-up receives it from a channel.
+func (s *system) mapOfID(id int64) value {
+	for _, m := range s.maps.all {
+		if id != 0 && m.id == id {
+			return value{kind: vMap, mp: m}
+		}
+	}
+	return value{kind: vNil}
+}

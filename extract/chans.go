@@ -111,8 +111,8 @@ func (ch *channel) offerCells() []cell {
 // them all in its locked step and a receive reads them all into registers
 // of its own, of which it rebuilds the struct value. Each cell must be of
 // a type a channel of scalars carries (integers, booleans, strings,
-// pointers, interface values, functions and channels); slices, maps and
-// the like are refused.
+// pointers, interface values, functions, channels and maps, the last two
+// by identity); slices and the like are refused.
 //
 // A channel carried by a channel (the reply channel of a request) is its
 // identity, chanID; a received one may be any channel of its type, and an
@@ -136,7 +136,7 @@ func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
 	}
 	if !isAggregate(elem) {
 		if !isElemCell(elem) {
-			s.unsupported(pos, "a channel of %s (channels of integers, booleans, strings, pointers, interface values, functions and struct{} are modelled)", elem)
+			s.unsupported(pos, "a channel of %s (channels of integers, booleans, strings, pointers, interface values, functions, channels, maps and struct{} are modelled)", elem)
 		}
 		return []cell{{typ: elem}}
 	}
@@ -147,7 +147,7 @@ func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
 	for _, c := range cells {
 		name := strings.TrimPrefix(c.name, ".")
 		if !isElemCell(c.typ) {
-			s.unsupported(pos, "a channel of %s, whose elements hold a value of type %s (%s); channels of integers, booleans, strings, pointers, interface values, functions, struct{}, and structs and arrays of these are modelled", elem, c.typ, name)
+			s.unsupported(pos, "a channel of %s, whose elements hold a value of type %s (%s); channels of integers, booleans, strings, pointers, interface values, functions, channels, maps, struct{}, and structs and arrays of these are modelled", elem, c.typ, name)
 		}
 	}
 	return cells
@@ -155,10 +155,10 @@ func (s *system) elemCells(elem types.Type, pos token.Pos) []cell {
 
 // isElemCell reports whether a channel's element, or a cell of it, of
 // type t is a model cell: an integer, boolean or string, a pointer or
-// interface value, or a function.
+// interface value, a function, a channel or a map (its identity).
 func isElemCell(t types.Type) bool {
 	k := classify(t)
-	return k == leafInt || k == leafPointer || isFuncCell(t) || isChanCell(t)
+	return k == leafInt || k == leafPointer || isFuncCell(t) || isChanCell(t) || isMap(t)
 }
 
 // isChanCell reports whether a cell of type t holds a channel: its
@@ -179,6 +179,8 @@ func (s *system) cellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		return s.funcID(t, v, pos)
 	case isChanCell(t):
 		return s.chanID(v, pos)
+	case isMap(t):
+		return s.mapRefExpr(v, pos) // the map's identity (maps.go)
 	}
 	return s.asInt(v, pos)
 }
@@ -216,6 +218,8 @@ func (s *system) cellValue(t types.Type, e model.Expr) value {
 		return s.funcFromID(t, e)
 	case isChanCell(t):
 		return value{kind: vChanRef, e: e, typ: t, byID: true}
+	case isMap(t):
+		return value{kind: vMapRef, e: e, typ: t}
 	}
 	return intVal(e)
 }
@@ -351,6 +355,8 @@ func (s *system) setupRecvFrom(ch *channel, pos token.Pos) (value, int64) {
 				return value{kind: vNil}
 			}
 			return s.funcTableOf(t).funcs[val-1]
+		case isMap(t):
+			return s.mapOfID(val)
 		}
 		return constVal(val)
 	}
