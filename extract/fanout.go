@@ -112,6 +112,10 @@ func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock) (f fanOut, ok bool) {
 			latches = append(latches, pr)
 		}
 	}
+	if n, ok := mapRangeTrips(fr, head); ok {
+		// A range over a map visits each of its keys at most once.
+		return fanOut{n: n}, true
+	}
 	best := fanOut{n: -1}
 	for _, instr := range head.Instrs {
 		phi, isPhi := instr.(*ssa.Phi)
@@ -149,6 +153,28 @@ func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock) (f fanOut, ok bool) {
 		}
 	}
 	return best, best.n >= 0
+}
+
+// mapRangeTrips returns, when head is the head of a range over a map a
+// process lowers, the most iterations the range may run: the keys of the
+// largest map it may visit (mapRange).
+func mapRangeTrips(fr *frame, head *ssa.BasicBlock) (int, bool) {
+	for _, instr := range head.Instrs {
+		next, ok := instr.(*ssa.Next)
+		if !ok || next.IsString {
+			continue
+		}
+		it := fr.vals[next.Iter].it
+		if it == nil || it.m != nil || len(it.order) > 0 {
+			return 0, false // not a process's range
+		}
+		n := 0
+		for _, a := range it.alts {
+			n = max(n, len(a.state))
+		}
+		return n, true
+	}
+	return 0, false
 }
 
 // loopVarName returns the Go variable that phi, a loop's counter, holds,

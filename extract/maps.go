@@ -54,9 +54,11 @@ import (
 // A range over a map visits the keys in any order: each step takes any
 // key not visited yet that is present, and the loop ends when every key
 // present at its start has been visited or deleted; a key inserted during
-// the loop may be visited or not, as in Go. The set-up runs once, so it
-// may range only over a map with at most one key. A nil map reads as
-// empty, and an assignment to it panics (a bad state).
+// the loop may be visited or not, as in Go. The set-up runs once, so at a
+// range over a map of several keys it ends (splitAtRange), and the system
+// function's process runs the loop; a go statement in it starts a
+// goroutine per key (mapRangeTrips). A nil map reads as empty, and an
+// assignment to it panics (a bad state).
 
 // maxMapKeys bounds the keys the model keeps for one map.
 const maxMapKeys = 16
@@ -541,7 +543,7 @@ func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handle
 				}
 			}
 			if len(it.order) > 1 {
-				s.unsupported(in.Pos(), "a range over the map %s of %d keys in the set-up (the order is the runtime's choice and the set-up runs once: range over it in a goroutine or after the last go statement)", s.mapLabel(it.m), len(it.order))
+				s.splitAtRange(it.m, len(it.order), in.Pos())
 			}
 		}
 		fr.vals[in] = value{kind: vMapIter, it: it}
@@ -572,6 +574,28 @@ func (s *system) setupMap(fr *frame, in ssa.Instruction, spawns []spawn) (handle
 		return false
 	}
 	return true
+}
+
+// splitAtRange handles a range of the set-up over m, of n > 1 keys: the
+// order is the runtime's choice and the set-up runs once, so the next
+// round ends the set-up before it (splitPoint), and the system function's
+// process runs the loop in every order, go statements included (a go
+// statement in the loop starts one goroutine per key, fanout.go). The set
+// up goes on in the order of the slots for this round alone.
+func (s *system) splitAtRange(m *mapObj, n int, pos token.Pos) {
+	switch {
+	case s.goStarted:
+		s.splitSetup(pos, fmt.Sprintf("a range over the map %s of %d keys", s.mapLabel(m), n))
+		return
+	case s.heap.hint.splitAt != nil || s.topInstr == nil:
+		s.unsupported(pos, "a range over the map %s of %d keys in the set-up, where the set-up cannot end before it (the order is the runtime's choice and the set-up runs once: range over it in a goroutine)", s.mapLabel(m), n)
+	}
+	if s.splitReq == nil {
+		if s.splitReq = splitPoint(s.topInstr); s.splitReq == nil {
+			s.unsupported(pos, "a range over the map %s of %d keys in the set-up, inside a loop without one head", s.mapLabel(m), n)
+		}
+		s.heapChange("the set-up ranges over a map of several keys")
+	}
 }
 
 // setupMapBuiltin executes len, delete or clear of a map in the set-up;

@@ -528,3 +528,78 @@ func twoMakes() {
 		panic("one map for two makes")
 	}
 }
+
+// service is one of the services a supervisor starts, one goroutine each.
+type service struct {
+	name string
+	runs int32
+}
+
+// startAll: the set-up ranges over its services and starts a goroutine
+// per service, as supervisors and servers start their listeners; every
+// order of the range starts each service once.
+//
+//fencecheck:system
+func startAll() {
+	services := map[string]*service{"a": {name: "a"}, "b": {name: "b"}}
+	var mu sync.Mutex
+	started := 0
+	var wg sync.WaitGroup
+	for _, s := range services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			s.runs++
+			started++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if started != 2 || services["a"].runs != 1 || services["b"].runs != 1 {
+		panic("a service ran twice or never")
+	}
+}
+
+// startOrder: the twin that expects the services to start in the order
+// of their names.
+//
+//fencecheck:system
+func startOrder() {
+	services := map[string]*service{"a": {name: "a"}, "b": {name: "b"}}
+	var mu sync.Mutex
+	first := ""
+	var wg sync.WaitGroup
+	for name := range services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			if first == "" {
+				first = name
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if first != "a" {
+		panic("b started first") // want `^SC: system startOrder is wrong even under sequential consistency: the panic is reached here`
+	}
+}
+
+// startRace: the services add their ports to a total without the mutex.
+//
+//fencecheck:system
+func startRace() {
+	ports := map[string]int32{"http": 80, "https": 443}
+	var total int32
+	var wg sync.WaitGroup
+	for _, p := range ports {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			total += p // want `^race: go@\d+\(#0\) and go@\d+\(#1\) can both reach this access \(it stores total\) at once, and nothing orders the two \(system startRace\)`
+		}()
+	}
+	wg.Wait()
+}

@@ -24,16 +24,6 @@ func tooMany() {
 	go func() { _ = m[3] }()
 }
 
-//fencecheck:system
-func setupRange() {
-	m := map[string]int32{"a": 1, "b": 2}
-	var sum int32
-	for _, v := range m {
-		sum += v
-	}
-	go func() { _ = sum }()
-}
-
 var fromEnv = map[string]string{}
 
 func init() {
