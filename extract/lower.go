@@ -292,6 +292,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			st.phiReg[phi] = r
 			p.rangePhi(fr.fn, phi, r)
 			fr.vals[phi] = intVal(model.R(r))
+		case !back && p.taintedPhi(fr, phi, st, known):
 		default:
 			what := describe(firstNonInt(known))
 			if x := firstNonInt(known); x.kind == vOpaque && x.uncomputed {
@@ -338,7 +339,15 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
 		var x model.Expr
-		if fv := fr.vals[phi]; fv.kind == vFuncRef {
+		if fv := fr.vals[phi]; fv.taint != nil {
+			// A tainted phi (taintedPhi): its integer, and whether the
+			// edge gives the value the model does not compute.
+			tr := fv.taint.(model.RegRef).Reg
+			x, ms = model.C(0), append(ms, move{tr, model.C(1)})
+			if v.kind == vInt {
+				x, ms[len(ms)-1].e = v.e, model.C(0)
+			}
+		} else if fv.kind == vFuncRef {
 			x = p.s.funcIndex(fv, v, phi.Pos())
 		} else if fv.kind == vChanRef {
 			x = p.s.chanIndex(fv, v, edgePos(phi, e.pred))

@@ -23,8 +23,9 @@ import (
 // number) or the cells of a struct or array of them. The keys of a
 // map are those the set-up inserts, the constant keys the goroutines use
 // and, for a key known only at run time, the values the domain inference
-// finds it can take where it is inserted; more than maxMapKeys keys are
-// reported as unsupported.
+// finds it can take where it is inserted; more than maxMapKeys keys
+// (maxSetupMapKeys for a map the set-up fills) are reported as
+// unsupported.
 //
 // An absent key's element cells hold the zero value (a delete or a clear
 // zeroes them), so that a lookup reads the cells alone and a comma-ok
@@ -60,8 +61,14 @@ import (
 // goroutine per key (mapRangeTrips). A nil map reads as empty, and an
 // assignment to it panics (a bad state).
 
-// maxMapKeys bounds the keys the model keeps for one map.
-const maxMapKeys = 16
+// maxMapKeys bounds the keys the model keeps for one map, and
+// maxSetupMapKeys those of a map the set-up or the package's
+// initialisation fills (a lookup table), to which goroutines add keys only
+// while it has fewer than maxMapKeys.
+const (
+	maxMapKeys      = 16
+	maxSetupMapKeys = 64
+)
 
 // keyCell is one cell of a key in a form that does not depend on the
 // round of lowering: a string by its contents, anything else by its value.
@@ -410,13 +417,17 @@ func (s *system) mapLabel(m *mapObj) string {
 
 // addSlot gives m a slot for the key t (of form d).
 func (s *system) addSlot(m *mapObj, t []int64, d []keyCell, pos token.Pos) *mapSlot {
-	if len(m.slots) >= maxMapKeys {
+	limit := maxMapKeys
+	if m.owner < 0 && s.curProc == nil {
+		limit = maxSetupMapKeys
+	}
+	if len(m.slots) >= limit {
 		var keys []string
 		for _, sl := range m.slots {
 			keys = append(keys, s.keyText(m, sl.desc))
 		}
-		s.unsupported(pos, "more than %d keys in the map %s (fencecheck keeps at most %d keys of a map; it has %s, and now %s)",
-			maxMapKeys, s.mapLabel(m), maxMapKeys, strings.Join(keys, ", "), s.keyText(m, d))
+		s.unsupported(pos, "more than %d keys in the map %s (fencecheck keeps at most %d keys of a map, %d of one the set-up fills; it has %s, and now %s)",
+			limit, s.mapLabel(m), maxMapKeys, maxSetupMapKeys, strings.Join(keys, ", "), s.keyText(m, d))
 	}
 	sl := &mapSlot{key: t, desc: d,
 		present: s.newObject("", types.Typ[types.Bool], nil, m.owner),

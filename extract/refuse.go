@@ -353,6 +353,8 @@ func (p *proc) restore(st procState) {
 // lowered before the refusal is undone. Other failures (internal errors,
 // a panic the lowering finds certain) go on as before.
 func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) (next int) {
+	cur, restore := p.untaint(fr, in, cur)
+	defer restore()
 	st := p.state()
 	defer func() {
 		r := recover()
@@ -371,4 +373,82 @@ func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, c
 		next = p.refuseAt(cur, strings.TrimPrefix(u.msg, unsupportedPrefix), pos)
 	}()
 	return p.instr(fr, b, in, cur)
+}
+
+// Tainted phis.
+//
+// A phi that joins integers on some edges with a value the model does not
+// compute on others (go-cache's expiry, time.Now().Add(d).UnixNano() when
+// d > 0 and 0 otherwise, where the system's d is never positive) is a
+// register holding the integers and a taint register that the latter
+// edges set. An instruction that uses it splits: a run that came through
+// a tainted edge is refused there (a run-time refusal, as for the value
+// itself), and the others go on with the integer, so that a system whose
+// runs never take those edges is decided.
+
+// taintedPhi makes phi, whose incoming values known are integers and
+// values the model does not compute (at least one of each), a tainted
+// phi; it reports false for other phis.
+func (p *proc) taintedPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) bool {
+	if !isScalarPayload(phi.Type()) {
+		return false
+	}
+	var why string
+	ints := 0
+	for _, v := range known {
+		switch {
+		case v.kind == vInt:
+			ints++
+		case v.kind == vOpaque && v.uncomputed && v.taint == nil && v.clock == nil && why == "":
+			why = describe(v)
+		case v.kind == vOpaque && v.uncomputed && v.taint == nil && v.clock == nil:
+		default:
+			return false
+		}
+	}
+	if ints == 0 || why == "" {
+		return false
+	}
+	r := p.newReg(p.regName(fr, phi), phi.Type())
+	p.holds(r, fr, phi)
+	t := p.newReg(p.regName(fr, phi)+".uncomputed", types.Typ[types.Bool])
+	st.phiReg[phi] = r
+	v := opaque(strings.TrimSuffix(why, ", which fencecheck does not compute") + " (or another value on another path), which fencecheck does not compute")
+	v.e, v.taint = model.R(r), model.R(t)
+	fr.vals[phi] = v
+	return true
+}
+
+// untaint splits, before in, the runs that reach it with a tainted phi
+// among its operands: those through a tainted edge are refused, and in is
+// lowered for the others with the phi's integer, which restore puts back
+// afterwards.
+func (p *proc) untaint(fr *frame, in ssa.Instruction, cur int) (int, func()) {
+	if _, isPhi := in.(*ssa.Phi); isPhi || cur < 0 {
+		return cur, func() {}
+	}
+	var saved []ssa.Value
+	var olds []value
+	for _, op := range in.Operands(nil) {
+		if op == nil || *op == nil {
+			continue
+		}
+		v, ok := fr.vals[*op]
+		if !ok || v.taint == nil || slices.Contains(saved, *op) {
+			continue
+		}
+		pos := in.Pos()
+		if !pos.IsValid() {
+			pos = (*op).Pos()
+		}
+		p.refuseAt(p.emit(cur, model.GuardOp(v.taint), pos, Origin{}), strings.TrimSuffix(v.why, ", which fencecheck does not compute")+", which fencecheck does not compute", pos)
+		cur = p.emit(cur, model.GuardOp(negate(v.taint)), pos, Origin{})
+		saved, olds = append(saved, *op), append(olds, v)
+		fr.vals[*op] = intVal(v.e)
+	}
+	return cur, func() {
+		for i, op := range saved {
+			fr.vals[op] = olds[i]
+		}
+	}
 }

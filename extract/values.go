@@ -112,6 +112,11 @@ type value struct {
 	// mp is, for a vMap, the map; it, for a vMapIter, the iterator.
 	mp *mapObj
 	it *mapIter
+	// taint is, for an opaque value joined at a phi from integers and a
+	// value the model does not compute (refuse.go, taintedPhi), the
+	// condition that a run came through the latter; e then holds the
+	// integer the other edges gave.
+	taint model.Expr
 }
 
 func intVal(e model.Expr) value { return value{kind: vInt, e: e} }
