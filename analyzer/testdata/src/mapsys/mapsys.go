@@ -288,8 +288,8 @@ func counterKeys() { // want `^inconclusive: system counterKeys: the count of ke
 //fencecheck:system
 func tooMany() {
 	squares := map[int]int{}
-	for i := range 20 {
-		squares[i] = i * i // want `^unsupported in a fencecheck system: more than 16 keys in the map squares`
+	for i := range 70 {
+		squares[i] = i * i // want `^unsupported in a fencecheck system: more than 64 keys in the map squares`
 	}
 	go func() { _ = squares[3] }()
 }
@@ -602,4 +602,40 @@ func startRace() {
 		}()
 	}
 	wg.Wait()
+}
+
+// statusText is a lookup table of more than 16 keys that the package's
+// initialisation fills, as net/http's status texts are.
+var statusText = map[int32]string{
+	200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+	301: "Moved Permanently", 302: "Found", 304: "Not Modified",
+	400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+	405: "Method Not Allowed", 409: "Conflict", 410: "Gone", 429: "Too Many Requests",
+	500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+}
+
+// lookupTable: two goroutines look codes up in the table while a third
+// counts the misses under a mutex.
+//
+//fencecheck:system
+func lookupTable() {
+	var mu sync.Mutex
+	misses := 0
+	var wg sync.WaitGroup
+	codes := []int32{404, 418}
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			defer wg.Done()
+			if statusText[codes[i]] == "" {
+				mu.Lock()
+				misses++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if misses != 1 || len(statusText) != 18 {
+		panic("a teapot in the table")
+	}
 }

@@ -18,8 +18,8 @@ func complexKeys() {
 //fencecheck:system
 func tooMany() {
 	m := map[int]int{}
-	for i := range 20 {
-		m[i] = i // more than 16 keys
+	for i := range 70 {
+		m[i] = i // more than 64 keys
 	}
 	go func() { _ = m[3] }()
 }
