@@ -83,6 +83,8 @@ type proc struct {
 	ends  []*smt.Expr
 	// pre[l], once computed, is before(l).
 	pre [][]bool
+	// in lists the transitions into each location (beforeAny).
+	in [][]int
 }
 
 // po reports whether transition a comes before transition b on some path.
@@ -162,7 +164,7 @@ func (en *encoding) assert(f *smt.Expr) {
 //
 // With noProp, Φ_PRP is left out and no process faults (every faulting
 // attempt is excluded): the race questions state their own goals.
-func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp bool) (*encoding, error) {
+func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp bool, maxPairs int64) (*encoding, error) {
 	en := &encoding{fb: b, p: p, u: u, m: m, byVar: make([][]int, len(p.Vars)),
 		final: map[int]int{}, finalEn: map[int][]*smt.Expr{}}
 	en.tEnd = b.z.Int("tend")
@@ -207,6 +209,9 @@ func encode(b *fb, p *model.Program, u *Unrolled, m model.Model, lemmas, noProp 
 	}
 	en.endOrder = nil
 	en.programOrder()
+	if n := en.pairs(); maxPairs > 0 && n > maxPairs {
+		return nil, tooLarge{pairs: n, max: maxPairs}
+	}
 	en.linkSets()
 	en.isLock = make([]bool, len(p.Vars))
 	if lemmas {
@@ -844,6 +849,25 @@ func (en *encoding) own(w, r *access) bool {
 // on another branch, that an own write always overwrites before r; S2a:
 // writes of constants the read's event cannot accept), and its Π3
 // partners.
+// pairs counts the pairs of a read and a write of its variable, which the
+// link sets and the axioms range over.
+func (en *encoding) pairs() int64 {
+	var n int64
+	for _, ri := range en.rd {
+		n += int64(len(en.byVar[en.acc[ri].x]))
+	}
+	return n
+}
+
+// tooLarge is encode's error for a program whose reads and writes make
+// more pairs than its budget: the bounded engine is for systems whose
+// encoding is small, and the exact engines decide the others.
+type tooLarge struct{ pairs, max int64 }
+
+func (e tooLarge) Error() string {
+	return fmt.Sprintf("the bounded encoding pairs reads with writes %d times, more than its budget of %d", e.pairs, e.max)
+}
+
 func (en *encoding) linkSets() {
 	for _, ri := range en.rd {
 		r := en.acc[ri]

@@ -2,6 +2,7 @@ package bmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -19,6 +20,13 @@ const DefaultUnroll = 2
 // DefaultMaxWork is the work budget when Engine.MaxWork is 0: solver calls
 // plus axiom instances given to the solver.
 const DefaultMaxWork = 20_000_000
+
+// pairsPerWork is the share of the work budget the encoding's pairs of a
+// read and a write may take: beyond MaxWork/pairsPerWork of them the
+// check ends inconclusive before it encodes (a system of inlined library
+// code: 3.3 million pairs took 2 GiB; the largest systems the bounded
+// engine decides have a few thousand).
+const pairsPerWork = 50
 
 // Bias chooses the initial link sets W(r) of refinement (§7.1 S1).
 type Bias uint8
@@ -200,7 +208,17 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 		}
 		return nil, fmt.Errorf("bmc: %w", err)
 	}
-	en, err := encode(newFB(z), p, u, m, !e.NoLemmas, false)
+	maxWork := e.MaxWork
+	if maxWork <= 0 {
+		maxWork = DefaultMaxWork
+	}
+	en, err := encode(newFB(z), p, u, m, !e.NoLemmas, false, maxWork/pairsPerWork)
+	var big tooLarge
+	if errors.As(err, &big) {
+		res.Status = engines.Inconclusive
+		res.Reason = big.Error()
+		return finish()
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -239,10 +257,6 @@ func (e *Engine) Analyze(ctx context.Context, p *model.Program, m model.Model) (
 	s.rows = !e.Triples
 	s.maxCalls = e.MaxCalls
 	s.sync = syncVars(p)
-	maxWork := e.MaxWork
-	if maxWork <= 0 {
-		maxWork = DefaultMaxWork
-	}
 	var (
 		out    outcome
 		t      *model.Trace

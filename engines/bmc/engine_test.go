@@ -254,3 +254,28 @@ func TestUnavailable(t *testing.T) {
 		t.Errorf("without Z3: %v", r)
 	}
 }
+
+// TestPairsBudget checks that a program whose reads and writes make more
+// pairs than the work budget allows ends inconclusive before it is
+// encoded, naming the pairs, and that a budget that covers them decides it.
+func TestPairsBudget(t *testing.T) {
+	p := spinProgram(6)
+	for _, tc := range []struct {
+		maxWork int64
+		want    engines.Status
+	}{
+		{maxWork: 50, want: engines.Inconclusive},
+		{maxWork: 0, want: engines.Unsafe},
+	} {
+		r, err := (&bmc.Engine{Unroll: 8, MaxWork: tc.maxWork}).Check(context.Background(), p, model.SC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != tc.want {
+			t.Errorf("MaxWork %d: %v (%s), want %v", tc.maxWork, r.Status, r.Reason, tc.want)
+		}
+		if tc.want == engines.Inconclusive && !strings.Contains(r.Reason, "pairs reads with writes") {
+			t.Errorf("MaxWork %d: reason %q does not name the pairs", tc.maxWork, r.Reason)
+		}
+	}
+}

@@ -149,19 +149,32 @@ func (pr *proc) before(l int) []bool {
 }
 
 func (pr *proc) computeBefore(l int) []bool {
+	return pr.beforeAny([]int{l})
+}
+
+// beforeAny returns the transitions of pr that can come before one of the
+// locations ls on a path: one backward search from all of them.
+func (pr *proc) beforeAny(ls []int) []bool {
 	q := pr.q
-	in := make([][]int, len(q.Locs))
-	for ti, t := range q.Trans {
-		in[t.To] = append(in[t.To], ti)
+	if pr.in == nil {
+		pr.in = make([][]int, len(q.Locs))
+		for ti, t := range q.Trans {
+			pr.in[t.To] = append(pr.in[t.To], ti)
+		}
 	}
 	out := make([]bool, len(q.Trans))
 	seen := make([]bool, len(q.Locs))
-	seen[l] = true
-	work := []int{l}
+	var work []int
+	for _, l := range ls {
+		if !seen[l] {
+			seen[l] = true
+			work = append(work, l)
+		}
+	}
 	for len(work) > 0 {
 		c := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, ti := range in[c] {
+		for _, ti := range pr.in[c] {
 			out[ti] = true
 			if from := q.Trans[ti].From; !seen[from] {
 				seen[from] = true
@@ -250,18 +263,26 @@ func (en *encoding) readsOfWrites() {
 				}
 			}
 		}
+		// The transitions before any write of x, one backward search
+		// per process, and the writes' own.
+		froms := make([][]int, len(en.procs))
 		for _, wi := range en.byVar[x] {
 			w := en.acc[wi]
 			if w.proc < 0 {
 				continue
 			}
-			pr := en.procs[w.proc]
-			for t, in := range pr.before(pr.q.Trans[w.trans].From) {
+			froms[w.proc] = append(froms[w.proc], en.procs[w.proc].q.Trans[w.trans].From)
+			mark(w.proc, w.trans)
+		}
+		for i, ls := range froms {
+			if len(ls) == 0 {
+				continue
+			}
+			for t, in := range en.procs[i].beforeAny(ls) {
 				if in {
-					mark(w.proc, t)
+					mark(i, t)
 				}
 			}
-			mark(w.proc, w.trans)
 		}
 	}
 }

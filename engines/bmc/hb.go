@@ -55,7 +55,7 @@ func (e *Engine) Enumerate(p *model.Program, qs []engines.RaceQuestion, holds fu
 		return h, nil
 	}
 	h.z = z
-	en, err := encode(newFB(z), p, u, model.SC, !e.NoLemmas, true)
+	en, err := encode(newFB(z), p, u, model.SC, !e.NoLemmas, true, 0)
 	if err != nil {
 		h.Close()
 		return nil, fmt.Errorf("bmc: %w", err)
