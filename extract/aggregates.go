@@ -364,6 +364,12 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
 			continue
 		default:
+			if p.untouchedSync(q) {
+				// A composite literal's mutex copied into its
+				// variable (res := T{...}; return &res).
+				agg[c.key] = constVal(0)
+				continue
+			}
 			s.unsupported(pos, "copying a value of type %s, which contains a %s", in.Type(), c.typ)
 		}
 		name := strings.TrimPrefix(base+c.name, ".")
@@ -383,6 +389,18 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 	}
 	fr.vals[in] = value{kind: vAgg, agg: agg}
 	return cur
+}
+
+// untouchedSync reports whether q, a cell of a sync type (a Mutex, an
+// RWMutex, a WaitGroup, a Once, a typed atomic), is in the goroutine's own
+// memory and no operation of the goroutine has touched it: it holds the
+// zero state.
+func (p *proc) untouchedSync(q pointer) bool {
+	if q.obj.owner < 0 || q.dynamic() {
+		return false
+	}
+	_, touched := p.private[q.key()]
+	return !touched
 }
 
 // readCell reads the integer cell q into register r: a copy of its
@@ -532,6 +550,12 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			cur = p.storeSliceCell(q, x, nil, c.typ, pos, o, cur)
 			continue
 		}
+		if isMap(c.typ) || isChanCell(c.typ) || isFuncCell(c.typ) {
+			// A map, a channel or a function: as a store of the cell
+			// alone (its identity).
+			cur = p.storeTo(q, x, nil, pos, o, cur)
+			continue
+		}
 		switch classify(c.typ) {
 		case leafInt:
 		case leafPointer, leafOther:
@@ -540,7 +564,12 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			}
 			continue
 		default:
-			s.unsupported(pos, "copying a value of type %s, which contains a %s", t, c.typ)
+			if v, ok := x.constant(); !ok || v != 0 {
+				s.unsupported(pos, "copying a value of type %s, which contains a %s", t, c.typ)
+			}
+			// The zero state of an untouched copy (untouchedSync): a
+			// write of the state word, as Go's copy is (over a held
+			// mutex, what go vet's copylocks reports, it unlocks it).
 		}
 		e := s.asInt(x, pos)
 		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
@@ -603,6 +632,8 @@ func (p *proc) privateCellExpr(t types.Type, x value, pos token.Pos) (model.Expr
 		return p.s.chanID(x, pos), true
 	case isFuncCell(t) && (x.kind == vFunc || x.kind == vNil || x.kind == vFuncRef):
 		return p.s.funcID(t, x, pos), true
+	case isMap(t) && (x.kind == vMap || x.kind == vNil || x.kind == vMapRef):
+		return p.s.mapRefExpr(x, pos), true // its identity (maps.go)
 	case x.kind == vInt:
 		return x.e, true
 	}

@@ -939,6 +939,15 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if isMap(t) && ptr.obj.owner < 0 {
 		return p.storeMapCell(ptr, val, pos, o, cur)
 	}
+	if isMap(t) && !ptr.dynamic() && (val.kind == vMap || val.kind == vNil || val.kind == vMapRef) {
+		// A cell of the goroutine's own: a register holding the map's
+		// identity (a goroutine's own map stored there is shared from
+		// its make, another round).
+		e := s.mapRefExpr(val, pos)
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.AssignOp(p.privateReg(q), e)}
+		})
+	}
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
 	}

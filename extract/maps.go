@@ -1969,12 +1969,29 @@ func (s *system) mapCellWord(ptr pointer, val value, pos token.Pos) model.Expr {
 	return e
 }
 
+// mapCellWritten reports whether a goroutine stores maps into the cell
+// ptr, or into one of the cells a pointer or index chosen at run time may
+// name.
+func (s *system) mapCellWritten(ptr pointer) bool {
+	if !ptr.dynamic() {
+		return s.heap.hint.maps.cells[ptr.key()]
+	}
+	cells, ok := s.cellsOf(ptr)
+	return ok && slices.ContainsFunc(cells, func(q pointer) bool { return s.heap.hint.maps.cells[q.key()] })
+}
+
 // loadMapCell lowers a load of the map cell ptr of type t: the map the
 // set-up left there, or, when goroutines store into it, a register
 // holding the identity of the map (vMapRef).
 func (p *proc) loadMapCell(ptr pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
 	s := p.s
-	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.heap.hint.maps.cells[ptr.key()] {
+	if _, kept := p.private[ptr.key()]; kept && ptr.obj.owner >= 0 && !ptr.dynamic() && p.unkept[ptr.key()] == "" {
+		// A cell of the goroutine's own that holds a map's identity.
+		r := p.newReg(name, t)
+		cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(ptr))), pos, Origin{})
+		return value{kind: vMapRef, e: model.R(r), typ: t}, cur
+	}
+	if ptr.obj.owner >= 0 || !s.mapCellWritten(ptr) {
 		return p.scalarFromSetup(ptr, "a map"), cur
 	}
 	r := p.newReg(name, t)

@@ -5,7 +5,10 @@
 // range).
 package mapsys
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // cache is a map guarded by a mutex, as caches are written.
 type cache struct {
@@ -638,4 +641,88 @@ func lookupTable() {
 	if misses != 1 || len(statusText) != 18 {
 		panic("a teapot in the table")
 	}
+}
+
+// holder keeps a map made on first use, published through an atomic
+// pointer.
+type holder struct {
+	mu    sync.Mutex
+	items map[string]int32
+}
+
+// mapThroughPointer: a goroutine gives r1 its map and publishes r1; the
+// other loads the published pointer, one of two holders, and finds the
+// map through it.
+//
+//fencecheck:system
+func mapThroughPointer() {
+	r1, r2 := &holder{}, &holder{}
+	var pub atomic.Pointer[holder]
+	pub.Store(r2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		r1.mu.Lock()
+		r1.items = map[string]int32{"a": 1}
+		r1.mu.Unlock()
+		pub.Store(r1)
+		wg.Done()
+	}()
+	go func() {
+		r := pub.Load()
+		r.mu.Lock()
+		if r == r1 && len(r.items) != 1 {
+			panic("r1 without its map")
+		}
+		r.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+// registryOf is built as constructors build their values: a composite
+// literal with a mutex, a map and a function, copied into the variable
+// whose address the constructor returns.
+type registryOf struct {
+	mu    sync.Mutex
+	items map[string]int32
+	onAdd func(int32) int32
+}
+
+func twice(x int32) int32 { return 2 * x }
+
+func newRegistryOf() *registryOf {
+	res := registryOf{items: map[string]int32{}, onAdd: twice}
+	return &res
+}
+
+func (r *registryOf) add(k string, v int32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.items[k] = r.onAdd(v)
+}
+
+// builtInGoroutine: a goroutine builds a registry, adds to it and hands
+// it over; the other adds too and finds both.
+//
+//fencecheck:system
+func builtInGoroutine() {
+	var pub atomic.Pointer[registryOf]
+	ready, done := make(chan bool), make(chan bool)
+	go func() {
+		r := newRegistryOf()
+		r.add("a", 2)
+		pub.Store(r)
+		ready <- true
+	}()
+	go func() {
+		<-ready
+		r := pub.Load()
+		r.add("b", 3)
+		if r.items["a"] != 4 || r.items["b"] != 6 {
+			panic("lost an add")
+		}
+		done <- true
+	}()
+	<-done
 }
