@@ -106,6 +106,7 @@ func nameCond(v value, name string) {
 // condCall lowers c.Wait(), c.Signal() and c.Broadcast() of a process.
 func (p *proc) condCall(fr *frame, in *ssa.Call, op string, recv value, cur int) int {
 	s := p.s
+	recv = s.condAt(recv, in.Pos())
 	if recv.kind != vCond {
 		s.unsupported(in.Pos(), "a sync.Cond the setup did not make with sync.NewCond (%s)", describe(recv))
 	}
@@ -177,6 +178,40 @@ func sortedWaiters(m map[int]int) []int {
 		}
 	}
 	return out
+}
+
+// condAt returns the Cond that recv, the receiver of a method of
+// sync.Cond, names: recv itself, or, for a pointer to a field of type
+// sync.Cond (a Cond kept by value, as queues keep theirs), the Cond the
+// set-up stored there (q.cond = *sync.NewCond(&q.mu)) or the one made for
+// the field, whose L the set-up set (q.cond.L = &q.mu). Other values come
+// back as they are.
+func (s *system) condAt(recv value, pos token.Pos) value {
+	if recv.kind != vPtr || recv.ptr.dynamic() {
+		return recv
+	}
+	t, _ := recv.ptr.target()
+	if !isNamed(t, "sync", "Cond") {
+		return recv
+	}
+	key := recv.ptr.key()
+	if v, ok := s.mem[key]; ok && v.kind == vCond {
+		return v
+	}
+	if v, ok := s.condCells[key]; ok {
+		return v
+	}
+	l, ok := s.mem[recv.ptr.with(step{field: condLField(t)}).key()]
+	if !ok {
+		s.unsupported(pos, "a sync.Cond %s whose L the set-up did not set", recv.ptr.name())
+	}
+	v := s.newCond(l, pos)
+	nameCond(v, recv.ptr.name())
+	if s.condCells == nil {
+		s.condCells = map[string]value{}
+	}
+	s.condCells[key] = v
+	return v
 }
 
 // condLField is the index of the field L of sync.Cond, the type pointed to

@@ -148,6 +148,11 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 			if x := s.get(fr, in.X); x.kind == vCondL {
 				fr.vals[in] = x.cond.locker
 				break
+			} else if x.kind == vCond {
+				// *sync.NewCond(l): the Cond itself, which a store
+				// keeps in a field of type sync.Cond (condAt).
+				fr.vals[in] = x
+				break
 			} else if x.kind == vTickerC {
 				fr.vals[in] = value{kind: vTimer, tick: x.tick}
 				break
@@ -588,7 +593,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if isNewCond(f.fn) {
 		return s.newCond(args[0], pos)
 	}
-	if op, ok := isCondMethod(f.fn); ok && (op == "Signal" || op == "Broadcast") && args[0].kind == vCond {
+	if op, ok := isCondMethod(f.fn); ok && (op == "Signal" || op == "Broadcast") && s.condAt(args[0], pos).kind == vCond {
 		return value{} // no goroutine waits yet
 	}
 	if v, ok := s.setupExternCall(fr, c, f.fn, args, pos, spawns); ok {

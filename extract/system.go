@@ -326,6 +326,9 @@ type system struct {
 	makeUnknown []makeSite
 	forever     int // 1 + the variable of a wait that never ends, or 0
 	condSites   []*condSite
+	// condCells are the Conds kept by value in memory (a field of type
+	// sync.Cond), by the key of their cell (condAt).
+	condCells map[string]value
 	deadlines   []*ctxNode // contexts with a deadline, each a process that cancels it
 	timers      []*channel // channels of time.After calls of the setup, each a process that sends once
 	// clock is 1 + the clock's variable once time.Now is read, at
