@@ -12,7 +12,7 @@ import (
 // variable i of another iteration i#2) and @LINE after a map that cells may
 // hold (c.items@206, the map made at line 206). No Go programmer wrote
 // either; the positions of a finding tell same-named variables apart.
-var madeUnique = regexp.MustCompile(`([\w)\]])(?:#[0-9]+|@[0-9]+)`)
+var madeUnique = regexp.MustCompile(`([\w)\]])(?:#[0-9]+|@[0-9]+)+`)
 
 // presencePrefix begins the name of the variable saying whether a map's key
 // is present: present(m["a"]).

@@ -83,16 +83,7 @@ type racingCell struct {
 // transition t of process q names, and its name without the outermost
 // index (l.flag for l.flag[me]).
 func (s *system) cellOf(q, t int) (types.Object, string) {
-	op := s.p.Procs[q].Trans[t].Op
-	x := op.Var
-	if op.Kind == model.Locked {
-		for _, b := range op.Body {
-			if b.Kind == model.Read || b.Kind == model.Write {
-				x = b.Var
-				break
-			}
-		}
-	}
+	x := s.accessVar(q, t)
 	fallback := stripIndexes(s.varName(x))
 	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) || s.sys.Origins[q][t].Target == nil {
 		return nil, fallback
@@ -119,6 +110,20 @@ func (s *system) cellOf(q, t int) (types.Object, string) {
 	return obj, s.exprText(e)
 }
 
+// accessVar is the model variable transition t of process q accesses:
+// its operation's, or the first a locked step reads or writes.
+func (s *system) accessVar(q, t int) int {
+	op := s.p.Procs[q].Trans[t].Op
+	if op.Kind == model.Locked {
+		for _, b := range op.Body {
+			if b.Kind == model.Read || b.Kind == model.Write {
+				return b.Var
+			}
+		}
+	}
+	return op.Var
+}
+
 // stripIndexes removes the trailing constant indexes of a model variable's
 // name: l.flag[0] is l.flag.
 func stripIndexes(name string) string {
@@ -139,10 +144,16 @@ func (s *system) reportRaces(res *race.Result) {
 	// A cell is keyed by its declared object; an access whose source names
 	// none (the load of x++) joins the object another access of the same
 	// model variable names.
+	// The join is by model variable: the name an access without one
+	// falls back to is the variable's (sup.running), which need not be
+	// how a resolved access spells it (s.running); then by that name (the
+	// header of a slice field s.b and its elements s.b[0]).
+	byVar := map[int]types.Object{}
 	byName := map[string]types.Object{}
 	for _, rc := range res.Races {
 		for _, a := range []race.Access{rc.A, rc.B} {
 			if obj, name := s.cellOf(a.Proc, a.Trans); obj != nil {
+				byVar[s.accessVar(a.Proc, a.Trans)] = obj
 				byName[name] = obj
 			}
 		}
@@ -151,6 +162,9 @@ func (s *system) reportRaces(res *race.Result) {
 	byKey := map[any]*racingCell{}
 	for _, rc := range res.Races {
 		obj, name := s.cellOf(rc.A.Proc, rc.A.Trans)
+		if obj == nil {
+			obj = byVar[s.accessVar(rc.A.Proc, rc.A.Trans)]
+		}
 		if obj == nil {
 			obj = byName[name]
 		}

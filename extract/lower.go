@@ -1181,7 +1181,11 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.tickerCall(fr, in, "Stop", f.tick, pos, cur)
 	}
 	if f.kind == vNil {
-		s.fail(pos, "call of a nil function")
+		// Go panics (a nil pointer dereference). A function cell read
+		// as what the set-up left while a goroutine writes it gets its
+		// variable in the next round (staleStatics).
+		p.panicAt(panicSite{loc: cur, name: "nil pointer dereference", pos: pos})
+		return -1
 	}
 	if f.kind == vFuncRef && f.ftab != nil {
 		return p.deferFuncCall(fr, in, f, args, cur)

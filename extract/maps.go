@@ -809,6 +809,37 @@ func (p *proc) mapAlts(v value, pos token.Pos) []mapAlt {
 	return nil
 }
 
+// nameAnonMap returns the map value of x, first naming the maps it may be
+// that have no name yet (a literal the set-up stores in an atomic.Value or
+// sends on a channel) after the local variable x is, or the expression
+// that computes it, so that findings name them as the code does (m["a"]).
+func (p *proc) nameAnonMap(fr *frame, x ssa.Value) value {
+	s := p.s
+	v := s.get(fr, x)
+	name := ""
+	if id := s.x.debugOf(fr.fn).ident[x]; id != nil {
+		name = id.Name
+	} else if e, ok := s.x.debugOf(fr.fn).expr[x]; ok {
+		name = types.ExprString(e) // t.routes.Load().(map[string]int32)
+	}
+	if name == "" {
+		return v
+	}
+	var ms []*mapObj
+	switch v.kind {
+	case vMap:
+		ms = []*mapObj{v.mp}
+	case vMapRef:
+		ms = s.mapCandidates(v.typ)
+	}
+	for _, m := range ms {
+		if o := m.obj; o.anon && !o.named && o.holder == nil {
+			o.name, o.anon = name, false
+		}
+	}
+	return v
+}
+
 // onAlts emits, from cur, body for every alternative (i its index),
 // each after its guard, joining at one location, which it returns (a
 // body returns -1 for a branch that does not go on).
@@ -1011,7 +1042,7 @@ func (p *proc) mapUpdate(fr *frame, in *ssa.MapUpdate, cur int) int {
 		}
 	}
 	pos, o := p.mapOrigin(node, target, in.Map.Type(), in.Pos())
-	alts := p.mapAlts(s.get(fr, in.Map), pos)
+	alts := p.mapAlts(p.nameAnonMap(fr, in.Map), pos)
 	key, val := s.get(fr, in.Key), s.get(fr, in.Value)
 	if isSliceType(in.Value.Type()) && p.grownPrivate(val) {
 		// A slice the goroutine grew by append: its array is shared
@@ -1373,7 +1404,7 @@ func (p *proc) mapLookup(fr *frame, in *ssa.Lookup, cur int) int {
 		node, target, name = x, x, types.ExprString(x)
 	}
 	pos, o := p.mapOrigin(node, target, in.X.Type(), in.Pos())
-	alts := p.mapAlts(s.get(fr, in.X), pos)
+	alts := p.mapAlts(p.nameAnonMap(fr, in.X), pos)
 	elemT := in.X.Type().Underlying().(*types.Map).Elem()
 	valUsed, okUsed := used(in), false
 	if in.CommaOk {
@@ -1458,7 +1489,7 @@ func (p *proc) mapBuiltin(fr *frame, in *ssa.Call, name string, cur int) int {
 		}
 	}
 	pos, o := p.mapOrigin(node, target, args[0].Type(), in.Pos())
-	alts := p.mapAlts(s.get(fr, args[0]), pos)
+	alts := p.mapAlts(p.nameAnonMap(fr, args[0]), pos)
 	switch name {
 	case "len":
 		r := -1
@@ -1575,7 +1606,7 @@ func (p *proc) mapRange(fr *frame, in *ssa.Range, cur int) int {
 	pos, o := p.rangeOrigin(in.Pos(), in.X.Type())
 	it := &mapIter{pos: pos, o: o}
 	fr.vals[in] = value{kind: vMapIter, it: it}
-	alts := p.mapAlts(s.get(fr, in.X), pos)
+	alts := p.mapAlts(p.nameAnonMap(fr, in.X), pos)
 	if len(alts) == 1 && alts[0].m == nil {
 		return cur // a nil map: nothing to visit
 	}

@@ -329,8 +329,8 @@ type system struct {
 	// condCells are the Conds kept by value in memory (a field of type
 	// sync.Cond), by the key of their cell (condAt).
 	condCells map[string]value
-	deadlines   []*ctxNode // contexts with a deadline, each a process that cancels it
-	timers      []*channel // channels of time.After calls of the setup, each a process that sends once
+	deadlines []*ctxNode // contexts with a deadline, each a process that cancels it
+	timers    []*channel // channels of time.After calls of the setup, each a process that sends once
 	// clock is 1 + the clock's variable once time.Now is read, at
 	// clockPos (clock.go).
 	clock    int

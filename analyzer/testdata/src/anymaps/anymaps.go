@@ -19,7 +19,7 @@ type table struct {
 
 func (t *table) get(k string) int32 {
 	m, _ := t.snap.Load().(map[string]int32)
-	return m[k] // want `^race: go@\d+ loads map here while go@\d+ stores map at anymaps.go:\d+:\d+, and nothing orders the two \(system inPlace\)`
+	return m[k] // want `^race: go@\d+ loads m here while go@\d+ stores m at anymaps.go:\d+:\d+, and nothing orders the two \(system inPlace\)`
 }
 
 func (t *table) set(k string, v int32) {
@@ -140,7 +140,8 @@ func wrongType() {
 	v.Store(map[string]int32{})
 	done := make(chan bool)
 	go func() {
-		v.Store(map[string]int32{"a": 1})
+		next := map[string]int32{"a": 1}
+		v.Store(next)
 		done <- true
 	}()
 	go func() {
