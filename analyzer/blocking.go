@@ -255,6 +255,11 @@ func (s *system) syncStepText(q, t int) string {
 		if op.Kind != model.Write {
 			continue
 		}
+		if b, ok := op.Expr.(model.Binary); ok && b.Op == model.OpSub && b.X == model.C(-1) {
+			// The first step of RWMutex.Lock, which readers that hold
+			// the lock still leave: new ones wait from here on.
+			return txt + " shuts out new readers"
+		}
 		name := s.varName(op.Var)
 		switch {
 		case strings.HasSuffix(name, "q["+me+"]"), strings.HasSuffix(name, ".waiting["+me+"]") && op.Expr == model.C(1):

@@ -131,3 +131,25 @@ func TestChannelsInMemory(t *testing.T) {
 		{"loopPlain", U, U},
 	})
 }
+
+// TestLoopVarBefore122 checks that a go statement in a loop whose variable
+// is shared by every iteration, in a file kept before Go 1.22, is refused
+// with the reason: the loop variable's semantics of the file's version.
+func TestLoopVarBefore122(t *testing.T) {
+	l := load(t, "loopvar121")
+	_, diags := refusing(l)
+	file := filepath.Join("testdata", "src", "loopvar121", "loopvar121.go")
+	line := lineOf(t, file, "// the go statement")
+	for _, d := range diags {
+		if l.fset.Position(d.Pos).Line == line {
+			for _, want := range []string{"a go statement in a loop of the system function whose iterations fencecheck cannot count",
+				"the file's Go version is go1.21, so a for loop's variable is one variable for every iteration"} {
+				if !strings.Contains(d.Message, want) {
+					t.Errorf("line %d: %q does not contain %q", line, d.Message, want)
+				}
+			}
+			return
+		}
+	}
+	t.Errorf("no diagnostic at line %d: %v", line, diags)
+}

@@ -735,7 +735,15 @@ func sliceName(s *system, fr *frame, v ssa.Value) string {
 		}
 	}
 	if e, ok := d.expr[v]; ok {
-		return types.ExprString(e)
+		txt := types.ExprString(e)
+		if call, isCall := ast.Unparen(e).(*ast.CallExpr); isCall && strings.Contains(txt, "…") && len(call.Args) > 0 {
+			// append(b.handlers[k], &handler{…}), which ExprString
+			// abbreviates: named after the slice appended to.
+			txt = types.ExprString(call.Args[0])
+		}
+		if !strings.Contains(txt, "…") {
+			return txt
+		}
 	}
 	return "the slice"
 }
