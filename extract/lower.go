@@ -38,6 +38,9 @@ type proc struct {
 	// mapMakes counts the runs of each make of a map the process has
 	// lowered (escapeID).
 	mapMakes map[*ssa.MakeMap]int
+	// kept are the slices grown by append kept in a cell of the process's
+	// own written once (keepGrown), by the cell's key.
+	kept map[string]keptSlice
 	// unkept are the goroutine-local cells some store gave a value the
 	// model does not keep there, by key: why a load of one is refused
 	// (whichever store it follows: the lowering does not follow paths).
@@ -904,6 +907,9 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 	}
 	ptr := p.pointerArg(s.get(fr, in.Addr), in.Pos())
 	val := s.get(fr, in.Val)
+	if p.keepGrown(fr, in, ptr, val) {
+		return cur
+	}
 	pos := in.Pos()
 	o := Origin{Instr: in}
 	if lhs, ok := s.x.debugOf(fr.fn).storeLHS[in]; ok {
@@ -1050,6 +1056,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return p.loadAgg(fr, in, ptr, cur, pos, o)
 		}
 		if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+			if v, ok := p.keptGrown(ptr, in); ok {
+				fr.vals[in] = v
+				return cur
+			}
 			fr.vals[in], cur = p.loadSliceCell(ptr, t, p.regName(fr, in), pos, o, cur)
 			return cur
 		}

@@ -1018,3 +1018,73 @@ func (p *proc) growEdge(fr *frame, b *ssa.BasicBlock, phi *ssa.Phi, fv, v value)
 	s.unsupported(phi.Pos(), "%s, a slice grown by append, merged with %s", sliceName(s, fr, phi), describe(v))
 	return nil, nil
 }
+
+// A slice grown by append kept in a cell of the goroutine's own: the
+// result slot go/ssa gives a function with a defer (return out stores out
+// there, and the return after the deferred calls loads it), or a local
+// whose address is taken. Its one store keeps the value itself, and a
+// load that the store dominates gives it back; any other store of a grown
+// slice in memory of the goroutine's own is refused (append may or may not
+// move its elements).
+type keptSlice struct {
+	val   value
+	store *ssa.Store
+}
+
+// keepGrown keeps val, a slice the goroutine grew by append, stored by in
+// into ptr, when ptr is a cell of the goroutine's own that only in stores
+// to and loads read, and no append of val's web can follow the store.
+func (p *proc) keepGrown(fr *frame, in *ssa.Store, ptr pointer, val value) bool {
+	if !p.grownPrivate(val) || ptr.obj.owner < 0 || ptr.dynamic() || len(ptr.path) != 0 {
+		return false
+	}
+	a, ok := in.Addr.(*ssa.Alloc)
+	if !ok || !onlyStoredOnceAndLoaded(a) || p.appendFollows(fr, in.Block(), in.Val) {
+		return false
+	}
+	if p.kept == nil {
+		p.kept = map[string]keptSlice{}
+	}
+	p.kept[ptr.key()] = keptSlice{val: val, store: in}
+	return true
+}
+
+// keptGrown returns the slice kept in ptr (keepGrown) for the load in,
+// when the store dominates it.
+func (p *proc) keptGrown(ptr pointer, in ssa.Instruction) (value, bool) {
+	k, ok := p.kept[ptr.key()]
+	if !ok || ptr.dynamic() {
+		return value{}, false
+	}
+	sb, lb := k.store.Block(), in.Block()
+	if sb == lb {
+		if instrIndex(sb, k.store) < instrIndex(lb, in) {
+			return k.val, true
+		}
+		return value{}, false
+	}
+	return k.val, sb.Dominates(lb)
+}
+
+// onlyStoredOnceAndLoaded reports whether a is stored to by one Store and
+// otherwise only loaded (its address goes nowhere else).
+func onlyStoredOnceAndLoaded(a *ssa.Alloc) bool {
+	stores := 0
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != a || r.Val == ssa.Value(a) {
+				return false
+			}
+			stores++
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return stores == 1
+}

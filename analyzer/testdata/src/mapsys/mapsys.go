@@ -726,3 +726,76 @@ func builtInGoroutine() {
 	}()
 	<-done
 }
+
+// keyed lists its keys under a deferred unlock, as registries' Keys and
+// List methods do: the slice grown by append is the function's result,
+// which go/ssa keeps in a result slot because of the defer.
+type keyed struct {
+	mu sync.Mutex
+	m  map[string]int32
+}
+
+func (k *keyed) keys() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []string
+	for name := range k.m {
+		out = append(out, name)
+	}
+	return out
+}
+
+func (k *keyed) keysUnlocked() []string {
+	defer func() {}()
+	var out []string
+	for name := range k.m { // want `^race: go@\d+ loads k.m here while go@\d+ stores k.m at mapsys.go:\d+:\d+, and nothing orders the two \(system keysRace\)`
+		out = append(out, name)
+	}
+	return out
+}
+
+// keysSnapshot: one goroutine adds a key while another lists them: one or
+// two keys.
+//
+//fencecheck:system
+func keysSnapshot() {
+	k := &keyed{m: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		k.mu.Lock()
+		k.m["b"] = 2
+		k.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		if n := len(k.keys()); n != 1 && n != 2 {
+			panic("a torn listing")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+	if len(k.keys()) != 2 {
+		panic("lost a key")
+	}
+}
+
+// keysRace: the listing without the lock.
+//
+//fencecheck:system
+func keysRace() {
+	k := &keyed{m: map[string]int32{"a": 1}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		k.mu.Lock()
+		k.m["b"] = 2
+		k.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		_ = k.keysUnlocked()
+		wg.Done()
+	}()
+	wg.Wait()
+}
