@@ -641,6 +641,9 @@ func (s *system) stepText(st model.Step) string {
 		}
 		if st.Var >= 0 {
 			if name, ok := s.startedBy(st.Var); ok {
+				if name == q.Name {
+					return "begins" + line // its first step, which takes its arguments
+				}
 				return "starts " + name + line
 			}
 			if call := s.atomicCallText(st.Proc, st.Trans); call != "" {
