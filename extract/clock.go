@@ -55,6 +55,12 @@ type clockVal struct {
 	// offE, when set, is more of the offset, known only at run time: a
 	// duration a goroutine loaded (t.Add(b.timeout)).
 	offE model.Expr
+	// inf, when set, is, for a duration between two times one of which
+	// may be the zero Time (year 1) and the other a reading, 1 when it is
+	// after the zero Time by more than any Duration (Go saturates
+	// time.Since(time.Time{}) at the largest one), -1 when before, and 0
+	// otherwise (zeroSign).
+	inf model.Expr
 }
 
 // offset is the whole offset of c: off, plus offE.
@@ -314,13 +320,13 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 		return timeRes{v: value{kind: vInt, e: e, clock: &clockVal{tick: e}}}, true
 	case "Since":
 		t := s.clockOf(args[0], pos)
-		return timeRes{v: durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true))}, true
+		return timeRes{v: withInf(durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true)), zeroSign(model.C(1), t.tick))}, true
 	case "Until":
 		t := s.clockOf(args[0], pos)
-		return timeRes{v: durValue(sub(t.tick, now()), t.off, t.offE)}, true
+		return timeRes{v: withInf(durValue(sub(t.tick, now()), t.off, t.offE), zeroSign(t.tick, model.C(1)))}, true
 	case "Time.Sub":
 		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
-		return timeRes{v: durValue(sub(a.tick, b.tick), a.off-b.off, addOffsets(a.offE, b.offE, true))}, true
+		return timeRes{v: withInf(durValue(sub(a.tick, b.tick), a.off-b.off, addOffsets(a.offE, b.offE, true)), zeroSign(a.tick, b.tick))}, true
 	case "Time.Add":
 		t := s.clockOf(args[0], pos)
 		if d, isConst := args[1].constant(); isConst {
@@ -351,7 +357,7 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	case "Time.Before", "Time.After", "Time.Equal":
 		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
 		cmp := map[string]token.Token{"Time.Before": token.LSS, "Time.After": token.GTR, "Time.Equal": token.EQL}[op]
-		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a.tick, b.tick), off: a.off - b.off, offE: addOffsets(a.offE, b.offE, true), dur: true}, op: cmp}}, true
+		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a.tick, b.tick), off: a.off - b.off, offE: addOffsets(a.offE, b.offE, true), dur: true, inf: zeroSign(a.tick, b.tick)}, op: cmp}}, true
 	}
 	return timeRes{}, false
 }
@@ -376,8 +382,52 @@ func (s *system) setupTimeCall(fn *ssa.Function, args []value, pos token.Pos) (v
 	return v.v, true
 }
 
+// zeroSign is the inf of the duration a - b between the readings a and b
+// (clockVal.inf): 1 when only b is the zero Time's, -1 when only a is, 0
+// otherwise; nil when neither can be (a reading of time.Now is at least
+// 1).
+func zeroSign(a, b model.Expr) model.Expr {
+	isZero := func(e model.Expr) model.Expr {
+		if c, ok := e.(model.Const); ok {
+			return model.C(b2i(c.Value == 0))
+		}
+		return model.Bin(model.OpEq, e, model.C(0))
+	}
+	za, zb := isZero(a), isZero(b)
+	if za == model.C(0) && zb == model.C(0) {
+		return nil
+	}
+	if ca, ok := za.(model.Const); ok {
+		if cb, ok := zb.(model.Const); ok {
+			return model.C(cb.Value*(1-ca.Value) - ca.Value*(1-cb.Value))
+		}
+	}
+	return model.Bin(model.OpSub, model.Bin(model.OpAnd, zb, model.Not(za)), model.Bin(model.OpAnd, za, model.Not(zb)))
+}
+
+// withInf sets the inf of v, a duration on the clock.
+func withInf(v value, inf model.Expr) value {
+	if inf == nil || v.clock == nil {
+		return v
+	}
+	c := *v.clock
+	c.inf = inf
+	v.clock = &c
+	return v
+}
+
+// infTruth is the outcome of a comparison op of a duration beyond every
+// Duration, of sign sign, with any constant.
+func infTruth(op token.Token, sign int64) bool {
+	t, _ := compare(op, float64(sign), 0)
+	return t
+}
+
 // constCompare decides a comparison of a duration whose ticks are known.
 func (s *system) constCompare(c durCmp, pos token.Pos) value {
+	if inf, ok := c.x.inf.(model.Const); ok && inf.Value != 0 {
+		return constVal(b2i(infTruth(c.op, inf.Value)))
+	}
 	d, ok := c.x.tick.(model.Const)
 	if !ok || c.x.offE != nil || c.kE != nil {
 		s.unsupported(pos, "a duration the set-up cannot compute")
@@ -455,6 +505,9 @@ func (p *proc) clockCompare(fr *frame, v ssa.Value, c durCmp, cur int) int {
 	p.holds(r, fr, v)
 	fr.vals[v] = intVal(model.R(r))
 	next := p.newLoc(pos)
+	if cur = p.infCompare(c, r, next, pos, cur); cur < 0 {
+		return next
+	}
 	for _, sign := range []struct {
 		op model.BinOp
 		s  int64
@@ -465,6 +518,27 @@ func (p *proc) clockCompare(fr *frame, v ssa.Value, c durCmp, cur int) int {
 		}
 	}
 	return next
+}
+
+// infCompare emits, from cur, the outcomes into r of the comparison c of a
+// duration beyond every Duration (its inf not 0), joining at next, and
+// returns where the comparison of a finite one goes on (-1: nowhere).
+func (p *proc) infCompare(c durCmp, r, next int, pos token.Pos, cur int) int {
+	switch inf := c.x.inf.(type) {
+	case nil:
+		return cur
+	case model.Const:
+		if inf.Value == 0 {
+			return cur
+		}
+		p.emitTo(cur, model.AssignOp(r, model.C(b2i(infTruth(c.op, inf.Value)))), next, pos, Origin{})
+		return -1
+	}
+	for _, sign := range []int64{1, -1} {
+		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, c.x.inf, model.C(sign))), pos, Origin{})
+		p.emitTo(g, model.AssignOp(r, model.C(b2i(infTruth(c.op, sign)))), next, pos, Origin{})
+	}
+	return p.emit(cur, model.GuardOp(model.Bin(model.OpEq, c.x.inf, model.C(0))), pos, Origin{})
 }
 
 // clockCompareAt lowers a comparison c whose offset or bound is known only
@@ -483,6 +557,9 @@ func (p *proc) clockCompareAt(fr *frame, v ssa.Value, c durCmp, cur int) int {
 	}
 	kk := model.Bin(model.OpSub, bound, c.x.offset())
 	next := p.newLoc(pos)
+	if cur = p.infCompare(c, r, next, pos, cur); cur < 0 {
+		return next
+	}
 	ops := map[token.Token]model.BinOp{token.LSS: model.OpLt, token.LEQ: model.OpLe, token.GTR: model.OpGt,
 		token.GEQ: model.OpGe, token.EQL: model.OpEq, token.NEQ: model.OpNe}
 	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, c.x.tick, model.C(0))), pos, Origin{})

@@ -449,8 +449,8 @@ func (s *system) valueSetup(fn *ssa.Function, args []value, pos token.Pos) value
 		s.mem[p.key()] = nw
 		return old
 	case "CompareAndSwap":
-		if floatBits(nw.typ) != 0 || isSliceType(nw.typ) {
-			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on slices; fencecheck compares boxes)", nw.typ)
+		if floatBits(nw.typ) != 0 || !types.Comparable(nw.typ) {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on types it cannot compare: slices, maps, functions; fencecheck compares boxes)", nw.typ)
 		}
 		if args[1].kind == vIface && !types.Identical(args[1].typ, nw.typ) {
 			s.fail(pos, "the setup of system %s panics: sync/atomic: compare and swap of inconsistently typed values", s.name)
@@ -538,8 +538,8 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 		}
 	case "CompareAndSwap":
 		old := args[1]
-		if floatBits(dt) != 0 || isSliceType(dt) {
-			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on slices; fencecheck compares boxes)", dt)
+		if floatBits(dt) != 0 || !types.Comparable(dt) {
+			s.unsupported(pos, "a compare-and-swap of an atomic.Value holding a %s (Go compares floats by value, and panics on types it cannot compare: slices, maps, functions; fencecheck compares boxes)", dt)
 		}
 		if old.kind != vNil {
 			odt, ok := dynTypeOf(old)

@@ -911,6 +911,13 @@ func (p *proc) store(fr *frame, in *ssa.Store, cur int) int {
 		return cur
 	}
 	pos := in.Pos()
+	if !pos.IsValid() {
+		// A parameter a closure captures, which go/ssa spills to the
+		// heap at the function's entry: where it is declared.
+		if pos = in.Val.Pos(); !pos.IsValid() {
+			pos = in.Addr.Pos()
+		}
+	}
 	o := Origin{Instr: in}
 	if lhs, ok := s.x.debugOf(fr.fn).storeLHS[in]; ok {
 		lhs = s.x.fullExpr(lhs)

@@ -163,6 +163,7 @@ func (p *proc) syncMapOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value
 	m := s.syncMapOf(args[0], pos).mp
 	s.nameMap(m)
 	name := fn.Name()
+	s.refuseUncomparableOld(name, args, pos)
 	switch name {
 	case "Clear":
 		m.enumerated = true
@@ -344,6 +345,7 @@ func (p *proc) syncMapRange(fr *frame, in *ssa.Call, m *mapObj, f value, pos tok
 func (s *system) setupSyncMapOp(fn *ssa.Function, args []value, pos token.Pos, spawns []spawn) value {
 	m := s.syncMapOf(args[0], pos).mp
 	name := fn.Name()
+	s.refuseUncomparableOld(name, args, pos)
 	write := func(sl *mapSlot, v value) {
 		s.setupMapWrite(m, pos, spawns)
 		s.mem[pointer{obj: sl.present}.key()] = constVal(1)
@@ -405,4 +407,31 @@ func (s *system) setupSyncMapOp(fn *ssa.Function, args []value, pos token.Pos, s
 		remove(sl)
 	}
 	return constVal(1)
+}
+
+// refuseUncomparableOld refuses a CompareAndSwap or CompareAndDelete of a
+// sync.Map whose old value (args[2]) may hold a type Go cannot compare (a
+// map, a slice, a function): Go panics there ("the old value must be of a
+// comparable type"), and the model compares boxes.
+func (s *system) refuseUncomparableOld(name string, args []value, pos token.Pos) {
+	if name != "CompareAndSwap" && name != "CompareAndDelete" || len(args) < 3 {
+		return
+	}
+	old := args[2]
+	var ts []types.Type
+	switch old.kind {
+	case vIface:
+		ts = append(ts, old.typ)
+	case vRef:
+		for _, o := range old.objs {
+			if o.box || o.byValue {
+				ts = append(ts, o.typ)
+			}
+		}
+	}
+	for _, t := range ts {
+		if !types.Comparable(t) {
+			s.unsupported(pos, "a %s of a sync.Map whose old value may hold a %s, which Go cannot compare (it panics)", name, t)
+		}
+	}
 }

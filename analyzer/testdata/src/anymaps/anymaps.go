@@ -168,3 +168,33 @@ func compareSnapshots() { // want `^inconclusive: system compareSnapshots: a run
 	}()
 	<-done
 }
+
+// casSnapshot swaps snapshots with CompareAndSwap: Go compares the maps
+// and panics (comparing uncomparable type), which fencecheck refuses.
+//
+//fencecheck:system
+func casSnapshot() { // want `^inconclusive: system casSnapshot: a run reaches a compare-and-swap of an atomic\.Value holding a map\[string\]int32 \(Go compares floats by value, and panics on types it cannot compare`
+	var v atomic.Value
+	v.Store(map[string]int32{})
+	done := make(chan bool)
+	go func() {
+		old := v.Load().(map[string]int32)
+		next := map[string]int32{"a": 1}
+		done <- v.CompareAndSwap(old, next)
+	}()
+	<-done
+}
+
+// casSyncMap compares a map in a sync.Map: Go panics, refused.
+//
+//fencecheck:system
+func casSyncMap() { // want `^inconclusive: system casSyncMap: a run reaches a CompareAndSwap of a sync\.Map whose old value may hold a map\[string\]int32, which Go cannot compare \(it panics\)`
+	var sm sync.Map
+	m := map[string]int32{}
+	sm.Store("k", m)
+	done := make(chan bool)
+	go func() {
+		done <- sm.CompareAndSwap("k", m, map[string]int32{"a": 1})
+	}()
+	<-done
+}
