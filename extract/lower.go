@@ -1491,7 +1491,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	case extGosched:
 		return cur
 	case extWGGo:
-		s.unsupported(pos, "WaitGroup.Go inside a goroutine")
+		s.unsupported(pos, "WaitGroup.Go run by a goroutine or by the system function after the set-up (the set-up's are modelled; write wg.Add(1) and a go statement that defers wg.Done() here)")
 	}
 	o := Origin{}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
