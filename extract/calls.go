@@ -810,6 +810,15 @@ type nestedSpawn struct {
 func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	s := p.s
 	sw := s.goStmt(fr, in)
+	if s.x.inModelSource(sw.pos) {
+		// The go statement of WaitGroup.Go: named after the call.
+		for g := fr; g != nil; g = g.parent {
+			if g.callPos.IsValid() {
+				sw.pos = g.callPos
+				break
+			}
+		}
+	}
 	var ps []passed
 	frozen := frozenCaptures(in)
 	s.spawnValues(in.Pos(), sw, frozen, p.idx, func(v passed) value {
@@ -827,13 +836,13 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 		f, ok := s.countLoop(fr, in)
 		switch {
 		case ok && f.n > maxFanOut:
-			s.unsupported(in.Pos(), "a go statement in a loop inside a goroutine that runs it %d times (fencecheck models at most %d goroutines started by one go statement in a loop)", f.n, maxFanOut)
+			s.unsupported(sw.pos, "a go statement in a loop inside a goroutine that runs it %d times (fencecheck models at most %d goroutines started by one go statement in a loop)", f.n, maxFanOut)
 		case !ok:
 			what := "a go statement in a loop inside a goroutine (an unbounded number of goroutines)"
 			if p.q.Name == "main" {
 				what = "a go statement in a loop of the system function whose iterations fencecheck cannot count (it counts a variable from a constant to a constant bound, and the keys of a map)"
 			}
-			s.unsupported(in.Pos(), "%s%s", what, s.loopVarHint(in.Pos()))
+			s.unsupported(sw.pos, "%s%s", what, s.loopVarHint(sw.pos))
 		}
 		return p.goInLoop(fr, in, sw, f, ps, Origin{Node: node}, cur)
 	}

@@ -89,12 +89,13 @@ func (s *system) countLoop(fr *frame, in *ssa.Go) (f fanOut, ok bool) {
 	if lf == nil {
 		return fanOut{n: -1}, false
 	}
-	return s.countLoopAt(lf, b)
+	return s.countLoopAt(lf, b, lf == fr)
 }
 
 // countLoopAt finds how many times block b of fr's function, which lies in
-// a loop, may run (countLoop).
-func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock) (f fanOut, ok bool) {
+// a loop, may run (countLoop); direct says b holds the go statement itself
+// rather than a call of the function that does.
+func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock, direct bool) (f fanOut, ok bool) {
 	scc := cycleOf(b)
 	var head *ssa.BasicBlock
 	for _, h := range b.Parent().Blocks {
@@ -113,8 +114,11 @@ func (s *system) countLoopAt(fr *frame, b *ssa.BasicBlock) (f fanOut, ok bool) {
 		}
 	}
 	if n, ok := mapRangeTrips(fr, head); ok {
-		// A range over a map visits each of its keys at most once.
-		return fanOut{n: n}, true
+		// A range over a map visits each of its keys at most once. A go
+		// statement in a function the range calls (WaitGroup.Go) is not
+		// counted: its goroutines would get values of the range's
+		// registers the model does not pass.
+		return fanOut{n: n}, direct
 	}
 	best := fanOut{n: -1}
 	for _, instr := range head.Instrs {

@@ -1222,6 +1222,14 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if isSyncMapOp(f.fn) {
 		return p.syncMapOp(fr, in, f.fn, args, cur)
 	}
+	callPos := token.NoPos
+	if isWaitGroupGo(f.fn) {
+		sh, err := s.x.wgGoShim(f.fn)
+		if err != nil {
+			s.unsupported(pos, "%v", err)
+		}
+		f.fn, callPos = sh, pos // wggo.go
+	}
 	if !s.x.local(f.fn) {
 		return p.extern(fr, in, f.fn, args, cur)
 	}
@@ -1233,7 +1241,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.refuseAt(cur, fmt.Sprintf("recursion (%s calls itself)", f.fn.Name()), pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
-	child.site, child.onceVar = in.Block(), s.onceCalls[in]
+	child.site, child.onceVar, child.callPos = in.Block(), s.onceCalls[in], callPos
 	child.once = child.onceVar > 0
 	p.lowerCallee(child, pos, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)

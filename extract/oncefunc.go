@@ -70,10 +70,10 @@ func (fm onceFuncForm) source(name string) string {
 
 // ModelSources returns the Go source texts of the model's own code that
 // systems may run (sync.Map's methods, sync.OnceFunc, OnceValue and
-// OnceValues, the goroutine of a go statement on a function without a
-// body): the names of their variables may appear in findings.
+// OnceValues, WaitGroup.Go, the goroutine of a go statement on a function
+// without a body): the names of their variables may appear in findings.
 func ModelSources() []string {
-	srcs := []string{syncMapSrc, goCallSrc}
+	srcs := []string{syncMapSrc, goCallSrc, wgGoSrc}
 	for _, name := range slices.Sorted(maps.Keys(onceFuncForms)) {
 		srcs = append(srcs, "package sync\n\n"+onceFuncForms[name].source(name))
 	}

@@ -497,6 +497,10 @@ type frame struct {
 	blocks  map[*ssa.BasicBlock]*blockState
 	returns []retSite
 	site    *ssa.BasicBlock // the block of the parent that calls fn
+	// callPos is, for a function of the model's own source that stands
+	// for a library call (WaitGroup.Go), the position of that call: the
+	// goroutines it starts are named after it.
+	callPos token.Pos
 	// once marks the function a sync.Once's Do runs, on a Once the
 	// lowering knows: it runs at most once, wherever Do is called.
 	// onceVar is then 1 + the Once's variable, which a panic leaving the
