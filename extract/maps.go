@@ -763,7 +763,7 @@ func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) i
 	p.mapMakes[in]++
 	if _, ok := s.heap.hint.maps.escapes[escapeID{in, p.idx, occ}]; ok {
 		if inLoop(fr, b) {
-			s.unsupported(in.Pos(), "a map made in a loop of a goroutine and stored in shared memory (each iteration would make a new one)")
+			return p.mapPool(fr, in, occ, cur)
 		}
 		fr.vals[in] = value{kind: vMap, mp: s.escapedMap(escapeID{in, p.idx, occ})}
 		return cur
@@ -783,6 +783,55 @@ func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) i
 	}
 	return cur
 }
+
+// mapPool lowers a make of a map in a loop of the process whose maps reach
+// shared memory (a producer's batch per iteration, a copy-on-write retry):
+// each run takes the next of maxPool maps, empty until then, counted by a
+// register whose domain ends there, as an allocation in a loop takes the
+// next of its objects (pickFromPool): one more run leaves the domain,
+// which the analysis reports as inconclusive, and no map is reused.
+func (p *proc) mapPool(fr *frame, in *ssa.MakeMap, occ int, cur int) int {
+	s := p.s
+	first := escapeID{in, p.idx, occ}
+	name := s.heap.hint.maps.escapes[first]
+	pool := []*mapObj{s.escapedMap(first)}
+	for k := 1; k < maxPool; k++ {
+		id := escapeID{in, p.idx, occ + k*poolOcc}
+		if s.heap.hint.maps.escapes[id] == "" {
+			if s.heap.hint.maps.escapes == nil {
+				s.heap.hint.maps.escapes = map[escapeID]string{}
+			}
+			s.heap.hint.maps.escapes[id] = name
+		}
+		pool = append(pool, s.escapedMap(id))
+	}
+	pos := in.Pos()
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	c := p.newReg(p.regName(fr, in)+".count", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[c] = [2]int64{0, maxPool}
+	if p.sources == nil {
+		p.sources = map[int]source{}
+	}
+	p.sources[c] = source{fmt.Sprintf("the number of maps the make at line %d runs in a loop of goroutine %s (fencecheck models %d)", s.x.fset.Position(pos).Line, p.q.Name, maxPool), pos}
+	join := p.newLoc(pos)
+	for k, m := range pool {
+		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
+		g = p.emit(g, model.AssignOp(r, model.C(s.mapID(m))), pos, Origin{})
+		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
+	}
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
+	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
+	fr.vals[in] = value{kind: vMapRef, e: model.R(r), typ: in.Type()}
+	return join
+}
+
+// poolOcc separates the maps of a pool from the runs of their make in
+// escapeID.occ.
+const poolOcc = 1 << 16
 
 // mapAlts returns the maps v may be: one map, nil, or for a map loaded
 // from a cell that goroutines store maps into, every map that may be

@@ -72,3 +72,64 @@ func setupBatch() {
 		panic("the update is seen") // want `^SC: system setupBatch is wrong even under sequential consistency: the panic is reached here`
 	}
 }
+
+// batchLoop: a producer makes a map per batch in a loop and sends it;
+// the make's maps are three, one per run.
+//
+//fencecheck:system
+func batchLoop() {
+	ch := make(chan map[string]int32, 3)
+	done := make(chan bool)
+	go func() {
+		for i := int32(0); i < 3; i++ {
+			m := map[string]int32{}
+			m["n"] = i
+			ch <- m
+		}
+		done <- true
+	}()
+	<-done
+	var sum int32
+	for range 3 {
+		sum += (<-ch)["n"]
+	}
+	if sum != 3 {
+		panic("a batch lost")
+	}
+}
+
+// batchLoopLate: the producer writes each batch after sending it.
+//
+//fencecheck:system
+func batchLoopLate() {
+	ch := make(chan map[string]int32, 2)
+	done := make(chan bool)
+	go func() {
+		for i := int32(0); i < 2; i++ {
+			m := map[string]int32{}
+			ch <- m
+			m["late"] = i // want `^race: go@\d+ stores m here while main loads m at mapbatches.go:\d+:\d+, and nothing orders the two \(system batchLoopLate\)`
+		}
+		done <- true
+	}()
+	for range 2 {
+		_ = (<-ch)["late"]
+	}
+	<-done
+}
+
+// batchLoopLong: a fourth batch is more than the model keeps for one make
+// in a loop.
+//
+//fencecheck:system
+func batchLoopLong() { // want `^inconclusive: system batchLoopLong: the number of maps the make at line \d+ runs in a loop of goroutine go@\d+ \(fencecheck models 3\)`
+	ch := make(chan map[string]int32, 4)
+	done := make(chan bool)
+	go func() {
+		for i := int32(0); i < 4; i++ {
+			ch <- map[string]int32{"n": i}
+		}
+		done <- true
+	}()
+	<-done
+}
