@@ -364,13 +364,10 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
 			continue
 		default:
-			if p.untouchedSync(q) {
-				// A composite literal's mutex copied into its
-				// variable (res := T{...}; return &res).
-				agg[c.key] = constVal(0)
-				continue
-			}
-			s.unsupported(pos, "copying a value of type %s, which contains a %s", in.Type(), c.typ)
+			// A Mutex, an RWMutex, a WaitGroup, a Once or a typed atomic:
+			// Go's copy reads its state word as any other (a
+			// constructor's res := T{...}; return &res, what go vet's
+			// copylocks reports for a lock in use).
 		}
 		name := strings.TrimPrefix(base+c.name, ".")
 		r := p.newReg(name, c.typ)
@@ -389,18 +386,6 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 	}
 	fr.vals[in] = value{kind: vAgg, agg: agg}
 	return cur
-}
-
-// untouchedSync reports whether q, a cell of a sync type (a Mutex, an
-// RWMutex, a WaitGroup, a Once, a typed atomic), is in the goroutine's own
-// memory and no operation of the goroutine has touched it: it holds the
-// zero state.
-func (p *proc) untouchedSync(q pointer) bool {
-	if q.obj.owner < 0 || q.dynamic() {
-		return false
-	}
-	_, touched := p.private[q.key()]
-	return !touched
 }
 
 // readCell reads the integer cell q into register r: a copy of its
@@ -564,12 +549,9 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			}
 			continue
 		default:
-			if v, ok := x.constant(); !ok || v != 0 {
-				s.unsupported(pos, "copying a value of type %s, which contains a %s", t, c.typ)
-			}
-			// The zero state of an untouched copy (untouchedSync): a
-			// write of the state word, as Go's copy is (over a held
-			// mutex, what go vet's copylocks reports, it unlocks it).
+			// A sync cell's state word, written as Go's copy writes it
+			// (over a held mutex, what go vet's copylocks reports, it
+			// unlocks it).
 		}
 		e := s.asInt(x, pos)
 		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
