@@ -788,7 +788,7 @@ func (p *proc) makeMap(fr *frame, b *ssa.BasicBlock, in *ssa.MakeMap, cur int) i
 // shared memory (a producer's batch per iteration, a copy-on-write retry):
 // each run takes the next of maxPool maps, empty until then, counted by a
 // register whose domain ends there, as an allocation in a loop takes the
-// next of its objects (pickFromPool): one more run leaves the domain,
+// next of its objects (pickNext): one more run leaves the domain,
 // which the analysis reports as inconclusive, and no map is reused.
 func (p *proc) mapPool(fr *frame, in *ssa.MakeMap, occ int, cur int) int {
 	s := p.s
@@ -808,23 +808,12 @@ func (p *proc) mapPool(fr *frame, in *ssa.MakeMap, occ int, cur int) int {
 	pos := in.Pos()
 	r := p.newReg(p.regName(fr, in), in.Type())
 	p.holds(r, fr, in)
-	c := p.newReg(p.regName(fr, in)+".count", types.Typ[types.Int])
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[c] = [2]int64{0, maxPool}
-	if p.sources == nil {
-		p.sources = map[int]source{}
-	}
-	p.sources[c] = source{fmt.Sprintf("the number of maps the make at line %d runs in a loop of goroutine %s (fencecheck models %d)", s.x.fset.Position(pos).Line, p.q.Name, maxPool), pos}
-	join := p.newLoc(pos)
+	c := p.poolCounter(p.regName(fr, in)+".count", fmt.Sprintf("the number of maps the make at line %d runs in a loop of goroutine %s (fencecheck models %d)", s.x.fset.Position(pos).Line, p.q.Name, maxPool), pos)
+	ids := make([]int64, len(pool))
 	for k, m := range pool {
-		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
-		g = p.emit(g, model.AssignOp(r, model.C(s.mapID(m))), pos, Origin{})
-		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
+		ids[k] = s.mapID(m)
 	}
-	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
-	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
+	join := p.pickNext(ids, r, c, pos, cur, nil)
 	fr.vals[in] = value{kind: vMapRef, e: model.R(r), typ: in.Type()}
 	return join
 }
@@ -1192,57 +1181,20 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 		case leafInt:
 			reg = true
 		case leafOther:
-			if isMap(c.typ) {
+			switch {
+			case isMap(c.typ):
 				// A map a goroutine stores into a slot is the map's
-				// identity (as in a field, storeMapCell).
-				// Several maps in the slots read are identities too.
-				for i, sc := range cases {
-					v := zeroValue(c.typ)
-					if sc.sl != nil {
-						q := cellPtr(pointer{obj: sc.sl.val}, c)
-						if q.obj.owner >= 0 {
-							s.unsupported(pos, "a goroutine's own map of %s", m.elem)
-						}
-						if s.heap.hint.maps.cells[q.key()] {
-							reg = true
-							continue
-						}
-						v = p.scalarFromSetup(q, "a map")
-					}
-					if i == 0 {
-						fixed = v
-					} else if !same(v, fixed) {
-						reg = true
-					}
-				}
-				break
-			}
-			if !isSliceType(c.typ) {
+				// identity (as in a field, storeMapCell); so are the
+				// maps of several slots read.
+				fixed, reg, _ = p.slotCell(m, cases, c, "a map", pos, func(q pointer) bool { return s.heap.hint.maps.cells[q.key()] })
+			case isSliceType(c.typ):
+				// A slice a goroutine stores into a slot, or the slices
+				// of several slots, are header words (headers.go); one
+				// only the set-up stores, the same in every slot read,
+				// is its value.
+				fixed, reg, keys = p.slotCell(m, cases, c, "a slice", pos, func(q pointer) bool { return s.sliceCellWritten(q, pos) })
+			default:
 				fixed = p.fixedElemCell(m, cases, c, pos)
-				break
-			}
-			// A slice a goroutine stores into a slot, or the slices of
-			// several slots, are header words (headers.go); one only the
-			// set-up stores, the same in every slot read, is its value.
-			for i, sc := range cases {
-				v := zeroValue(c.typ)
-				if sc.sl != nil {
-					q := cellPtr(pointer{obj: sc.sl.val}, c)
-					keys = append(keys, q.key())
-					if q.obj.owner >= 0 {
-						s.unsupported(pos, "a goroutine's own map of %s", m.elem)
-					}
-					if s.sliceCellWritten(q, pos) {
-						reg = true
-						continue
-					}
-					v = p.scalarFromSetup(q, "a slice")
-				}
-				if i == 0 {
-					fixed = v
-				} else if !same(v, fixed) {
-					reg = true
-				}
 			}
 		case leafPointer:
 			ptr = true
@@ -1287,22 +1239,42 @@ func (p *proc) newElemRead(m *mapObj, cases []slotCase, name string, pos token.P
 // which the set-up alone stores: the same value in every slot, or
 // unsupported.
 func (p *proc) fixedElemCell(m *mapObj, cases []slotCase, c cell, pos token.Pos) value {
-	var fixed value
+	fixed, _, _ := p.slotCell(m, cases, c, "a value", pos, nil)
+	return fixed
+}
+
+// slotCell looks at cell c of the elements of the slots of cases (a nil
+// slot holds the zero value): the keys of their cells, and either the one
+// value the set-up left in all of them (fixed), or reg, when a goroutine
+// writes one (written) or they hold different values. Without written,
+// different values are unsupported. what names the value for
+// scalarFromSetup.
+func (p *proc) slotCell(m *mapObj, cases []slotCase, c cell, what string, pos token.Pos, written func(pointer) bool) (fixed value, reg bool, keys []string) {
 	for i, sc := range cases {
 		v := zeroValue(c.typ)
 		if sc.sl != nil {
-			if sc.sl.val.owner >= 0 {
+			q := cellPtr(pointer{obj: sc.sl.val}, c)
+			keys = append(keys, q.key())
+			if q.obj.owner >= 0 {
 				p.s.unsupported(pos, "a goroutine's own map of %s", m.elem)
 			}
-			v = p.scalarFromSetup(cellPtr(pointer{obj: sc.sl.val}, c), "a value")
+			if written != nil && written(q) {
+				reg = true
+				continue
+			}
+			v = p.scalarFromSetup(q, what)
 		}
-		if i == 0 {
+		switch {
+		case i == 0:
 			fixed = v
-		} else if !same(v, fixed) {
+		case same(v, fixed):
+		case written == nil:
 			p.s.unsupported(pos, "a map of %s indexed by a key known only at run time (the %s of its elements differ)", m.elem, c.typ)
+		default:
+			reg = true
 		}
 	}
-	return fixed
+	return fixed, reg, keys
 }
 
 // refuseOther emits, from cur, the run-time refusal of a read by er of a

@@ -849,7 +849,23 @@ func (s *system) poolID(o *object, pos token.Pos) int64 {
 // is given. It returns the location after the choice.
 func (p *proc) pickFromPool(objs []*object, r int, expr string, pos token.Pos, cur int, fill func(o *object, at int) int) int {
 	s := p.s
-	c := p.newReg(expr+".count", types.Typ[types.Int])
+	c := p.poolCounter(expr+".count", fmt.Sprintf("the number of objects %s allocates in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), pos)
+	ids := make([]int64, len(objs))
+	for k, o := range objs {
+		ids[k] = s.poolID(o, pos)
+	}
+	var fillK func(k, at int) int
+	if fill != nil {
+		fillK = func(k, at int) int { return fill(objs[k], at) }
+	}
+	return p.pickNext(ids, r, c, pos, cur, fillK)
+}
+
+// poolCounter makes the register, named name, that counts the runs of an
+// allocation in a loop that takes the next of a pool of maxPool (what
+// says so in a finding): one more leaves its domain.
+func (p *proc) poolCounter(name, what string, pos token.Pos) int {
+	c := p.newReg(name, types.Typ[types.Int])
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
 	}
@@ -857,17 +873,25 @@ func (p *proc) pickFromPool(objs []*object, r int, expr string, pos token.Pos, c
 	if p.sources == nil {
 		p.sources = map[int]source{}
 	}
-	p.sources[c] = source{fmt.Sprintf("the number of objects %s allocates in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), pos}
+	p.sources[c] = source{what, pos}
+	return c
+}
+
+// pickNext emits, from cur, the choice of the next of the pool whose
+// identities are ids, counted by c, into r (fill, when set, adds what
+// the k-th takes), joining at the location it returns; past the last, c
+// leaves its domain.
+func (p *proc) pickNext(ids []int64, r, c int, pos token.Pos, cur int, fill func(k, at int) int) int {
 	join := p.newLoc(pos)
-	for k, o := range objs {
+	for k, id := range ids {
 		g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, model.R(c), model.C(int64(k)))), pos, Origin{})
-		g = p.emit(g, model.AssignOp(r, model.C(s.poolID(o, pos))), pos, Origin{})
+		g = p.emit(g, model.AssignOp(r, model.C(id)), pos, Origin{})
 		if fill != nil {
-			g = fill(o, g)
+			g = fill(k, g)
 		}
 		p.emitTo(g, model.AssignOp(c, model.C(int64(k+1))), join, pos, Origin{})
 	}
-	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(maxPool))), pos, Origin{})
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpGe, model.R(c), model.C(int64(len(ids))))), pos, Origin{})
 	p.emitTo(g, model.AssignOp(c, model.Bin(model.OpAdd, model.R(c), model.C(1))), join, pos, Origin{})
 	return join
 }
