@@ -141,6 +141,10 @@ type system struct {
 	// safeUnderSC is set when the race check's search decided, exactly,
 	// that the system reaches no bad state under SC (race.Result.Reach).
 	safeUnderSC bool
+	// racesKept, when set, marks the end of the race findings of this
+	// attempt: each is a run of the model that reaches no refusal, so a
+	// run-time refusal met later leaves them standing (faults.go).
+	racesKept *mark
 }
 
 // reduced wraps eng in the cone-of-influence reduction (package coi), which

@@ -194,10 +194,18 @@ func (s *system) gapped(err error) bool {
 func (s *system) check() {
 	for attempt := 0; ; attempt++ {
 		mark := s.r.mark()
-		s.gap = nil
+		s.gap, s.racesKept = nil, nil
 		s.analyse()
 		g := s.gap
 		if g == nil {
+			return
+		}
+		if g.entity.Refusal && s.racesKept != nil {
+			// The races found are runs that reach no refusal: they stand.
+			s.r.rollback(*s.racesKept)
+			s.report(s.sys.Decl.Name.Pos(), fmt.Sprintf(
+				"inconclusive: system %s: a run reaches %s, which fencecheck does not model, and the analysis stops there; the data races reported are in runs that do not reach it, and others may lie beyond it (this is a limit of fencecheck, not a finding about the program)",
+				s.sys.Name, g.entity.Describe(s.r.pass.Fset)))
 			return
 		}
 		s.r.rollback(mark)

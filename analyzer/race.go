@@ -379,10 +379,16 @@ func (s *system) checkGoMemoryModel() bool {
 	switch res.Status {
 	case engines.Unsafe:
 		s.reportRaces(res)
+		s.keepRaces()
 		return false
 	case engines.Inconclusive:
 		if res.Faults {
-			// The SC search of the fence inference reports the fault.
+			// The SC search of the fence inference reports the fault; the
+			// races found on the way stand if it is a refusal.
+			if len(res.Races) > 0 {
+				s.reportRaces(res)
+				s.keepRaces()
+			}
 			return false
 		}
 		if len(res.Races) > 0 {
@@ -417,6 +423,15 @@ func (s *system) checkGoMemoryModel() bool {
 		}
 	}
 	return true
+}
+
+// keepRaces marks the race findings reported so far as standing when the
+// analysis later meets a run-time refusal: each race's trace was replayed
+// and ends before any fault, so it is a run of the program that the model
+// follows exactly.
+func (s *system) keepRaces() {
+	m := s.r.mark()
+	s.racesKept = &m
 }
 
 // accesses says "1 access" or "n accesses".

@@ -87,3 +87,45 @@ func enabledTracking() { // want `^inconclusive: system enabledTracking: a run r
 	}()
 	<-done
 }
+
+// raceBeforeRefusal races on cfg before the goroutine reaches the refused
+// go statement: the race is a run the model follows exactly, so it is
+// reported with the inconclusive verdict.
+//
+//fencecheck:system
+func raceBeforeRefusal() { // want `^inconclusive: system raceBeforeRefusal: a run reaches a go statement inside a goroutine with a pointer chosen at run time \(reached\.go:\d+:\d+\), which fencecheck does not model, and the analysis stops there; the data races reported are in runs that do not reach it`
+	var mu sync.Mutex
+	cfg := 0
+	done := make(chan struct{})
+	go func() {
+		cfg = 1 // want `^race: go@\d+ stores cfg here while main loads cfg`
+		track(&mu)
+		mu.Unlock()
+		close(done)
+	}()
+	if cfg > 1 {
+		panic("cfg is 0 or 1")
+	}
+	<-done
+}
+
+// raceAfterRefusal's race needs a run through the refused go statement:
+// no run the model follows reaches it, and nothing is reported but the
+// refusal.
+//
+//fencecheck:system
+func raceAfterRefusal() { // want `^inconclusive: system raceAfterRefusal: a run reaches a go statement inside a goroutine with a pointer chosen at run time \(reached\.go:\d+:\d+\), which fencecheck does not model, and the analysis stops there \(`
+	var mu sync.Mutex
+	cfg := 0
+	done := make(chan struct{})
+	go func() {
+		track(&mu)
+		cfg = 1
+		mu.Unlock()
+		close(done)
+	}()
+	if cfg > 1 {
+		panic("cfg is 0 or 1")
+	}
+	<-done
+}
