@@ -115,7 +115,8 @@ func (e Entity) Value(v int64) string {
 		}
 	}
 	if e.Slices != nil {
-		k, n := v>>sliceWordBits, v&(1<<sliceWordBits-1)
+		k, n := v>>sliceWordBits&(1<<(sliceOffShift-sliceWordBits)-1), v&(1<<sliceWordBits-1)
+		off := v >> sliceOffShift
 		switch {
 		case v == 0:
 			return "nil"
@@ -123,7 +124,7 @@ func (e Entity) Value(v int64) string {
 			return "[]byte(…)"
 		case k > 0 && k <= int64(len(e.Slices)):
 			sh := e.Slices[k-1]
-			return fmt.Sprintf("%s[%d:%d]", sh.array, sh.off, sh.off+n)
+			return fmt.Sprintf("%s[%d:%d]", sh.array, sh.off+off, sh.off+off+n)
 		}
 	}
 	if e.Float != 0 {

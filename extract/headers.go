@@ -66,6 +66,16 @@ import (
 // sliceWordBits is the width of the length in a header's word.
 const sliceWordBits = sliceBoxBits
 
+// sliceOffShift is where a header's word keeps the run-time offset of a
+// window over an array grown by append (sliceHdr.doff), above the shape's
+// number: off<<sliceOffShift | shape<<sliceWordBits | len. Cells that may
+// hold such words carry the shiftedMark shape among theirs.
+const sliceOffShift = 40
+
+// shiftedMark is the shape a cell holds when a window stored to it may
+// start at a run-time offset: its loads decode the offset.
+var shiftedMark = sliceShape{arr: -2}
+
 // windowCases bounds the lengths an append to a window of run-time length
 // stores at by a case split: a longer window is a run-time refusal there.
 const windowCases = 16
@@ -152,6 +162,11 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	if n == nil {
 		n = model.C(v.sl.len)
 	}
+	if v.sl.doff != nil {
+		// The offset goes above the shape (a nil slice's is 0).
+		s.shapeIndex(shiftedMark, key)
+		base = model.Bin(model.OpAdd, base, model.Bin(model.OpMul, v.sl.doff, model.C(1<<sliceOffShift)))
+	}
 	if v.sl.null != nil {
 		// nil stays 0 (its length is 0 too).
 		base = model.Bin(model.OpMul, model.Not(v.sl.null), base)
@@ -174,9 +189,17 @@ func isByteSlice(t types.Type) bool {
 // condition that e is of one of them (other).
 func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos token.Pos) (v value, other model.Expr) {
 	var shapes []int
+	shifted := false
 	for _, k := range keys {
 		for _, i := range s.heap.hint.cells[k] {
-			if !slices.Contains(shapes, i) && i < len(s.heap.hint.shapes) {
+			if i >= len(s.heap.hint.shapes) {
+				continue
+			}
+			if s.heap.hint.shapes[i] == shiftedMark {
+				shifted = true
+				continue
+			}
+			if !slices.Contains(shapes, i) {
 				shapes = append(shapes, i)
 			}
 		}
@@ -186,6 +209,9 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		return value{kind: vNil}, nil
 	}
 	shape := model.Bin(model.OpDiv, e, model.C(1<<sliceWordBits)) // its number + 1, 0 for nil
+	if shifted {
+		shape = model.Bin(model.OpMod, shape, model.C(1<<(sliceOffShift-sliceWordBits)))
+	}
 	first := s.heap.hint.shapes[shapes[0]]
 	if first.arr < 0 {
 		if len(shapes) > 1 {
@@ -244,7 +270,52 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	v.sl.grown = first.grown
 	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
 	v.sl.null, v.sl.fromMem = model.Bin(model.OpEq, e, model.C(0)), true
+	if shifted && first.grown {
+		v.sl.doff = model.Bin(model.OpDiv, e, model.C(1<<sliceOffShift))
+	}
 	return v, other
+}
+
+// sliceLoadedGrown lowers x[lo:hi] in a goroutine for x, a slice grown by
+// append loaded from memory (a queue's q.items[1:], a removal's s[:i]): a
+// window over the same array from a run-time offset (sliceHdr.doff), as
+// Go's slicing shares the array. A bound beyond the length depends on the
+// capacity, the runtime's choice: a run-time refusal. lo < 0 or lo > hi
+// panics, as in Go.
+func (p *proc) sliceLoadedGrown(fr *frame, in *ssa.Slice, x value, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	if in.Max != nil {
+		return p.refuseAt(cur, "a three-index slice of a slice grown by append (its capacity is the runtime's choice)", pos)
+	}
+	lo, hi := model.Expr(model.C(0)), x.sl.dlen
+	if in.Low != nil {
+		lo = s.asInt(s.get(fr, in.Low), pos)
+	}
+	if in.High != nil {
+		hi = s.asInt(s.get(fr, in.High), pos)
+	}
+	beyond := model.Bin(model.OpGt, hi, x.sl.dlen)
+	p.refuseAt(p.emit(cur, model.GuardOp(beyond), pos, Origin{}), "slicing a slice grown by append beyond its length (its capacity is the runtime's choice)", pos)
+	within := model.Not(beyond)
+	bad := model.Bin(model.OpOr, model.Bin(model.OpLt, lo, model.C(0)), model.Bin(model.OpGt, lo, hi))
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, within, bad)), pos, Origin{}), name: "slice bounds out of range", pos: pos})
+	cur = p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, within, model.Not(bad))), pos, Origin{})
+	v := x
+	v.sl.dlen = model.Bin(model.OpSub, hi, lo)
+	least := x.sl.dlen // Go's capacity is at least the length
+	if x.sl.minCap != nil {
+		least = x.sl.minCap
+	}
+	v.sl.minCap = model.Bin(model.OpSub, least, lo)
+	if c, ok := lo.(model.Const); !ok || c.Value != 0 || x.sl.doff != nil {
+		v.sl.doff = lo
+		if x.sl.doff != nil {
+			v.sl.doff = model.Bin(model.OpAdd, x.sl.doff, lo)
+		}
+	}
+	fr.vals[in] = v
+	return cur
 }
 
 // typeArray returns the array type of o, nil when o is nil or no array.
@@ -483,6 +554,65 @@ func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, 
 // would reuse the array), and no other slice of its web may be used after
 // it (checkWeb).
 func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) int {
+	vals := make([]value, len(srcs))
+	for i, src := range srcs {
+		vals[i] = p.s.get(fr, src)
+	}
+	return p.appendToLoaded(fr, in, x, appendSrc{vals: vals, srcs: srcs}, cur)
+}
+
+// appendSrc is what an append to a slice loaded from memory appends: the
+// values vals (of the SSA values srcs), or, for append(x, y...), the
+// elements of y, a slice grown by append loaded from memory (spread).
+type appendSrc struct {
+	vals   []value
+	srcs   []ssa.Value
+	spread *value
+}
+
+// grownCell returns the cell of element i of x, a slice grown by append
+// loaded from memory, its offset known or not.
+func grownCell(x value, i int64) pointer {
+	return grownCellAt(x, model.C(i))
+}
+
+// grownCellAt returns the cell of element e of x, e an index known only at
+// run time, in [0, len(x)).
+func grownCellAt(x value, e model.Expr) pointer {
+	if x.sl.doff != nil {
+		e = model.Bin(model.OpAdd, x.sl.doff, e)
+	} else if x.sl.off != 0 {
+		e = model.Bin(model.OpAdd, model.C(x.sl.off), e)
+	}
+	if c, ok := e.(model.Const); ok {
+		return x.ptr.with(step{field: -1, index: int(c.Value)})
+	}
+	return x.ptr.with(step{field: -1, dyn: e, lo: 0, n: int(x.sl.cap)})
+}
+
+// loadedAppend is the bookkeeping of one append to a slice grown by
+// append loaded from memory: the array it may move the elements to, the
+// registers of the result (array, length and, for a window at a run-time
+// offset, offset) and how an element moves.
+type loadedAppend struct {
+	p          *proc
+	x          value
+	elem       types.Type
+	name       string
+	pos        token.Pos
+	o          Origin
+	news, objs []*object
+	loop       bool
+	expr       string
+	id, length int
+	off        int // -1 when x's offset is a constant
+	oldID      model.Expr
+}
+
+// newLoadedAppend prepares append(x, ...) of in; ok is false, with the
+// location to go on from, when the elements cannot move (a run-time
+// refusal).
+func (p *proc) newLoadedAppend(fr *frame, in *ssa.Call, x value, cur int) (la *loadedAppend, next int, ok bool) {
 	s := p.s
 	pos := in.Pos()
 	if x.sl.loadGrown {
@@ -492,101 +622,231 @@ func (p *proc) appendGrownLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Va
 	if (classify(elem) != leafInt && !isPtrCell(elem)) || isAggregate(elem) {
 		// Refused where a run reaches it: perks' merge appends its
 		// samples (structs) only once a buffer of 500 is full.
-		return p.refuseAt(cur, fmt.Sprintf("append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem), pos)
+		return nil, p.refuseAt(cur, fmt.Sprintf("append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem), pos), false
 	}
 	b := in.Block()
 	g := p.growArray(fr, in, elem)
 	p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, nil, pos)
-	news := []*object{g}
-	loop := inLoop(fr, b)
-	if loop {
-		news = p.growPool(fr, in, g, pos)
+	la = &loadedAppend{p: p, x: x, elem: elem, pos: pos, o: Origin{Instr: in}, news: []*object{g}, loop: inLoop(fr, b), off: -1}
+	if la.loop {
+		la.news = p.growPool(fr, in, g, pos)
 	}
-	name := sliceName(s, fr, in)
-	if name == "the slice" {
-		name = sliceName(s, fr, in.Call.Args[0])
+	la.name = sliceName(s, fr, in)
+	if la.name == "the slice" {
+		la.name = sliceName(s, fr, in.Call.Args[0])
 	}
-	n := int64(len(srcs))
-	o := Origin{Instr: in}
-	id := p.newReg(name+".array", types.Typ[types.Int])
-	length := p.lenReg(name, pos)
+	if la.loop {
+		var ok bool
+		if la.expr, ok = exprText(s, fr, in); !ok {
+			la.expr = "append to " + la.name
+		}
+	}
+	la.id = p.newReg(la.name+".array", types.Typ[types.Int])
+	la.length = p.lenReg(la.name, pos)
 	olds := []*object{x.ptr.obj}
-	oldID := model.Expr(nil)
 	if x.ptr.ref != nil {
-		olds, oldID = x.ptr.ref.objs, x.ptr.ref.e
+		olds, la.oldID = x.ptr.ref.objs, x.ptr.ref.e
 	} else {
-		oldID = model.C(s.poolID(x.ptr.obj, pos))
+		la.oldID = model.C(s.poolID(x.ptr.obj, pos))
 	}
-	vals := make([]value, n)
-	for i, src := range srcs {
-		vals[i] = s.get(fr, src)
+	if x.sl.doff != nil {
+		la.off = p.newReg(la.name+".off", types.Typ[types.Int])
+		if p.limits == nil {
+			p.limits = map[int][2]int64{}
+		}
+		p.limits[la.off] = [2]int64{0, growBound}
+		if p.sources == nil {
+			p.sources = map[int]source{}
+		}
+		p.sources[la.off] = source{fmt.Sprintf("the offset of %s in its array (fencecheck keeps %d elements of a slice grown by append)", la.name, growBound), pos}
 	}
-	// put stores the values into arr from index k on.
-	put := func(arr pointer, k int64, at int) int {
-		for i, src := range srcs {
-			at = p.storeTo(arr.with(step{field: -1, index: int(k + int64(i))}), vals[i], src, pos, o, at)
+	la.objs = slices.Clone(olds)
+	for _, a := range la.news {
+		if !slices.Contains(la.objs, a) {
+			la.objs = append(la.objs, a)
+		}
+	}
+	return la, cur, true
+}
+
+// move copies the element in the cell from to the cell to.
+func (la *loadedAppend) move(from, to pointer, at int) int {
+	p := la.p
+	if isPtrCell(la.elem) {
+		// A pointer moves as the reference it is.
+		var v value
+		v, at = p.loadPtrCell(from, la.elem, la.name+".elem", la.pos, la.o, at)
+		return p.storeTo(to, v, nil, la.pos, la.o, at)
+	}
+	var e model.Expr
+	e, at = p.readArrayCell(from, la.name, la.pos, la.o, at)
+	return p.storeTo(to, intVal(e), nil, la.pos, la.o, at)
+}
+
+// grown picks the array the elements move to (one of the pool in a loop)
+// and runs fill on it, setting the offset to 0; it returns where the
+// growth ends.
+func (la *loadedAppend) grown(cur int, fill func(arr *object, at int) int) int {
+	p := la.p
+	f := func(arr *object, at int) int {
+		if la.off >= 0 {
+			at = p.emit(at, model.AssignOp(la.off, model.C(0)), la.pos, Origin{})
+		}
+		return fill(arr, at)
+	}
+	if la.loop {
+		return p.pickFromPool(la.news, la.id, la.expr, la.pos, cur, f)
+	}
+	return f(la.news[0], p.emit(cur, model.AssignOp(la.id, model.C(p.s.poolID(la.news[0], la.pos))), la.pos, Origin{}))
+}
+
+// room ends a run with room in x's array: array and offset stay x's.
+func (la *loadedAppend) room(at int) int {
+	p := la.p
+	at = p.emit(at, model.AssignOp(la.id, la.oldID), la.pos, Origin{})
+	if la.off >= 0 {
+		at = p.emit(at, model.AssignOp(la.off, la.x.sl.doff), la.pos, Origin{})
+	}
+	return at
+}
+
+// pastCells returns the condition that room for total elements in x's
+// array lies past the cells the model keeps of it (x at a run-time
+// offset), and what refusing it says; nil when it cannot.
+func (la *loadedAppend) pastCells(total model.Expr) (model.Expr, string) {
+	if la.off < 0 {
+		return nil, ""
+	}
+	return model.Bin(model.OpGt, model.Bin(model.OpAdd, la.x.sl.doff, total), model.C(la.x.sl.cap)),
+		fmt.Sprintf("append with room to a slice grown by append and resliced, past the %d elements fencecheck keeps of its array", la.x.sl.cap)
+}
+
+// result is the slice the append gives.
+func (la *loadedAppend) result() value {
+	for _, a := range la.objs {
+		la.p.s.poolID(a, la.pos)
+	}
+	v := sliceVal(pointer{obj: la.objs[0], ref: &dynObj{e: model.R(la.id), objs: la.objs, typ: la.objs[0].typ}}, 0, 0, growBound)
+	v.sl.grown, v.sl.fromMem, v.sl.loadGrown = true, true, true
+	v.sl.dlen = model.R(la.length)
+	if la.off >= 0 {
+		v.sl.doff = model.R(la.off)
+	}
+	return v
+}
+
+// appendToLoaded is appendGrownLoaded for what src appends.
+func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, cur int) int {
+	la, cur, ok := p.newLoadedAppend(fr, in, x, cur)
+	if !ok {
+		return cur
+	}
+	if src.spread != nil {
+		return p.appendSpread(fr, in, la, *src.spread, cur)
+	}
+	pos := la.pos
+	n := int64(len(src.vals))
+	// put stores the values into the cells from k on: cell(i).
+	put := func(cell func(i int64) pointer, k int64, at int) int {
+		for i := range src.vals {
+			at = p.storeTo(cell(k+int64(i)), src.vals[i], src.srcs[i], pos, la.o, at)
 		}
 		return at
 	}
-	// grow moves the elements to arr, a new array, and puts the values
-	// after them; beyond growBound cells the length leaves its domain.
-	grow := func(arr *object, at int) int {
+	// Growth moves the elements to a new array and puts the values after
+	// them; beyond growBound cells the length leaves its domain. Go's
+	// capacity is at least minCap: no growth within it.
+	join := la.grown(cur, func(arr *object, at int) int {
 		done := p.newLoc(pos)
+		to := func(i int64) pointer { return pointer{obj: arr}.with(step{field: -1, index: int(i)}) }
 		for k := int64(0); k+n <= growBound; k++ {
-			m := p.emit(at, model.GuardOp(model.Bin(model.OpEq, x.sl.dlen, model.C(k))), pos, Origin{})
-			for i := int64(0); i < k; i++ {
-				from, to := x.ptr.with(step{field: -1, index: int(i)}), pointer{obj: arr}.with(step{field: -1, index: int(i)})
-				if isPtrCell(elem) {
-					// A pointer moves as the reference it is.
-					var v value
-					v, m = p.loadPtrCell(from, elem, name+".elem", pos, o, m)
-					m = p.storeTo(to, v, nil, pos, o, m)
-					continue
-				}
-				var e model.Expr
-				e, m = p.readArrayCell(from, name, pos, o, m)
-				m = p.storeTo(to, intVal(e), nil, pos, o, m)
+			when := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
+			if x.sl.minCap != nil {
+				when = model.Bin(model.OpAnd, when, model.Bin(model.OpLt, x.sl.minCap, model.C(k+n)))
 			}
-			m = put(pointer{obj: arr}, k, m)
-			p.emitTo(m, model.AssignOp(length, model.C(k+n)), done, pos, Origin{})
+			m := p.emit(at, model.GuardOp(when), pos, Origin{})
+			for i := int64(0); i < k; i++ {
+				m = la.move(grownCell(x, i), to(i), m)
+			}
+			m = put(to, k, m)
+			p.emitTo(m, model.AssignOp(la.length, model.C(k+n)), done, pos, Origin{})
 		}
 		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, x.sl.dlen, model.C(growBound-n))), pos, Origin{})
-		p.emitTo(far, model.AssignOp(length, model.Bin(model.OpAdd, x.sl.dlen, model.C(n))), done, pos, Origin{})
+		p.emitTo(far, model.AssignOp(la.length, model.Bin(model.OpAdd, x.sl.dlen, model.C(n))), done, pos, Origin{})
 		return done
-	}
-	var join int
-	if loop {
-		expr, ok := exprText(s, fr, in)
-		if !ok {
-			expr = "append to " + name
-		}
-		join = p.pickFromPool(news, id, expr, pos, cur, grow)
-	} else {
-		join = grow(g, p.emit(cur, model.AssignOp(id, model.C(s.poolID(g, pos))), pos, Origin{}))
-	}
+	})
 	// Room: the values go after the length, in x's array (not nil's).
 	for k := int64(0); k+n <= growBound; k++ {
 		c := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
 		if k == 0 && x.sl.null != nil {
 			c = model.Bin(model.OpAnd, c, model.Not(x.sl.null))
 		}
-		r := put(x.ptr, k, p.emit(cur, model.GuardOp(c), pos, Origin{}))
-		r = p.emit(r, model.AssignOp(id, oldID), pos, Origin{})
-		p.emitTo(r, model.AssignOp(length, model.C(k+n)), join, pos, Origin{})
-	}
-	objs := slices.Clone(olds)
-	for _, a := range news {
-		if !slices.Contains(objs, a) {
-			objs = append(objs, a)
+		if past, why := la.pastCells(model.C(k + n)); past != nil {
+			// Go's array may have room there, the model's has not.
+			p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, c, past)), pos, Origin{}), why, pos)
+			c = model.Bin(model.OpAnd, c, model.Not(past))
 		}
+		r := put(func(i int64) pointer { return grownCell(x, i) }, k, p.emit(cur, model.GuardOp(c), pos, Origin{}))
+		p.emitTo(la.room(r), model.AssignOp(la.length, model.C(k+n)), join, pos, Origin{})
 	}
-	for _, a := range objs {
-		s.poolID(a, pos)
+	fr.vals[in] = la.result()
+	return join
+}
+
+// appendSpread lowers append(x, y...) for x and y slices grown by append
+// loaded from memory (a removal's append(s[:i], s[i+1:]...)): with room,
+// y's elements go after x's length one by one in order, as memmove
+// shifts them down; growth moves x's elements to a new array, then y's.
+// Both are chains of growBound guarded moves, at run-time indexes.
+func (p *proc) appendSpread(fr *frame, in *ssa.Call, la *loadedAppend, y value, cur int) int {
+	x, pos := la.x, la.pos
+	m := y.sl.dlen
+	total := model.Bin(model.OpAdd, x.sl.dlen, m)
+	// copyTo moves the first count elements of from to the cells of to
+	// from index at on, stopping at count.
+	copyTo := func(from value, count model.Expr, to func(model.Expr) pointer, base model.Expr, at int) int {
+		done := p.newLoc(pos)
+		for t := int64(0); t < growBound; t++ {
+			p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, pos, Origin{})
+			at = p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), pos, Origin{})
+			at = la.move(grownCell(from, t), to(model.Bin(model.OpAdd, base, model.C(t))), at)
+		}
+		p.emitTo(at, model.NopOp(), done, pos, Origin{})
+		return done
 	}
-	v := sliceVal(pointer{obj: objs[0], ref: &dynObj{e: model.R(id), objs: objs, typ: objs[0].typ}}, 0, 0, growBound)
-	v.sl.grown, v.sl.fromMem, v.sl.loadGrown = true, true, true
-	v.sl.dlen = model.R(length)
-	fr.vals[in] = v
+	grows := model.Bin(model.OpGt, m, model.C(0))
+	if x.sl.minCap != nil {
+		grows = model.Bin(model.OpAnd, grows, model.Bin(model.OpLt, x.sl.minCap, total))
+	}
+	join := la.grown(p.emit(cur, model.GuardOp(grows), pos, Origin{}), func(arr *object, at int) int {
+		done := p.newLoc(pos)
+		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, total, model.C(growBound))), pos, Origin{})
+		p.emitTo(far, model.AssignOp(la.length, total), done, pos, Origin{})
+		at = p.emit(at, model.GuardOp(model.Bin(model.OpLe, total, model.C(growBound))), pos, Origin{})
+		to := func(e model.Expr) pointer {
+			return pointer{obj: arr}.with(step{field: -1, dyn: e, lo: 0, n: growBound})
+		}
+		at = copyTo(x, x.sl.dlen, to, model.C(0), at)
+		at = copyTo(y, m, to, x.sl.dlen, at)
+		p.emitTo(at, model.AssignOp(la.length, total), done, pos, Origin{})
+		return done
+	})
+	// Room: none in nil's array, unless nothing is appended.
+	room := model.Expr(model.C(1))
+	if x.sl.null != nil {
+		room = model.Bin(model.OpOr, model.Bin(model.OpEq, m, model.C(0)), model.Not(x.sl.null))
+	}
+	past, why := la.pastCells(total)
+	if past == nil {
+		past = model.Bin(model.OpGt, model.Bin(model.OpAdd, model.C(x.sl.off), total), model.C(x.sl.cap))
+		why = fmt.Sprintf("append with room to a slice grown by append, past the %d elements fencecheck keeps of its array", x.sl.cap)
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, room, past)), pos, Origin{}), why, pos)
+	room = model.Bin(model.OpAnd, room, model.Not(past))
+	r := p.emit(cur, model.GuardOp(room), pos, Origin{})
+	r = copyTo(y, m, func(e model.Expr) pointer { return grownCellAt(x, e) }, x.sl.dlen, r)
+	p.emitTo(la.room(r), model.AssignOp(la.length, total), join, pos, Origin{})
+	fr.vals[in] = la.result()
 	return join
 }
 

@@ -559,6 +559,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	}
 	if sl, ok := in.(*ssa.Slice); ok && isSliceType(sl.X.Type()) {
 		if x := s.get(fr, sl.X); x.kind == vSlice && x.sl.grown {
+			if x.sl.fromMem && x.sl.dlen != nil {
+				return p.sliceLoadedGrown(fr, sl, x, cur)
+			}
 			// Refused where a run reaches it: perks' compress slices
 			// its grown samples only once a buffer of 500 is full.
 			return p.refuseAt(cur, slicingGrown, in.Pos())

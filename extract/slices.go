@@ -53,6 +53,15 @@ type sliceHdr struct {
 	// whose size takes a few values, refuse.go); cap is then the number
 	// of cells of the array, the largest.
 	dcap model.Expr
+	// doff, when set, is where the window starts in its array, known only
+	// at run time: a slice grown by append, loaded from memory and
+	// resliced (a queue's q.items[1:], headers.go's sliceLoadedGrown).
+	// off is then 0 and cap the array's cells.
+	doff model.Expr
+	// minCap, when set, is a least capacity Go's slice has, known only at
+	// run time (s[:i] of s of length n has at least n): an append within
+	// it has room.
+	minCap model.Expr
 }
 
 // maxSliceCap bounds the capacity of a slice the model keeps.
@@ -117,6 +126,9 @@ func (s *system) sliceIndex(fr *frame, in *ssa.IndexAddr) (v value, ok bool) {
 	}
 	idx := s.get(fr, in.Index)
 	e := s.asInt(idx, in.Pos())
+	if hdr.doff != nil {
+		return value{kind: vPtr, ptr: x.ptr.with(shiftedIndex(hdr, e))}, true
+	}
 	if hdr.dlen != nil {
 		// A slice of run-time length (grown, or loaded from memory): every
 		// index is checked against the length too.
@@ -150,6 +162,19 @@ func (s *system) sliceIndex(fr *frame, in *ssa.IndexAddr) (v value, ok bool) {
 		e = model.Bin(model.OpAdd, e, model.C(hdr.off))
 	}
 	return value{kind: vPtr, ptr: x.ptr.with(step{field: -1, dyn: e, lo: int(hdr.off), n: int(hdr.off + hdr.len)})}, true
+}
+
+// shiftedIndex is the step to element e of a window at a run-time offset
+// (sliceHdr.doff) over an array of hdr.cap cells: below 0 or from the
+// length on, the index is out of range.
+func shiftedIndex(hdr sliceHdr, e model.Expr) step {
+	at := model.Bin(model.OpAdd, hdr.doff, e)
+	if _, isConst := e.(model.Const); !isConst {
+		// A negative index must not land inside the array: it becomes -1.
+		ok := model.Bin(model.OpGe, e, model.C(0))
+		at = model.Bin(model.OpSub, model.Bin(model.OpMul, ok, model.Bin(model.OpAdd, at, model.C(1))), model.C(1))
+	}
+	return step{field: -1, dyn: at, lo: 0, n: int(hdr.cap), hi: model.Bin(model.OpAdd, hdr.doff, hdr.dlen)}
 }
 
 // slicingGrown is why slicing a slice grown by append is refused.
@@ -825,7 +850,12 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 	x := s.get(fr, args[0])
 	srcs, ok := appendArgs(args[1])
 	if !ok {
-		s.unsupported(pos, "append of the elements of another slice (only appending values one by one is modelled)")
+		y := s.get(fr, args[1])
+		if x.kind == vSlice && x.sl.fromMem && x.sl.grown && x.sl.dlen != nil && y.kind == vSlice && y.sl.fromMem && y.sl.grown && y.sl.dlen != nil && !isString(args[1].Type()) {
+			// append(s[:i], s[i+1:]...), a removal from a slice in memory.
+			return p.appendToLoaded(fr, in, x, appendSrc{spread: &y}, cur)
+		}
+		s.unsupported(pos, "append of the elements of another slice (only appending values one by one is modelled, and the elements of a slice grown by append loaded from memory to another)")
 	}
 	n := int64(len(srcs))
 	if x.kind != vSlice && x.kind != vNil {
