@@ -69,7 +69,6 @@ func TestGrowDiagnostics(t *testing.T) {
 		{"out.Store(int32(cap(xs)))", "cap of a slice grown by append"},
 		{"box.s = xs", "storing a slice grown by append in memory"},
 		{"b := append(a, 2)", "a used after an append that may move its elements"},
-		{"g = append(g, 1)", "append in a goroutine to a slice the set-up grew by append"},
 	} {
 		line := lineOf(t, file, w.line)
 		ok := false

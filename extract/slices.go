@@ -383,6 +383,9 @@ func (s *system) growSetup(fr *frame, x value, t types.Type, n int64, pos token.
 	if x.kind == vSlice {
 		c = max(c, 2*x.sl.cap)
 	}
+	// Its cells are at least those of a slice a goroutine grows, so that
+	// a goroutine's append to it with room has them (appendGrownLoaded).
+	c = max(c, growBound)
 	if old+n > maxSliceCap {
 		s.unsupported(pos, "a slice of %d elements (at most %d are modelled)", old+n, maxSliceCap)
 	}
@@ -880,6 +883,13 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		}
 		fr.vals[in] = sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap)
 		return cur
+	}
+	if x.kind == vSlice && x.sl.grown && x.ptr.obj.owner < 0 && x.sl.dlen == nil && len(x.ptr.path) == 0 {
+		// The set-up's slice grown by append, as a goroutine reads it
+		// before any stores another: a slice grown by append in memory,
+		// whose capacity is the runtime's choice (room or growth).
+		x.sl.fromMem, x.sl.dlen = true, model.C(x.sl.len)
+		return p.appendLoaded(fr, in, x, srcs, cur)
 	}
 	if x.kind == vSlice && x.ptr.obj.owner != p.idx && !p.grownPrivate(x) {
 		if x.sl.grown {

@@ -83,14 +83,3 @@ func setupOld() {
 	c := append(a, 3)
 	go func() { out.Store(b[1] + c[1]) }()
 }
-
-//fencecheck:system
-func setupGrown() {
-	var g []int32
-	for i := range int32(3) {
-		g = append(g, i)
-	}
-	go func() {
-		g = append(g, 1)
-	}()
-}
