@@ -115,7 +115,7 @@ func (e Entity) Value(v int64) string {
 		}
 	}
 	if e.Slices != nil {
-		k, n := v>>sliceWordBits&(1<<(sliceOffShift-sliceWordBits)-1), v&(1<<sliceWordBits-1)
+		k, n := v>>sliceWordBits&(1<<sliceShapeBits-1), v&(1<<sliceWordBits-1)
 		off := v >> sliceOffShift
 		switch {
 		case v == 0:

@@ -66,15 +66,23 @@ import (
 // sliceWordBits is the width of the length in a header's word.
 const sliceWordBits = sliceBoxBits
 
-// sliceOffShift is where a header's word keeps the run-time offset of a
-// window over an array grown by append (sliceHdr.doff), above the shape's
-// number: off<<sliceOffShift | shape<<sliceWordBits | len. Cells that may
-// hold such words carry the shiftedMark shape among theirs.
-const sliceOffShift = 40
+// The word of a slice grown by append may say more than its shape and
+// length: where its window starts in the array, known only at run time
+// (sliceHdr.doff: a queue's q.items[1:]), and by how much Go's capacity
+// exceeds the length at least (the slack: s[:1] of a slice of two has
+// room for one more, whatever the runtime chose). Such a word is
+// off<<sliceOffShift | slack<<sliceSlackShift | shape<<sliceWordBits | len,
+// and the cells that may hold one carry the extendedMark shape among
+// theirs.
+const (
+	sliceShapeBits  = 15
+	sliceSlackShift = sliceWordBits + sliceShapeBits
+	sliceOffShift   = sliceSlackShift + 16
+)
 
-// shiftedMark is the shape a cell holds when a window stored to it may
-// start at a run-time offset: its loads decode the offset.
-var shiftedMark = sliceShape{arr: -2}
+// extendedMark is the shape a cell holds when a word stored to it may
+// carry an offset or a slack: its loads decode them.
+var extendedMark = sliceShape{arr: -2}
 
 // windowCases bounds the lengths an append to a window of run-time length
 // stores at by a case split: a longer window is a run-time refusal there.
@@ -109,6 +117,9 @@ func (s *system) shapeIndex(sh sliceShape, key string) int64 {
 	}
 	if !slices.Contains(s.heap.hint.cells[key], k) {
 		s.heapChange("a slice of a new shape is stored in memory")
+	}
+	if k+1 >= 1<<sliceShapeBits {
+		s.unsupported(token.NoPos, "more than %d shapes of slices stored in memory", 1<<sliceShapeBits-1)
 	}
 	return int64(k+1) << sliceWordBits
 }
@@ -162,10 +173,17 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	if n == nil {
 		n = model.C(v.sl.len)
 	}
-	if v.sl.doff != nil {
-		// The offset goes above the shape (a nil slice's is 0).
-		s.shapeIndex(shiftedMark, key)
-		base = model.Bin(model.OpAdd, base, model.Bin(model.OpMul, v.sl.doff, model.C(1<<sliceOffShift)))
+	if v.sl.doff != nil || v.sl.minCap != nil {
+		// The offset and the slack go above the shape (a nil slice's
+		// are 0).
+		s.shapeIndex(extendedMark, key)
+		if v.sl.doff != nil {
+			base = model.Bin(model.OpAdd, base, model.Bin(model.OpMul, v.sl.doff, model.C(1<<sliceOffShift)))
+		}
+		if v.sl.minCap != nil {
+			slack := model.Bin(model.OpSub, v.sl.minCap, n)
+			base = model.Bin(model.OpAdd, base, model.Bin(model.OpMul, slack, model.C(1<<sliceSlackShift)))
+		}
 	}
 	if v.sl.null != nil {
 		// nil stays 0 (its length is 0 too).
@@ -189,14 +207,14 @@ func isByteSlice(t types.Type) bool {
 // condition that e is of one of them (other).
 func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos token.Pos) (v value, other model.Expr) {
 	var shapes []int
-	shifted := false
+	extended := false
 	for _, k := range keys {
 		for _, i := range s.heap.hint.cells[k] {
 			if i >= len(s.heap.hint.shapes) {
 				continue
 			}
-			if s.heap.hint.shapes[i] == shiftedMark {
-				shifted = true
+			if s.heap.hint.shapes[i] == extendedMark {
+				extended = true
 				continue
 			}
 			if !slices.Contains(shapes, i) {
@@ -209,8 +227,8 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		return value{kind: vNil}, nil
 	}
 	shape := model.Bin(model.OpDiv, e, model.C(1<<sliceWordBits)) // its number + 1, 0 for nil
-	if shifted {
-		shape = model.Bin(model.OpMod, shape, model.C(1<<(sliceOffShift-sliceWordBits)))
+	if extended {
+		shape = model.Bin(model.OpMod, shape, model.C(1<<sliceShapeBits))
 	}
 	first := s.heap.hint.shapes[shapes[0]]
 	if first.arr < 0 {
@@ -270,8 +288,10 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	v.sl.grown = first.grown
 	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
 	v.sl.null, v.sl.fromMem = model.Bin(model.OpEq, e, model.C(0)), true
-	if shifted && first.grown {
+	if extended && first.grown {
 		v.sl.doff = model.Bin(model.OpDiv, e, model.C(1<<sliceOffShift))
+		slack := model.Bin(model.OpMod, model.Bin(model.OpDiv, e, model.C(1<<sliceSlackShift)), model.C(1<<(sliceOffShift-sliceSlackShift)))
+		v.sl.minCap = model.Bin(model.OpAdd, v.sl.dlen, slack)
 	}
 	return v, other
 }
@@ -279,9 +299,10 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 // sliceLoadedGrown lowers x[lo:hi] in a goroutine for x, a slice grown by
 // append loaded from memory (a queue's q.items[1:], a removal's s[:i]): a
 // window over the same array from a run-time offset (sliceHdr.doff), as
-// Go's slicing shares the array. A bound beyond the length depends on the
-// capacity, the runtime's choice: a run-time refusal. lo < 0 or lo > hi
-// panics, as in Go.
+// Go's slicing shares the array. A bound beyond the least capacity Go's
+// slice has (its length, or more for one that was longer: minCap) depends
+// on the capacity, the runtime's choice: a run-time refusal. lo < 0 or
+// lo > hi panics, as in Go.
 func (p *proc) sliceLoadedGrown(fr *frame, in *ssa.Slice, x value, cur int) int {
 	s := p.s
 	pos := in.Pos()
@@ -295,7 +316,11 @@ func (p *proc) sliceLoadedGrown(fr *frame, in *ssa.Slice, x value, cur int) int 
 	if in.High != nil {
 		hi = s.asInt(s.get(fr, in.High), pos)
 	}
-	beyond := model.Bin(model.OpGt, hi, x.sl.dlen)
+	least := x.sl.dlen // Go's capacity is at least the length
+	if x.sl.minCap != nil {
+		least = x.sl.minCap
+	}
+	beyond := model.Bin(model.OpGt, hi, least)
 	p.refuseAt(p.emit(cur, model.GuardOp(beyond), pos, Origin{}), "slicing a slice grown by append beyond its length (its capacity is the runtime's choice)", pos)
 	within := model.Not(beyond)
 	bad := model.Bin(model.OpOr, model.Bin(model.OpLt, lo, model.C(0)), model.Bin(model.OpGt, lo, hi))
@@ -303,10 +328,6 @@ func (p *proc) sliceLoadedGrown(fr *frame, in *ssa.Slice, x value, cur int) int 
 	cur = p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, within, model.Not(bad))), pos, Origin{})
 	v := x
 	v.sl.dlen = model.Bin(model.OpSub, hi, lo)
-	least := x.sl.dlen // Go's capacity is at least the length
-	if x.sl.minCap != nil {
-		least = x.sl.minCap
-	}
 	v.sl.minCap = model.Bin(model.OpSub, least, lo)
 	if c, ok := lo.(model.Const); !ok || c.Value != 0 || x.sl.doff != nil {
 		v.sl.doff = lo
@@ -606,6 +627,7 @@ type loadedAppend struct {
 	expr       string
 	id, length int
 	off        int // -1 when x's offset is a constant
+	minCap     int // the result's least capacity, -1 when x has none
 	oldID      model.Expr
 }
 
@@ -627,7 +649,7 @@ func (p *proc) newLoadedAppend(fr *frame, in *ssa.Call, x value, cur int) (la *l
 	b := in.Block()
 	g := p.growArray(fr, in, elem)
 	p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, nil, pos)
-	la = &loadedAppend{p: p, x: x, elem: elem, pos: pos, o: Origin{Instr: in}, news: []*object{g}, loop: inLoop(fr, b), off: -1}
+	la = &loadedAppend{p: p, x: x, elem: elem, pos: pos, o: Origin{Instr: in}, news: []*object{g}, loop: inLoop(fr, b), off: -1, minCap: -1}
 	if la.loop {
 		la.news = p.growPool(fr, in, g, pos)
 	}
@@ -659,6 +681,9 @@ func (p *proc) newLoadedAppend(fr *frame, in *ssa.Call, x value, cur int) (la *l
 			p.sources = map[int]source{}
 		}
 		p.sources[la.off] = source{fmt.Sprintf("the offset of %s in its array (fencecheck keeps %d elements of a slice grown by append)", la.name, growBound), pos}
+	}
+	if x.sl.minCap != nil {
+		la.minCap = p.newReg(la.name+".mincap", types.Typ[types.Int])
 	}
 	la.objs = slices.Clone(olds)
 	for _, a := range la.news {
@@ -700,6 +725,21 @@ func (la *loadedAppend) grown(cur int, fill func(arr *object, at int) int) int {
 	return f(la.news[0], p.emit(cur, model.AssignOp(la.id, model.C(p.s.poolID(la.news[0], la.pos))), la.pos, Origin{}))
 }
 
+// capAfter sets the result's least capacity, when x has one, for a
+// result of length n: n after growth, at least x's with room.
+func (la *loadedAppend) capAfter(at int, n model.Expr, room bool) int {
+	if la.minCap < 0 {
+		return at
+	}
+	least := n
+	if room {
+		// max(x's least capacity, n)
+		old := la.x.sl.minCap
+		least = model.Bin(model.OpAdd, old, model.Bin(model.OpMul, model.Bin(model.OpGt, n, old), model.Bin(model.OpSub, n, old)))
+	}
+	return la.p.emit(at, model.AssignOp(la.minCap, least), la.pos, Origin{})
+}
+
 // room ends a run with room in x's array: array and offset stay x's.
 func (la *loadedAppend) room(at int) int {
 	p := la.p
@@ -731,6 +771,9 @@ func (la *loadedAppend) result() value {
 	v.sl.dlen = model.R(la.length)
 	if la.off >= 0 {
 		v.sl.doff = model.R(la.off)
+	}
+	if la.minCap >= 0 {
+		v.sl.minCap = model.R(la.minCap)
 	}
 	return v
 }
@@ -769,10 +812,12 @@ func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, c
 				m = la.move(grownCell(x, i), to(i), m)
 			}
 			m = put(to, k, m)
+			m = la.capAfter(m, model.C(k+n), false)
 			p.emitTo(m, model.AssignOp(la.length, model.C(k+n)), done, pos, Origin{})
 		}
 		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, x.sl.dlen, model.C(growBound-n))), pos, Origin{})
-		p.emitTo(far, model.AssignOp(la.length, model.Bin(model.OpAdd, x.sl.dlen, model.C(n))), done, pos, Origin{})
+		total := model.Bin(model.OpAdd, x.sl.dlen, model.C(n))
+		p.emitTo(la.capAfter(far, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
 		return done
 	})
 	// Room: the values go after the length, in x's array (not nil's).
@@ -787,7 +832,8 @@ func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, c
 			c = model.Bin(model.OpAnd, c, model.Not(past))
 		}
 		r := put(func(i int64) pointer { return grownCell(x, i) }, k, p.emit(cur, model.GuardOp(c), pos, Origin{}))
-		p.emitTo(la.room(r), model.AssignOp(la.length, model.C(k+n)), join, pos, Origin{})
+		r = la.capAfter(la.room(r), model.C(k+n), true)
+		p.emitTo(r, model.AssignOp(la.length, model.C(k+n)), join, pos, Origin{})
 	}
 	fr.vals[in] = la.result()
 	return join
@@ -821,14 +867,14 @@ func (p *proc) appendSpread(fr *frame, in *ssa.Call, la *loadedAppend, y value, 
 	join := la.grown(p.emit(cur, model.GuardOp(grows), pos, Origin{}), func(arr *object, at int) int {
 		done := p.newLoc(pos)
 		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, total, model.C(growBound))), pos, Origin{})
-		p.emitTo(far, model.AssignOp(la.length, total), done, pos, Origin{})
+		p.emitTo(la.capAfter(far, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
 		at = p.emit(at, model.GuardOp(model.Bin(model.OpLe, total, model.C(growBound))), pos, Origin{})
 		to := func(e model.Expr) pointer {
 			return pointer{obj: arr}.with(step{field: -1, dyn: e, lo: 0, n: growBound})
 		}
 		at = copyTo(x, x.sl.dlen, to, model.C(0), at)
 		at = copyTo(y, m, to, x.sl.dlen, at)
-		p.emitTo(at, model.AssignOp(la.length, total), done, pos, Origin{})
+		p.emitTo(la.capAfter(at, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
 		return done
 	})
 	// Room: none in nil's array, unless nothing is appended.
@@ -845,7 +891,7 @@ func (p *proc) appendSpread(fr *frame, in *ssa.Call, la *loadedAppend, y value, 
 	room = model.Bin(model.OpAnd, room, model.Not(past))
 	r := p.emit(cur, model.GuardOp(room), pos, Origin{})
 	r = copyTo(y, m, func(e model.Expr) pointer { return grownCellAt(x, e) }, x.sl.dlen, r)
-	p.emitTo(la.room(r), model.AssignOp(la.length, total), join, pos, Origin{})
+	p.emitTo(la.capAfter(la.room(r), total, true), model.AssignOp(la.length, total), join, pos, Origin{})
 	fr.vals[in] = la.result()
 	return join
 }

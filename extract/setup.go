@@ -669,8 +669,13 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 			s.fail(pos, "negative WaitGroup counter in the setup of system %s", s.name)
 		}
 	case extWGWait:
-		if old != 0 {
-			s.fail(pos, "the setup of system %s waits for goroutines before spawning them all", s.name)
+		switch {
+		case old != 0 && s.goStarted:
+			// A helper that starts goroutines and waits for them: the
+			// system function's process runs it, and waits where Go does.
+			s.splitSetup(pos, "a wait for goroutines the set-up started")
+		case old != 0:
+			s.fail(pos, "deadlock: the set-up of system %s waits on a WaitGroup before it starts any goroutine that could call Done", s.name)
 		}
 	case extLock:
 		if old != 0 {
