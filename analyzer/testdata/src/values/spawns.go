@@ -103,3 +103,78 @@ func storeBetweenSpawnsWrong() {
 	}()
 	wg.Wait()
 }
+
+// fillConcurrently starts two goroutines that add under a lock and waits
+// for them, as set-up helpers do.
+func fillConcurrently(mu *sync.Mutex, n *int) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			mu.Lock()
+			*n++
+			mu.Unlock()
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+}
+
+// waitInSetup: the set-up's helper starts goroutines and waits for them
+// before the system starts its own; the system function runs the helper
+// itself, and waits where Go does.
+//
+//fencecheck:system
+func waitInSetup() {
+	var mu sync.Mutex
+	n := 0
+	fillConcurrently(&mu, &n)
+	if n != 2 {
+		panic("the helper returned early")
+	}
+	done := make(chan bool)
+	go func() {
+		mu.Lock()
+		n++
+		mu.Unlock()
+		done <- true
+	}()
+	<-done
+	if n != 3 {
+		panic("lost update")
+	}
+}
+
+// fillNoWait forgets to wait for the goroutines it starts.
+func fillNoWait(mu *sync.Mutex, n *int) {
+	for range 2 {
+		go func() {
+			mu.Lock()
+			*n++ // want `^race: go@\d+ stores n here while main loads n at spawns\.go:\d+:\d+`
+			mu.Unlock()
+		}()
+	}
+}
+
+// waitInSetupWrong's helper returns before its goroutines are done: the
+// check that follows races with them.
+//
+//fencecheck:system
+func waitInSetupWrong() {
+	var mu sync.Mutex
+	n := 0
+	fillNoWait(&mu, &n)
+	if n != 2 {
+		return
+	}
+}
+
+// waitBeforeGo waits before it starts the goroutine that would call Done.
+//
+//fencecheck:system
+func waitBeforeGo() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	wg.Wait() // want `^deadlock: the set-up of system waitBeforeGo waits on a WaitGroup before it starts any goroutine that could call Done`
+	go wg.Done()
+}
