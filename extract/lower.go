@@ -562,6 +562,10 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			if x.sl.fromMem && x.sl.dlen != nil {
 				return p.sliceLoadedGrown(fr, sl, x, cur)
 			}
+			if setupGrown(x) {
+				x.sl.fromMem, x.sl.dlen = true, model.C(x.sl.len)
+				return p.sliceLoadedGrown(fr, sl, x, cur)
+			}
 			// Refused where a run reaches it: perks' compress slices
 			// its grown samples only once a buffer of 500 is full.
 			return p.refuseAt(cur, slicingGrown, in.Pos())

@@ -535,6 +535,13 @@ func appendArgs(v ssa.Value) ([]ssa.Value, bool) {
 	return out, true
 }
 
+// setupGrown reports whether x is a slice the set-up grew by append, as a
+// goroutine sees it: in a goroutine it is a slice grown by append in
+// memory, of that length, whose capacity Go chose.
+func setupGrown(x value) bool {
+	return x.kind == vSlice && x.sl.grown && x.ptr.obj.owner < 0 && x.sl.dlen == nil && len(x.ptr.path) == 0 && x.ptr.ref == nil
+}
+
 // growBound is the number of elements the model keeps for a slice that a
 // goroutine grows by append: its array is that many cells, each a register
 // of the goroutine, and its length a register in [0, growBound]. Code that
@@ -884,7 +891,7 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		fr.vals[in] = sliceVal(x.ptr, x.sl.off, x.sl.len+n, x.sl.cap)
 		return cur
 	}
-	if x.kind == vSlice && x.sl.grown && x.ptr.obj.owner < 0 && x.sl.dlen == nil && len(x.ptr.path) == 0 {
+	if setupGrown(x) {
 		// The set-up's slice grown by append, as a goroutine reads it
 		// before any stores another: a slice grown by append in memory,
 		// whose capacity is the runtime's choice (room or growth).
