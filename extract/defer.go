@@ -184,7 +184,14 @@ func (p *proc) runDefer(fr *frame, b *ssa.BasicBlock, ds []deferred, i int, pos 
 	db := d.in.Block()
 	switch {
 	case b != nil && (db == b || db.Dominates(b)):
-		return run(cur)
+		loc := run(cur)
+		if d.flag >= 0 && loc >= 0 {
+			// Cleared for the next activation here too: one whose
+			// early return comes before the defer statement must not
+			// run this activation's call.
+			loc = p.emit(loc, model.AssignOp(d.flag, model.C(0)), pos, Origin{})
+		}
+		return loc
 	case d.flag >= 0:
 	case b != nil && !reaches(db, b):
 		return cur // not on the way to b

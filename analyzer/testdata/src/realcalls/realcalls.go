@@ -365,3 +365,40 @@ func sortTwoPairs() {
 	go func() { wg.Done() }()
 	wg.Wait()
 }
+
+// guarded is a value behind a mutex whose getter returns early, before it
+// locks and defers the unlock, when the caller does not need the value.
+type guarded struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (g *guarded) get(skip bool) int {
+	if skip {
+		return 0
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.n
+}
+
+// earlyReturnInLoop calls get in a loop: the second call returns before
+// its defer statement, so it must not run the first call's deferred
+// unlock.
+//
+//fencecheck:system
+func earlyReturnInLoop() {
+	g := &guarded{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		g.mu.Lock()
+		g.n = 1
+		g.mu.Unlock()
+		wg.Done()
+	}()
+	for i := range 2 {
+		g.get(i == 1)
+	}
+	wg.Wait()
+}
