@@ -778,109 +778,67 @@ func (la *loadedAppend) result() value {
 	return v
 }
 
-// appendToLoaded is appendGrownLoaded for what src appends.
+// appendToLoaded is appendGrownLoaded for what src appends. With room,
+// the elements go after x's length one by one, in order (memmove's order
+// for a removal's append(s[:i], s[i+1:]...)); growth moves x's elements
+// to a new array, then puts them after. Both are chains of at most
+// growBound guarded moves at run-time indexes, not a case split over the
+// lengths.
 func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, cur int) int {
 	la, cur, ok := p.newLoadedAppend(fr, in, x, cur)
 	if !ok {
 		return cur
 	}
-	if src.spread != nil {
-		return p.appendSpread(fr, in, la, *src.spread, cur)
-	}
 	pos := la.pos
-	n := int64(len(src.vals))
-	// put stores the values into the cells from k on: cell(i).
-	put := func(cell func(i int64) pointer, k int64, at int) int {
-		for i := range src.vals {
-			at = p.storeTo(cell(k+int64(i)), src.vals[i], src.srcs[i], pos, la.o, at)
-		}
-		return at
+	var m model.Expr // how many elements are appended
+	if src.spread != nil {
+		m = src.spread.sl.dlen
+	} else {
+		m = model.C(int64(len(src.vals)))
 	}
-	// Growth moves the elements to a new array and puts the values after
-	// them; beyond growBound cells the length leaves its domain. Go's
-	// capacity is at least minCap: no growth within it.
-	join := la.grown(cur, func(arr *object, at int) int {
-		done := p.newLoc(pos)
-		to := func(i int64) pointer { return pointer{obj: arr}.with(step{field: -1, index: int(i)}) }
-		for k := int64(0); k+n <= growBound; k++ {
-			when := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
-			if x.sl.minCap != nil {
-				when = model.Bin(model.OpAnd, when, model.Bin(model.OpLt, x.sl.minCap, model.C(k+n)))
-			}
-			m := p.emit(at, model.GuardOp(when), pos, Origin{})
-			for i := int64(0); i < k; i++ {
-				m = la.move(grownCell(x, i), to(i), m)
-			}
-			m = put(to, k, m)
-			m = la.capAfter(m, model.C(k+n), false)
-			p.emitTo(m, model.AssignOp(la.length, model.C(k+n)), done, pos, Origin{})
-		}
-		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, x.sl.dlen, model.C(growBound-n))), pos, Origin{})
-		total := model.Bin(model.OpAdd, x.sl.dlen, model.C(n))
-		p.emitTo(la.capAfter(far, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
-		return done
-	})
-	// Room: the values go after the length, in x's array (not nil's).
-	for k := int64(0); k+n <= growBound; k++ {
-		c := model.Bin(model.OpEq, x.sl.dlen, model.C(k))
-		if k == 0 && x.sl.null != nil {
-			c = model.Bin(model.OpAnd, c, model.Not(x.sl.null))
-		}
-		if past, why := la.pastCells(model.C(k + n)); past != nil {
-			// Go's array may have room there, the model's has not.
-			p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, c, past)), pos, Origin{}), why, pos)
-			c = model.Bin(model.OpAnd, c, model.Not(past))
-		}
-		r := put(func(i int64) pointer { return grownCell(x, i) }, k, p.emit(cur, model.GuardOp(c), pos, Origin{}))
-		r = la.capAfter(la.room(r), model.C(k+n), true)
-		p.emitTo(r, model.AssignOp(la.length, model.C(k+n)), join, pos, Origin{})
-	}
-	fr.vals[in] = la.result()
-	return join
-}
-
-// appendSpread lowers append(x, y...) for x and y slices grown by append
-// loaded from memory (a removal's append(s[:i], s[i+1:]...)): with room,
-// y's elements go after x's length one by one in order, as memmove
-// shifts them down; growth moves x's elements to a new array, then y's.
-// Both are chains of growBound guarded moves, at run-time indexes.
-func (p *proc) appendSpread(fr *frame, in *ssa.Call, la *loadedAppend, y value, cur int) int {
-	x, pos := la.x, la.pos
-	m := y.sl.dlen
 	total := model.Bin(model.OpAdd, x.sl.dlen, m)
-	// copyTo moves the first count elements of from to the cells of to
-	// from index at on, stopping at count.
-	copyTo := func(from value, count model.Expr, to func(model.Expr) pointer, base model.Expr, at int) int {
-		done := p.newLoc(pos)
-		for t := int64(0); t < growBound; t++ {
-			p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, pos, Origin{})
-			at = p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), pos, Origin{})
-			at = la.move(grownCell(from, t), to(model.Bin(model.OpAdd, base, model.C(t))), at)
+	// put appends the elements to the cells to(dlen+t), in order.
+	put := func(to func(model.Expr) pointer, at int) int {
+		if src.spread == nil {
+			for t := range src.vals {
+				at = p.storeTo(to(model.Bin(model.OpAdd, x.sl.dlen, model.C(int64(t)))), src.vals[t], src.srcs[t], pos, la.o, at)
+			}
+			return at
 		}
-		p.emitTo(at, model.NopOp(), done, pos, Origin{})
-		return done
+		return la.copyChain(*src.spread, m, to, x.sl.dlen, at)
 	}
 	grows := model.Bin(model.OpGt, m, model.C(0))
 	if x.sl.minCap != nil {
+		// Go's capacity is at least minCap: no growth within it.
 		grows = model.Bin(model.OpAnd, grows, model.Bin(model.OpLt, x.sl.minCap, total))
 	}
-	join := la.grown(p.emit(cur, model.GuardOp(grows), pos, Origin{}), func(arr *object, at int) int {
+	if _, fixed := m.(model.Const); fixed && x.sl.minCap == nil {
+		grows = model.C(1)
+	}
+	join := la.grown(p.emitGuard(cur, grows, pos), func(arr *object, at int) int {
 		done := p.newLoc(pos)
 		far := p.emit(at, model.GuardOp(model.Bin(model.OpGt, total, model.C(growBound))), pos, Origin{})
 		p.emitTo(la.capAfter(far, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
 		at = p.emit(at, model.GuardOp(model.Bin(model.OpLe, total, model.C(growBound))), pos, Origin{})
 		to := func(e model.Expr) pointer {
+			if c, ok := e.(model.Const); ok {
+				return pointer{obj: arr}.with(step{field: -1, index: int(c.Value)})
+			}
 			return pointer{obj: arr}.with(step{field: -1, dyn: e, lo: 0, n: growBound})
 		}
-		at = copyTo(x, x.sl.dlen, to, model.C(0), at)
-		at = copyTo(y, m, to, x.sl.dlen, at)
-		p.emitTo(la.capAfter(at, total, false), model.AssignOp(la.length, total), done, pos, Origin{})
+		at = la.copyChain(x, x.sl.dlen, to, model.C(0), at)
+		la.settle(put(to, at), m, false, done)
 		return done
 	})
-	// Room: none in nil's array, unless nothing is appended.
+	// Room: none in nil's array, unless nothing is appended; room past
+	// the cells the model keeps of the array (Go's may have it) is a
+	// run-time refusal.
 	room := model.Expr(model.C(1))
 	if x.sl.null != nil {
-		room = model.Bin(model.OpOr, model.Bin(model.OpEq, m, model.C(0)), model.Not(x.sl.null))
+		room = model.Not(x.sl.null)
+		if src.spread != nil {
+			room = model.Bin(model.OpOr, model.Bin(model.OpEq, m, model.C(0)), room)
+		}
 	}
 	past, why := la.pastCells(total)
 	if past == nil {
@@ -888,12 +846,71 @@ func (p *proc) appendSpread(fr *frame, in *ssa.Call, la *loadedAppend, y value, 
 		why = fmt.Sprintf("append with room to a slice grown by append, past the %d elements fencecheck keeps of its array", x.sl.cap)
 	}
 	p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, room, past)), pos, Origin{}), why, pos)
-	room = model.Bin(model.OpAnd, room, model.Not(past))
-	r := p.emit(cur, model.GuardOp(room), pos, Origin{})
-	r = copyTo(y, m, func(e model.Expr) pointer { return grownCellAt(x, e) }, x.sl.dlen, r)
-	p.emitTo(la.capAfter(la.room(r), total, true), model.AssignOp(la.length, total), join, pos, Origin{})
+	r := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, room, model.Not(past))), pos, Origin{})
+	r = put(func(e model.Expr) pointer { return grownCellAt(x, e) }, r)
+	la.settle(la.room(r), m, true, join)
 	fr.vals[in] = la.result()
 	return join
+}
+
+// settle ends a run of the append at at, with room or not, going to
+// done: the result's length (and least capacity) become constants by a
+// case split over x's length and the count appended, which keeps the words
+// stored back a few values for the domain inference.
+func (la *loadedAppend) settle(at int, m model.Expr, room bool, done int) {
+	p, x := la.p, la.x
+	var counts []int64
+	if c, ok := m.(model.Const); ok {
+		counts = []int64{c.Value}
+	} else {
+		for j := int64(0); j <= growBound; j++ {
+			counts = append(counts, j)
+		}
+	}
+	for k := int64(0); k <= growBound; k++ {
+		for _, j := range counts {
+			if k+j > growBound {
+				continue
+			}
+			c := model.Expr(model.Bin(model.OpEq, x.sl.dlen, model.C(k)))
+			if len(counts) > 1 {
+				c = model.Bin(model.OpAnd, c, model.Bin(model.OpEq, m, model.C(j)))
+			}
+			r := p.emit(at, model.GuardOp(c), la.pos, Origin{})
+			r = la.capAfter(r, model.C(k+j), room)
+			p.emitTo(r, model.AssignOp(la.length, model.C(k+j)), done, la.pos, Origin{})
+		}
+	}
+}
+
+// emitGuard emits a guard on c from cur, or nothing when c is the
+// constant true.
+func (p *proc) emitGuard(cur int, c model.Expr, pos token.Pos) int {
+	if k, ok := c.(model.Const); ok && k.Value != 0 {
+		return cur
+	}
+	return p.emit(cur, model.GuardOp(c), pos, Origin{})
+}
+
+// copyChain moves the first count elements of from, one by one, to the
+// cells to(base+t), stopping at count: a chain of growBound guarded moves.
+func (la *loadedAppend) copyChain(from value, count model.Expr, to func(model.Expr) pointer, base model.Expr, at int) int {
+	p := la.p
+	done := p.newLoc(la.pos)
+	for t := int64(0); t < growBound; t++ {
+		p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, la.pos, Origin{})
+		at = p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), la.pos, Origin{})
+		dst := base
+		if t != 0 {
+			dst = model.Bin(model.OpAdd, base, model.C(t))
+		}
+		if c, ok := base.(model.Const); ok {
+			dst = model.C(c.Value + t)
+		}
+		at = la.move(grownCell(from, t), to(dst), at)
+	}
+	p.emitTo(at, model.NopOp(), done, la.pos, Origin{})
+	return done
 }
 
 // growPool returns the maxPool arrays an append in a loop of the process

@@ -124,14 +124,7 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) ([]model.Op, erro
 			}
 		} else if op.Reg >= 0 {
 			xd, rd := p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom
-			var n int64
-			if xd.Lo < rd.Lo {
-				n = satAdd(n, model.Range(xd.Lo, min(xd.Hi, rd.Lo-1)).Size())
-			}
-			if xd.Hi > rd.Hi {
-				n = satAdd(n, model.Range(max(xd.Lo, rd.Hi+1), xd.Hi).Size())
-			}
-			if n > maxReadFaults {
+			if n := readFaults(xd, rd); n > maxReadFaults {
 				return nil, fmt.Errorf("reading %s %v into $%s %v can fault on %d values, too many for the sb engine (at most %d)",
 					p.Vars[op.Var].Name, xd, q.Regs[op.Reg].Name, rd, n, maxReadFaults)
 			}
@@ -164,6 +157,47 @@ func faultOps(p *model.Program, q *model.Process, op model.Op) ([]model.Op, erro
 		}
 	}
 	return out, nil
+}
+
+// readFaults is the number of values of a variable of domain xd that a
+// read into a register of domain rd can fault on.
+func readFaults(xd, rd model.Domain) int64 {
+	var n int64
+	if xd.Lo < rd.Lo {
+		n = satAdd(n, model.Range(xd.Lo, min(xd.Hi, rd.Lo-1)).Size())
+	}
+	if xd.Hi > rd.Hi {
+		n = satAdd(n, model.Range(max(xd.Lo, rd.Hi+1), xd.Hi).Size())
+	}
+	return n
+}
+
+// readsFit reports whether every plain read of p into a register can
+// fault on at most maxReadFaults values, as the engine's encoding of
+// faults needs.
+func readsFit(p *model.Program) bool {
+	var fits func(q *model.Process, op model.Op) bool
+	fits = func(q *model.Process, op model.Op) bool {
+		switch {
+		case op.Kind == model.Read && op.Reg >= 0 && op.Expr == nil:
+			return readFaults(p.Vars[op.Var].Dom, q.Regs[op.Reg].Dom) <= maxReadFaults
+		case op.Kind == model.Locked:
+			for _, b := range op.Body {
+				if !fits(q, b) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, q := range p.Procs {
+		for _, t := range q.Trans {
+			if !fits(q, t.Op) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // satAdd returns a+b for non-negative a, b, saturating at math.MaxInt64.

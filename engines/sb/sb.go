@@ -1221,7 +1221,8 @@ type regSlot struct{ proc, reg int }
 const maxEach = 64
 
 // Fits reports whether the engine can take p's size: at most 64 shared
-// variables, goroutines, and registers in each goroutine.
+// variables, goroutines, and registers in each goroutine, and reads that
+// can fault on at most 4096 values each.
 func Fits(p *model.Program) bool {
 	if len(p.Vars) > maxEach || len(p.Procs) > maxEach {
 		return false
@@ -1231,5 +1232,5 @@ func Fits(p *model.Program) bool {
 			return false
 		}
 	}
-	return true
+	return readsFit(p)
 }
