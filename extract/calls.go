@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -838,11 +837,8 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 		case ok && f.n > maxFanOut:
 			s.unsupported(sw.pos, "a go statement in a loop inside a goroutine that runs it %d times (fencecheck models at most %d goroutines started by one go statement in a loop)", f.n, maxFanOut)
 		case !ok:
-			what := "a go statement in a loop inside a goroutine (an unbounded number of goroutines)"
-			if p.q.Name == "main" {
-				what = "a go statement in a loop of the system function whose iterations fencecheck cannot count (it counts a variable from a constant to a constant bound, and the keys of a map)"
-			}
-			s.unsupported(sw.pos, "%s%s", what, s.loopVarHint(sw.pos))
+			// Slots for the first few: one more is inconclusive.
+			f = fanOut{n: maxUncountedGo}
 		}
 		return p.goInLoop(fr, in, sw, f, ps, Origin{Node: node}, cur)
 	}
@@ -850,21 +846,6 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	next := p.emit(cur, startOp(sl, ps), in.Pos(), Origin{Node: node})
 	s.calls.nested = append(s.calls.nested, nestedSpawn{sw: sw, parent: p, passed: ps, frozen: frozen, slots: []slot{sl}, trans: len(p.q.Trans) - 1})
 	return next
-}
-
-// loopVarHint explains, for a go statement at pos in a file that go.mod
-// or a build constraint keeps before Go 1.22, why its loop may not count:
-// the loop variable is one variable for the whole loop, which the loop
-// stores and the goroutines load (the race Go 1.22 removed).
-func (s *system) loopVarHint(pos token.Pos) string {
-	for _, f := range s.x.files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			if v := s.x.info.FileVersions[f]; v != "" && version.Compare(v, "go1.22") < 0 {
-				return fmt.Sprintf("; the file's Go version is %s, so a for loop's variable is one variable for every iteration, which the goroutines share with the loop (go1.22 gives each iteration its own)", v)
-			}
-		}
-	}
-	return ""
 }
 
 // maxNested bounds the go statements processes execute, against a

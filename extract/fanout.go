@@ -44,6 +44,13 @@ import (
 // matter (two that race, one that waits for another).
 const maxFanOut = 8
 
+// A go statement in a loop whose iterations cannot be counted (a
+// dispatcher's for { select { ... } } that starts a worker while fewer
+// than its maximum run, as gammazero/workerpool's does) gets
+// maxUncountedGo slots the same way: the count leaving its domain at the
+// next execution makes the answer inconclusive, naming the count.
+const maxUncountedGo = 3
+
 // maxTrips bounds the iterations countLoop follows to find when a loop
 // ends.
 const maxTrips = 1 << 16
@@ -489,6 +496,24 @@ func (s *system) spawnValues(pos token.Pos, sw spawn, frozen []bool, owner int, 
 			return give(passed{e: v.e, name: name, typ: t})
 		case vRef:
 			return give(passed{e: v.e, name: name, typ: v.typ, ref: v})
+		case vFuncRef, vChanRef:
+			// A function or channel chosen at run time (a task received
+			// from a channel, handed to the worker it starts): its index
+			// among alternatives that capture nothing known only at run
+			// time.
+			for _, alt := range v.alts {
+				for _, e := range alt.env {
+					if e.kind == vInt {
+						if _, ok := e.constant(); ok {
+							continue
+						}
+					}
+					if e.kind == vInt || e.kind == vRef || e.kind == vFuncRef || e.kind == vChanRef || e.kind == vPtr && e.ptr.dynamic() {
+						s.unsupported(pos, "a go statement inside a goroutine with %s whose closures capture values known only at run time", describe(v))
+					}
+				}
+			}
+			return give(passed{e: v.e, name: name, typ: t, ref: v})
 		case vPtr:
 			if v.ptr.dynamic() {
 				s.unsupported(pos, "a go statement inside a goroutine with a pointer chosen at run time")
@@ -670,7 +695,7 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 			p.private[cell.key()] = r
 			return value{kind: vPtr, ptr: cell}
 		}
-		if ps.ref.kind == vRef {
+		if ps.ref.kind == vRef || ps.ref.kind == vFuncRef || ps.ref.kind == vChanRef {
 			v := ps.ref
 			v.e = model.R(r)
 			return v

@@ -76,8 +76,28 @@ func (p *proc) indexReg(fr *frame, phi *ssa.Phi, st *blockState, n int) int {
 	return r
 }
 
+// tableFuncs reports whether vs are function values of a funcTable
+// (received from a channel or loaded from memory) or nil, one of them at
+// least not nil.
+func tableFuncs(vs []value) bool {
+	some := false
+	for _, v := range vs {
+		switch {
+		case v.kind == vFuncRef && v.ftab != nil:
+			some = true
+		case v.kind == vNil:
+		default:
+			return false
+		}
+	}
+	return some
+}
+
 // funcIndex returns the index of v among the alternatives of fv.
 func (s *system) funcIndex(fv, v value, pos token.Pos) model.Expr {
+	if fv.ftab != nil {
+		return s.funcID(fv.ftab.sig, v, pos)
+	}
 	switch v.kind {
 	case vNil:
 		return model.C(0)

@@ -286,6 +286,12 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.candidates(phi.Type()), typ: phi.Type()}
 		case !back && allFuncs(known):
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
+		case isFuncCell(phi.Type()) && tableFuncs(known):
+			// A loop over the function values of a channel (a worker's
+			// for task != nil { task(); task = <-work }): an index into
+			// the signature's table, as a received value is.
+			r := p.indexReg(fr, phi, st, maxCases)
+			fr.vals[phi] = value{kind: vFuncRef, e: model.R(r), ftab: p.s.funcTableOf(phi.Type())}
 		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
 		case p.mapPhi(fr, phi, st, known):
@@ -1043,6 +1049,11 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
 	pos := in.Pos()
+	if !pos.IsValid() {
+		// A load go/ssa makes without syntax: the copy of a loop's
+		// per-iteration variable into the next one, at its declaration.
+		pos = in.X.Pos()
+	}
 	o := Origin{Type: in.Type(), Instr: in}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
 		x = s.x.fullExpr(x)

@@ -1,6 +1,9 @@
 package values
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // spawnInGoroutine starts two workers from a goroutine in a loop with a
 // constant bound; they count under a lock.
@@ -177,4 +180,37 @@ func waitBeforeGo() {
 	wg.Add(1)
 	wg.Wait() // want `^deadlock: the set-up of system waitBeforeGo waits on a WaitGroup before it starts any goroutine that could call Done`
 	go wg.Done()
+}
+
+// Go statements in loops of goroutines that cannot be counted get three
+// slots; a fourth start is inconclusive, naming the count.
+
+func setFlag(p *int32) { atomic.StoreInt32(p, 1) }
+
+// nestedSpawnLoops starts four goroutines from two nested loops.
+//
+//fencecheck:system
+func nestedSpawnLoops() { // want `^inconclusive: system nestedSpawnLoops: the number of goroutines the go statement at line \d+ starts in a loop of goroutine go@\d+ \(fencecheck models 3\)`
+	var x int32
+	go func() {
+		for j := 0; j < 2; j++ {
+			for i := 0; i < 2; i++ {
+				go setFlag(&x)
+			}
+		}
+	}()
+}
+
+// bumpAfterGo changes the iteration's variable after the go statement:
+// the goroutine shares it (Go 1.22 gives each iteration its own).
+//
+//fencecheck:system
+func bumpAfterGo() {
+	var x int32
+	go func() {
+		for i := 0; i < 4; i++ { // want `^race: go@\d+ stores i here while go@\d+\(#0\) loads i at spawns\.go:\d+:\d+`
+			go func() { atomic.StoreInt32(&x, int32(i)) }()
+			i++
+		}
+	}()
 }

@@ -51,15 +51,6 @@ func sharedToFmt() {
 	}()
 }
 
-//fencecheck:system
-func spawnInLoop() {
-	go func() {
-		for atomic.LoadInt32(&x) == 0 {
-			go func() {}()
-		}
-	}()
-}
-
 var spawnPair [2]int32
 
 //fencecheck:system

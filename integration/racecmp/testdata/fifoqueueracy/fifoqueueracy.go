@@ -4,7 +4,9 @@
 // k8s client-go's workqueue does; a producer pushes while the consumer
 // pops, and the slice's array is shared between the two windows.
 //
-// Expected: racy (the consumer checks the length without the lock).
+// The consumer checks the length without the lock.
+//
+// Expected: racy.
 package fifoqueueracy
 
 import "sync"

@@ -3,7 +3,9 @@
 // append(s.ids[:i], s.ids[i+1:]...) without the mutex, where asaskevich's
 // EventBus removes a handler under it, while another appends.
 //
-// Expected: racy (the removal runs without the lock).
+// The removal runs without the lock.
+//
+// Expected: racy.
 package removelistracy
 
 import "sync"
