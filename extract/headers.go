@@ -146,7 +146,7 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	switch {
 	case len(v.ptr.path) != 0:
 		s.unsupported(pos, "storing in memory a slice over an array inside another object (a header in memory names an array of its own)")
-	case v.sl.dcap != nil:
+	case v.sl.dcap != nil && v.sl.caps == nil:
 		s.unsupported(pos, "storing in memory a slice whose capacity is known only at run time (a make whose size takes several values)")
 	}
 	var base model.Expr
@@ -161,6 +161,15 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 			s.shareObject(arr, pos) // its elements are shared from its make on
 		}
 		k := model.Expr(model.C(s.shapeIndex(sliceShape{arr: arr.id, off: v.sl.off, cap: v.sl.cap, grown: v.sl.grown}, key)))
+		if v.sl.dcap != nil {
+			// A make of a few sizes: a shape per capacity, chosen by the
+			// capacity the run made.
+			k = nil
+			for _, c := range *v.sl.caps {
+				one := model.C(s.shapeIndex(sliceShape{arr: arr.id, off: v.sl.off, cap: c, grown: v.sl.grown}, key))
+				k = orElseAdd(k, model.Bin(model.OpMul, model.Bin(model.OpEq, v.sl.dcap, model.C(c)), one))
+			}
+		}
 		if v.ptr.ref != nil {
 			k = model.Bin(model.OpMul, model.Bin(model.OpEq, v.ptr.ref.e, model.C(s.idOf(arr, pos))), k)
 		}
@@ -243,9 +252,13 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	// chosen at run time.
 	var arrs []*object
 	var id, in model.Expr
+	// Windows of one offset over arrays of one type whose capacities
+	// differ (a make of a few sizes) give the capacity at run time.
+	var dcap model.Expr
+	maxCap, varied := first.cap, false
 	for _, i := range shapes {
 		sh := s.heap.hint.shapes[i]
-		if sh.arr < 0 || sh.off != first.off || sh.cap != first.cap || sh.grown != first.grown {
+		if sh.arr < 0 || sh.off != first.off || sh.grown != first.grown || sh.cap != first.cap && sh.grown {
 			continue
 		}
 		arr := s.heap.pending[sh.arr] // reserved for a goroutine lowered later
@@ -268,6 +281,9 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		}
 		is := model.Bin(model.OpEq, shape, model.C(int64(i+1)))
 		in = orElse(in, is)
+		dcap = orElseAdd(dcap, model.Bin(model.OpMul, is, model.C(sh.cap)))
+		maxCap = max(maxCap, sh.cap)
+		varied = varied || sh.cap != first.cap
 		if len(shapes) > 1 {
 			s.shareObject(arr, pos)
 			id = orElseAdd(id, model.Bin(model.OpMul, is, model.C(int64(s.heap.ids[arr]))))
@@ -284,8 +300,11 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	if len(shapes) > 1 {
 		ptr.ref = &dynObj{e: id, objs: arrs, typ: arrs[0].typ}
 	}
-	v = sliceVal(ptr, first.off, 0, first.cap)
+	v = sliceVal(ptr, first.off, 0, maxCap)
 	v.sl.grown = first.grown
+	if varied {
+		v.sl.dcap = dcap
+	}
 	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
 	v.sl.null, v.sl.fromMem = model.Bin(model.OpEq, e, model.C(0)), true
 	if extended && first.grown {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -189,6 +190,10 @@ func (p *proc) makeSized(fr *frame, in *ssa.MakeSlice, pr makeProbe, sizes [][2]
 	}
 	if v.sl.dlen == nil {
 		v.sl.dlen = model.C(v.sl.len)
+	}
+	if v.sl.dcap != nil {
+		all := slices.Sorted(maps.Keys(caps))
+		v.sl.caps = &all
 	}
 	return v, cur
 }

@@ -53,6 +53,10 @@ type sliceHdr struct {
 	// whose size takes a few values, refuse.go); cap is then the number
 	// of cells of the array, the largest.
 	dcap model.Expr
+	// caps, when dcap is set by a make of a few sizes, are the
+	// capacities it may take, each a shape of its own in memory (a
+	// pointer, so that headers compare).
+	caps *[]int64
 	// doff, when set, is where the window starts in its array, known only
 	// at run time: a slice grown by append, loaded from memory and
 	// resliced (a queue's q.items[1:], headers.go's sliceLoadedGrown).

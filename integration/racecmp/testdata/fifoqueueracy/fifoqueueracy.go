@@ -1,10 +1,7 @@
-// Package fifoqueueracy pops a FIFO kept in a slice field with
-// q.items = q.items[1:] under the queue's mutex, after a length check
-// made without it, as the waiting queue of
-// k8s client-go's workqueue does; a producer pushes while the consumer
-// pops, and the slice's array is shared between the two windows.
-//
-// The consumer checks the length without the lock.
+// Package fifoqueueracy is fifoqueue (a FIFO in a slice field popped with
+// q.items = q.items[1:] under the queue's mutex, as the waiting queue of k8s
+// client-go's workqueue is) with its emptiness check moved before the lock:
+// the consumer reads the header while the producer appends.
 //
 // Expected: racy.
 package fifoqueueracy

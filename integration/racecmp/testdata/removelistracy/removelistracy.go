@@ -1,9 +1,7 @@
-// Package removelistracy keeps subscriber ids in a slice field that the set-up
-// fills by append; a goroutine removes one with
-// append(s.ids[:i], s.ids[i+1:]...) without the mutex, where asaskevich's
-// EventBus removes a handler under it, while another appends.
-//
-// The removal runs without the lock.
+// Package removelistracy is removelist (subscriber ids in a slice field the
+// set-up fills by append, one removed with append(s.ids[:i], s.ids[i+1:]...)
+// as asaskevich's EventBus removes a handler) with the removal made without
+// the mutex, while another goroutine appends under it.
 //
 // Expected: racy.
 package removelistracy
