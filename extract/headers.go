@@ -152,6 +152,10 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	var base model.Expr
 	for _, arr := range arrs {
 		switch {
+		case arr.loopMade && arr.owner >= 0 && arr.id >= 0:
+			// The next round makes it one of maxPool arrays, shared from
+			// its make.
+			s.shareObject(arr, pos)
 		case arr.loopMade:
 			s.unsupported(pos, "storing in memory a slice made in a loop of a goroutine (Go makes a new array on each iteration, fencecheck keeps one per make)")
 		case arr.id < 0:

@@ -605,6 +605,20 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		cur = next
 		fr.vals[in] = v
+		if inLoop(fr, b) && v.kind == vSlice && v.ptr.obj.owner < 0 && v.ptr.ref == nil {
+			// Shared from its make (a slice of it is stored): a new array
+			// each time, one of maxPool, as an allocation in a loop.
+			objs := s.poolObjects(v.ptr.obj, p.idx, in.Pos())
+			r := p.newReg(p.regName(fr, in)+".array", types.Typ[types.Int])
+			expr, ok := exprText(s, fr, in)
+			if !ok {
+				expr = "make"
+			}
+			cur = p.pickFromPool(objs, r, expr, in.Pos(), cur, nil)
+			v.ptr = pointer{obj: objs[0], ref: &dynObj{e: model.R(r), objs: objs, typ: objs[0].typ}}
+			fr.vals[in] = v
+			return cur
+		}
 		v.ptr.obj.loopMade = inLoop(fr, b)
 		if inCycle(b) {
 			// A fresh array on every execution: zero its cells.

@@ -64,3 +64,62 @@ func lazyBufferRace() {
 	}()
 	wg.Wait()
 }
+
+// mailbox hands batches over in a field.
+type mailbox struct {
+	mu    sync.Mutex
+	size  int
+	batch []int
+}
+
+// batchesInLoop: a producer makes a batch of a size the mailbox holds in
+// each round of its loop (a new array each time, one of three) and hands
+// it over under the mutex; the consumer never sees an unfilled batch.
+//
+//fencecheck:system
+func batchesInLoop() {
+	m := &mailbox{size: 2}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		for i := range 2 {
+			m.mu.Lock()
+			b := make([]int, m.size)
+			b[0] = i + 1
+			m.batch = b
+			m.mu.Unlock()
+		}
+		wg.Done()
+	}()
+	m.mu.Lock()
+	if b := m.batch; b != nil && b[0] == 0 {
+		panic("an unfilled batch")
+	}
+	m.mu.Unlock()
+	wg.Wait()
+}
+
+// batchesInLoopEarly publishes each batch before it fills it.
+//
+//fencecheck:system
+func batchesInLoopEarly() {
+	m := &mailbox{size: 2}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		for i := range 2 {
+			b := make([]int, m.size)
+			m.mu.Lock()
+			m.batch = b
+			m.mu.Unlock()
+			b[0] = i + 1 // want `^race: go@\d+ stores obj\[0\] here while main loads obj\[0\] at lazybuf\.go:\d+:\d+`
+		}
+		wg.Done()
+	}()
+	m.mu.Lock()
+	if b := m.batch; b != nil && b[0] == 0 {
+		panic("an unfilled batch") // want `^SC: system batchesInLoopEarly is wrong even under sequential consistency: the panic is reached here`
+	}
+	m.mu.Unlock()
+	wg.Wait()
+}
