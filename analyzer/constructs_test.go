@@ -19,7 +19,7 @@ var constructPackages = []struct {
 	{"ifaces", "goroutines that store interface values (a stack of any payloads, atomic.Value, errors.New sentinels) and call function values chosen at run time"},
 	{"appends", "appends to slices with room"},
 	{"realcalls", "defer, RWMutex, Once, fmt and time, a method that starts the goroutines and a generic spin lock"},
-	{"copies", "the built-in copy in goroutines: its count, memmove's order on overlapping slices, and its accesses racing"},
+	{"copies", "the built-in copy in goroutines: its count, memmove's order on overlapping slices, and its accesses racing; a registry's list copied from a slice grown by append in memory, of run-time length (the twin that copies from the second id, the one without the lock)"},
 	{"spilled", "methods whose closures capture the receiver (a sync.Once's Do in a method, from the method's goroutine too)"},
 	{"values", "interface values of run-time integers, pointers into objects in memory and through unsafe.Pointer, error results by path, a make of run-time length on a path not taken, go statements in loops of goroutines, stores between go statements, sums of bounded loops in interface values and a make sized by len of a map"},
 	{"syncmaps", "sync.Map: data published through a Store and read after the Load that sees it, keys stored and deleted apart, LoadOrStore, LoadAndDelete, CompareAndSwap and CompareAndDelete that one goroutine wins, Range that visits the keys one by one; a Load of another key, a last write, a Load then a Store, a Swap race, the first key of a range"},
