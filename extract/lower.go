@@ -1063,11 +1063,6 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	ptr := p.pointerArg(s.get(fr, in.X), in.Pos())
 	t, _ := ptr.target()
 	pos := in.Pos()
-	if !pos.IsValid() {
-		// A load go/ssa makes without syntax: the copy of a loop's
-		// per-iteration variable into the next one, at its declaration.
-		pos = in.X.Pos()
-	}
 	o := Origin{Type: in.Type(), Instr: in}
 	if x, ok := s.x.debugOf(fr.fn).expr[in]; ok {
 		x = s.x.fullExpr(x)

@@ -208,8 +208,8 @@ func nestedSpawnLoops() { // want `^inconclusive: system nestedSpawnLoops: the n
 func bumpAfterGo() {
 	var x int32
 	go func() {
-		for i := 0; i < 4; i++ { // want `^race: go@\d+ stores i here while go@\d+\(#0\) loads i at spawns\.go:\d+:\d+`
-			go func() { atomic.StoreInt32(&x, int32(i)) }()
+		for i := 0; i < 4; i++ {
+			go func() { atomic.StoreInt32(&x, int32(i)) }() // want `^race: go@\d+\(#0\) loads i here while go@\d+ stores i at spawns\.go:\d+:\d+`
 			i++
 		}
 	}()
