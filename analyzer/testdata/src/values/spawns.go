@@ -214,3 +214,59 @@ func bumpAfterGo() {
 		}
 	}()
 }
+
+// perIterationPointers sends the address of each iteration's own i (Go
+// 1.22): the next iteration's variable is a new one, so the loop's copy
+// into it does not race with the receiver's load of the old one.
+//
+//fencecheck:system
+func perIterationPointers() {
+	ch := make(chan *int, 2)
+	var wg sync.WaitGroup
+	sum := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for p := range ch {
+			sum += *p
+		}
+	}()
+	for i := 0; i < 2; i++ {
+		ch <- &i
+	}
+	close(ch)
+	wg.Wait()
+	if sum != 1 {
+		panic("a pointer to another iteration's variable")
+	}
+}
+
+// innerLoopInDispatcher starts a goroutine from a counted loop inside a
+// select loop: the goroutine captures its iteration's j.
+//
+//fencecheck:system
+func innerLoopInDispatcher() {
+	ch := make(chan int, 1)
+	ch <- 1
+	var wg sync.WaitGroup
+	res := make([]int, 2)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-ch:
+				for j := 0; j < 1; j++ {
+					wg.Add(1)
+					go func() { res[j] = j + 1; wg.Done() }()
+				}
+			default:
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	if res[0] != 1 {
+		panic("res[0] not set")
+	}
+}
