@@ -265,8 +265,9 @@ func (s *system) noteMakeProbes(p *proc, states [][]abs, vars []abs) {
 }
 
 // maxMakeSizes bounds the pairs of length and capacity a make of run-time
-// size may take.
-const maxMakeSizes = 8
+// size may take: every length of a slice grown by append (a snapshot's
+// make([]T, len(s)) of a slice in memory).
+const maxMakeSizes = growBound + 1
 
 // makePairs returns the pairs of length and capacity of a make whose length
 // takes the values n and capacity the values c (the length's own when
