@@ -40,7 +40,7 @@ func TestMakePairs(t *testing.T) {
 		{[]int64{1, 2}, []int64{3, 4}, false, nil, false},           // both vary
 		{[]int64{5}, []int64{4}, false, nil, false},                 // cap < len
 		{[]int64{-1}, []int64{-1}, true, nil, false},                // negative
-		{[]int64{0, 1, 2, 3, 4, 5, 6, 7, 8}, nil, true, nil, false}, // too many
+		{[]int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, true, nil, false}, // too many
 	}
 	for _, tt := range tests {
 		got, ok := makePairs(tt.n, tt.c, true, tt.sameCap)
