@@ -37,9 +37,9 @@ func TestMakePairs(t *testing.T) {
 		{[]int64{1, 2, 3}, []int64{1, 2, 3}, true, [][2]int64{{1, 1}, {2, 2}, {3, 3}}, true},
 		{[]int64{1, 2}, []int64{4}, false, [][2]int64{{1, 4}, {2, 4}}, true},
 		{[]int64{2}, []int64{2, 8}, false, [][2]int64{{2, 2}, {2, 8}}, true},
-		{[]int64{1, 2}, []int64{3, 4}, false, nil, false},           // both vary
-		{[]int64{5}, []int64{4}, false, nil, false},                 // cap < len
-		{[]int64{-1}, []int64{-1}, true, nil, false},                // negative
+		{[]int64{1, 2}, []int64{3, 4}, false, nil, false},              // both vary
+		{[]int64{5}, []int64{4}, false, nil, false},                    // cap < len
+		{[]int64{-1}, []int64{-1}, true, nil, false},                   // negative
 		{[]int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, true, nil, false}, // too many
 	}
 	for _, tt := range tests {
