@@ -319,6 +319,41 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	return v, other
 }
 
+// sliceToRunTime lowers x[lo:hi] in a goroutine for x, a slice of fixed
+// window (made with a known size, the set-up's), lo a constant and hi known
+// only at run time (buf[:n] after n := copy(buf, src)): a window of the
+// same array whose length is known at run time, as a slice loaded from
+// memory has. hi below lo or past the capacity panics, as in Go. ok is
+// false for other slice expressions.
+func (p *proc) sliceToRunTime(fr *frame, in *ssa.Slice, cur int) (int, bool) {
+	s := p.s
+	x := s.get(fr, in.X)
+	if x.kind != vSlice || x.sl.grown || x.sl.dlen != nil || x.sl.dcap != nil || x.sl.doff != nil || in.Max != nil || in.High == nil {
+		return cur, false
+	}
+	lo := int64(0)
+	if in.Low != nil {
+		c, ok := s.get(fr, in.Low).constant()
+		if !ok {
+			return cur, false
+		}
+		lo = c
+	}
+	hv := s.get(fr, in.High)
+	if _, ok := hv.constant(); ok || hv.kind != vInt || lo < 0 || lo > x.sl.cap {
+		return cur, false
+	}
+	pos := in.Pos()
+	hi := hv.e
+	bad := model.Bin(model.OpOr, model.Bin(model.OpLt, hi, model.C(lo)), model.Bin(model.OpGt, hi, model.C(x.sl.cap)))
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(bad), pos, Origin{}), name: "slice bounds out of range", pos: pos})
+	cur = p.emit(cur, model.GuardOp(model.Not(bad)), pos, Origin{})
+	v := sliceVal(x.ptr, x.sl.off+lo, 0, x.sl.cap-lo)
+	v.sl.dlen = model.Bin(model.OpSub, hi, model.C(lo))
+	fr.vals[in] = v
+	return cur, true
+}
+
 // sliceLoadedGrown lowers x[lo:hi] in a goroutine for x, a slice grown by
 // append loaded from memory (a queue's q.items[1:], a removal's s[:i]): a
 // window over the same array from a run-time offset (sliceHdr.doff), as

@@ -576,6 +576,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 			// its grown samples only once a buffer of 500 is full.
 			return p.refuseAt(cur, slicingGrown, in.Pos())
 		}
+		if next, ok := p.sliceToRunTime(fr, sl, cur); ok {
+			return next
+		}
 	}
 	if s.pure(fr, in) {
 		return cur
