@@ -227,7 +227,17 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 			}
 		}
 	}
-	slices.SortStableFunc(sites, func(x, y site) int { return cmp.Compare(x.pos, y.pos) })
+	// An access without a source position (code the compiler adds: a
+	// loop's copy of its variable into the next iteration's) goes last.
+	noPos := func(x site) int {
+		if x.pos.IsValid() {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(sites, func(x, y site) int {
+		return cmp.Or(cmp.Compare(noPos(x), noPos(y)), cmp.Compare(x.pos, y.pos))
+	})
 	first := sites[0]
 	// The race described in the message: one that involves the first access.
 	rc := c.races[0]
@@ -246,6 +256,10 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	if therePos == first.pos {
 		fmt.Fprintf(&msg, "race: %s and %s can both reach this access (it %s) at once, and nothing orders the two",
 			s.p.Procs[here.Proc].Name, s.p.Procs[there.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var))
+	} else if !therePos.IsValid() {
+		fmt.Fprintf(&msg, "race: %s %s here while %s %s in code the compiler adds (such as a loop's copy of its variable into the next iteration's), and nothing orders the two",
+			s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),
+			s.p.Procs[there.Proc].Name, s.accessVerb(there.Proc, there.Trans, rc.Var))
 	} else {
 		fmt.Fprintf(&msg, "race: %s %s here while %s %s at %s, and nothing orders the two",
 			s.p.Procs[here.Proc].Name, s.accessVerb(here.Proc, here.Trans, rc.Var),

@@ -74,6 +74,9 @@ type heapHint struct {
 	// setup stores to memory a goroutine it started can reach, or waits on
 	// a channel.
 	splitAt ssa.Instruction
+	// splitLoads are the cells the set-up loads between go statements that
+	// a goroutine writes: such a load ends the set-up (setupLoadAfterGo).
+	splitLoads map[string]bool
 	// maps is what the round found of the maps (maps.go).
 	maps mapsHint
 	// chanCells lists, by the key of a cell of shared memory, the
@@ -138,6 +141,9 @@ type heapState struct {
 	keyCount map[string]int
 	written  map[string]bool // pointer cells written by goroutines in this round
 	static   map[string]token.Pos
+	// setupLoads are the cells the set-up loaded after a go statement,
+	// which a started goroutine may reach.
+	setupLoads map[string]bool
 	unsafe   []types.Type
 	ifaces   []types.Type
 	boxes    map[string]*object // the boxes of interface values, by boxKey
@@ -509,11 +515,53 @@ func (s *system) staleStatics() {
 	}
 }
 
+// loadsGoroutinesWrite returns the cells the hint's and this round's
+// set-ups loaded between go statements that a goroutine writes, asking
+// for another round when this round found one the hint did not have: the
+// set-up then ends at that load, and the system function's goroutine
+// makes it, where it may race with the goroutine's store (a loop's copy of
+// its variable into the next iteration's, after a go statement whose
+// goroutine writes it).
+func (s *system) loadsGoroutinesWrite() map[string]bool {
+	out := maps.Clone(s.heap.hint.splitLoads)
+	if len(s.heap.setupLoads) == 0 {
+		return out
+	}
+	written := map[int]bool{}
+	var walk func(op model.Op)
+	walk = func(op model.Op) {
+		switch op.Kind {
+		case model.Write:
+			written[op.Var] = true
+		case model.Locked:
+			for _, b := range op.Body {
+				walk(b)
+			}
+		}
+	}
+	for _, q := range s.prog.Procs {
+		for _, t := range q.Trans {
+			walk(t.Op)
+		}
+	}
+	for k := range s.heap.setupLoads {
+		if x, ok := s.vars[k]; ok && written[x] && !out[k] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[k] = true
+			s.heapChange("the set-up loads between go statements a cell a goroutine writes")
+		}
+	}
+	return out
+}
+
 // finishHeap checks a round: it returns the hint for another round, or nil
 // when this round's model stands. complete is false when the round stopped
 // at an unsupported construct: objects it did not reach stay in the hint.
 func (s *system) finishHeap(complete bool) *heapHint {
 	s.staleStatics()
+	splitLoads := s.loadsGoroutinesWrite()
 	if len(s.heap.pending)+len(s.heap.keyed) > 0 && complete {
 		s.heapChange("an object of the previous round was not allocated")
 	}
@@ -531,6 +579,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}
+	h.splitLoads = splitLoads
 	if s.heap.why == whyNewBox {
 		h.boxGrowth = s.heap.hint.boxGrowth + 1
 	}

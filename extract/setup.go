@@ -157,7 +157,11 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				fr.vals[in] = value{kind: vTimer, tick: x.tick}
 				break
 			}
-			fr.vals[in] = s.setupLoad(s.staticPtr(s.get(fr, in.X), in.Pos()), in.Type())
+			ptr := s.staticPtr(s.get(fr, in.X), in.Pos())
+			if len(*spawns) > 0 && s.reachable(ptr.obj) {
+				s.setupLoadAfterGo(ptr, in.Pos())
+			}
+			fr.vals[in] = s.setupLoad(ptr, in.Type())
 		case *ssa.Call:
 			if sp, ok := s.execCall(fr, top, b, idx, in, spawns); ok {
 				return value{}, sp
@@ -317,6 +321,23 @@ func (s *system) splitSetup(pos token.Pos, what string) {
 		s.splitReq = s.firstGo
 		s.heapChange("the set-up acts on shared memory or a channel after a go statement")
 	}
+}
+
+// setupLoadAfterGo notes a load by the set-up, after a go statement, of
+// the cell ptr, which a started goroutine may reach: when a goroutine
+// writes it (the hint says so, loadsGoroutinesWrite), the set-up ends
+// before the first go statement, as for a store there, so that the load is
+// the system function's, concurrent with the goroutine.
+func (s *system) setupLoadAfterGo(ptr pointer, pos token.Pos) {
+	k := ptr.key()
+	if s.heap.hint.splitLoads[k] {
+		s.splitSetup(pos, "a load of "+ptr.name()+", which a goroutine writes,")
+		return
+	}
+	if s.heap.setupLoads == nil {
+		s.heap.setupLoads = map[string]bool{}
+	}
+	s.heap.setupLoads[k] = true
 }
 
 // reachable reports whether a process spawned by the first go statement of

@@ -270,3 +270,33 @@ func innerLoopInDispatcher() {
 		panic("res[0] not set")
 	}
 }
+
+// loadBetweenGos loads x between two go statements while the first
+// goroutine stores it: the set-up ends before the first go statement, and
+// the load is the system function's, racing with the store.
+//
+//fencecheck:system
+func loadBetweenGos() {
+	x := 0
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { x = 1; wg.Done() }() // want `^race: go@\d+ stores x here while main loads x at spawns\.go:\d+:\d+`
+	y := x
+	go func() { wg.Done() }()
+	wg.Wait()
+	_ = y
+}
+
+// loopVarWritten: the goroutine writes its iteration's j, which the loop
+// copies into the next iteration's variable (Go 1.22): a race with the
+// copy.
+//
+//fencecheck:system
+func loopVarWritten() {
+	var wg sync.WaitGroup
+	for j := 0; j < 1; j++ {
+		wg.Add(1)
+		go func() { j += 10; wg.Done() }() // want `^race: go@\d+\(#0\) stores j here while main loads j in code the compiler adds \(such as a loop's copy of its variable into the next iteration's\)`
+	}
+	wg.Wait()
+}
