@@ -144,9 +144,9 @@ type heapState struct {
 	// setupLoads are the cells the set-up loaded after a go statement,
 	// which a started goroutine may reach.
 	setupLoads map[string]bool
-	unsafe   []types.Type
-	ifaces   []types.Type
-	boxes    map[string]*object // the boxes of interface values, by boxKey
+	unsafe     []types.Type
+	ifaces     []types.Type
+	boxes      map[string]*object // the boxes of interface values, by boxKey
 	// liveSlices are the boxes of slices this round's conversions made.
 	liveSlices map[string]bool
 	aliases    map[aliasKey]*object    // the aliases of locations inside objects
