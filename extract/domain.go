@@ -1016,6 +1016,23 @@ func (p *proc) step(env *absEnv, o model.Op, writeVar func(int, abs)) bool {
 	return true
 }
 
+// forEachOp calls f on every operation of p's processes, those of locked
+// steps one by one (after the step itself).
+func forEachOp(p *model.Program, f func(model.Op)) {
+	var visit func(op model.Op)
+	visit = func(op model.Op) {
+		f(op)
+		for _, b := range op.Body {
+			visit(b)
+		}
+	}
+	for _, q := range p.Procs {
+		for _, t := range q.Trans {
+			visit(t.Op)
+		}
+	}
+}
+
 // unobservedVars finds the variables whose value no operation looks at:
 // never read into a register, compared or used in an expression, except by
 // the write of its own atomic update.
@@ -1028,8 +1045,7 @@ func (s *system) unobservedVars() []bool {
 			}
 		})
 	}
-	var visit func(o model.Op)
-	visit = func(o model.Op) {
+	forEachOp(s.prog, func(o model.Op) {
 		switch o.Kind {
 		case model.Read:
 			if o.Reg >= 0 || o.Expr != nil {
@@ -1039,17 +1055,8 @@ func (s *system) unobservedVars() []bool {
 			mark(o.Expr, o.Var)
 		case model.Guard, model.Assign:
 			mark(o.Expr, -1)
-		case model.Locked:
-			for _, b := range o.Body {
-				visit(b)
-			}
 		}
-	}
-	for _, q := range s.prog.Procs {
-		for _, t := range q.Trans {
-			visit(t.Op)
-		}
-	}
+	})
 	for i := range obs {
 		obs[i] = !obs[i]
 	}

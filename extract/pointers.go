@@ -528,22 +528,11 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 		return out
 	}
 	written := map[int]bool{}
-	var walk func(op model.Op)
-	walk = func(op model.Op) {
-		switch op.Kind {
-		case model.Write:
+	forEachOp(s.prog, func(op model.Op) {
+		if op.Kind == model.Write {
 			written[op.Var] = true
-		case model.Locked:
-			for _, b := range op.Body {
-				walk(b)
-			}
 		}
-	}
-	for _, q := range s.prog.Procs {
-		for _, t := range q.Trans {
-			walk(t.Op)
-		}
-	}
+	})
 	for k := range s.heap.setupLoads {
 		if x, ok := s.vars[k]; ok && written[x] && !out[k] {
 			if out == nil {
