@@ -88,17 +88,8 @@ func (p *proc) copyRunTime(fr *frame, in *ssa.Call, dst, src value, elem types.T
 	a, b := lengthOf(dst), lengthOf(src)
 	count := model.Bin(model.OpAdd, a, model.Bin(model.OpMul, model.Bin(model.OpLt, b, a), model.Bin(model.OpSub, b, a)))
 	o := Origin{}
-	chain := func(at int, each func(t int64, at int) int) int {
-		done := p.newLoc(pos)
-		for t := range most {
-			p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, pos, Origin{})
-			at = each(t, p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), pos, Origin{}))
-		}
-		p.emitTo(at, model.NopOp(), done, pos, Origin{})
-		return done
-	}
 	regs := make([][]int, most)
-	cur = chain(cur, func(t int64, at int) int {
+	cur = p.guardedChain(cur, count, most, pos, func(t int64, at int) int {
 		for _, q := range leaves(elemCell(src, model.C(t)), elem, 32) {
 			lt, _ := q.target()
 			if classify(lt) != leafInt {
@@ -110,7 +101,7 @@ func (p *proc) copyRunTime(fr *frame, in *ssa.Call, dst, src value, elem types.T
 		}
 		return at
 	})
-	cur = chain(cur, func(t int64, at int) int {
+	cur = p.guardedChain(cur, count, most, pos, func(t int64, at int) int {
 		to := leaves(elemCell(dst, model.C(t)), elem, 32)
 		if len(to) != len(regs[t]) {
 			s.unsupported(pos, "copy of elements of type %s", elem)
@@ -141,14 +132,17 @@ func lengthOf(x value) model.Expr {
 	return model.C(x.sl.len)
 }
 
-// elemCell returns the cell of element e of slice x, e in [0, len(x)).
+// elemCell returns the cell of element e of slice x, e in [0, len(x)):
+// after its offset, known or not (a slice grown by append and resliced).
 func elemCell(x value, e model.Expr) pointer {
 	if x.sl.doff != nil {
-		return grownCellAt(x, e)
+		return x.ptr.with(step{field: -1, dyn: model.Bin(model.OpAdd, x.sl.doff, e), lo: 0, n: int(x.sl.cap)})
 	}
-	at := model.Expr(model.Bin(model.OpAdd, model.C(x.sl.off), e))
 	if c, ok := e.(model.Const); ok {
 		return x.ptr.with(step{field: -1, index: int(x.sl.off + c.Value)})
 	}
-	return x.ptr.with(step{field: -1, dyn: at, lo: int(x.sl.off), n: int(x.sl.off + x.sl.cap)})
+	if x.sl.off != 0 {
+		e = model.Bin(model.OpAdd, model.C(x.sl.off), e)
+	}
+	return x.ptr.with(step{field: -1, dyn: e, lo: int(x.sl.off), n: int(x.sl.off + x.sl.cap)})
 }

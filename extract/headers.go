@@ -649,26 +649,6 @@ type appendSrc struct {
 	spread *value
 }
 
-// grownCell returns the cell of element i of x, a slice grown by append
-// loaded from memory, its offset known or not.
-func grownCell(x value, i int64) pointer {
-	return grownCellAt(x, model.C(i))
-}
-
-// grownCellAt returns the cell of element e of x, e an index known only at
-// run time, in [0, len(x)).
-func grownCellAt(x value, e model.Expr) pointer {
-	if x.sl.doff != nil {
-		e = model.Bin(model.OpAdd, x.sl.doff, e)
-	} else if x.sl.off != 0 {
-		e = model.Bin(model.OpAdd, model.C(x.sl.off), e)
-	}
-	if c, ok := e.(model.Const); ok {
-		return x.ptr.with(step{field: -1, index: int(c.Value)})
-	}
-	return x.ptr.with(step{field: -1, dyn: e, lo: 0, n: int(x.sl.cap)})
-}
-
 // loadedAppend is the bookkeeping of one append to a slice grown by
 // append loaded from memory: the array it may move the elements to, the
 // registers of the result (array, length and, for a window at a run-time
@@ -905,7 +885,7 @@ func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, c
 	}
 	p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, room, past)), pos, Origin{}), why, pos)
 	r := p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, room, model.Not(past))), pos, Origin{})
-	r = put(func(e model.Expr) pointer { return grownCellAt(x, e) }, r)
+	r = put(func(e model.Expr) pointer { return elemCell(x, e) }, r)
 	la.settle(la.room(r), m, true, join)
 	fr.vals[in] = la.result()
 	return join
@@ -953,11 +933,7 @@ func (p *proc) emitGuard(cur int, c model.Expr, pos token.Pos) int {
 // copyChain moves the first count elements of from, one by one, to the
 // cells to(base+t), stopping at count: a chain of growBound guarded moves.
 func (la *loadedAppend) copyChain(from value, count model.Expr, to func(model.Expr) pointer, base model.Expr, at int) int {
-	p := la.p
-	done := p.newLoc(la.pos)
-	for t := int64(0); t < growBound; t++ {
-		p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, la.pos, Origin{})
-		at = p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), la.pos, Origin{})
+	return la.p.guardedChain(at, count, growBound, la.pos, func(t int64, at int) int {
 		dst := base
 		if t != 0 {
 			dst = model.Bin(model.OpAdd, base, model.C(t))
@@ -965,9 +941,19 @@ func (la *loadedAppend) copyChain(from value, count model.Expr, to func(model.Ex
 		if c, ok := base.(model.Const); ok {
 			dst = model.C(c.Value + t)
 		}
-		at = la.move(grownCell(from, t), to(dst), at)
+		return la.move(elemCell(from, model.C(t)), to(dst), at)
+	})
+}
+
+// guardedChain emits from at, for t from 0 while t < count (at most most
+// steps), each(t), and returns the location after the chain.
+func (p *proc) guardedChain(at int, count model.Expr, most int64, pos token.Pos, each func(t int64, at int) int) int {
+	done := p.newLoc(pos)
+	for t := range most {
+		p.emitTo(at, model.GuardOp(model.Bin(model.OpLe, count, model.C(t))), done, pos, Origin{})
+		at = each(t, p.emit(at, model.GuardOp(model.Bin(model.OpGt, count, model.C(t))), pos, Origin{}))
 	}
-	p.emitTo(at, model.NopOp(), done, la.pos, Origin{})
+	p.emitTo(at, model.NopOp(), done, pos, Origin{})
 	return done
 }
 
