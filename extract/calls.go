@@ -820,7 +820,7 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 	}
 	var ps []passed
 	frozen := frozenCaptures(in)
-	s.spawnValues(in.Pos(), sw, frozen, p.idx, func(v passed) value {
+	s.spawnValues(in.Pos(), sw, frozen, p.idx, -1, func(v passed) value {
 		if v.cell != nil {
 			v.e = model.R(p.privateReg(*v.cell))
 		}

@@ -484,10 +484,26 @@ type passed struct {
 // shares escapes: it becomes shared memory from its allocation on, unless
 // frozen says the goroutine may have a copy of it (frozenCapture) and it is
 // private to the parent, owner; a channel variable that holds one channel
-// (fixedChanCell) stays the parent's.
-func (s *system) spawnValues(pos token.Pos, sw spawn, frozen []bool, owner int, give func(passed) value) (args, env []value) {
+// (fixedChanCell) stays the parent's. child is the started process, or -1
+// when the parent walks the values to pass.
+func (s *system) spawnValues(pos token.Pos, sw spawn, frozen []bool, owner, child int, give func(passed) value) (args, env []value) {
 	var walk func(v value, name string, t types.Type) value
 	walk = func(v value, name string, t types.Type) value {
+		if sv, o, ok := s.spilledRunTime(v); ok {
+			// The cell of a function's variable that a closure captures,
+			// written once, with a value holding the parent's values known
+			// only at run time (a closure over its loop's variable, handed
+			// to WaitGroup.Go): the child gets a cell of its own, written
+			// once with that value, those values passed.
+			inner := walk(sv, name, o.typ)
+			if child < 0 {
+				return v
+			}
+			c := s.newObject(o.name, o.typ, o.decl, -1)
+			c.alloc = o.alloc
+			s.spilled[c], s.spilledBy[c] = inner, child
+			return value{kind: vPtr, ptr: pointer{obj: c}}
+		}
 		switch v.kind {
 		case vInt:
 			if _, ok := v.constant(); ok {
@@ -681,7 +697,7 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 		start = p.emit(p.q.Init, model.LockedOp(body...), n.sw.pos, Origin{})
 	}
 	k := 0
-	args, env := s.spawnValues(n.sw.pos, n.sw, n.frozen, n.parent.idx, func(ps passed) value {
+	args, env := s.spawnValues(n.sw.pos, n.sw, n.frozen, n.parent.idx, p.idx, func(ps passed) value {
 		r := regs[k]
 		k++
 		if ps.cell != nil {

@@ -1013,7 +1013,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if isChanCell(t) && ptr.obj.owner < 0 {
 		return p.storeSharedChan(ptr, val, pos, o, cur)
 	}
-	if isFuncCell(t) && ptr.obj.owner < 0 && val.kind == vFunc && s.noteSpilled(ptr, val) {
+	if isFuncCell(t) && ptr.obj.owner < 0 && val.kind == vFunc && s.noteSpilled(ptr, val, p.idx) {
 		// A spilled variable written once (spilled.go): its loads give
 		// this function, and no function table holds it.
 		return cur
@@ -1157,7 +1157,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 // value (name names its register, if it needs one).
 func (p *proc) loadFuncCell(ptr pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
 	s := p.s
-	if v, ok := s.spilledAt(ptr); ok {
+	if v, ok := s.spilledAt(ptr, p.idx); ok {
 		return v, cur
 	}
 	if ptr.obj.owner >= 0 && !ptr.dynamic() {

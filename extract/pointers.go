@@ -686,7 +686,7 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 		// A spilled variable written once (spilled.go): its loads give
 		// this very pointer. The cell is written as any other, for
 		// readers that copy it whole.
-		s.noteSpilled(ptr, val)
+		s.noteSpilled(ptr, val, p.idx)
 	}
 	e := s.refExpr(val, pos)
 	if private {
@@ -703,7 +703,7 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 // loadPtr lowers a load of the pointer cell ptr of type t into a register.
 func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) int {
 	s := p.s
-	if v, ok := s.spilledAt(ptr); ok {
+	if v, ok := s.spilledAt(ptr, p.idx); ok {
 		fr.vals[in] = v
 		return cur
 	}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -46,12 +47,13 @@ func (s *system) spillCells(ptr pointer) []*object {
 // noteSpilled records the store of the pointer or function val, known to
 // the lowering, into ptr when it is a spilled variable written once, and
 // reports whether it is one.
-func (s *system) noteSpilled(ptr pointer, val value) bool {
+func (s *system) noteSpilled(ptr pointer, val value, by int) bool {
 	cells := s.spillCells(ptr)
 	for _, o := range cells {
 		if s.spilled == nil {
-			s.spilled = map[*object]value{}
+			s.spilled, s.spilledBy = map[*object]value{}, map[*object]int{}
 		}
+		s.spilledBy[o] = by
 		if v, ok := s.spilled[o]; ok && !same(v, val) {
 			if val.kind == vFunc {
 				// Its loads were given the first one, and no variable
@@ -66,9 +68,12 @@ func (s *system) noteSpilled(ptr pointer, val value) bool {
 	return len(cells) > 0
 }
 
-// spilledAt returns the pointer a load of ptr gives when it is a spilled
-// variable written once with one pointer known to the lowering.
-func (s *system) spilledAt(ptr pointer) (value, bool) {
+// spilledAt returns the pointer a load of ptr by the process loader gives
+// when it is a spilled variable written once with one pointer known to the
+// lowering. A closure that holds values known only at run time to the
+// process that stored it is refused to any other (a closure capturing the
+// variable sent on a channel): those values are that process's registers.
+func (s *system) spilledAt(ptr pointer, loader int) (value, bool) {
 	objs := s.spillCells(ptr)
 	var out value
 	for i, o := range objs {
@@ -76,9 +81,62 @@ func (s *system) spilledAt(ptr pointer) (value, bool) {
 		if !ok || v.kind != vPtr && v.kind != vFunc || i > 0 && !same(v, out) {
 			return value{}, false
 		}
+		if by, stored := s.spilledBy[o]; stored && by != loader && knownAtRunTime(v) {
+			s.unsupported(s.curPos, "a closure that captures values known only at run time, kept in a variable that another closure captures and that another goroutine calls (through a channel or memory)")
+		}
 		out = v
 	}
 	return out, len(objs) > 0
+}
+
+// spilledRunTime reports whether v points to spilled variables written
+// once with a function or pointer that holds values known only at run
+// time to the process that stored it (knownAtRunTime), and returns that
+// value and one of the cells.
+func (s *system) spilledRunTime(v value) (value, *object, bool) {
+	var ptr pointer
+	switch v.kind {
+	case vPtr:
+		ptr = v.ptr
+	case vRef:
+		if len(v.objs) == 0 {
+			return value{}, nil, false
+		}
+		ptr = pointer{obj: v.objs[0], ref: &dynObj{e: v.e, objs: v.objs, typ: v.objs[0].typ}}
+	default:
+		return value{}, nil, false
+	}
+	cells := s.spillCells(ptr)
+	if len(cells) == 0 {
+		return value{}, nil, false
+	}
+	sv, ok := s.spilledAt(ptr, s.spilledBy[cells[0]])
+	if !ok || !knownAtRunTime(sv) {
+		return value{}, nil, false
+	}
+	return sv, cells[0], true
+}
+
+// knownAtRunTime reports whether v, or a value a closure in it captures,
+// is known only at run time: a register of the process that holds it.
+func knownAtRunTime(v value) bool {
+	switch v.kind {
+	case vInt:
+		return !isConstExpr(v.e)
+	case vRef, vFuncRef, vChanRef, vMapRef:
+		return true
+	case vPtr, vSlice:
+		return v.ptr.dynamic()
+	case vFunc:
+		return slices.ContainsFunc(v.env, knownAtRunTime)
+	case vAgg:
+		for _, c := range v.agg {
+			if knownAtRunTime(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeOnce reports whether the cell a allocates is written once, by its

@@ -290,10 +290,12 @@ type system struct {
 	// spilled holds the pointer in each spilled variable written once
 	// (spilled.go), for every process that loads it.
 	spilled map[*object]value
-	x       *extractor
-	name    string
-	decl    *ast.FuncDecl
-	curPos  token.Pos
+	// spilledBy is the process that stored each of spilled's values.
+	spilledBy map[*object]int
+	x         *extractor
+	name      string
+	decl      *ast.FuncDecl
+	curPos    token.Pos
 	// blockingUnchecked: the system has too many places to block for its
 	// blocking bugs to be bad states (addBlockedStates).
 	blockingUnchecked bool

@@ -300,3 +300,91 @@ func loopVarWritten() {
 	}
 	wg.Wait()
 }
+
+// wgGoOverMap hands WaitGroup.Go a closure over each value of a map's
+// range: each goroutine gets its iteration's value.
+//
+//fencecheck:system
+func wgGoOverMap() {
+	m := map[string]int32{"a": 1, "b": 2}
+	var sum atomic.Int32
+	var wg sync.WaitGroup
+	for _, v := range m {
+		wg.Go(func() { sum.Add(v) })
+	}
+	wg.Wait()
+	if sum.Load() != 3 {
+		panic("a value was added twice or not at all")
+	}
+}
+
+// wgGoOverMapRacy adds with a plain +=.
+//
+//fencecheck:system
+func wgGoOverMapRacy() {
+	m := map[string]int32{"a": 1, "b": 2}
+	var sum int32
+	var wg sync.WaitGroup
+	for _, v := range m {
+		wg.Go(func() { sum += v }) // want `^race: go@\d+\(#0\) and go@\d+\(#1\) can both reach this access \(it stores sum\)`
+	}
+	wg.Wait()
+}
+
+// spawner starts goroutines as a helper of a library would: the closure
+// it is given is kept in a variable that the goroutine's closure captures.
+type spawner struct{ wg sync.WaitGroup }
+
+func (sp *spawner) spawn(f func()) {
+	sp.wg.Add(1)
+	go func() {
+		defer sp.wg.Done()
+		f()
+	}()
+}
+
+// helperSpawnLoop spawns, through the helper, closures over a loop's
+// values; the planted check fails in every run.
+//
+//fencecheck:system
+func helperSpawnLoop() {
+	var sp spawner
+	var sum atomic.Int32
+	for _, v := range []int32{1, 2, 3} {
+		sp.spawn(func() { sum.Add(v) })
+	}
+	sp.wg.Wait()
+	if sum.Load() == 6 {
+		panic("every value was added") // want `^SC: system helperSpawnLoop is wrong even under sequential consistency`
+	}
+}
+
+func submitWrapped(ch chan func(), f func()) {
+	ch <- func() { f() }
+}
+
+// wrappedClosureSent sends a closure that calls one over the loop's
+// variable, kept in the wrapper's captured variable: the receiver cannot
+// be given the sender's values, and the run that calls it is refused
+// rather than answered from another goroutine's registers.
+//
+//fencecheck:system
+func wrappedClosureSent() { // want `^inconclusive: system wrappedClosureSent: a run reaches a closure that captures values known only at run time, kept in a variable that another closure captures and that another goroutine calls`
+	ch := make(chan func(), 2)
+	var sum atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 2 {
+			(<-ch)()
+		}
+	}()
+	for i := range int32(2) {
+		submitWrapped(ch, func() { sum.Add(i + 1) })
+	}
+	wg.Wait()
+	if sum.Load() == 3 {
+		panic("both ran")
+	}
+}
