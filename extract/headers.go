@@ -679,13 +679,15 @@ func (p *proc) newLoadedAppend(fr *frame, in *ssa.Call, x value, cur int) (la *l
 		s.unsupported(pos, "append to the result of an append to a slice loaded from memory (store it back first: fencecheck keeps one new array per append)")
 	}
 	elem := s.sliceElem(in.Call.Args[0].Type(), pos)
-	if (classify(elem) != leafInt && !isPtrCell(elem)) || isAggregate(elem) {
+	// The array is allocated on every path, so that the objects of a
+	// round settle when the append is refused.
+	g := p.growArray(fr, in, elem)
+	if (classify(elem) != leafInt && !isPtrCell(elem) && !isFuncCell(elem)) || isAggregate(elem) {
 		// Refused where a run reaches it: perks' merge appends its
 		// samples (structs) only once a buffer of 500 is full.
-		return nil, p.refuseAt(cur, fmt.Sprintf("append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings and pointers are copied)", elem), pos), false
+		return nil, p.refuseAt(cur, fmt.Sprintf("append moving elements of type %s of a slice loaded from memory to a new array (only integers, booleans, strings, pointers and functions are copied)", elem), pos), false
 	}
 	b := in.Block()
-	g := p.growArray(fr, in, elem)
 	p.checkWeb(fr, in, b, instrIndex(b, in)+1, in, in, nil, pos)
 	la = &loadedAppend{p: p, x: x, elem: elem, pos: pos, o: Origin{Instr: in}, news: []*object{g}, loop: inLoop(fr, b), off: -1, minCap: -1}
 	if la.loop {
@@ -739,6 +741,12 @@ func (la *loadedAppend) move(from, to pointer, at int) int {
 		// A pointer moves as the reference it is.
 		var v value
 		v, at = p.loadPtrCell(from, la.elem, la.name+".elem", la.pos, la.o, at)
+		return p.storeTo(to, v, nil, la.pos, la.o, at)
+	}
+	if isFuncCell(la.elem) {
+		// A function value moves as its index in the function table.
+		var v value
+		v, at = p.loadFuncCell(from, la.elem, la.name+".elem", la.pos, la.o, at)
 		return p.storeTo(to, v, nil, la.pos, la.o, at)
 	}
 	var e model.Expr
