@@ -553,6 +553,7 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			// (over a held mutex, what go vet's copylocks reports, it
 			// unlocks it).
 		}
+		s.noteClockCell(q, x, true, pos)
 		e := s.asInt(x, pos)
 		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.WriteOp(s.varFor(q), e)}

@@ -61,6 +61,10 @@ type clockVal struct {
 	// time.Since(time.Time{}) at the largest one), -1 when before, and 0
 	// otherwise (zeroSign).
 	inf model.Expr
+	// nanos marks the Unix nanoseconds of a time (nanos.go), and word,
+	// when set, is the word memory holds for it, as loaded.
+	nanos bool
+	word  model.Expr
 }
 
 // offset is the whole offset of c: off, plus offE.
@@ -106,7 +110,7 @@ func timeOp(fn *ssa.Function) string {
 			return ""
 		}
 		switch name {
-		case "Sub", "Add", "Before", "After", "Equal", "IsZero":
+		case "Sub", "Add", "Before", "After", "Equal", "IsZero", "UnixNano":
 			return "Time." + name
 		}
 		return ""
@@ -131,6 +135,9 @@ const (
 // times the id of the offset, interned per system (another round reads
 // the words once a round meets a new offset). ok is false for other values.
 func (s *system) timeWord(v value, pos token.Pos) (model.Expr, bool) {
+	if v.clock != nil && v.clock.word != nil {
+		return v.clock.word, true
+	}
 	if v.clock == nil || v.clock.dur || v.clock.offE != nil {
 		return nil, false
 	}
@@ -336,6 +343,8 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 			s.unsupported(pos, "t.Add(d) with a d that is %s", describe(args[1]))
 		}
 		return timeRes{v: timeValue(t.tick, t.off, addOffsets(t.offE, args[1].e, false))}, true
+	case "Time.UnixNano":
+		return timeRes{v: nanosValue(s.clockOf(args[0], pos))}, true
 	case "Time.IsZero":
 		if args[0].kind == vInt {
 			// A word of memory or a reading: the zero Time is 0.

@@ -295,6 +295,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
 		case p.mapPhi(fr, phi, st, known):
+		case p.nanosPhi(fr, phi, st, known):
 		case allInt && isScalarPayload(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -371,6 +372,11 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 		} else if isPtrCell(phi.Type()) {
 			x = p.s.refExpr(v, phi.Pos())
 		} else {
+			if isNanos(fv) && !isNanos(v) {
+				if c, ok := v.constant(); !ok || c != 0 {
+					p.s.unsupported(phi.Pos(), "a join of nanoseconds of a time (t.UnixNano()) with %s", describe(v))
+				}
+			}
 			x = p.s.asInt(v, phi.Pos())
 		}
 		if rr, ok := x.(model.RegRef); ok && rr.Reg == r {
@@ -517,6 +523,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		if vals, ok := s.anyValues(fr, bo); ok {
 			return p.choice(fr, bo, vals, cur)
+		}
+		if v, cmp, ok := s.nanosBinop(fr, bo); ok {
+			if cmp != nil {
+				return p.clockCompare(fr, bo, *cmp, cur)
+			}
+			fr.vals[bo] = v
+			return cur
 		}
 		if c, ok := s.clockBinop(fr, bo); ok {
 			return p.clockCompare(fr, bo, c, cur)
@@ -1039,6 +1052,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	}
 	e, random := p.storeRandom(ptr, val, t, pos)
 	if !random {
+		s.noteClockCell(ptr, val, src != nil && s.heap.hint.nanosCells[loadedField(src)], pos)
 		e = s.asInt(val, pos)
 	}
 	if ptr.obj.owner >= 0 {
@@ -1138,7 +1152,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	if used(in) {
 		reg = p.newReg(p.regName(fr, in), in.Type())
 		p.holds(reg, fr, in)
-		fr.vals[in] = intVal(model.R(reg))
+		fr.vals[in] = s.loadedWord(ptr, model.R(reg))
 	}
 	if ptr.obj.owner >= 0 {
 		if reg < 0 {
@@ -1408,6 +1422,9 @@ func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Ty
 	ptrRes := isPtrCell(t) && allRefLikeVals(vals)
 	timeRes := isTime(t)
 	for _, v := range vals {
+		if isNanos(v) {
+			s.unsupported(pos, "nanoseconds of a time (t.UnixNano()) returned on one of several paths")
+		}
 		if _, ok := s.joinTimeWord(v, pos); !ok {
 			timeRes = false
 		}
@@ -1571,12 +1588,14 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		r := p.resultReg(fr, in, vt)
 		ops = func(x int) []model.Op { return []model.Op{model.AtomicReadOp(x, r)} }
 		if r >= 0 {
-			res = intVal(model.R(r))
+			res = s.loadedWord(ptr, model.R(r))
 		}
 	case extStore:
+		s.noteClockCell(ptr, args[1], false, pos)
 		v := arg(1)
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, -1, v)} }
 	case extSwap:
+		s.noteClockCell(ptr, args[1], false, pos)
 		r, v := p.resultReg(fr, in, vt), arg(1)
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
 		if r >= 0 {
@@ -1619,6 +1638,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		r := p.resultReg(fr, in, vt)
 		old, nw := model.C(0), model.C(1)
 		if k == extCAS {
+			s.noteClockCell(ptr, args[2], false, pos)
 			old, nw = arg(1), arg(2)
 		}
 		ops = func(x int) []model.Op { return casOps(x, old, nw, r) }
@@ -1654,7 +1674,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		o.Type = t
 	}
 	cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op { return ops(s.varFor(q)) })
-	if res.kind == vInt {
+	if res.kind == vInt || isNanos(res) {
 		fr.vals[in] = res
 	}
 	return cur

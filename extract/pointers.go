@@ -101,6 +101,9 @@ type heapHint struct {
 	// timeOffsets are the constant offsets of the moved time.Time values
 	// kept in memory, by id - 1 (clock.go's timeWord).
 	timeOffsets []int64
+	// nanosCells are the fields whose cells hold nanoseconds of times
+	// (nanos.go).
+	nanosCells map[*types.Var]bool
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -160,6 +163,8 @@ type heapState struct {
 	// timeOffsets are the hint's offsets of moved times, then this
 	// round's (clock.go's timeWord).
 	timeOffsets []int64
+	// nanosCells are the fields this round stored nanoseconds of times in.
+	nanosCells map[*types.Var]bool
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -574,6 +579,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
 	h.timeOffsets = s.heap.timeOffsets
+	h.nanosCells = maps.Clone(s.heap.hint.nanosCells)
+	for decl := range s.heap.nanosCells {
+		if h.nanosCells == nil {
+			h.nanosCells = map[*types.Var]bool{}
+		}
+		h.nanosCells[decl] = true
+	}
 	h.randomCells = maps.Clone(s.heap.hint.randomCells)
 	for decl, what := range s.heap.randomCells {
 		if h.randomCells == nil {

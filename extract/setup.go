@@ -646,6 +646,13 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if isPtrCell(vt) {
 		return s.setupPtrOp(k, p, args, pos)
 	}
+	if k == extStore && isNanos(args[1]) {
+		// A time's nanoseconds (nanos.go), kept as they are: the
+		// system's memory holds their word.
+		s.noteClockCell(p, args[1], false, pos)
+		s.mem[p.key()] = args[1]
+		return value{}
+	}
 	old := s.memInt(p)
 	arg := func(i int) int64 {
 		c, ok := args[i].constant()

@@ -1011,6 +1011,12 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if v, ok := s.anyBinop(fr, in); ok {
 		return v
 	}
+	if v, cmp, ok := s.nanosBinop(fr, in); ok {
+		if cmp != nil {
+			return s.constCompare(*cmp, in.Pos())
+		}
+		return v
+	}
 	if c, ok := s.clockBinop(fr, in); ok {
 		return s.constCompare(c, in.Pos()) // the set-up's durations are known
 	}

@@ -1,0 +1,180 @@
+package runtimecalls
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Times kept as Unix nanoseconds, as patrickmn/go-cache keeps its items'
+// expiry and rate limiters their last instant.
+
+type expItem struct {
+	val int
+	exp int64 // 0: never expires
+}
+
+type expCache struct {
+	mu    sync.Mutex
+	items map[string]expItem
+}
+
+func (c *expCache) set(k string, v int, d time.Duration) {
+	var e int64
+	if d > 0 {
+		e = time.Now().Add(d).UnixNano()
+	}
+	c.mu.Lock()
+	c.items[k] = expItem{val: v, exp: e}
+	c.mu.Unlock()
+}
+
+func (c *expCache) get(k string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it, ok := c.items[k]
+	if !ok {
+		return 0, false
+	}
+	if it.exp > 0 && time.Now().UnixNano() > it.exp {
+		return 0, false
+	}
+	return it.val, true
+}
+
+// expiryNeverSet: an item set without expiry is found once set.
+//
+//fencecheck:system
+func expiryNeverSet() {
+	c := &expCache{items: map[string]expItem{}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { c.set("a", 1, 0); wg.Done() }()
+	wg.Wait()
+	if v, ok := c.get("a"); !ok || v != 1 {
+		panic("an item without expiry was lost")
+	}
+}
+
+// expiryMayPass: a minute may pass before the get, so the item may have
+// expired.
+//
+//fencecheck:system
+func expiryMayPass() {
+	c := &expCache{items: map[string]expItem{}}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { c.set("a", 1, time.Minute); wg.Done() }()
+	wg.Wait()
+	if _, ok := c.get("a"); !ok {
+		panic("expired") // want `^SC: system expiryMayPass is wrong even under sequential consistency`
+	}
+}
+
+// lastSeenMonotonic: the clock never goes backwards, so the time since
+// the last stamp (or since the epoch, before any) is never negative.
+//
+//fencecheck:system
+func lastSeenMonotonic() {
+	var last atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { last.Store(time.Now().UnixNano()); wg.Done() }()
+	l := last.Load()
+	if time.Now().UnixNano()-l < 0 {
+		panic("time went backwards")
+	}
+	wg.Wait()
+}
+
+// lastSeenElapsed: a second may pass between the stamp and the check.
+//
+//fencecheck:system
+func lastSeenElapsed() {
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { last.Store(time.Now().UnixNano()); wg.Done() }()
+	wg.Wait()
+	if time.Now().UnixNano()-last.Load() > int64(time.Second) {
+		panic("idle for a second") // want `^SC: system lastSeenElapsed is wrong even under sequential consistency`
+	}
+}
+
+type stamped struct {
+	at int64
+}
+
+// stampRace stores a stamp without a lock while the system function reads
+// it.
+//
+//fencecheck:system
+func stampRace() {
+	s := &stamped{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { s.at = time.Now().UnixNano(); wg.Done() }() // want `^race: go@\d+ stores s\.at here while main loads s\.at`
+	if s.at > 0 && s.at > time.Now().UnixNano() {
+		panic("a stamp from the future")
+	}
+	wg.Wait()
+}
+
+// stampMayStandStill: no tick may pass between the stamp and the check.
+//
+//fencecheck:system
+func stampMayStandStill() {
+	var last atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { last.Store(time.Now().UnixNano()); wg.Done() }()
+	wg.Wait()
+	if time.Now().UnixNano()-last.Load() <= 0 {
+		panic("no time passed") // want `^SC: system stampMayStandStill is wrong even under sequential consistency`
+	}
+}
+
+// stampStored: once stored, a stamp is a time after the epoch.
+//
+//fencecheck:system
+func stampStored() {
+	var last atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { last.Store(time.Now().UnixNano()); wg.Done() }()
+	wg.Wait()
+	if last.Load() == 0 || last.Load() < 1000 {
+		panic("a stamp before 1970")
+	}
+}
+
+// deadlineAfterNow: a deadline a second after a later reading is after
+// the earlier one moved by a second.
+//
+//fencecheck:system
+func deadlineAfterNow() {
+	var dl atomic.Int64
+	now := time.Now().UnixNano()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { dl.Store(time.Now().Add(time.Second).UnixNano()); wg.Done() }()
+	wg.Wait()
+	if dl.Load() < now+int64(time.Second) {
+		panic("a deadline before its reading")
+	}
+}
+
+// stampTimesTwo does arithmetic the model does not compute on a stamp.
+//
+//fencecheck:system
+func stampTimesTwo() { // want `^inconclusive: system stampTimesTwo: a run reaches the operator \* on nanoseconds of a time`
+	var last atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { last.Store(time.Now().UnixNano()); wg.Done() }()
+	wg.Wait()
+	if last.Load()*2 == 3 {
+		panic("odd")
+	}
+}
