@@ -1513,13 +1513,16 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = value{kind: vTimer}
 		return cur
 	}
-	if isTimeFunc(fn, "NewTimer") {
+	if isTimeFunc(fn, "NewTimer") || isTimeFunc(fn, "NewTicker") {
 		// Made once, like a channel: armed from its creation, which is the
-		// first moment anything can reach it.
+		// first moment anything can reach it (a janitor's ticker).
 		if inLoop(fr, in.Block()) {
-			s.unsupported(in.Pos(), "a time.NewTimer in a loop of a goroutine (each iteration would make a new timer)")
+			s.unsupported(in.Pos(), "a time.%s in a loop of a goroutine (each iteration would make a new one)", fn.Name())
 		}
 		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
+		if fn.Name() == "NewTicker" {
+			t.name, t.once = "ticker", false
+		}
 		s.tickers = append(s.tickers, t)
 		fr.vals[in] = value{kind: vTicker, tick: t}
 		return cur

@@ -70,6 +70,7 @@ type rtKind uint8
 const (
 	rtNone         rtKind = iota
 	rtYield               // Gosched, procyield, osyield: nothing
+	rtNoEffect            // SetFinalizer, KeepAlive: nothing (finalizerRuns)
 	rtMaxProcs            // runtime.GOMAXPROCS
 	rtNumCPU              // runtime.NumCPU
 	rtNumGoroutine        // runtime.NumGoroutine
@@ -128,6 +129,13 @@ func (x *extractor) linkname(fn *ssa.Function) string {
 	return x.linknames[fn.Pkg.Pkg.Path()+"."+fn.Name()]
 }
 
+// Finalizers. runtime.SetFinalizer registers a function that Go runs at
+// some time after its object becomes unreachable, or never: "there is no
+// guarantee that finalizers will run before a program exits". The model
+// takes the runs in which it never does (a cache's janitor, stopped by a
+// finalizer, goes on ticking), so what a finalizer does is not checked.
+// runtime.KeepAlive does nothing the model sees.
+
 // runtimeKind says what a call of fn means, and names fn as the source
 // does (runtime.GOMAXPROCS, rand.Int63, fastrand).
 func (x *extractor) runtimeKind(fn *ssa.Function) (rtKind, string) {
@@ -154,7 +162,7 @@ func (x *extractor) runtimeKind(fn *ssa.Function) (rtKind, string) {
 			return rtNone, ""
 		}
 		k := map[string]rtKind{"Gosched": rtYield, "GOMAXPROCS": rtMaxProcs, "NumCPU": rtNumCPU,
-			"NumGoroutine": rtNumGoroutine, "Goexit": rtGoexit}[name]
+			"NumGoroutine": rtNumGoroutine, "Goexit": rtGoexit, "SetFinalizer": rtNoEffect, "KeepAlive": rtNoEffect}[name]
 		return k, "runtime." + name
 	case "math/rand", "math/rand/v2":
 		if randAny[name] && fn.Signature.Params().Len() == 0 {
@@ -360,7 +368,7 @@ func (s *system) setupRuntimeCall(fn *ssa.Function, args []value, pos token.Pos)
 	switch k {
 	case rtNone:
 		return value{}, false
-	case rtYield:
+	case rtYield, rtNoEffect:
 		return value{}, true
 	case rtMaxProcs:
 		n, isConst := args[0].constant()
@@ -399,7 +407,7 @@ func (p *proc) runtimeCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []val
 	switch k {
 	case rtNone:
 		return 0, false
-	case rtYield:
+	case rtYield, rtNoEffect:
 		return cur, true
 	case rtMaxProcs:
 		if n, isConst := args[0].constant(); !isConst || n > 0 {
