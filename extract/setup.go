@@ -130,7 +130,7 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				break
 			}
 			ptr := s.staticPtr(s.get(fr, in.Addr), in.Pos())
-			if len(*spawns) > 0 && s.reachable(ptr.obj) {
+			if len(*spawns) > 0 && s.reachable(ptr.obj) && !unsharedCell(fr, in.Addr) {
 				s.splitSetup(in.Pos(), "a store to "+ptr.name())
 			}
 			s.setupStore(ptr, s.get(fr, in.Val), in.Val, in.Pos())
@@ -338,6 +338,39 @@ func (s *system) setupLoadAfterGo(ptr pointer, pos token.Pos) {
 		s.heap.setupLoads = map[string]bool{}
 	}
 	s.heap.setupLoads[k] = true
+}
+
+// unsharedCell reports whether addr is a local variable's cell that no
+// goroutine started so far can reach: one that a closure captures (which
+// is why go/ssa allocates it), whose address is otherwise only stored
+// into and loaded from, and whose capturing closures the set-up has not
+// made yet (c := cache.New(...) after New started a janitor, captured by
+// the go statements that follow).
+func unsharedCell(fr *frame, addr ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok || a.Referrers() == nil {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Val == a {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if _, made := fr.vals[r]; made {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // reachable reports whether a process spawned by the first go statement of

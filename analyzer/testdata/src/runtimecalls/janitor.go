@@ -99,3 +99,22 @@ func janitorMayExpire() {
 		panic("expired") // want `^SC: system janitorMayExpire is wrong even under sequential consistency`
 	}
 }
+
+// janitorWaitGroup: the constructor starts the janitor before the system
+// function stores the handle into the variable its goroutines capture and
+// counts them on a WaitGroup; no goroutine started so far can reach that
+// variable, so the set-up goes on, and a planted check that the item is
+// gone is found reachable only when it is.
+//
+//fencecheck:system
+func janitorWaitGroup() {
+	h := newJanCache()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { h.put("a", 1, 0); wg.Done() }()
+	go func() { _ = h.has("a"); wg.Done() }()
+	wg.Wait()
+	if h.has("a") {
+		panic("kept") // want `^SC: system janitorWaitGroup is wrong even under sequential consistency`
+	}
+}
