@@ -554,7 +554,7 @@ func (p *proc) storeAgg(ptr pointer, val value, t types.Type, cur int, pos token
 			// unlocks it).
 		}
 		s.noteClockCell(q, x, true, pos)
-		e := s.asInt(x, pos)
+		e := s.storedWord(x, pos)
 		cur = p.access(cur, q, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.WriteOp(s.varFor(q), e)}
 		})

@@ -40,6 +40,16 @@ const (
 	minTicks = 2
 )
 
+// maxClockSites is the most sites outside loops whose readings can all
+// differ: clockMax readings, one of them the set-up's when it reads the
+// clock.
+func (s *system) maxClockSites() int {
+	if s.setupReadsClock {
+		return clockMax - 1
+	}
+	return clockMax
+}
+
 // clockTicks is the clock's last reading in this system.
 func (s *system) clockTicks() int64 {
 	return int64(min(max(s.clockReads+1, minTicks), clockMax-1)) + 1
@@ -65,6 +75,11 @@ type clockVal struct {
 	// when set, is the word memory holds for it, as loaded.
 	nanos bool
 	word  model.Expr
+	// reading marks a time that is certainly a reading of the clock
+	// (time.Now(), moved by a constant), never the zero Time; epoch marks
+	// a duration between nanoseconds of times (nanos.go), which a
+	// comparison takes only with constants below nanosLimit.
+	reading, epoch bool
 }
 
 // offset is the whole offset of c: off, plus offE.
@@ -254,6 +269,10 @@ func (p *proc) readClock(pos token.Pos, cur int) (model.Expr, int) {
 	p.s.clockReads++
 	if p.at.b != nil && inLoop(p.at.fr, p.at.b) {
 		p.s.clockReads += clockMax // a reading in a loop: every tick
+	} else if p.s.clockSites++; p.s.clockSites > p.s.maxClockSites() {
+		// More sites than readings the clock can give: their readings
+		// could not all differ.
+		p.s.unsupported(pos, "more than %d sites that read the clock outside loops (fencecheck's clock ticks at most %d times)", p.s.maxClockSites(), clockMax-1)
 	}
 	r := p.newReg("now", types.Typ[types.Int64])
 	cur = p.emit(cur, model.AtomicReadOp(x, r), pos, Origin{})
@@ -324,7 +343,7 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	case "Now":
 		// A reading, not a word of memory that wordClock decodes.
 		e := now()
-		return timeRes{v: value{kind: vInt, e: e, clock: &clockVal{tick: e}}}, true
+		return timeRes{v: value{kind: vInt, e: e, clock: &clockVal{tick: e, reading: true}}}, true
 	case "Since":
 		t := s.clockOf(args[0], pos)
 		return timeRes{v: withInf(durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true)), zeroSign(model.C(1), t.tick))}, true
@@ -337,14 +356,18 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	case "Time.Add":
 		t := s.clockOf(args[0], pos)
 		if d, isConst := args[1].constant(); isConst {
-			return timeRes{v: timeValue(t.tick, t.off+d, t.offE)}, true
+			v := timeValue(t.tick, t.off+d, t.offE)
+			if v.clock != nil {
+				v.clock.reading = t.reading
+			}
+			return timeRes{v: v}, true
 		}
 		if args[1].kind != vInt {
 			s.unsupported(pos, "t.Add(d) with a d that is %s", describe(args[1]))
 		}
 		return timeRes{v: timeValue(t.tick, t.off, addOffsets(t.offE, args[1].e, false))}, true
 	case "Time.UnixNano":
-		return timeRes{v: nanosValue(s.clockOf(args[0], pos))}, true
+		return timeRes{v: s.unixNano(s.clockOf(args[0], pos), pos)}, true
 	case "Time.IsZero":
 		if args[0].kind == vInt {
 			// A word of memory or a reading: the zero Time is 0.
@@ -380,6 +403,7 @@ func (s *system) setupTimeCall(fn *ssa.Function, args []value, pos token.Pos) (v
 	}
 	v, ok := s.timeResult(op, args, func() model.Expr {
 		s.clockVar(pos)
+		s.setupReadsClock = true
 		return model.C(1)
 	}, pos)
 	if !ok {
@@ -434,6 +458,7 @@ func infTruth(op token.Token, sign int64) bool {
 
 // constCompare decides a comparison of a duration whose ticks are known.
 func (s *system) constCompare(c durCmp, pos token.Pos) value {
+	s.checkEpochBound(c, pos)
 	if inf, ok := c.x.inf.(model.Const); ok && inf.Value != 0 {
 		return constVal(b2i(infTruth(c.op, inf.Value)))
 	}
@@ -505,6 +530,14 @@ func (s *system) clockBinop(fr *frame, in *ssa.BinOp) (durCmp, bool) {
 // clockCompare lowers, from cur, the comparison c into the value of v:
 // its outcomes for each sign of the duration's ticks, each a step.
 func (p *proc) clockCompare(fr *frame, v ssa.Value, c durCmp, cur int) int {
+	p.s.checkEpochBound(c, v.Pos())
+	if c.x.epoch && c.kE != nil {
+		// A bound known only at run time: a run where it is beyond
+		// nanosLimit is refused.
+		far := model.Bin(model.OpOr, model.Bin(model.OpGe, c.kE, model.C(nanosLimit)), model.Bin(model.OpLe, c.kE, model.C(-nanosLimit)))
+		p.refuseAt(p.emit(cur, model.GuardOp(far), v.Pos(), Origin{}), "comparing nanoseconds of a time (t.UnixNano()) with an integer of 2^60 or more", v.Pos())
+		cur = p.emit(cur, model.GuardOp(model.Not(far)), v.Pos(), Origin{})
+	}
 	if c.x.offE != nil || c.kE != nil {
 		return p.clockCompareAt(fr, v, c, cur)
 	}

@@ -296,6 +296,14 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		case p.growPhi(fr, phi, st, known):
 		case p.mapPhi(fr, phi, st, known):
 		case p.nanosPhi(fr, phi, st, known):
+		case isTime(phi.Type()) && p.s.allTimeWords(known, phi.Pos()):
+			// Times joined (a loop's previous reading, the zero Time
+			// before the first): a register holding the word memory
+			// would keep (joinTimeWord), which clockOf reads back.
+			r := p.newReg(p.regName(fr, phi), types.Typ[types.Int64])
+			p.holds(r, fr, phi)
+			st.phiReg[phi] = r
+			fr.vals[phi] = intVal(model.R(r))
 		case allInt && isScalarPayload(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -303,6 +311,8 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			p.rangePhi(fr.fn, phi, r)
 			fr.vals[phi] = intVal(model.R(r))
 		case !back && p.taintedPhi(fr, phi, st, known):
+		case slices.ContainsFunc(known, isNanos):
+			fr.vals[phi] = opaque("nanoseconds of times joined at run time where one is a time loaded from memory and moved again, which memory cannot keep")
 		default:
 			what := describe(firstNonInt(known))
 			if x := firstNonInt(known); x.kind == vOpaque && x.uncomputed {
@@ -377,7 +387,17 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 					p.s.unsupported(phi.Pos(), "a join of nanoseconds of a time (t.UnixNano()) with %s", describe(v))
 				}
 			}
-			x = p.s.asInt(v, phi.Pos())
+			if isNanos(fv) {
+				x = p.s.storedWord(v, phi.Pos())
+			} else if isTime(phi.Type()) {
+				w, ok := p.s.joinTimeWord(v, phi.Pos())
+				if !ok {
+					p.s.unsupported(phi.Pos(), "a join of times with %s", describe(v))
+				}
+				x = w
+			} else {
+				x = p.s.asInt(v, phi.Pos())
+			}
 		}
 		if rr, ok := x.(model.RegRef); ok && rr.Reg == r {
 			continue // the phi keeps its value
@@ -845,6 +865,9 @@ func (s *system) varFor(ptr pointer) int {
 		if !ok {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
 		}
+		if c != 0 && !isNanos(v) && decl != nil && s.heap.hint.nanosCells[decl.Origin()] {
+			s.unsupported(decl.Pos(), "the set-up stores %d in %s, which holds nanoseconds of times (t.UnixNano()): only those and 0 are modelled there", c, ptr.name())
+		}
 		init = c
 	}
 	var pos token.Pos
@@ -1053,7 +1076,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	e, random := p.storeRandom(ptr, val, t, pos)
 	if !random {
 		s.noteClockCell(ptr, val, src != nil && s.heap.hint.nanosCells[loadedField(src)], pos)
-		e = s.asInt(val, pos)
+		e = s.storedWord(val, pos)
 	}
 	if ptr.obj.owner >= 0 {
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
@@ -1445,6 +1468,17 @@ func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Ty
 	return value{kind: vRef, e: model.R(r), objs: objs, typ: t}, sl
 }
 
+// allTimeWords reports whether every value of vals is a time.Time that a
+// word holds (joinTimeWord).
+func (s *system) allTimeWords(vals []value, pos token.Pos) bool {
+	for _, v := range vals {
+		if _, ok := s.joinTimeWord(v, pos); !ok {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
 // joinTimeWord returns the word memory would keep for v, a time.Time a
 // return gives (timeWord; the zero Time is 0): a join of times holds it,
 // and clockOf reads the joined value back.
@@ -1583,7 +1617,10 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		k < extWGAdd && lk != leafInt && lk != leafAtomic:
 		s.unsupported(pos, "%s on a %s", fn.Name(), t)
 	}
-	arg := func(i int) model.Expr { return s.asInt(args[i], pos) }
+	arg := func(i int) model.Expr { return s.storedWord(args[i], pos) }
+	if _, decl := ptr.target(); decl != nil && s.heap.hint.nanosCells[decl.Origin()] && (k == extAdd || k == extAnd || k == extOr) {
+		s.unsupported(pos, "%s on %s, which holds nanoseconds of times (t.UnixNano()): only Load, Store, Swap and CompareAndSwap are modelled there", fn.Name(), decl.Name())
+	}
 	var ops func(x int) []model.Op
 	var res value
 	switch k {
@@ -1602,7 +1639,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		r, v := p.resultReg(fr, in, vt), arg(1)
 		ops = func(x int) []model.Op { return []model.Op{model.Exchange(x, r, v)} }
 		if r >= 0 {
-			res = intVal(model.R(r))
+			res = s.loadedWord(ptr, model.R(r))
 		}
 	case extAdd, extWGAdd:
 		d := arg(1)

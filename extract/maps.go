@@ -1340,7 +1340,7 @@ func (p *proc) writeElem(st *mapStep, m *mapObj, sl *mapSlot, val value, pos tok
 		switch classify(c.typ) {
 		case leafInt:
 			s.noteClockCell(q, x, true, pos)
-			st.write(q, s.asInt(x, pos))
+			st.write(q, s.storedWord(x, pos))
 		case leafPointer:
 			if !st.private {
 				s.wrotePtrCell(q)

@@ -3,6 +3,7 @@ package extract
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -49,6 +50,38 @@ func nanosValue(c clockVal) value {
 	return v
 }
 
+// maxNanosOffset bounds how far the model moves nanoseconds of a reading
+// (about 9 years), so that a reading moved stays beyond nanosLimit.
+const maxNanosOffset = 1 << 58
+
+// unixNano is t.UnixNano() of the time c: nanoseconds of a reading, moved
+// by a constant. Of a time moved by an amount known only at run time, it
+// is a value the model does not compute (comparisons give either answer,
+// other uses are refused, as for a call it does not run); of a time that
+// may be the zero Time (whose nanoseconds are negative), it is refused.
+func (s *system) unixNano(c clockVal, pos token.Pos) value {
+	if c.offE != nil {
+		return uncomputedNanos()
+	}
+	tc, isConst := c.tick.(model.Const)
+	if !c.reading && (!isConst || tc.Value == 0) {
+		s.unsupported(pos, "t.UnixNano() of a time.Time that may be the zero Time (only a reading of time.Now, moved by a constant, is modelled)")
+	}
+	if c.off >= maxNanosOffset || c.off <= -maxNanosOffset {
+		s.unsupported(pos, "t.UnixNano() of a time moved by more than 2^58 ns")
+	}
+	return nanosValue(c)
+}
+
+// uncomputedNanos is nanoseconds of a time moved by an amount known only
+// at run time, which no word of memory holds: a value the model does not
+// compute.
+func uncomputedNanos() value {
+	v := opaque("nanoseconds of a time moved by an amount known only at run time (a duration loaded from memory), which fencecheck does not compute")
+	v.uncomputed = true
+	return v
+}
+
 // isNanos reports whether v is the Unix nanoseconds of a time.
 func isNanos(v value) bool { return v.clock != nil && v.clock.nanos }
 
@@ -81,7 +114,10 @@ func loadedField(v ssa.Value) *types.Var {
 		return fieldVar(v.X.Type(), v.Field)
 	case *ssa.Call:
 		fn := v.Call.StaticCallee()
-		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync/atomic" || len(v.Call.Args) == 0 {
+		if fn == nil || len(v.Call.Args) == 0 {
+			return nil
+		}
+		if obj, _ := fn.Object().(*types.Func); obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
 			return nil
 		}
 		switch fn.Name() {
@@ -110,6 +146,18 @@ func (s *system) nanosOf(fr *frame, v ssa.Value) (clockVal, bool) {
 	return clockVal{}, false
 }
 
+// storedWord is the word memory keeps for v, an integer or a time's
+// nanoseconds, stored into a cell (noteClockCell has checked the cell).
+func (s *system) storedWord(v value, pos token.Pos) model.Expr {
+	if isNanos(v) {
+		if w, ok := s.timeWord(v, pos); ok {
+			return w
+		}
+		s.unsupported(pos, "storing nanoseconds of a time loaded from memory and moved again (fencecheck keeps a time in memory moved by one of a few constants)")
+	}
+	return s.asInt(v, pos)
+}
+
 // loadedWord is the value of e, loaded from the integer cell ptr: Unix
 // nanoseconds when ptr is a clock cell.
 func (s *system) loadedWord(ptr pointer, e model.Expr) value {
@@ -134,7 +182,10 @@ func durationOperand(v ssa.Value) bool {
 	if isNamed(v.Type(), "time", "Duration") {
 		return true
 	}
-	if c, ok := v.(*ssa.Convert); ok {
+	switch c := v.(type) {
+	case *ssa.Convert:
+		return isNamed(c.X.Type(), "time", "Duration")
+	case *ssa.ChangeType:
 		return isNamed(c.X.Type(), "time", "Duration")
 	}
 	return false
@@ -160,14 +211,15 @@ func (s *system) nanosBinop(fr *frame, in *ssa.BinOp) (v value, cmp *durCmp, ok 
 			op = mirror(op)
 		}
 		if yn {
-			d := clockVal{tick: subTicks(x.tick, y.tick), off: x.off - y.off, offE: addOffsets(x.offE, y.offE, true), dur: true, inf: zeroSign(x.tick, y.tick)}
+			d := clockVal{tick: subTicks(x.tick, y.tick), off: x.off - y.off, offE: addOffsets(x.offE, y.offE, true), dur: true, inf: zeroSign(x.tick, y.tick), epoch: true}
 			return value{}, &durCmp{x: d, op: op}, true
 		}
-		d := clockVal{tick: x.tick, off: x.off, offE: x.offE, dur: true, inf: zeroSign(x.tick, model.C(0))}
+		d := clockVal{tick: x.tick, off: x.off, offE: x.offE, dur: true, inf: zeroSign(x.tick, model.C(0)), epoch: true}
 		k, isConst := yv.constant()
-		if !isConst && yv.kind == vInt && yv.clock == nil {
+		if !isConst && yv.kind == vInt && yv.clock == nil && !yv.anyInt {
 			// An integer of a cell that holds no time (a literal expiry):
-			// nanoseconds since the epoch, within the model's 2^60.
+			// nanoseconds since the epoch; a run where it is 2^60 or more
+			// is refused (clockCompare).
 			return value{}, &durCmp{x: d, op: op, kE: yv.e}, true
 		}
 		if !isConst || k >= nanosLimit || k <= -nanosLimit {
@@ -176,7 +228,11 @@ func (s *system) nanosBinop(fr *frame, in *ssa.BinOp) (v value, cmp *durCmp, ok 
 		return value{}, &durCmp{x: d, op: op, k: k}, true
 	case token.SUB:
 		if xn && yn {
-			return withInf(durValue(subTicks(x.tick, y.tick), x.off-y.off, addOffsets(x.offE, y.offE, true)), zeroSign(x.tick, y.tick)), nil, true
+			v := withInf(durValue(subTicks(x.tick, y.tick), x.off-y.off, addOffsets(x.offE, y.offE, true)), zeroSign(x.tick, y.tick))
+			if v.clock != nil {
+				v.clock.epoch = true
+			}
+			return v, nil, true
 		}
 		if xn && durationOperand(in.Y) {
 			return s.movedNanos(x, yv, true, pos), nil, true
@@ -195,18 +251,21 @@ func (s *system) nanosBinop(fr *frame, in *ssa.BinOp) (v value, cmp *durCmp, ok 
 
 // movedNanos is the time x moved by the integer d (back, with neg).
 func (s *system) movedNanos(x clockVal, d value, neg bool, pos token.Pos) value {
-	if k, ok := d.constant(); ok {
-		if neg {
-			k = -k
-		}
-		x.off += k
-		x.word = nil
-		return nanosValue(x)
+	k, ok := d.constant()
+	if !ok {
+		return uncomputedNanos()
 	}
-	if d.kind != vInt || d.clock != nil {
-		s.unsupported(pos, "moving nanoseconds of a time (t.UnixNano()) by %s", describe(d))
+	if k >= maxNanosOffset || k <= -maxNanosOffset {
+		s.unsupported(pos, "moving nanoseconds of a time (t.UnixNano()) by more than 2^58 ns")
 	}
-	x.offE, x.word = addOffsets(x.offE, d.e, neg), nil
+	if neg {
+		k = -k
+	}
+	x.off += k
+	if x.off >= maxNanosOffset || x.off <= -maxNanosOffset {
+		s.unsupported(pos, "moving nanoseconds of a time (t.UnixNano()) by more than 2^58 ns")
+	}
+	x.word = nil
 	return nanosValue(x)
 }
 
@@ -218,6 +277,43 @@ func subTicks(a, b model.Expr) model.Expr {
 		}
 	}
 	return model.Bin(model.OpSub, a, b)
+}
+
+// timeField returns the field v was loaded from, through moves by
+// durations (next + int64(period)): the field an integer joined with a
+// time's nanoseconds may hold times; nil when there is none.
+func timeField(v ssa.Value) *types.Var {
+	for {
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			switch {
+			case (x.Op == token.ADD || x.Op == token.SUB) && durationOperand(x.Y):
+				v = x.X
+				continue
+			case x.Op == token.ADD && durationOperand(x.X):
+				v = x.Y
+				continue
+			}
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		return loadedField(v)
+	}
+}
+
+// markClockCell makes f a clock cell from the next round on.
+func (s *system) markClockCell(f *types.Var) {
+	if s.heap.nanosCells == nil {
+		s.heap.nanosCells = map[*types.Var]bool{}
+	}
+	s.heap.nanosCells[f] = true
+	if !s.heap.hint.nanosCells[f] {
+		s.heapChange("nanoseconds of a time are kept in memory")
+	}
 }
 
 // noteClockCell records the store of val into the integer cell ptr: a
@@ -233,13 +329,7 @@ func (s *system) noteClockCell(ptr pointer, val value, raw bool, pos token.Pos) 
 		if decl == nil {
 			s.unsupported(pos, "storing nanoseconds of a time (t.UnixNano()) in memory that is no field or variable")
 		}
-		if s.heap.nanosCells == nil {
-			s.heap.nanosCells = map[*types.Var]bool{}
-		}
-		s.heap.nanosCells[decl.Origin()] = true
-		if !s.heap.hint.nanosCells[decl.Origin()] {
-			s.heapChange("nanoseconds of a time are kept in memory")
-		}
+		s.markClockCell(decl.Origin())
 		return
 	}
 	if decl == nil || !s.heap.hint.nanosCells[decl.Origin()] {
@@ -257,6 +347,16 @@ func (s *system) noteClockCell(ptr pointer, val value, raw bool, pos token.Pos) 
 // nanosPhi joins Unix nanoseconds and zeros at phi: a register holding
 // the word. ok is false for other joins.
 func (p *proc) nanosPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) bool {
+	if slices.ContainsFunc(known, isNanos) {
+		// A field an edge loads its integer from (a limiter's next
+		// instant plus its period) holds times too: another round reads it
+		// so, where a store of anything else into it is refused.
+		for _, e := range phi.Edges {
+			if f := timeField(e); f != nil && !p.s.heap.hint.nanosCells[f] {
+				p.s.markClockCell(f)
+			}
+		}
+	}
 	some := false
 	for _, v := range known {
 		switch {
@@ -283,4 +383,13 @@ func (p *proc) nanosPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) 
 	c.word = model.R(r)
 	fr.vals[phi] = nanosValue(c)
 	return true
+}
+
+// checkEpochBound refuses a comparison of a duration between nanoseconds
+// of times (a reading minus 0 is about 1.8e18) with a constant of 2^60 or
+// more, which the model's "beyond every constant" does not decide.
+func (s *system) checkEpochBound(c durCmp, pos token.Pos) {
+	if c.x.epoch && c.kE == nil && (c.k >= nanosLimit || c.k <= -nanosLimit) {
+		s.unsupported(pos, "comparing nanoseconds of a time (t.UnixNano()), or a difference of them, with a constant of 2^60 or more")
+	}
 }

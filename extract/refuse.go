@@ -405,11 +405,9 @@ func (p *proc) taintedPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value
 		switch {
 		case v.kind == vInt:
 			ints++
-		case v.kind == vOpaque && (v.uncomputed && v.clock == nil || isNanos(v)) && v.taint == nil && why == "":
-			// Nanoseconds of a time moved by a duration known only at
-			// run time, which no word holds (nanosPhi), are such a value.
+		case v.kind == vOpaque && v.uncomputed && v.taint == nil && v.clock == nil && why == "":
 			why = describe(v)
-		case v.kind == vOpaque && (v.uncomputed && v.clock == nil || isNanos(v)) && v.taint == nil:
+		case v.kind == vOpaque && v.uncomputed && v.taint == nil && v.clock == nil:
 		default:
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/fencecheck/fencecheck/model"
@@ -389,6 +390,12 @@ func (s *system) reachable(o *object) bool {
 
 func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	key := p.key()
+	if isNanos(v) {
+		// A time's nanoseconds (nanos.go), kept as they are.
+		s.noteClockCell(p, v, false, pos)
+		s.mem[key] = v
+		return
+	}
 	switch v.kind {
 	case vInt, vPtr, vNil, vFunc, vIface:
 		s.mem[key] = v
@@ -679,12 +686,8 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if isPtrCell(vt) {
 		return s.setupPtrOp(k, p, args, pos)
 	}
-	if k == extStore && isNanos(args[1]) {
-		// A time's nanoseconds (nanos.go), kept as they are: the
-		// system's memory holds their word.
-		s.noteClockCell(p, args[1], false, pos)
-		s.mem[p.key()] = args[1]
-		return value{}
+	if v, ok := s.setupNanosOp(k, p, args, pos); ok {
+		return v
 	}
 	old := s.memInt(p)
 	arg := func(i int) int64 {
@@ -813,6 +816,48 @@ func (s *system) runMinMax(fr *frame, name string, args []ssa.Value, pos token.P
 			model.Bin(model.OpMul, model.Bin(model.OpSub, model.C(1), keep), e))
 	}
 	return intVal(out), true
+}
+
+// setupNanosOp executes the atomic operation k of the set-up on the cell
+// p when it holds, or is given, a time's nanoseconds (nanos.go), kept as
+// they are: a CAS compares their words. ok is false for other operations.
+func (s *system) setupNanosOp(k extKind, p pointer, args []value, pos token.Pos) (value, bool) {
+	cur, held := s.mem[p.key()]
+	if !isNanos(cur) && !slices.ContainsFunc(args[1:], isNanos) {
+		return value{}, false
+	}
+	if !held {
+		cur = constVal(0)
+	}
+	word := func(v value) int64 {
+		if c, ok := v.constant(); ok {
+			return c
+		}
+		if w, ok := s.timeWord(v, pos); ok {
+			if c, ok := w.(model.Const); ok {
+				return c.Value
+			}
+		}
+		s.unsupported(pos, "an argument the setup cannot compute")
+		return 0
+	}
+	switch k {
+	case extLoad:
+		return cur, true
+	case extStore, extSwap:
+		s.noteClockCell(p, args[1], false, pos)
+		s.mem[p.key()] = args[1]
+		return cur, true
+	case extCAS:
+		if word(cur) != word(args[1]) {
+			return constVal(0), true
+		}
+		s.noteClockCell(p, args[2], false, pos)
+		s.mem[p.key()] = args[2]
+		return constVal(1), true
+	}
+	s.unsupported(pos, "an atomic operation other than Load, Store, Swap and CompareAndSwap on nanoseconds of a time (t.UnixNano())")
+	return value{}, false
 }
 
 func (s *system) memInt(p pointer) int64 {

@@ -340,8 +340,12 @@ type system struct {
 	// clockReads counts the readings of the clock the goroutines' code
 	// makes, each site once (clock.go's clockTicks).
 	clockReads int
-	tickers    []*ticker
-	tickStops  []tickStop
+	// clockSites counts the sites outside loops among them, and
+	// setupReadsClock is set once the set-up reads the clock.
+	clockSites      int
+	setupReadsClock bool
+	tickers         []*ticker
+	tickStops       []tickStop
 
 	// pools are the sync.Pools, by the key of their cell (pool.go).
 	pools map[string]*syncPool
@@ -646,6 +650,10 @@ func (s *system) asInt(v value, pos token.Pos) model.Expr {
 	case vInt:
 		return v.e
 	case vOpaque:
+		if isNanos(v) {
+			// Only stores into memory keep them (storedWord).
+			s.unsupported(pos, "nanoseconds of a time (t.UnixNano()) passed or joined where fencecheck keeps them as a plain integer (a channel, a result of several paths, a loop's variable): only fields, atomics and map items keep them")
+		}
 		if w, ok := s.timeWord(v, pos); ok {
 			return w
 		}

@@ -178,3 +178,64 @@ func stampTimesTwo() { // want `^inconclusive: system stampTimesTwo: a run reach
 		panic("odd")
 	}
 }
+
+// pacer hands out instants at least perGrant apart, in the style of
+// go.uber.org/ratelimit's atomic limiter: a CAS loop on the next instant
+// in nanoseconds, moved by the period or reset to now after a pause.
+type pacer struct {
+	next atomic.Int64
+}
+
+const perGrant = 10 * time.Millisecond
+
+func (p *pacer) take() int64 {
+	for {
+		now := time.Now().UnixNano()
+		next := p.next.Load()
+		var n int64
+		if next == 0 || now-next > int64(perGrant) {
+			n = now
+		} else {
+			n = next + int64(perGrant)
+		}
+		if p.next.CompareAndSwap(next, n) {
+			return n
+		}
+	}
+}
+
+// pacerDistinct: two grants are never the same instant. The next instant
+// loaded and moved again is an amount known only at run time after its
+// load, which memory cannot keep: refused where a run stores it.
+//
+//fencecheck:system
+func pacerDistinct() { // want `^inconclusive: system pacerDistinct: a run reaches storing nanoseconds of times joined at run time where one is a time loaded from memory and moved again`
+	var p pacer
+	var a, b atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { a.Store(p.take()); wg.Done() }()
+	go func() { b.Store(p.take()); wg.Done() }()
+	wg.Wait()
+	if a.Load() == b.Load() {
+		panic("two grants at one instant")
+	}
+}
+
+// pacerMayPause: the second grant may come long after the first; the
+// set-up's grant is computed, the goroutine's is refused as
+// pacerDistinct's.
+//
+//fencecheck:system
+func pacerMayPause() { // want `^inconclusive: system pacerMayPause: a run reaches storing nanoseconds of times joined at run time where one is a time loaded from memory and moved again`
+	var p pacer
+	first := p.take()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var second atomic.Int64
+	go func() { second.Store(p.take()); wg.Done() }()
+	wg.Wait()
+	if second.Load()-first > int64(time.Second) {
+		panic("a pause of a second")
+	}
+}

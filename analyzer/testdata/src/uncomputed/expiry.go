@@ -84,7 +84,7 @@ func neverExpiresWrong() {
 // the expiry is stored.
 //
 //fencecheck:system
-func expires() { // want `^inconclusive: system expires: a run reaches nanoseconds of a time the clock models \(t.UnixNano\(\)\), which count ticks of any length: only comparisons, differences, adding durations and storing them are modelled \(or another value on another path\), which fencecheck does not compute \(expiry.go:\d+:\d+\)`
+func expires() { // want `^inconclusive: system expires: a run reaches nanoseconds of a time moved by an amount known only at run time \(a duration loaded from memory\) \(or another value on another path\), which fencecheck does not compute \(expiry.go:\d+:\d+\)`
 	c := &ttlCache{ttl: time.Minute, items: map[string]entry{}}
 	var wg sync.WaitGroup
 	wg.Add(1)
