@@ -865,7 +865,7 @@ func (s *system) varFor(ptr pointer) int {
 		if !ok {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
 		}
-		if c != 0 && !isNanos(v) && decl != nil && s.heap.hint.nanosCells[decl.Origin()] {
+		if c != 0 && !isNanos(v) && decl != nil && s.heap.hint.nanosCells[s.clockKey(ptr)] {
 			s.unsupported(decl.Pos(), "the set-up stores %d in %s, which holds nanoseconds of times (t.UnixNano()): only those and 0 are modelled there", c, ptr.name())
 		}
 		init = c
@@ -1618,7 +1618,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		s.unsupported(pos, "%s on a %s", fn.Name(), t)
 	}
 	arg := func(i int) model.Expr { return s.storedWord(args[i], pos) }
-	if _, decl := ptr.target(); decl != nil && s.heap.hint.nanosCells[decl.Origin()] && (k == extAdd || k == extAnd || k == extOr) {
+	if decl := s.clockKey(ptr); decl != nil && s.heap.hint.nanosCells[decl] && (k == extAdd || k == extAnd || k == extOr) {
 		s.unsupported(pos, "%s on %s, which holds nanoseconds of times (t.UnixNano()): only Load, Store, Swap and CompareAndSwap are modelled there", fn.Name(), decl.Name())
 	}
 	var ops func(x int) []model.Op

@@ -164,7 +164,7 @@ func (s *system) loadedWord(ptr pointer, e model.Expr) value {
 	if ptr.obj == nil {
 		return intVal(e)
 	}
-	if _, decl := ptr.target(); decl != nil && s.heap.hint.nanosCells[decl.Origin()] {
+	if decl := s.clockKey(ptr); decl != nil && s.heap.hint.nanosCells[decl] {
 		c := s.wordClock(e)
 		c.word = e
 		return nanosValue(c)
@@ -316,6 +316,33 @@ func (s *system) markClockCell(f *types.Var) {
 	}
 }
 
+// clockKey is what makes the cells of ptr's kind clock cells: the field
+// or variable it names, or, for a cell of an allocation that declares
+// none (a function's result slot, which go/ssa allocates when the
+// function defers), a variable standing for that allocation; nil when
+// there is neither.
+func (s *system) clockKey(ptr pointer) *types.Var {
+	if ptr.obj == nil {
+		return nil
+	}
+	if _, decl := ptr.target(); decl != nil {
+		return decl.Origin()
+	}
+	a := ptr.obj.alloc
+	if a == nil || len(ptr.path) > 0 {
+		return nil
+	}
+	if v, ok := s.x.slotVars[a]; ok {
+		return v
+	}
+	if s.x.slotVars == nil {
+		s.x.slotVars = map[*ssa.Alloc]*types.Var{}
+	}
+	v := types.NewVar(a.Pos(), nil, a.Comment, deref(a.Type()))
+	s.x.slotVars[a] = v
+	return v
+}
+
 // noteClockCell records the store of val into the integer cell ptr: a
 // time's nanoseconds make ptr's field a clock cell; into a clock cell,
 // only those, 0 and, with raw, integers copied from a cell of the same
@@ -324,15 +351,15 @@ func (s *system) noteClockCell(ptr pointer, val value, raw bool, pos token.Pos) 
 	if ptr.obj == nil {
 		return
 	}
-	_, decl := ptr.target()
+	decl := s.clockKey(ptr)
 	if isNanos(val) {
 		if decl == nil {
 			s.unsupported(pos, "storing nanoseconds of a time (t.UnixNano()) in memory that is no field or variable")
 		}
-		s.markClockCell(decl.Origin())
+		s.markClockCell(decl)
 		return
 	}
-	if decl == nil || !s.heap.hint.nanosCells[decl.Origin()] {
+	if decl == nil || !s.heap.hint.nanosCells[decl] {
 		return
 	}
 	if c, ok := val.constant(); ok && c == 0 {

@@ -63,6 +63,9 @@ type extractor struct {
 	// shims are the functions of the model's own source that stand for
 	// instances of sync.OnceFunc, OnceValue and OnceValues (oncefunc.go).
 	shims map[*ssa.Function]*ssa.Function
+	// slotVars stand, as clock cells' keys (nanos.go), for the cells of
+	// allocations that declare no variable (a function's result slot).
+	slotVars map[*ssa.Alloc]*types.Var
 	// syncMaps is the package that stands for the methods of sync.Map
 	// (syncmap.go), built at the first call of one.
 	syncMaps *syncMapShims

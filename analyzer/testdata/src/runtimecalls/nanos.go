@@ -239,3 +239,39 @@ func pacerMayPause() { // want `^inconclusive: system pacerMayPause: a run reach
 		panic("a pause of a second")
 	}
 }
+
+type seenPeer struct {
+	mu   sync.Mutex
+	seen int64 // 0: never
+}
+
+func (p *seenPeer) lastSeen() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seen // through the result slot go/ssa allocates for the defer
+}
+
+// stampThroughGetter: a stamp read through a getter that defers its
+// unlock is not after a later reading.
+//
+//fencecheck:system
+func stampThroughGetter() {
+	p := &seenPeer{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		now := time.Now().UnixNano()
+		p.mu.Lock()
+		p.seen = now
+		p.mu.Unlock()
+		wg.Done()
+	}()
+	go func() {
+		s := p.lastSeen()
+		if s > 0 && s > time.Now().UnixNano() {
+			panic("a stamp from the future")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
