@@ -288,6 +288,11 @@ func (p *proc) timeCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 		return 0, false
 	}
 	pos := in.Pos()
+	if op == "Time.Add" && len(in.Call.Args) == 2 {
+		if _, isConst := args[1].constant(); !isConst {
+			s.requestReadOnly(in.Call.Args[1])
+		}
+	}
 	now := func() model.Expr {
 		var e model.Expr
 		e, cur = p.readClock(pos, cur)

@@ -28,7 +28,8 @@
 //   - structs, arrays and copy: aggregates.go, copy.go.
 //   - slices: slices.go, headers.go. strings: strings.go, conststrings.go, regexps.go.
 //   - pointers and heap objects, and pointers into objects held in
-//     memory: pointers.go, interior.go.
+//     memory: pointers.go, interior.go; fields goroutines only read,
+//     readonly.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
 //     errorf.go, errwrap.go, errorsas.go, anyint.go, anyfloat.go,
 //     anyslice.go, anymap.go, valueboxes.go.

@@ -1176,6 +1176,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		reg = p.newReg(p.regName(fr, in), in.Type())
 		p.holds(reg, fr, in)
 		fr.vals[in] = s.loadedWord(ptr, model.R(reg))
+		if c, ok := s.readOnlyValue(ptr); ok {
+			fr.vals[in] = c // the read stays, for the race check
+		}
 	}
 	if ptr.obj.owner >= 0 {
 		if reg < 0 {

@@ -235,13 +235,22 @@ func (s *system) nanosBinop(fr *frame, in *ssa.BinOp) (v value, cmp *durCmp, ok 
 			return v, nil, true
 		}
 		if xn && durationOperand(in.Y) {
+			if _, isConst := yv.constant(); !isConst {
+				s.requestReadOnly(in.Y)
+			}
 			return s.movedNanos(x, yv, true, pos), nil, true
 		}
 	case token.ADD:
 		if xn && !yn && durationOperand(in.Y) {
+			if _, isConst := yv.constant(); !isConst {
+				s.requestReadOnly(in.Y)
+			}
 			return s.movedNanos(x, yv, false, pos), nil, true
 		}
 		if yn && !xn && durationOperand(in.X) {
+			if _, isConst := s.get(fr, in.X).constant(); !isConst {
+				s.requestReadOnly(in.X)
+			}
 			return s.movedNanos(y, s.get(fr, in.X), false, pos), nil, true
 		}
 	}

@@ -104,6 +104,10 @@ type heapHint struct {
 	// nanosCells are the fields whose cells hold nanoseconds of times
 	// (nanos.go).
 	nanosCells map[*types.Var]bool
+	// readOnly are the fields whose cells goroutines do not write, read
+	// as the set-up left them, and notReadOnly those found written
+	// (readonly.go).
+	readOnly, notReadOnly map[*types.Var]bool
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -165,6 +169,9 @@ type heapState struct {
 	timeOffsets []int64
 	// nanosCells are the fields this round stored nanoseconds of times in.
 	nanosCells map[*types.Var]bool
+	// readOnly are the fields this round asked to read as the set-up
+	// left them, and notReadOnly those it found a goroutine writes.
+	readOnly, notReadOnly map[*types.Var]bool
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -555,6 +562,9 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 // at an unsupported construct: objects it did not reach stay in the hint.
 func (s *system) finishHeap(complete bool) *heapHint {
 	s.staleStatics()
+	if complete {
+		s.checkReadOnly()
+	}
 	splitLoads := s.loadsGoroutinesWrite()
 	if len(s.heap.pending)+len(s.heap.keyed) > 0 && complete {
 		s.heapChange("an object of the previous round was not allocated")
@@ -585,6 +595,24 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			h.nanosCells = map[*types.Var]bool{}
 		}
 		h.nanosCells[decl] = true
+	}
+	h.notReadOnly = maps.Clone(s.heap.hint.notReadOnly)
+	for f := range s.heap.notReadOnly {
+		if h.notReadOnly == nil {
+			h.notReadOnly = map[*types.Var]bool{}
+		}
+		h.notReadOnly[f] = true
+	}
+	for _, m := range []map[*types.Var]bool{s.heap.hint.readOnly, s.heap.readOnly} {
+		for f := range m {
+			if h.notReadOnly[f] {
+				continue
+			}
+			if h.readOnly == nil {
+				h.readOnly = map[*types.Var]bool{}
+			}
+			h.readOnly[f] = true
+		}
 	}
 	h.randomCells = maps.Clone(s.heap.hint.randomCells)
 	for decl, what := range s.heap.randomCells {

@@ -275,3 +275,50 @@ func stampThroughGetter() {
 	}()
 	wg.Wait()
 }
+
+// expirer arms an expiry a lifetime ahead, the lifetime a field its
+// constructor sets, as go-cache's default expiration.
+type expirer struct {
+	ttl time.Duration
+	mu  sync.Mutex
+	exp int64
+}
+
+func (e *expirer) arm() {
+	x := time.Now().Add(e.ttl).UnixNano() // want `^race: go@\d+ loads e\.ttl here while go@\d+ stores e\.ttl .*\(system lifetimeWritten\)`
+	e.mu.Lock()
+	e.exp = x
+	e.mu.Unlock()
+}
+
+// lifetimeReadOnly: no goroutine writes ttl, so the expiry is the reading
+// moved by the set-up's minute; a minute may pass before the check.
+//
+//fencecheck:system
+func lifetimeReadOnly() {
+	e := &expirer{ttl: time.Minute}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { e.arm(); wg.Done() }()
+	wg.Wait()
+	e.mu.Lock()
+	x := e.exp
+	e.mu.Unlock()
+	if time.Now().UnixNano() > x {
+		panic("expired") // want `^SC: system lifetimeReadOnly is wrong even under sequential consistency`
+	}
+}
+
+// lifetimeWritten: a goroutine changes ttl while another arms: a race,
+// and ttl is read as memory holds it, so the expiry is a value fencecheck
+// does not compute, refused where it is stored.
+//
+//fencecheck:system
+func lifetimeWritten() { // want `^inconclusive: system lifetimeWritten: a run reaches storing nanoseconds of a time moved by an amount known only at run time`
+	e := &expirer{ttl: time.Minute}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { e.ttl = time.Second; wg.Done() }()
+	go func() { e.arm(); wg.Done() }()
+	wg.Wait()
+}

@@ -1,0 +1,103 @@
+package extract
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Fields that goroutines only read.
+//
+// A goroutine's load of an integer cell in memory is a read of its
+// variable, into a register whose values the domain inference finds
+// later; the lowering does not know them. Where it needs a constant (a
+// time moved by a duration: a limiter's period, a cache's default
+// lifetime, kept in a field the constructor sets), it asks for the field
+// (requestReadOnly): another round reads every cell of that field (by
+// its declaration) that no goroutine writes as the value the set-up left
+// there, a constant, while the read stays a read of memory, for the race
+// check. A round in which a goroutine writes a cell of such a field asks
+// for yet another, without it (checkReadOnly).
+
+// requestReadOnly asks, for the SSA value v loaded from a field, that
+// another round read that field's cells as the set-up left them.
+func (s *system) requestReadOnly(v ssa.Value) {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if seen[v] || len(seen) > 16 {
+			return
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Convert:
+			walk(x.X)
+			return
+		case *ssa.ChangeType:
+			walk(x.X)
+			return
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+			return
+		}
+		f := loadedField(v)
+		if f == nil || s.heap.hint.readOnly[f] || s.heap.hint.notReadOnly[f] || s.heap.readOnly[f] {
+			return
+		}
+		if s.heap.readOnly == nil {
+			s.heap.readOnly = map[*types.Var]bool{}
+		}
+		s.heap.readOnly[f] = true
+		s.heapChange("a field that goroutines only read is read as the set-up left it")
+	}
+	walk(v)
+}
+
+// readOnlyValue returns the constant a load of the integer cell ptr
+// gives when its field is read-only (requestReadOnly): what the set-up
+// left there. ok is false for other cells.
+func (s *system) readOnlyValue(ptr pointer) (value, bool) {
+	if ptr.obj == nil || ptr.obj.owner >= 0 || ptr.dynamic() || len(ptr.path) == 0 {
+		return value{}, false
+	}
+	_, decl := ptr.target()
+	if decl == nil || !s.heap.hint.readOnly[decl.Origin()] {
+		return value{}, false
+	}
+	v, ok := s.mem[ptr.key()]
+	if !ok {
+		return constVal(0), true
+	}
+	if _, isConst := v.constant(); !isConst {
+		return value{}, false
+	}
+	return v, true
+}
+
+// checkReadOnly asks for another round when a goroutine writes a cell of
+// a field this round read as the set-up left it.
+func (s *system) checkReadOnly() {
+	if len(s.heap.hint.readOnly) == 0 {
+		return
+	}
+	forEachOp(s.prog, func(op model.Op) {
+		if op.Kind != model.Write || op.Var < 0 || op.Var >= len(s.varDecl) {
+			return
+		}
+		d := s.varDecl[op.Var]
+		if d == nil || !s.heap.hint.readOnly[d.Origin()] {
+			return
+		}
+		if s.heap.notReadOnly == nil {
+			s.heap.notReadOnly = map[*types.Var]bool{}
+		}
+		if !s.heap.notReadOnly[d.Origin()] {
+			s.heap.notReadOnly[d.Origin()] = true
+			s.heapChange("a goroutine writes a field read as the set-up left it")
+		}
+	})
+}
