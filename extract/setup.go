@@ -911,6 +911,11 @@ func (s *system) builtin(fr *frame, b *ssa.Builtin, args []ssa.Value, pos token.
 		if v, ok := s.runMinMax(fr, b.Name(), args, pos); ok {
 			return v
 		}
+		for _, a := range args {
+			if isNanos(s.get(fr, a)) {
+				s.unsupported(pos, "the built-in %s of nanoseconds of times (t.UnixNano()), which fencecheck keeps only where compared with <, >, == (write the comparison)", b.Name())
+			}
+		}
 		s.unsupported(pos, "the built-in %s of floating-point or string values known only at run time (of integers, and of constants, it is supported)", b.Name())
 		return value{}
 	case "copy":
