@@ -102,7 +102,9 @@ func syncRange(t types.Type) (lo, hi int64, ok bool) {
 func (s *system) boundRWMutexes() {
 	for x := range s.prog.Vars {
 		if classify(s.varType[x]) == leafRWMutex {
-			n := int64(len(s.calls.readers[x])) // the read locks that can be held at once
+			// The read locks that can be held at once: the goroutines',
+			// and those the set-up left held.
+			n := int64(len(s.calls.readers[x])) + max(s.prog.Vars[x].Init.Value, 0)
 			s.prog.Vars[x].Dom = model.Range(-1-n, n)
 		}
 	}
@@ -687,6 +689,9 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 		return tup, true
 	}
 	p := s.staticPtr(args[0], pos)
+	if len(*spawns) > 0 {
+		s.syncAfterGo(fr, c.Args[0], p, false, fn.Name(), pos)
+	}
 	t, _ := p.target()
 	if lk := classify(t); lk != leafRWMutex && lk != leafOnce {
 		s.unsupported(pos, "%s on a %s", fn.Name(), t)

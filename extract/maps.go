@@ -116,8 +116,10 @@ type mapObj struct {
 	// escaped: a goroutine makes the map and stores it in shared memory.
 	escaped bool
 	// sync: the map is a sync.Map (syncmap.go): no access to the map
-	// itself, only the locked steps on the slots of its keys.
-	sync bool
+	// itself, only the locked steps on the slots of its keys; syncCell
+	// is the object that holds the sync.Map.
+	sync     bool
+	syncCell *object
 	// occ counts, for a goroutine's map, the runs of its make in the
 	// goroutine before the one that made it (escapeID).
 	occ int
@@ -699,7 +701,7 @@ func (s *system) setupRemove(sl *mapSlot) {
 // setupMapWrite handles a change to m by the set-up after a go statement,
 // as a store (exec): a goroutine already started may reach the map.
 func (s *system) setupMapWrite(m *mapObj, pos token.Pos, spawns []spawn) {
-	if len(spawns) == 0 || !s.reachable(m.obj) {
+	if len(spawns) == 0 || !s.reachable(m.obj) && (m.syncCell == nil || !s.reachable(m.syncCell)) {
 		return
 	}
 	s.splitSetup(pos, "a change to the map "+s.mapLabel(m))

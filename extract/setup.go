@@ -341,6 +341,24 @@ func (s *system) setupLoadAfterGo(ptr pointer, pos token.Pos) {
 	s.heap.setupLoads[k] = true
 }
 
+// syncAfterGo handles a synchronising operation of the set-up (an atomic
+// access, a lock, a Once) on the cell p, the address addr, after it
+// started a goroutine that may reach it: a load as a plain load there
+// (setupLoadAfterGo), anything else as a store (splitSetup), so that the
+// goroutines started so far run concurrently with it. A WaitGroup's Add,
+// Done and Wait are left to the set-up (the usual wg.Add(1) before each
+// go statement).
+func (s *system) syncAfterGo(fr *frame, addr ssa.Value, p pointer, load bool, name string, pos token.Pos) {
+	if !s.reachable(p.obj) || unsharedCell(fr, addr) {
+		return
+	}
+	if load {
+		s.setupLoadAfterGo(p, pos)
+		return
+	}
+	s.splitSetup(pos, "a "+name+" of "+p.name())
+}
+
 // unsharedCell reports whether addr is a local variable's cell that no
 // goroutine started so far can reach: one that a closure captures (which
 // is why go/ssa allocates it), whose address is otherwise only stored
@@ -578,6 +596,11 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		}
 	}
 	f, args := s.callee(fr, c, pos)
+	if len(*spawns) > 0 && (f.kind == vCancel || f.kind == vStop || len(args) > 0 && args[0].kind == vTicker && f.kind == vFunc && (f.fn.Name() == "Stop" || f.fn.Name() == "Reset")) {
+		// A goroutine started so far may select on what this changes
+		// (a context's Done, a timer's channel).
+		s.splitSetup(pos, "a cancellation or a timer's Stop or Reset")
+	}
 	if f.kind == vCancel {
 		s.setupCancel(f.ctx)
 		return value{}
@@ -683,6 +706,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return value{}
 	}
 	p := s.staticPtr(args[0], pos)
+	if len(*spawns) > 0 && k != extWGAdd && k != extWGDone && k != extWGWait {
+		s.syncAfterGo(fr, c.Args[0], p, k == extLoad, f.fn.Name(), pos)
+	}
 	if isPtrCell(vt) {
 		return s.setupPtrOp(k, p, args, pos)
 	}

@@ -115,7 +115,7 @@ func (s *system) syncMapOf(recv value, pos token.Pos) value {
 		return value{kind: vMap, mp: m}
 	}
 	m := s.newMapObj(s.x.syncMaps.make, -1, recv.ptr.name())
-	m.sync = true
+	m.sync, m.syncCell = true, recv.ptr.obj
 	if s.maps.syncs == nil {
 		s.maps.syncs = map[string]*mapObj{}
 	}
