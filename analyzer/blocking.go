@@ -61,6 +61,9 @@ func (s *system) blockedIn(st model.State) []blocked {
 		if !ok || slices.Contains(s.sys.Unstarted, model.ProcLoc{Proc: q, Loc: l}) {
 			continue
 		}
+		if v, err := model.Eval(cond, &model.Env{Regs: st.Regs[q], Mem: st.Mem}); err == nil && v == 0 {
+			continue // it can go on from here: a goroutine that runs on
+		}
 		b := blocked{proc: q, what: "a wait"}
 		_, waits := s.p.Waits(q, l)
 		var node ast.Node

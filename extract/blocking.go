@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -39,12 +42,34 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 		loc   int
 		cond  model.Expr // when the process stays there; nil: always (it has ended)
 		waits bool       // the process waits there (rather than has ended or not started)
+		// running: the process runs on, anywhere (a janitor ticking for
+		// ever): left out of the bad state's locations.
+		running bool
 	}
 	places := make([][]place, len(prog.Procs))
 	total, waits := 1, false
+	// A process with a loop may also run on while the others wait (a
+	// janitor ticking for ever): it stands anywhere, and a wait that it
+	// could end, by writing a variable the wait's condition reads, is no
+	// blocking bug; one it cannot end is one, whether it runs for ever or
+	// stops later.
+	written := map[int]bool{}
+	writes := make([]map[int]bool, len(prog.Procs))
+	for q, pr := range prog.Procs {
+		writes[q] = map[int]bool{}
+		for _, t := range pr.Trans {
+			markWrites(t.Op, writes[q])
+			markWrites(t.Op, written)
+		}
+	}
 	for q, pr := range prog.Procs {
 		for l := range pr.Locs {
 			if c, ok := prog.Blocked(q, l); ok {
+				if neverHolds(prog, c, written) {
+					// It waits only on variables nothing writes, whose
+					// initial values let it go (a ticker nothing stops).
+					continue
+				}
 				// A goroutine whose go statement has not run has not
 				// started: it stays, without waiting for anything of the
 				// program's.
@@ -58,8 +83,13 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 				places[q] = append(places[q], place{loc: l})
 			}
 		}
+		if cyclic, _ := pr.Cycles(); slices.Contains(cyclic, true) && len(s.procs[q].refusals) == 0 && len(s.procs[q].limits) == 0 {
+			// Not one that may reach a run-time refusal or leave a bound
+			// fencecheck keeps (its runs go on where the model's stop).
+			places[q] = append(places[q], place{loc: -1, running: true})
+		}
 		if len(places[q]) == 0 {
-			return true // q never stops: no state is a deadlock
+			return true // q only stops at a panic or an exit: no state is a blocking bug
 		}
 		total *= len(places[q])
 		if total > MaxBlockedStates {
@@ -82,6 +112,26 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 		locs := make([]model.ProcLoc, len(prog.Procs))
 		var pos model.Pos
 		someWait := false
+		// What the running processes write, and, in turn, what a process
+		// they may wake or start writes: a wait on any of it may end.
+		running, live := map[int]bool{}, false
+		for q, k := range choice {
+			if places[q][k].running {
+				maps.Copy(running, writes[q])
+			}
+		}
+		for woken := map[int]bool{}; len(running) > 0; {
+			grew := false
+			for q, k := range choice {
+				if pl := places[q][k]; pl.cond != nil && !woken[q] && readsAny(pl.cond, running) {
+					woken[q], grew, live = true, true, true
+					maps.Copy(running, writes[q])
+				}
+			}
+			if !grew {
+				break
+			}
+		}
 		for q, k := range choice {
 			pl := places[q][k]
 			locs[q] = model.ProcLoc{Proc: q, Loc: pl.loc}
@@ -97,7 +147,8 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 				cond = model.Bin(model.OpAnd, cond, pl.cond)
 			}
 		}
-		if someWait {
+		if someWait && !live {
+			locs = slices.DeleteFunc(locs, func(pl model.ProcLoc) bool { return pl.Loc < 0 })
 			name := LeakName
 			if places[main][choice[main]].waits {
 				name = DeadlockName
@@ -117,6 +168,56 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 			return true
 		}
 	}
+}
+
+// neverHolds reports whether the condition c of a wait reads only
+// variables that no process writes, and is false on their initial values:
+// the wait never happens.
+func neverHolds(prog *model.Program, c model.Expr, written map[int]bool) bool {
+	regs, other := false, false
+	model.WalkExpr(c, func(x model.Expr) {
+		switch x := x.(type) {
+		case model.RegRef:
+			regs = true
+		case model.VarRef:
+			if written[x.Var] {
+				other = true
+			}
+		}
+	})
+	if regs || other {
+		return false
+	}
+	mem := make([]int64, len(prog.Vars))
+	for i, v := range prog.Vars {
+		mem[i] = v.Init.Value
+	}
+	v, err := model.Eval(c, &model.Env{Mem: mem})
+	return err == nil && v == 0
+}
+
+// markWrites adds to w the variables op writes.
+func markWrites(op model.Op, w map[int]bool) {
+	if op.Kind == model.Write {
+		w[op.Var] = true
+	}
+	for _, b := range op.Body {
+		markWrites(b, w)
+	}
+}
+
+// readsAny reports whether e reads one of the variables of w.
+func readsAny(e model.Expr, w map[int]bool) bool {
+	found := false
+	if e == nil {
+		return false
+	}
+	model.WalkExpr(e, func(x model.Expr) {
+		if v, ok := x.(model.VarRef); ok && w[v.Var] {
+			found = true
+		}
+	})
+	return found
 }
 
 // blockPos is the position of the statement process q waits at, at
