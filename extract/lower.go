@@ -866,7 +866,7 @@ func (s *system) varFor(ptr pointer) int {
 			s.unsupported(token.NoPos, "a non-integer value in %s", ptr.name())
 		}
 		if c != 0 && !isNanos(v) && decl != nil && s.heap.hint.nanosCells[s.clockKey(ptr)] {
-			s.unsupported(decl.Pos(), "the set-up stores %d in %s, which holds nanoseconds of times (t.UnixNano()): only those and 0 are modelled there", c, ptr.name())
+			s.unsupported(decl.Pos(), "%s holds nanoseconds of times (t.UnixNano()), but the set-up leaves %d there: only those and 0 are modelled there", ptr.name(), c)
 		}
 		init = c
 	}

@@ -41,7 +41,7 @@ type seenStamp struct{ ts int64 }
 // fencecheck keeps only times and 0 there.
 //
 //fencecheck:system
-func setupNonzeroStamp() { // want `^inconclusive: system setupNonzeroStamp: a run reaches the set-up stores 1 in s\.ts, which holds nanoseconds of times`
+func setupNonzeroStamp() { // want `^inconclusive: system setupNonzeroStamp: a run reaches s\.ts holds nanoseconds of times \(t\.UnixNano\(\)\), but the set-up leaves 1 there`
 	s := &seenStamp{ts: 1}
 	var wg sync.WaitGroup
 	wg.Add(1)
