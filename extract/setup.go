@@ -359,6 +359,33 @@ func (s *system) syncAfterGo(fr *frame, addr ssa.Value, p pointer, load bool, na
 	s.splitSetup(pos, "a "+name+" of "+p.name())
 }
 
+// waitsOnWaitGroup reports whether fn, or a function it calls statically
+// or makes a closure of (to a depth of 8), calls WaitGroup.Wait.
+func waitsOnWaitGroup(fn *ssa.Function, depth int, seen map[*ssa.Function]bool) bool {
+	if fn == nil || seen[fn] || depth > 8 {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			var callee *ssa.Function
+			switch in := in.(type) {
+			case ssa.CallInstruction:
+				callee = in.Common().StaticCallee()
+				if isSyncMethod(callee, "WaitGroup", "Wait") {
+					return true
+				}
+			case *ssa.MakeClosure:
+				callee, _ = in.Fn.(*ssa.Function)
+			}
+			if waitsOnWaitGroup(callee, depth+1, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // unsharedCell reports whether addr is a local variable's cell that no
 // goroutine started so far can reach: one that a closure captures (which
 // is why go/ssa allocates it), whose address is otherwise only stored
@@ -708,6 +735,11 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	p := s.staticPtr(args[0], pos)
 	if len(*spawns) > 0 && k != extWGAdd && k != extWGDone && k != extWGWait {
 		s.syncAfterGo(fr, c.Args[0], p, k == extLoad, f.fn.Name(), pos)
+	}
+	if len(*spawns) > 0 && k == extWGAdd && slices.ContainsFunc(*spawns, func(sw spawn) bool { return sw.fn != nil && waitsOnWaitGroup(sw.fn, 0, map[*ssa.Function]bool{}) }) {
+		// A goroutine started so far may wait for this WaitGroup: it
+		// could see the counter at 0 before this Add.
+		s.syncAfterGo(fr, c.Args[0], p, false, f.fn.Name(), pos)
 	}
 	if isPtrCell(vt) {
 		return s.setupPtrOp(k, p, args, pos)

@@ -194,3 +194,49 @@ func readLockAcrossGo() {
 		panic("x")
 	}
 }
+
+// closerBeforeWorkers starts the goroutine that waits for the workers and
+// closes their channel before the workers are added: its Wait may return
+// at once, and the results are closed early.
+//
+//fencecheck:system
+func closerBeforeWorkers() {
+	var wg sync.WaitGroup
+	results := make(chan int, 2)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(results); close(done) }()
+	for i := range 2 {
+		wg.Add(1)
+		go func() { results <- i; wg.Done() }()
+	}
+	<-done
+	n := 0
+	for range results {
+		n++
+	}
+	if n != 2 {
+		panic("closed early") // want `^SC: system closerBeforeWorkers is wrong even under sequential consistency`
+	}
+}
+
+// closerAfterWorkers adds every worker before the closer starts.
+//
+//fencecheck:system
+func closerAfterWorkers() {
+	var wg sync.WaitGroup
+	results := make(chan int, 2)
+	done := make(chan struct{})
+	for i := range 2 {
+		wg.Add(1)
+		go func() { results <- i; wg.Done() }()
+	}
+	go func() { wg.Wait(); close(results); close(done) }()
+	<-done
+	n := 0
+	for range results {
+		n++
+	}
+	if n != 2 {
+		panic("closed early")
+	}
+}
