@@ -58,14 +58,18 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 	for q, pr := range prog.Procs {
 		writes[q] = map[int]bool{}
 		for _, t := range pr.Trans {
-			markWrites(t.Op, writes[q])
-			markWrites(t.Op, written)
+			visitOp(t.Op, func(op model.Op) { markWrites(op, writes[q]) })
 		}
+		maps.Copy(written, writes[q])
+	}
+	initial := make([]int64, len(prog.Vars))
+	for i, v := range prog.Vars {
+		initial[i] = v.Init.Value
 	}
 	for q, pr := range prog.Procs {
 		for l := range pr.Locs {
 			if c, ok := prog.Blocked(q, l); ok {
-				if neverHolds(prog, c, written) {
+				if neverHolds(c, written, initial) {
 					// It waits only on variables nothing writes, whose
 					// initial values let it go (a ticker nothing stops).
 					continue
@@ -173,7 +177,7 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 // neverHolds reports whether the condition c of a wait reads only
 // variables that no process writes, and is false on their initial values:
 // the wait never happens.
-func neverHolds(prog *model.Program, c model.Expr, written map[int]bool) bool {
+func neverHolds(c model.Expr, written map[int]bool, initial []int64) bool {
 	regs, other := false, false
 	model.WalkExpr(c, func(x model.Expr) {
 		switch x := x.(type) {
@@ -188,22 +192,8 @@ func neverHolds(prog *model.Program, c model.Expr, written map[int]bool) bool {
 	if regs || other {
 		return false
 	}
-	mem := make([]int64, len(prog.Vars))
-	for i, v := range prog.Vars {
-		mem[i] = v.Init.Value
-	}
-	v, err := model.Eval(c, &model.Env{Mem: mem})
+	v, err := model.Eval(c, &model.Env{Mem: initial})
 	return err == nil && v == 0
-}
-
-// markWrites adds to w the variables op writes.
-func markWrites(op model.Op, w map[int]bool) {
-	if op.Kind == model.Write {
-		w[op.Var] = true
-	}
-	for _, b := range op.Body {
-		markWrites(b, w)
-	}
 }
 
 // readsAny reports whether e reads one of the variables of w.

@@ -109,6 +109,16 @@ func addOffsets(a, b model.Expr, neg bool) model.Expr {
 	return model.Bin(model.OpAdd, a, b)
 }
 
+// subTicks is a - b, folded when both are constants.
+func subTicks(a, b model.Expr) model.Expr {
+	if ca, ok := a.(model.Const); ok {
+		if cb, ok := b.(model.Const); ok {
+			return model.C(ca.Value - cb.Value)
+		}
+	}
+	return model.Bin(model.OpSub, a, b)
+}
+
 // isTime reports whether t is time.Time.
 func isTime(t types.Type) bool { return isNamed(t, "time", "Time") }
 
@@ -336,14 +346,6 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 			return timeRes{}, false
 		}
 	}
-	sub := func(a, b model.Expr) model.Expr {
-		if ca, ok := a.(model.Const); ok {
-			if cb, ok := b.(model.Const); ok {
-				return model.C(ca.Value - cb.Value)
-			}
-		}
-		return model.Bin(model.OpSub, a, b)
-	}
 	switch op {
 	case "Now":
 		// A reading, not a word of memory that wordClock decodes.
@@ -351,13 +353,13 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 		return timeRes{v: value{kind: vInt, e: e, clock: &clockVal{tick: e, reading: true}}}, true
 	case "Since":
 		t := s.clockOf(args[0], pos)
-		return timeRes{v: withInf(durValue(sub(now(), t.tick), -t.off, addOffsets(nil, t.offE, true)), zeroSign(model.C(1), t.tick))}, true
+		return timeRes{v: withInf(durValue(subTicks(now(), t.tick), -t.off, addOffsets(nil, t.offE, true)), zeroSign(model.C(1), t.tick))}, true
 	case "Until":
 		t := s.clockOf(args[0], pos)
-		return timeRes{v: withInf(durValue(sub(t.tick, now()), t.off, t.offE), zeroSign(t.tick, model.C(1)))}, true
+		return timeRes{v: withInf(durValue(subTicks(t.tick, now()), t.off, t.offE), zeroSign(t.tick, model.C(1)))}, true
 	case "Time.Sub":
 		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
-		return timeRes{v: withInf(durValue(sub(a.tick, b.tick), a.off-b.off, addOffsets(a.offE, b.offE, true)), zeroSign(a.tick, b.tick))}, true
+		return timeRes{v: withInf(durValue(subTicks(a.tick, b.tick), a.off-b.off, addOffsets(a.offE, b.offE, true)), zeroSign(a.tick, b.tick))}, true
 	case "Time.Add":
 		t := s.clockOf(args[0], pos)
 		if d, isConst := args[1].constant(); isConst {
@@ -394,7 +396,7 @@ func (s *system) timeResult(op string, args []value, now func() model.Expr, pos 
 	case "Time.Before", "Time.After", "Time.Equal":
 		a, b := s.clockOf(args[0], pos), s.clockOf(args[1], pos)
 		cmp := map[string]token.Token{"Time.Before": token.LSS, "Time.After": token.GTR, "Time.Equal": token.EQL}[op]
-		return timeRes{cmp: &durCmp{x: clockVal{tick: sub(a.tick, b.tick), off: a.off - b.off, offE: addOffsets(a.offE, b.offE, true), dur: true, inf: zeroSign(a.tick, b.tick)}, op: cmp}}, true
+		return timeRes{cmp: &durCmp{x: clockVal{tick: subTicks(a.tick, b.tick), off: a.off - b.off, offE: addOffsets(a.offE, b.offE, true), dur: true, inf: zeroSign(a.tick, b.tick)}, op: cmp}}, true
 	}
 	return timeRes{}, false
 }

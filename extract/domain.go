@@ -1019,17 +1019,33 @@ func (p *proc) step(env *absEnv, o model.Op, writeVar func(int, abs)) bool {
 // forEachOp calls f on every operation of p's processes, those of locked
 // steps one by one (after the step itself).
 func forEachOp(p *model.Program, f func(model.Op)) {
-	var visit func(op model.Op)
-	visit = func(op model.Op) {
-		f(op)
-		for _, b := range op.Body {
-			visit(b)
-		}
-	}
 	for _, q := range p.Procs {
 		for _, t := range q.Trans {
-			visit(t.Op)
+			visitOp(t.Op, f)
 		}
+	}
+}
+
+// writtenVars returns the variables the operations of p write.
+func writtenVars(p *model.Program) map[int]bool {
+	w := map[int]bool{}
+	forEachOp(p, func(op model.Op) { markWrites(op, w) })
+	return w
+}
+
+// markWrites adds to w the variable op writes, if it is a write (the
+// writes of its body are operations of their own).
+func markWrites(op model.Op, w map[int]bool) {
+	if op.Kind == model.Write {
+		w[op.Var] = true
+	}
+}
+
+// visitOp calls f on op and on every operation of its body, in turn.
+func visitOp(op model.Op, f func(model.Op)) {
+	f(op)
+	for _, b := range op.Body {
+		visitOp(b, f)
 	}
 }
 

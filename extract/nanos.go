@@ -278,16 +278,6 @@ func (s *system) movedNanos(x clockVal, d value, neg bool, pos token.Pos) value 
 	return nanosValue(x)
 }
 
-// subTicks is a - b, folded when both are constants.
-func subTicks(a, b model.Expr) model.Expr {
-	if ca, ok := a.(model.Const); ok {
-		if cb, ok := b.(model.Const); ok {
-			return model.C(ca.Value - cb.Value)
-		}
-	}
-	return model.Bin(model.OpSub, a, b)
-}
-
 // timeField returns the field v was loaded from, through moves by
 // durations (next + int64(period)): the field an integer joined with a
 // time's nanoseconds may hold times; nil when there is none.

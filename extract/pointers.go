@@ -539,12 +539,7 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 	if len(s.heap.setupLoads) == 0 {
 		return out
 	}
-	written := map[int]bool{}
-	forEachOp(s.prog, func(op model.Op) {
-		if op.Kind == model.Write {
-			written[op.Var] = true
-		}
-	})
+	written := writtenVars(s.prog)
 	for k := range s.heap.setupLoads {
 		if x, ok := s.vars[k]; ok && written[x] && !out[k] {
 			if out == nil {

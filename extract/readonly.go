@@ -4,8 +4,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/fencecheck/fencecheck/model"
 )
 
 // Fields that goroutines only read.
@@ -84,13 +82,13 @@ func (s *system) checkReadOnly() {
 	if len(s.heap.hint.readOnly) == 0 {
 		return
 	}
-	forEachOp(s.prog, func(op model.Op) {
-		if op.Kind != model.Write || op.Var < 0 || op.Var >= len(s.varDecl) {
-			return
+	for x := range writtenVars(s.prog) {
+		if x < 0 || x >= len(s.varDecl) {
+			continue
 		}
-		d := s.varDecl[op.Var]
+		d := s.varDecl[x]
 		if d == nil || !s.heap.hint.readOnly[d.Origin()] {
-			return
+			continue
 		}
 		if s.heap.notReadOnly == nil {
 			s.heap.notReadOnly = map[*types.Var]bool{}
@@ -99,5 +97,5 @@ func (s *system) checkReadOnly() {
 			s.heap.notReadOnly[d.Origin()] = true
 			s.heapChange("a goroutine writes a field read as the set-up left it")
 		}
-	})
+	}
 }

@@ -99,10 +99,7 @@ func (s *system) spilledRunTime(v value) (value, *object, bool) {
 	case vPtr:
 		ptr = v.ptr
 	case vRef:
-		if len(v.objs) == 0 {
-			return value{}, nil, false
-		}
-		ptr = pointer{obj: v.objs[0], ref: &dynObj{e: v.e, objs: v.objs, typ: v.objs[0].typ}}
+		ptr = s.deref(v, s.curPos).ptr
 	default:
 		return value{}, nil, false
 	}
