@@ -145,6 +145,9 @@ type system struct {
 	// attempt: each is a run of the model that reaches no refusal, so a
 	// run-time refusal met later leaves them standing (faults.go).
 	racesKept *mark
+	// guessed, when set, stopped the analysis: a counterexample that rests
+	// on answers the model does not compute.
+	guessed *guessGap
 }
 
 // reduced wraps eng in the cone-of-influence reduction (package coi), which

@@ -158,8 +158,22 @@ func (s *system) guard(eng engines.Engine) engines.Engine {
 	return guarded{eng, s}
 }
 
-// Check checks p with the wrapped engine and stops at an inference gap.
+// Check checks p with the wrapped engine and stops at an inference gap,
+// or at a counterexample that rests on guessed answers (guesses.go).
 func (g guarded) Check(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
+	r, err := g.checkFaults(ctx, p, m)
+	if err != nil || r == nil || r.Status != engines.Unsafe || r.Trace == nil {
+		return r, err
+	}
+	if taken := g.s.guessesIn(r.Trace); len(taken) > 0 {
+		return g.confirm(ctx, p, m, r, taken)
+	}
+	return r, nil
+}
+
+// checkFaults checks p with the wrapped engine and stops at an inference
+// gap.
+func (g guarded) checkFaults(ctx context.Context, p *model.Program, m model.Model) (*engines.Result, error) {
 	r, err := g.Engine.Check(ctx, p, m)
 	if err != nil || r == nil || r.Status != engines.Unsafe || r.Trace == nil {
 		return r, err
@@ -184,6 +198,11 @@ func (s *system) gapped(err error) bool {
 		s.gap = g
 		return true
 	}
+	var gg *guessGap
+	if errors.As(err, &gg) {
+		s.guessed = gg
+		return true
+	}
 	return false
 }
 
@@ -194,8 +213,12 @@ func (s *system) gapped(err error) bool {
 func (s *system) check() {
 	for attempt := 0; ; attempt++ {
 		mark := s.r.mark()
-		s.gap, s.racesKept = nil, nil
+		s.gap, s.guessed, s.racesKept = nil, nil, nil
 		s.analyse()
+		if gg := s.guessed; gg != nil {
+			s.reportGuessGap(gg)
+			return
+		}
 		g := s.gap
 		if g == nil {
 			return

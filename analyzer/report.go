@@ -618,6 +618,13 @@ func (s *system) stepText(st model.Step) string {
 	if txt := s.mapStepText(st, t); txt != "" {
 		return txt + line
 	}
+	if st.Proc < len(s.sys.Origins) && st.Trans < len(s.sys.Origins[st.Proc]) {
+		if g := s.sys.Origins[st.Proc][st.Trans].Guess; g != nil {
+			// A counterexample is reported only when every answer
+			// of its guesses reaches a bad state (guesses.go).
+			return s.guessStepText(g) + " (fencecheck does not compute it; the other answer leads to a bad state too)" + line
+		}
+	}
 	switch t.Op.Kind {
 	case model.Write:
 		return fmt.Sprintf("store %s=%s%s", s.varName(t.Op.Var), s.varValue(t.Op.Var, st.Val), line)

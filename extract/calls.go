@@ -279,6 +279,12 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if v, ok := s.formatCall(fr, in.Common(), fn, args); ok {
+		if used(in) {
+			fr.vals[in] = v
+		}
+		return cur, true
+	}
 	if msg, ok := s.mustCompilePanic(fn, args); ok {
 		p.panicAt(panicSite{loc: cur, name: msg, pos: pos})
 		return -1, true
@@ -564,6 +570,7 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		}
 		if isString(t) {
 			vals[k] = p.s.uncomputedString(what)
+			vals[k].minLen = p.s.formatMinLen(fn, in.Common())
 			continue
 		}
 		isErr := types.Identical(t, errorType)
@@ -581,8 +588,11 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 			p.holdsResult(r, fr, in, k)
 		}
 		join := p.newLoc(in.Pos())
-		p.emitTo(cur, model.AssignOp(r, model.C(0)), join, in.Pos(), Origin{})
-		p.emitTo(cur, model.AssignOp(r, model.C(1)), join, in.Pos(), Origin{})
+		kind := GuessBool
+		if isErr {
+			kind = GuessError
+		}
+		p.guessAt(cur, join, r, kind, in.Pos(), "the result of "+p.s.callName(fr, in, fn))
 		cur = join
 		if isErr {
 			vals[k] = value{kind: vOpaque, why: "the error returned by " + p.s.callName(fr, in, fn), e: model.R(r)}
@@ -627,6 +637,9 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 		return v, true
 	}
 	if v, ok := s.stringsCall(fn, args); ok {
+		return v, true
+	}
+	if v, ok := s.formatCall(fr, c, fn, args); ok {
 		return v, true
 	}
 	if msg, ok := s.mustCompilePanic(fn, args); ok {

@@ -26,7 +26,10 @@
 //     operations), ints.go; floats as IEEE bit patterns, floats.go;
 //     math/bits, bitscall.go; time.Duration's methods, durations.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
-//   - slices: slices.go, headers.go. strings: strings.go, conststrings.go, regexps.go.
+//   - slices: slices.go, headers.go. strings: strings.go, conststrings.go,
+//     constformat.go, regexps.go.
+//   - answers the model does not compute, taken both ways and marked so
+//     that a finding that needs one is confirmed: guess.go.
 //   - pointers and heap objects, and pointers into objects held in
 //     memory: pointers.go, interior.go; fields goroutines only read,
 //     readonly.go.
@@ -386,6 +389,9 @@ type Origin struct {
 	// It does not name the access (the race question keys accesses by
 	// their own positions).
 	At token.Pos
+	// Guess, when set, is the answer the transition takes to a question
+	// the model does not compute (guess.go).
+	Guess *Guess
 }
 
 // Diagnostic is a problem the front end found: with the directives, or

@@ -528,9 +528,13 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		}
 		if what, ok := s.uncomputedOperand(fr, bo); ok {
 			if isComparison(bo.Op) {
-				// Go's answer is one of the two, or of those the values
-				// it may be give.
-				return p.choice(fr, bo, s.uncomputedAnswers(fr, bo), cur)
+				if s.uncomputedPositive(fr, bo) {
+					// Any positive value is one the run time may
+					// give: the answers of those values.
+					return p.choice(fr, bo, s.uncomputedAnswers(fr, bo), cur)
+				}
+				// Go's answer is one of the two.
+				return p.guessCompare(fr, bo, cur, s.uncomputedOf(fr, bo))
 			}
 			return p.refuseAt(cur, what, bo.Pos())
 		}

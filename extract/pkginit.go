@@ -1151,6 +1151,10 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		fr.vals[in] = v
 		return true
 	}
+	if v, ok := s.formatCall(fr, c, f.fn, args); ok {
+		fr.vals[in] = v
+		return true
+	}
 	if v, ok := s.builderCall(c, f.fn, args); ok {
 		// Every call of a Builder that builderCall follows comes here: one
 		// it does not compute marks the contents unknown.

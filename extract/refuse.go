@@ -63,6 +63,23 @@ func (s *system) uncomputedOperand(fr *frame, in *ssa.BinOp) (string, bool) {
 	return fmt.Sprintf("the operator %s on %s", in.Op, strings.TrimSuffix(x.why, ", which fencecheck does not compute")), true
 }
 
+// uncomputedOf says what operand of the comparison in fencecheck does not
+// compute.
+func (s *system) uncomputedOf(fr *frame, in *ssa.BinOp) string {
+	x := s.get(fr, in.X)
+	if !(x.kind == vOpaque && x.uncomputed) {
+		x = s.get(fr, in.Y)
+	}
+	return strings.TrimSuffix(x.why, ", which fencecheck does not compute")
+}
+
+// uncomputedPositive reports whether an operand of the comparison in is a
+// value the run time may give as any positive number (NumGoroutine): its
+// answers are runs of the program, not guesses.
+func (s *system) uncomputedPositive(fr *frame, in *ssa.BinOp) bool {
+	return s.get(fr, in.X).positive || s.get(fr, in.Y).positive
+}
+
 // uncomputedAnswers returns the answers of the comparison in, of a value
 // the model does not compute: both, or for a positive one compared with a
 // constant those that values from 1 up give (NumGoroutine() < 1 is false).

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -122,8 +123,7 @@ func (p *proc) stringCompare(fr *frame, in *ssa.BinOp, cur int) (next int, ok bo
 		}
 		p.emitTo(ids, model.AssignOp(r, model.Bin(op, x.e, y.e)), join, pos, Origin{})
 	}
-	p.emitTo(either, model.AssignOp(r, model.C(0)), join, pos, Origin{})
-	p.emitTo(either, model.AssignOp(r, model.C(1)), join, pos, Origin{})
+	p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y))
 	return join, true
 }
 
@@ -194,12 +194,22 @@ func (p *proc) stringOrder(fr *frame, in *ssa.BinOp, x, y value, cur int) int {
 	if s.heap.hint.anyStrings || isAnyString(x) || isAnyString(y) {
 		anyE = model.Bin(model.OpOr, model.Bin(model.OpEq, x.e, model.C(strAny)), model.Bin(model.OpEq, y.e, model.C(strAny)))
 		either := p.emit(cur, model.GuardOp(anyE), pos, Origin{})
-		p.emitTo(either, model.AssignOp(r, model.C(0)), join, pos, Origin{})
-		p.emitTo(either, model.AssignOp(r, model.C(1)), join, pos, Origin{})
+		p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y))
 	}
 	known := p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
 	p.emitTo(known, model.AssignOp(r, sum), join, pos, Origin{})
 	return join
+}
+
+// anyStringOf says which operand of a comparison of strings fencecheck
+// may not compute.
+func anyStringOf(x, y value) string {
+	for _, v := range []value{x, y} {
+		if isAnyString(v) && v.why != "" {
+			return strings.TrimSuffix(v.why, ", which fencecheck does not compute")
+		}
+	}
+	return "strings made by fmt, strings.Builder or debug.Stack"
 }
 
 // isString reports whether t is a string type.
@@ -370,9 +380,10 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 			p.refuseAt(from, "len of a string fencecheck does not compute, used other than compared with constants", pos)
 			return
 		}
-		for _, n := range reps {
-			p.emitTo(from, model.AssignOp(r, model.C(n)), join, pos, Origin{})
+		for i, n := range reps {
+			reps[i] = max(n, x.minLen) // lengths it cannot have are no answer
 		}
+		p.guessAt(from, join, r, GuessLen, pos, anyStringOf(x, x), slices.Compact(reps)...)
 	}
 	if isAnyString(x) {
 		anyLen(cur)

@@ -282,6 +282,8 @@ func (x *extractor) sourceFiles() []*ast.File {
 
 // system is the state of one system being lowered.
 type system struct {
+	// guessSites numbers the questions whose answers the model guesses.
+	guessSites int
 	// unsafeCompares are the positions where a process compares
 	// unsafe.Pointers it reads at run time (== and !=, compare-and-swap):
 	// the model compares locations, Go addresses (see checkUnsafeCompares).

@@ -88,6 +88,9 @@ type value struct {
 	// (runtime.NumGoroutine's result): comparisons with constants keep
 	// only the answers such values give.
 	positive bool
+	// minLen is, for a string the model does not compute, a length it
+	// has at least (the bytes of a format outside its verbs).
+	minLen int64
 	// clock is, for an opaque value, the duration or moved time.Time it
 	// is on the clock (clock.go).
 	clock *clockVal

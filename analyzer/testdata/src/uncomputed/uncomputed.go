@@ -146,8 +146,8 @@ func sprintPrinted() {
 }
 
 // sprintCompared: main compares the formatted number with "1", which Go's
-// fmt.Sprint(1) equals: the model, which does not compute it, takes both
-// answers, so the panic is found.
+// fmt.Sprint(1) equals: fmt of constants is computed, so the panic is
+// found.
 //
 //fencecheck:system
 func sprintCompared() {
@@ -323,8 +323,8 @@ func lenArithmetic() { // want `^inconclusive: system lenArithmetic: a run reach
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		msg := fmt.Sprint(7)
 		l.mu.Lock()
+		msg := fmt.Sprint(l.n)
 		l.n += len(msg)
 		l.mu.Unlock()
 	}()
@@ -430,7 +430,7 @@ func keyedByMessage() { // want `^inconclusive: system keyedByMessage: a run rea
 	go func() {
 		defer wg.Done()
 		b.mu.Lock()
-		b.last = fmt.Sprint(1)
+		b.last = fmt.Sprint(b.m["1"])
 		b.mu.Unlock()
 	}()
 	wg.Wait()
@@ -571,8 +571,8 @@ func errorsOfJobsRacy() {
 	wg.Wait()
 }
 
-// errorOfFormatted: errors.New of a string the model does not compute; its
-// message is that string, which Go's equals "1": the panic is real.
+// errorOfFormatted: errors.New of a formatted string; its message is that
+// string, which Go's (and fencecheck's) equals "1": the panic is real.
 //
 //fencecheck:system
 func errorOfFormatted() {
