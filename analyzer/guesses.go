@@ -144,7 +144,7 @@ func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r
 		gap.why = fmt.Sprintf("and fencecheck checks at most %d combinations of the other answers", maxGuessCombinations)
 		return nil, gap
 	}
-	var found *engines.Result
+	found := r // replaced by the search with r's answers, none guessed
 	for k := range combos {
 		answers := map[int]int64{}
 		same := true
