@@ -165,8 +165,8 @@ func (g guarded) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 	if err != nil || r == nil || r.Status != engines.Unsafe || r.Trace == nil {
 		return r, err
 	}
-	if taken := g.s.guessesIn(r.Trace); len(taken) > 0 {
-		return g.confirm(ctx, p, m, r, taken)
+	if asked, followed := g.s.guessesIn(p, r.Trace); len(asked) > 0 {
+		return g.confirm(ctx, p, m, r, asked, followed)
 	}
 	return r, nil
 }

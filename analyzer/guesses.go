@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"maps"
 	"slices"
 	"strings"
 
@@ -19,14 +18,18 @@ import (
 // Guessed answers.
 //
 // The model takes either answer of a question it does not compute (a
-// comparison with strconv.Atoi's result, the error strings.Cut... returns;
+// comparison with strconv.Atoi's result, the error strconv.Atoi returns;
 // extract's guess.go), so a run it finds may rest on an answer Go never
-// gives. A counterexample that takes guesses is checked again for every
-// combination of their answers, each site's answer fixed and every other
-// guess closed: the finding stands when each combination reaches a bad
-// state, for then Go's answers, whichever they are, do. Otherwise the
-// analysis stops inconclusive, naming the guess and the answer under which
-// the bad state was not reached.
+// gives. Go's answer is a function of the guess's inputs (the arguments of
+// the calls that made the values compared), so a counterexample's
+// guesses are questions at inputs: (site, the inputs' values there). The
+// counterexample is searched for again under every combination of answers
+// to the questions it asked, each program letting a guess take only the
+// combination's answer at those inputs and closing it at any other: when
+// each combination reaches a bad state, so does Go, whatever its answers.
+// Otherwise the analysis stops inconclusive, naming the answers under
+// which the bad state was not reached. A guess whose inputs are not
+// followed (a string kept in memory, a stack) cannot be confirmed.
 
 // maxGuessCombinations bounds the combinations of answers under which one
 // counterexample is checked again.
@@ -41,7 +44,7 @@ type guessGap struct {
 	// taken are the answers the counterexample takes; other, when set,
 	// those under which no bad state is reached. Otherwise why says why
 	// the answers were not checked.
-	taken, other []*extract.Guess
+	taken, other []guessAt
 	why          string
 }
 
@@ -49,42 +52,54 @@ func (g *guessGap) Error() string {
 	return g.reached + " in a run that takes answers fencecheck does not compute"
 }
 
-// guessesIn returns the guesses that trace t takes, by site.
-func (s *system) guessesIn(t *model.Trace) map[int]*extract.Guess {
-	var out map[int]*extract.Guess
-	for _, st := range t.Steps {
+// A guessAt is a guess asked at inputs, with an answer.
+type guessAt struct {
+	g      *extract.Guess
+	inputs []int64
+	answer int64
+}
+
+// key names the question: its site and inputs.
+func (a guessAt) key() string { return fmt.Sprint(a.g.Site, a.inputs) }
+
+// guessesIn returns the questions that trace t of p asks, in order, each
+// with the answer t takes, or ok false when t takes a guess whose inputs
+// are not followed (that guess is returned alone).
+func (s *system) guessesIn(p *model.Program, t *model.Trace) (asked []guessAt, ok bool) {
+	var states []model.State
+	seen := map[string]bool{}
+	for i, st := range t.Steps {
 		if st.Flush || st.Proc >= len(s.sys.Origins) || st.Trans < 0 || st.Trans >= len(s.sys.Origins[st.Proc]) {
 			continue
 		}
-		if g := s.sys.Origins[st.Proc][st.Trans].Guess; g != nil {
-			if out == nil {
-				out = map[int]*extract.Guess{}
-			}
-			out[g.Site] = g
+		g := s.sys.Origins[st.Proc][st.Trans].Guess
+		if g == nil {
+			continue
 		}
-	}
-	return out
-}
-
-// guessInLoop reports whether guess site lies on a cycle of its process:
-// Go's answer may then differ between rounds, which fixing it per site
-// does not cover.
-func (s *system) guessInLoop(site int) bool {
-	for q, orig := range s.sys.Origins {
-		var onCycle []bool
-		for t, o := range orig {
-			if o.Guess == nil || o.Guess.Site != site {
-				continue
-			}
-			if onCycle == nil {
-				onCycle, _ = s.p.Procs[q].Cycles()
-			}
-			if onCycle[s.p.Procs[q].Trans[t].From] {
-				return true
+		if !g.Known {
+			return []guessAt{{g: g, answer: g.Answer}}, false
+		}
+		if states == nil {
+			var err error
+			if states, err = p.Replay(t); err != nil || len(states) <= i {
+				return []guessAt{{g: g, answer: g.Answer}}, false
 			}
 		}
+		at := guessAt{g: g, answer: g.Answer}
+		before := states[i]
+		for _, e := range g.Inputs {
+			v, err := model.Eval(e, &model.Env{Regs: before.Regs[st.Proc], AllRegs: before.Regs, Mem: before.Mem, Ints: p.Ints})
+			if err != nil {
+				return []guessAt{at}, false
+			}
+			at.inputs = append(at.inputs, v)
+		}
+		if !seen[at.key()] {
+			seen[at.key()] = true
+			asked = append(asked, at)
+		}
 	}
-	return false
+	return asked, true
 }
 
 // guessAnswers returns the answers guess site may take.
@@ -100,58 +115,74 @@ func (s *system) guessAnswers(site int) []int64 {
 	return out
 }
 
-// withAnswers returns p with every guess closed but those of answers,
-// each kept at its answer there.
-func (s *system) withAnswers(p *model.Program, answers map[int]int64) *model.Program {
+// withAnswers returns p in which each guess gives, at the inputs of the
+// questions of answers, their answer, and nothing anywhere else.
+func (s *system) withAnswers(p *model.Program, answers []guessAt) *model.Program {
 	c := p.Clone()
 	for q, orig := range s.sys.Origins {
 		for t, o := range orig {
-			if o.Guess == nil || q >= len(c.Procs) || t >= len(c.Procs[q].Trans) {
+			g := o.Guess
+			if g == nil || q >= len(c.Procs) || t >= len(c.Procs[q].Trans) {
 				continue
 			}
-			if a, ok := answers[o.Guess.Site]; ok && a == o.Guess.Answer {
-				continue
+			var at model.Expr
+			for _, a := range answers {
+				if a.g.Site != g.Site || a.answer != g.Answer {
+					continue
+				}
+				var here model.Expr = model.C(1)
+				for i, e := range g.Inputs {
+					here = model.Bin(model.OpAnd, here, model.Bin(model.OpEq, e, model.C(a.inputs[i])))
+				}
+				if at == nil {
+					at = here
+				} else {
+					at = model.Bin(model.OpOr, at, here)
+				}
 			}
-			c.Procs[q].Trans[t].Op = model.GuardOp(model.C(0))
+			tr := &c.Procs[q].Trans[t]
+			switch {
+			case at == nil:
+				tr.Op = model.GuardOp(model.C(0))
+			case len(g.Inputs) > 0:
+				// Only at those inputs; under x86-TSO the locked step
+				// also waits for the buffer, which only closes runs.
+				tr.Op = model.LockedOp(model.GuardOp(at), tr.Op)
+			}
 		}
 	}
 	return c
 }
 
-// confirm checks counterexample r of p, which takes the guesses taken,
+// confirm checks counterexample r of p, which asks the questions asked,
 // under every combination of their answers (see the comment at the top).
-// It returns the counterexample found with the answers r took, none of
-// them guessed any more, or a *guessGap.
-func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r *engines.Result, taken map[int]*extract.Guess) (*engines.Result, error) {
+// It returns the counterexample found with the answers r took, or a
+// *guessGap.
+func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r *engines.Result, asked []guessAt, followed bool) (*engines.Result, error) {
 	s := g.s
-	sites := slices.Sorted(maps.Keys(taken))
-	gap := &guessGap{reached: s.reachedText(p, r.Trace)}
-	combos := 1
-	choices := make([][]int64, len(sites))
-	for i, site := range sites {
-		gap.taken = append(gap.taken, taken[site])
-		choices[i] = s.guessAnswers(site)
-		combos *= len(choices[i])
+	gap := &guessGap{reached: s.reachedText(p, r.Trace), taken: asked}
+	if !followed {
+		gap.why = "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's)"
+		return nil, gap
 	}
-	for _, site := range sites {
-		if s.guessInLoop(site) {
-			gap.taken = []*extract.Guess{taken[site]}
-			gap.why = "inside a loop, where Go's answer may change from one round to the next"
+	combos := 1
+	choices := make([][]int64, len(asked))
+	for i, a := range asked {
+		choices[i] = s.guessAnswers(a.g.Site)
+		combos *= len(choices[i])
+		if combos > maxGuessCombinations {
+			gap.why = fmt.Sprintf("and fencecheck checks at most %d combinations of the other answers", maxGuessCombinations)
 			return nil, gap
 		}
 	}
-	if combos > maxGuessCombinations {
-		gap.why = fmt.Sprintf("and fencecheck checks at most %d combinations of the other answers", maxGuessCombinations)
-		return nil, gap
-	}
 	found := r // replaced by the search with r's answers, none guessed
 	for k := range combos {
-		answers := map[int]int64{}
+		answers := slices.Clone(asked)
 		same := true
-		for i, site := range sites {
-			answers[site] = choices[i][k%len(choices[i])]
+		for i := range answers {
+			answers[i].answer = choices[i][k%len(choices[i])]
 			k /= len(choices[i])
-			same = same && answers[site] == taken[site].Answer
+			same = same && answers[i].answer == asked[i].answer
 		}
 		r2, err := g.checkFaults(ctx, s.withAnswers(p, answers), m)
 		if err != nil || r2 == nil {
@@ -163,11 +194,7 @@ func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r
 				found = r2
 			}
 		case engines.Safe:
-			for _, site := range sites {
-				ans := *taken[site]
-				ans.Answer = answers[site]
-				gap.other = append(gap.other, &ans)
-			}
+			gap.other = answers
 			return nil, gap
 		default:
 			return r2, nil
@@ -188,22 +215,49 @@ func (s *system) reachedText(p *model.Program, t *model.Trace) string {
 	return text
 }
 
-// guessText says, for a Go programmer, the answer g takes: "`v != 5`
-// (x.go:12:7) is false".
-func (s *system) guessText(g *extract.Guess) string {
-	expr := fmt.Sprintf("%s (%s, in %s)", s.exprAt(g.Pos, g.Kind), s.r.short(g.Pos), s.p.Procs[g.Proc].Name)
+// guessText says, for a Go programmer, the answer a takes: "`v != 5`
+// (x.go:12:7, in main) is false".
+func (s *system) guessText(a guessAt) string {
+	g := a.g
+	expr := fmt.Sprintf("%s (%s, in %s%s)", s.exprAt(g.Pos, g.Kind), s.r.short(g.Pos), s.p.Procs[g.Proc].Name, s.inputsText(a))
 	switch g.Kind {
 	case extract.GuessBool:
-		return fmt.Sprintf("%s returns %t", expr, g.Answer == 1)
+		return fmt.Sprintf("%s returns %t", expr, a.answer == 1)
 	case extract.GuessError:
-		if g.Answer == 1 {
+		if a.answer == 1 {
 			return expr + " returns an error"
 		}
 		return expr + " returns no error"
 	case extract.GuessLen:
-		return fmt.Sprintf("%s is %d", expr, g.Answer)
+		return fmt.Sprintf("%s is %d", expr, a.answer)
 	}
-	return fmt.Sprintf("%s is %t", expr, g.Answer == 1)
+	return fmt.Sprintf("%s is %t", expr, a.answer == 1)
+}
+
+// inputsText names the inputs of a question and their values: ", with
+// v = 1", or "".
+func (s *system) inputsText(a guessAt) string {
+	var parts []string
+	for i, e := range a.g.Inputs {
+		if i < len(a.inputs) {
+			parts = append(parts, fmt.Sprintf("%s = %d", s.inputName(a.g.Proc, e), a.inputs[i]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(parts, ", ")
+}
+
+// inputName spells input e of a guess of process q as the source does: a
+// register by the expression it holds.
+func (s *system) inputName(q int, e model.Expr) string {
+	if r, ok := e.(model.RegRef); ok && r.Proc < 0 && q < len(s.sys.Regs) && r.Reg < len(s.sys.Regs[q]) {
+		if name := s.sys.Regs[q][r.Reg].Name; name != "" {
+			return sourceName(name)
+		}
+	}
+	return model.FormatExpr(e, s.p, s.p.Procs[q])
 }
 
 // guessStepText says what the step that takes guess g does: "finds `v !=
@@ -224,12 +278,11 @@ func (s *system) guessStepText(g *extract.Guess) string {
 	return fmt.Sprintf("finds %s %t", expr, g.Answer == 1)
 }
 
-// guessesText joins the answers gs take, and says what fencecheck does not
-// compute in them.
-func (s *system) guessesText(gs []*extract.Guess) string {
+// guessesText joins the answers as take.
+func (s *system) guessesText(as []guessAt) string {
 	var answers []string
-	for _, g := range gs {
-		answers = append(answers, s.guessText(g))
+	for _, a := range as {
+		answers = append(answers, s.guessText(a))
 	}
 	return strings.Join(answers, " and ")
 }
@@ -265,9 +318,9 @@ func (s *system) exprAt(pos token.Pos, kind extract.GuessKind) string {
 // guessGapText is the message of a system stopped by gap.
 func (s *system) guessGapText(gap *guessGap) string {
 	var ofs []string
-	for _, g := range gap.taken {
-		if !slices.Contains(ofs, g.Of) {
-			ofs = append(ofs, g.Of)
+	for _, a := range gap.taken {
+		if !slices.Contains(ofs, a.g.Of) {
+			ofs = append(ofs, a.g.Of)
 		}
 	}
 	unknown := fmt.Sprintf("fencecheck does not compute %s", strings.Join(ofs, " nor "))

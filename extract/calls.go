@@ -560,17 +560,22 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		return cur
 	}
 	vals := make([]value, res.Len())
+	// Go's results are a function of the arguments: the inputs of the
+	// guesses made of them.
+	inputs := p.s.inputsOf(fr, in.Call.Args...)
 	for k := range vals {
 		t := res.At(k).Type()
 		what := fmt.Sprintf("the result of %s, which fencecheck does not compute", p.s.callName(fr, in, fn))
 		vals[k] = opaque(what)
 		vals[k].uncomputed = true
+		vals[k].deps, vals[k].depsKnown = inputs.deps, inputs.known
 		if !resultUsed(in, k) {
 			continue
 		}
 		if isString(t) {
 			vals[k] = p.s.uncomputedString(what)
 			vals[k].minLen = p.s.formatMinLen(fn, in.Common())
+			vals[k].deps, vals[k].depsKnown = inputs.deps, inputs.known
 			continue
 		}
 		isErr := types.Identical(t, errorType)
@@ -592,7 +597,7 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		if isErr {
 			kind = GuessError
 		}
-		p.guessAt(cur, join, r, kind, in.Pos(), "the result of "+p.s.callName(fr, in, fn))
+		p.guessAt(cur, join, r, kind, in.Pos(), "the result of "+p.s.callName(fr, in, fn), inputs)
 		cur = join
 		if isErr {
 			vals[k] = value{kind: vOpaque, why: "the error returned by " + p.s.callName(fr, in, fn), e: model.R(r)}

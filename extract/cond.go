@@ -27,12 +27,17 @@ import (
 
 // A condVar is one sync.Cond the setup made.
 type condVar struct {
-	name    string
-	anon    bool
-	locker  value // what NewCond was given
-	mu      pointer
-	pos     token.Pos
-	waiting map[int]int // by process: the variable, made by lowerConds
+	name   string
+	anon   bool
+	locker value // what NewCond was given
+	// mu is the *sync.Mutex the Cond's Wait unlocks and locks in one step
+	// with its wait; when NewCond was given another Locker (a spin lock of
+	// the package's own), mu is unset and lock and unlock are that
+	// Locker's methods, inlined around the wait as Go's Wait calls them.
+	mu           pointer
+	lock, unlock *ssa.Function
+	pos          token.Pos
+	waiting      map[int]int // by process: the variable, made by lowerConds
 }
 
 // A condSite is a Wait, Signal or Broadcast of a process.
@@ -62,11 +67,21 @@ func isNewCond(fn *ssa.Function) bool {
 
 // newCond makes the Cond of a sync.NewCond(l) of the setup.
 func (s *system) newCond(l value, pos token.Pos) value {
-	if !s.condMutex(l) {
-		s.unsupported(pos, "a sync.Cond whose Locker is not a *sync.Mutex the setup fixes (%s)", describe(l))
+	c := &condVar{name: "cond", anon: true, locker: l, pos: pos, waiting: map[int]int{}}
+	switch {
+	case s.condMutex(l):
+		c.mu = condLocker(l).ptr
+	case l.kind == vIface && len(l.env) > 0 && l.env[0].kind == vPtr && !l.env[0].ptr.dynamic() && l.typ != nil:
+		// A Locker of the program's own: Wait calls its methods.
+		prog := s.x.ssapkg.Prog
+		c.lock = prog.LookupMethod(l.typ, nil, "Lock")
+		c.unlock = prog.LookupMethod(l.typ, nil, "Unlock")
+		if c.lock == nil || c.unlock == nil || len(c.lock.Blocks) == 0 || len(c.unlock.Blocks) == 0 {
+			s.unsupported(pos, "a sync.Cond whose Locker's methods have no Go source (%s)", l.typ)
+		}
+	default:
+		s.unsupported(pos, "a sync.Cond whose Locker is not a *sync.Mutex or a pointer the setup fixes (%s)", describe(l))
 	}
-	mu := condLocker(l)
-	c := &condVar{name: "cond", anon: true, locker: l, mu: mu.ptr, pos: pos, waiting: map[int]int{}}
 	return value{kind: vCond, cond: c}
 }
 
@@ -97,7 +112,7 @@ func (s *system) condMutex(l value) bool {
 func nameCond(v value, name string) {
 	if v.kind == vCond && v.cond.anon {
 		v.cond.name, v.cond.anon = name, false
-		if o := v.cond.mu.obj; o.anon && len(v.cond.mu.path) == 0 && !o.named {
+		if o := v.cond.mu.obj; o != nil && o.anon && len(v.cond.mu.path) == 0 && !o.named {
 			o.name, o.anon = name+".L", false
 		}
 	}
@@ -115,8 +130,21 @@ func (p *proc) condCall(fr *frame, in *ssa.Call, op string, recv value, cur int)
 	default:
 		s.unsupported(in.Pos(), "(*sync.Cond).%s", op)
 	}
-	site := &condSite{p: p, from: cur, to: p.newLoc(in.Pos()), c: recv.cond, op: op, pos: in.Pos(),
-		origin: Origin{Node: s.chanNode(fr, in, in.Pos())}}
+	origin := Origin{Node: s.chanNode(fr, in, in.Pos())}
+	if c := recv.cond; op == "Wait" && c.unlock != nil {
+		// As Go's Wait: join the waiters, c.L.Unlock(), wait for a
+		// Signal or Broadcast, c.L.Lock().
+		l := c.locker.env[0]
+		enter := &condSite{p: p, from: cur, to: p.newLoc(in.Pos()), c: c, op: "WaitEnter", pos: in.Pos(), origin: origin}
+		unlocked := p.splitCall(fr, in, []callTarget{{cond: model.C(1), fn: c.unlock, args: []value{l}}}, model.C(0), enter.to)
+		if unlocked < 0 {
+			return -1
+		}
+		block := &condSite{p: p, from: unlocked, to: p.newLoc(in.Pos()), c: c, op: "WaitBlock", pos: in.Pos(), origin: origin}
+		s.condSites = append(s.condSites, enter, block)
+		return p.splitCall(fr, in, []callTarget{{cond: model.C(1), fn: c.lock, args: []value{l}}}, model.C(0), block.to)
+	}
+	site := &condSite{p: p, from: cur, to: p.newLoc(in.Pos()), c: recv.cond, op: op, pos: in.Pos(), origin: origin}
 	s.condSites = append(s.condSites, site)
 	return site.to
 }
@@ -126,7 +154,7 @@ func (p *proc) condCall(fr *frame, in *ssa.Call, op string, recv value, cur int)
 // known.
 func (s *system) lowerConds() {
 	for _, site := range s.condSites {
-		if site.op == "Wait" {
+		if site.op == "Wait" || site.op == "WaitEnter" {
 			if _, ok := site.c.waiting[site.p.idx]; !ok {
 				site.c.waiting[site.p.idx] = s.newChanVar(fmt.Sprintf("%s.waiting[%s]", site.c.name, s.prog.Procs[site.p.idx].Name),
 					types.Typ[types.Bool], 0, site.c.pos)
@@ -148,6 +176,10 @@ func (s *system) lowerConds() {
 				"sync: unlock of unlocked mutex", site.pos, site.origin)
 			emit(wait, []model.Op{{Kind: model.Read, Var: w, Reg: -1, Expr: model.C(0), NoSync: true},
 				model.ReadEqOp(mu, model.C(0)), model.WriteOp(mu, model.C(1))}, site.to)
+		case "WaitEnter":
+			emit(site.from, []model.Op{model.WriteOp(c.waiting[p.idx], model.C(1))}, site.to)
+		case "WaitBlock":
+			emit(site.from, []model.Op{{Kind: model.Read, Var: c.waiting[p.idx], Reg: -1, Expr: model.C(0), NoSync: true}}, site.to)
 		case "Signal":
 			var none model.Expr
 			for _, w := range sortedWaiters(c.waiting) {

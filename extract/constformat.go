@@ -73,52 +73,16 @@ func (s *system) constVarargs(fr *frame, v ssa.Value) ([]any, bool) {
 		return nil, true
 	}
 	sl, ok := v.(*ssa.Slice)
-	if !ok || sl.Low != nil || sl.High != nil {
-		return nil, false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
 	if !ok {
 		return nil, false
 	}
-	at, ok := deref(arr.Type()).Underlying().(*types.Array)
+	elems, ok := varargsOnly(sl)
 	if !ok {
 		return nil, false
 	}
-	vals := make([]any, at.Len())
-	set := make([]bool, at.Len())
-	for _, ref := range *arr.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			if ref == sl {
-				continue
-			}
-			return nil, false // the array escapes another way
-		}
-		k, ok := ia.Index.(*ssa.Const)
-		if !ok {
-			return nil, false
-		}
-		i, exact := constant.Int64Val(k.Value)
-		if !exact || i < 0 || i >= at.Len() {
-			return nil, false
-		}
-		for _, r := range *ia.Referrers() {
-			st, ok := r.(*ssa.Store)
-			if !ok || st.Addr != ia || set[i] {
-				return nil, false
-			}
-			mi, ok := st.Val.(*ssa.MakeInterface)
-			if !ok {
-				return nil, false
-			}
-			if vals[i], ok = s.goConst(s.get(fr, mi.X), mi.X.Type()); !ok {
-				return nil, false
-			}
-			set[i] = true
-		}
-	}
-	for _, ok := range set {
-		if !ok {
+	vals := make([]any, len(elems))
+	for i, mi := range elems {
+		if vals[i], ok = s.goConst(s.get(fr, mi.X), mi.X.Type()); !ok {
 			return nil, false
 		}
 	}

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"go/constant"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -53,20 +55,176 @@ type Guess struct {
 	// Of says what fencecheck does not compute ("the result of
 	// strconv.Atoi").
 	Of string
+	// Inputs are the expressions over the process's registers that Go's
+	// answer is a function of, when Known: the arguments of the calls
+	// that made the values compared. Go gives one answer for one input;
+	// unknown inputs (a string loaded from memory, a stack, a Builder's)
+	// leave the answer free.
+	Inputs []model.Expr
+	Known  bool
 }
 
 // guessAt emits from cur to join the transitions of a guess, one per
-// answer: register r := v, marked with its answer.
-func (p *proc) guessAt(cur, join, r int, kind GuessKind, pos token.Pos, of string, answers ...int64) {
+// answer: register r := v, marked with its answer. in says what the answer
+// is a function of (inputsOf).
+func (p *proc) guessAt(cur, join, r int, kind GuessKind, pos token.Pos, of string, in guessInputs, answers ...int64) {
 	if len(answers) == 0 {
 		answers = []int64{0, 1}
 	}
 	site := p.s.guessSites
 	p.s.guessSites++
 	for _, v := range answers {
-		g := &Guess{Site: site, Proc: p.idx, Kind: kind, Answer: v, Pos: pos, Of: of}
-		p.emitTo(cur, model.AssignOp(r, model.C(v)), join, pos, Origin{Guess: g})
+		g := &Guess{Site: site, Proc: p.idx, Kind: kind, Answer: v, Pos: pos, Of: of, Inputs: in.deps, Known: in.known}
+		// The transition reads the inputs (0*e), so that they stay live
+		// up to it: the analyzer reads them in the states of a run.
+		var e model.Expr = model.C(v)
+		for _, d := range in.deps {
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.C(0), d))
+		}
+		p.emitTo(cur, model.AssignOp(r, e), join, pos, Origin{Guess: g})
 	}
+}
+
+// guessInputs are the inputs of a guess: deps when known.
+type guessInputs struct {
+	deps  []model.Expr
+	known bool
+}
+
+// unknownInputs are the inputs of a guess about values whose inputs are
+// not followed.
+var unknownInputs = guessInputs{}
+
+// inputsOf returns the inputs of a guess about the SSA values vs.
+func (s *system) inputsOf(fr *frame, vs ...ssa.Value) guessInputs {
+	in := guessInputs{known: true}
+	for _, sv := range vs {
+		var deps []model.Expr
+		var ok bool
+		if sl, isSlice := sv.(*ssa.Slice); isSlice {
+			deps, ok = s.varargDeps(fr, sl)
+		} else {
+			deps, ok = s.depsOf(s.get(fr, sv), sv.Type())
+		}
+		if !ok {
+			return unknownInputs
+		}
+		in.deps = append(in.deps, deps...)
+	}
+	return in
+}
+
+// depsOf returns what v, of type t, is a function of: nothing for a
+// constant, itself for an integer register, the inputs of a string or a
+// result the model does not compute; ok is false for anything else (a
+// register that may hold a string the model does not compute, a pointer).
+func (s *system) depsOf(v value, t types.Type) ([]model.Expr, bool) {
+	switch v.kind {
+	case vNil:
+		return nil, true
+	case vInt:
+		if c, ok := v.constant(); ok {
+			if isString(t) && c == strAny {
+				return v.deps, v.depsKnown
+			}
+			return nil, true
+		}
+		if isString(t) && s.heap.hint.anyStrings {
+			return nil, false
+		}
+		return []model.Expr{v.e}, true
+	case vOpaque:
+		if v.uncomputed && v.depsKnown {
+			return v.deps, true
+		}
+	}
+	return nil, false
+}
+
+// varargDeps returns the inputs of a call's ... argument: the slice of a
+// varargs array, each element of which is stored once and which nothing
+// else reaches (varargsOnly).
+func (s *system) varargDeps(fr *frame, sl *ssa.Slice) ([]model.Expr, bool) {
+	elems, ok := varargsOnly(sl)
+	if !ok {
+		return nil, false
+	}
+	var deps []model.Expr
+	for _, mi := range elems {
+		d, ok := s.depsOf(s.get(fr, mi.X), mi.X.Type())
+		if !ok {
+			return nil, false
+		}
+		deps = append(deps, d...)
+	}
+	return deps, true
+}
+
+// varargsOnly returns the interface values stored into the array of a
+// call's ... argument sl, in order, when the array is go/ssa's varargs
+// array: each element stored once, by a MakeInterface, and neither the
+// array nor the slice used by anything but that and the one call (no
+// args[0] = x after the literal, no &args[1], no helper given the slice).
+func varargsOnly(sl *ssa.Slice) ([]*ssa.MakeInterface, bool) {
+	if sl.Low != nil || sl.High != nil || sl.Max != nil {
+		return nil, false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	at, ok := deref(arr.Type()).Underlying().(*types.Array)
+	if !ok {
+		return nil, false
+	}
+	calls := 0
+	for _, r := range *sl.Referrers() {
+		switch r.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			calls++
+		default:
+			return nil, false
+		}
+	}
+	if calls != 1 {
+		return nil, false
+	}
+	elems := make([]*ssa.MakeInterface, at.Len())
+	for _, ref := range *arr.Referrers() {
+		if ref == sl {
+			continue
+		}
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			return nil, false
+		}
+		k, ok := ia.Index.(*ssa.Const)
+		if !ok {
+			return nil, false
+		}
+		i, exact := constant.Int64Val(k.Value)
+		if !exact || i < 0 || i >= at.Len() || elems[i] != nil {
+			return nil, false
+		}
+		refs := *ia.Referrers()
+		if len(refs) != 1 {
+			return nil, false
+		}
+		st, ok := refs[0].(*ssa.Store)
+		if !ok || st.Addr != ia {
+			return nil, false
+		}
+		if elems[i], ok = st.Val.(*ssa.MakeInterface); !ok {
+			return nil, false
+		}
+	}
+	for _, e := range elems {
+		if e == nil {
+			return nil, false
+		}
+	}
+	return elems, true
 }
 
 // guessCompare lowers in, a comparison of a value the model does not
@@ -79,6 +237,6 @@ func (p *proc) guessCompare(fr *frame, in *ssa.BinOp, cur int, of string) int {
 	p.holds(r, fr, in)
 	fr.vals[in] = intVal(model.R(r))
 	next := p.newLoc(in.Pos())
-	p.guessAt(cur, next, r, GuessCompare, in.Pos(), of)
+	p.guessAt(cur, next, r, GuessCompare, in.Pos(), of, p.s.inputsOf(fr, in.X, in.Y))
 	return next
 }

@@ -1575,7 +1575,13 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 			fr.vals[in] = v
 			return cur
 		}
-		s.unsupported(in.Pos(), "a %s made by a goroutine (make it in the system function, before its go statements)", fn.Name())
+		if inLoop(fr, in.Block()) {
+			s.unsupported(in.Pos(), "a context.%s in a loop of a goroutine (each iteration would make a new one)", fn.Name())
+		}
+		// A goroutine's own context, made once: a node of the tree like
+		// the set-up's, which nothing can reach before it is made.
+		fr.vals[in] = v
+		return cur
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		return p.tickerCall(fr, in, fn.Name(), args[0].tick, in.Pos(), cur)

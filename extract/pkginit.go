@@ -478,6 +478,19 @@ func (x *extractor) invokeTargets(m *types.Func) invokeTargets {
 					continue
 				}
 				if n.TypeParams().Len() > 0 {
+					// The generic method's body refers to the
+					// variables of every instance.
+					if obj, ok := sel.Obj().(*types.Func); ok {
+						if isInterfaceMethod(obj) {
+							// Promoted from an embedded interface: its
+							// targets are the other types' methods.
+							continue
+						}
+						if fn := prog.FuncValue(obj); fn != nil && len(fn.Blocks) > 0 {
+							t.fns = append(t.fns, fn)
+							continue
+						}
+					}
 					t.generic = true
 					continue
 				}

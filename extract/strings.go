@@ -56,11 +56,8 @@ func isAnyString(v value) bool {
 // both constants (interned), or either strAny (strAny). ok is false
 // otherwise.
 func (s *system) concatStrings(x, y value) (value, bool) {
-	if isAnyString(x) {
-		return x, true
-	}
-	if isAnyString(y) {
-		return y, true
+	if isAnyString(x) || isAnyString(y) {
+		return s.concatUncomputed(x, y)
 	}
 	a, okA := s.stringOf(x)
 	b, okB := s.stringOf(y)
@@ -68,6 +65,32 @@ func (s *system) concatStrings(x, y value) (value, bool) {
 		return value{}, false
 	}
 	return constVal(s.intern(a + b)), true
+}
+
+// concatUncomputed is x + y where one is a string the model does not
+// compute: such a string again, as long as both at least, a function of
+// the inputs of both.
+func (s *system) concatUncomputed(x, y value) (value, bool) {
+	out := value{kind: vInt, e: model.C(strAny), uncomputed: true, why: x.why, depsKnown: true}
+	if !isAnyString(x) {
+		out.why = y.why
+	}
+	for _, v := range []value{x, y} {
+		if str, ok := s.stringOf(v); ok && !isAnyString(v) {
+			out.minLen += int64(len(str))
+			continue
+		}
+		if !isAnyString(v) || !v.depsKnown {
+			out.depsKnown, out.deps = false, nil
+		}
+		if isAnyString(v) {
+			out.minLen += v.minLen
+			if out.depsKnown {
+				out.deps = append(out.deps, v.deps...)
+			}
+		}
+	}
+	return out, true
 }
 
 // stringCompare lowers x == y or x != y on strings when an operand may be
@@ -123,7 +146,7 @@ func (p *proc) stringCompare(fr *frame, in *ssa.BinOp, cur int) (next int, ok bo
 		}
 		p.emitTo(ids, model.AssignOp(r, model.Bin(op, x.e, y.e)), join, pos, Origin{})
 	}
-	p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y))
+	p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y), s.inputsOf(fr, in.X, in.Y))
 	return join, true
 }
 
@@ -194,7 +217,7 @@ func (p *proc) stringOrder(fr *frame, in *ssa.BinOp, x, y value, cur int) int {
 	if s.heap.hint.anyStrings || isAnyString(x) || isAnyString(y) {
 		anyE = model.Bin(model.OpOr, model.Bin(model.OpEq, x.e, model.C(strAny)), model.Bin(model.OpEq, y.e, model.C(strAny)))
 		either := p.emit(cur, model.GuardOp(anyE), pos, Origin{})
-		p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y))
+		p.guessAt(either, join, r, GuessCompare, pos, anyStringOf(x, y), s.inputsOf(fr, in.X, in.Y))
 	}
 	known := p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
 	p.emitTo(known, model.AssignOp(r, sum), join, pos, Origin{})
@@ -270,10 +293,13 @@ func (s *system) checkStringOp(in *ssa.BinOp) {
 func (s *system) convertUncomputed(x value, to types.Type) (value, bool) {
 	switch {
 	case isString(to) && (x.kind == vOpaque && x.uncomputed || isAnyString(x)):
-		return s.uncomputedString(x.why), true
+		v := s.uncomputedString(x.why)
+		v.deps, v.depsKnown, v.minLen = x.deps, x.depsKnown, x.minLen
+		return v, true
 	case isSliceType(to) && isAnyString(x):
 		v := opaque(x.why)
 		v.uncomputed = true
+		v.deps, v.depsKnown, v.minLen = x.deps, x.depsKnown, x.minLen
 		return v, true
 	}
 	return value{}, false
@@ -383,7 +409,7 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 		for i, n := range reps {
 			reps[i] = max(n, x.minLen) // lengths it cannot have are no answer
 		}
-		p.guessAt(from, join, r, GuessLen, pos, anyStringOf(x, x), slices.Compact(reps)...)
+		p.guessAt(from, join, r, GuessLen, pos, anyStringOf(x, x), s.inputsOf(fr, call.Call.Args[0]), slices.Compact(reps)...)
 	}
 	if isAnyString(x) {
 		anyLen(cur)

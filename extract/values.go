@@ -91,6 +91,12 @@ type value struct {
 	// minLen is, for a string the model does not compute, a length it
 	// has at least (the bytes of a format outside its verbs).
 	minLen int64
+	// deps are, when depsKnown, the expressions over the goroutine's
+	// registers that a string or result the model does not compute is a
+	// function of (the arguments of the call that made it): the input of
+	// the guesses made of it (guess.go).
+	deps      []model.Expr
+	depsKnown bool
 	// clock is, for an opaque value, the duration or moved time.Time it
 	// is on the clock (clock.go).
 	clock *clockVal
@@ -145,7 +151,9 @@ func same(a, b value) bool {
 		ca, oka := a.constant()
 		cb, okb := b.constant()
 		if oka && okb {
-			return ca == cb
+			// Two strings the model does not compute are one value
+			// only when made of the same inputs.
+			return ca == cb && (ca != strAny || sameUncomputed(a, b))
 		}
 		return a.e == b.e
 	case vPtr:
@@ -579,4 +587,19 @@ func isBool(t types.Type) bool {
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// sameUncomputed reports whether a and b, strings the model does not
+// compute, are known to be the same: of the same call's result, with the
+// same inputs and least length.
+func sameUncomputed(a, b value) bool {
+	if a.why != b.why || a.minLen != b.minLen || a.depsKnown != b.depsKnown || len(a.deps) != len(b.deps) {
+		return false
+	}
+	for i := range a.deps {
+		if a.deps[i] != b.deps[i] {
+			return false
+		}
+	}
+	return true
 }
