@@ -65,12 +65,14 @@ func isErrorsFunc(fn *ssa.Function, pkg, name string) bool {
 // the error wraps (nil for nil: errwrap.go); with join, an
 // *errors.joinError that holds the errors joins.
 type errSpec struct {
-	msg   int64
-	name  string
-	wrap  bool
-	wraps *object
-	join  bool
-	joins []*object
+	msg int64
+	// minLen is a length a message msg that is strAny has at least.
+	minLen int64
+	name   string
+	wrap   bool
+	wraps  *object
+	join   bool
+	joins  []*object
 	// refs are, in a goroutine, the errors wrapped or joined that are
 	// known only at run time (makeError splits over what they are).
 	refs []*value
@@ -105,7 +107,7 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 		if !strings.Contains(f, "%") && isNilConst(c.Args[1]) {
 			return errSpec{msg: s.intern(f), name: "fmt.Errorf(" + quote(f) + ")"}, true
 		}
-		spec := errSpec{msg: strAny, name: "fmt.Errorf(" + quote(f) + ", ...)"}
+		spec := errSpec{msg: strAny, minLen: literalLen(f), name: "fmt.Errorf(" + quote(f) + ", ...)"}
 		var readOnly func(ssa.Value) bool
 		if fr != nil {
 			readOnly = func(v ssa.Value) bool {
@@ -150,7 +152,7 @@ func errIface(o *object) value {
 
 // fillError gives o, an object of the type of spec's errors, what spec says.
 func (s *system) fillError(o *object, spec errSpec) {
-	o.boxVal = spec.msg
+	o.boxVal, o.msgMinLen = spec.msg, spec.minLen
 	s.fillTree(o, spec)
 	s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(o.boxVal)
 }
@@ -159,7 +161,9 @@ func (s *system) fillError(o *object, spec errSpec) {
 // that o is: Error's result.
 func (s *system) errorText(o *object) value {
 	if o.boxVal == strAny {
-		return s.uncomputedString("the message of " + o.name + ", which fencecheck does not compute")
+		v := s.uncomputedString("the message of " + o.name + ", which fencecheck does not compute")
+		v.minLen = o.msgMinLen
+		return v
 	}
 	return constVal(o.boxVal)
 }

@@ -71,6 +71,11 @@ func (p *proc) guessAt(cur, join, r int, kind GuessKind, pos token.Pos, of strin
 	if len(answers) == 0 {
 		answers = []int64{0, 1}
 	}
+	if len(answers) == 1 {
+		// One answer Go's must be: no guess.
+		p.emitTo(cur, model.AssignOp(r, model.C(answers[0])), join, pos, Origin{})
+		return
+	}
 	site := p.s.guessSites
 	p.s.guessSites++
 	for _, v := range answers {

@@ -226,6 +226,10 @@ type object struct {
 	// cells of its own.
 	box    bool
 	boxVal int64
+	// msgMinLen is, for an error whose message boxVal is a string the
+	// model does not compute, a length the message has at least (the
+	// bytes of fmt.Errorf's format outside its verbs).
+	msgMinLen int64
 	// wraps is, for an error fmt.Errorf made with %w, the error it wraps
 	// (errwrap.go); boxVal is then the id of its message, as for an error
 	// errors.New made.
