@@ -166,7 +166,11 @@ func (g guarded) Check(ctx context.Context, p *model.Program, m model.Model) (*e
 		return r, err
 	}
 	if asked, followed := g.s.guessesIn(p, r.Trace); len(asked) > 0 {
-		return g.confirm(ctx, p, m, r, asked, followed)
+		r, err := g.confirm(ctx, p, m, r, asked, followed)
+		if gi, ok := errors.AsType[*guessInconclusive](err); ok {
+			return gi.r, nil
+		}
+		return r, err
 	}
 	return r, nil
 }

@@ -115,8 +115,9 @@ func (s *system) guessAnswers(site int) []int64 {
 	return out
 }
 
-// withAnswers returns p in which each guess gives, at the inputs of the
-// questions of answers, their answer, and nothing anywhere else.
+// withAnswers returns p in which each guess, at the inputs of a question
+// of answers, gives only that question's answer; elsewhere it is left as
+// it is.
 func (s *system) withAnswers(p *model.Program, answers []guessAt) *model.Program {
 	c := p.Clone()
 	for q, orig := range s.sys.Origins {
@@ -125,83 +126,153 @@ func (s *system) withAnswers(p *model.Program, answers []guessAt) *model.Program
 			if g == nil || q >= len(c.Procs) || t >= len(c.Procs[q].Trans) {
 				continue
 			}
-			var at model.Expr
+			var other model.Expr // at the inputs of a question answered otherwise
 			for _, a := range answers {
-				if a.g.Site != g.Site || a.answer != g.Answer {
+				if a.g.Site != g.Site || a.answer == g.Answer {
 					continue
 				}
 				var here model.Expr = model.C(1)
 				for i, e := range g.Inputs {
 					here = model.Bin(model.OpAnd, here, model.Bin(model.OpEq, e, model.C(a.inputs[i])))
 				}
-				if at == nil {
-					at = here
+				if other == nil {
+					other = here
 				} else {
-					at = model.Bin(model.OpOr, at, here)
+					other = model.Bin(model.OpOr, other, here)
 				}
 			}
 			tr := &c.Procs[q].Trans[t]
 			switch {
-			case at == nil:
+			case other == nil:
+			case len(g.Inputs) == 0:
 				tr.Op = model.GuardOp(model.C(0))
-			case len(g.Inputs) > 0:
-				// Only at those inputs; under x86-TSO the locked step
-				// also waits for the buffer, which only closes runs.
-				tr.Op = model.LockedOp(model.GuardOp(at), tr.Op)
+			default:
+				// Under x86-TSO the locked step also waits for the
+				// buffer, which only leaves runs out.
+				tr.Op = model.LockedOp(model.GuardOp(model.Not(other)), tr.Op)
 			}
 		}
 	}
 	return c
 }
 
+// maxGuessSearches bounds the searches that confirm one counterexample.
+const maxGuessSearches = 32
+
 // confirm checks counterexample r of p, which asks the questions asked,
 // under every combination of their answers (see the comment at the top).
-// It returns the counterexample found with the answers r took, or a
-// *guessGap.
+// It returns a counterexample with the answers r took, or a *guessGap.
 func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r *engines.Result, asked []guessAt, followed bool) (*engines.Result, error) {
-	s := g.s
-	gap := &guessGap{reached: s.reachedText(p, r.Trace), taken: asked}
+	gap := &guessGap{reached: g.s.reachedText(p, r.Trace), taken: asked}
 	if !followed {
 		gap.why = "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's)"
 		return nil, gap
 	}
+	c := confirmation{g: g, ctx: ctx, p: p, m: m, gap: gap, original: asked}
+	if err := c.under(nil, asked); err != nil {
+		return nil, err
+	}
+	if c.found != nil {
+		return c.found, nil
+	}
+	return r, nil
+}
+
+// A confirmation is the search for a counterexample under every answer.
+type confirmation struct {
+	g        guarded
+	ctx      context.Context
+	p        *model.Program
+	m        model.Model
+	gap      *guessGap
+	original []guessAt
+	searches int
+	// found is the counterexample under the original answers.
+	found *engines.Result
+}
+
+// under checks, with the answers fixed held, every combination of answers
+// to the questions asked: each combination's search must reach a bad
+// state asking nothing else, or every combination of what it asks
+// besides, in turn. It returns a *guessGap, or the error or inconclusive
+// result of a search (as an error), or nil.
+func (c *confirmation) under(fixed, asked []guessAt) error {
+	s := c.g.s
 	combos := 1
 	choices := make([][]int64, len(asked))
 	for i, a := range asked {
 		choices[i] = s.guessAnswers(a.g.Site)
 		combos *= len(choices[i])
 		if combos > maxGuessCombinations {
-			gap.why = fmt.Sprintf("and fencecheck checks at most %d combinations of the other answers", maxGuessCombinations)
-			return nil, gap
+			c.gap.why = fmt.Sprintf("and fencecheck checks at most %d combinations of the other answers", maxGuessCombinations)
+			return c.gap
 		}
 	}
-	found := r // replaced by the search with r's answers, none guessed
 	for k := range combos {
-		answers := slices.Clone(asked)
-		same := true
-		for i := range answers {
-			answers[i].answer = choices[i][k%len(choices[i])]
+		answers := slices.Clone(fixed)
+		for i, a := range asked {
+			a.answer = choices[i][k%len(choices[i])]
 			k /= len(choices[i])
-			same = same && answers[i].answer == asked[i].answer
+			answers = append(answers, a)
 		}
-		r2, err := g.checkFaults(ctx, s.withAnswers(p, answers), m)
-		if err != nil || r2 == nil {
-			return r2, err
+		if c.searches++; c.searches > maxGuessSearches {
+			c.gap.why = fmt.Sprintf("and fencecheck searches at most %d times for runs under the other answers", maxGuessSearches)
+			return c.gap
 		}
-		switch r2.Status {
+		r, err := c.g.checkFaults(c.ctx, s.withAnswers(c.p, answers), c.m)
+		if err != nil {
+			return err
+		}
+		switch r.Status {
 		case engines.Unsafe:
-			if same {
-				found = r2
-			}
 		case engines.Safe:
-			gap.other = answers
-			return nil, gap
+			c.gap.other = answers
+			return c.gap
 		default:
-			return r2, nil
+			return &guessInconclusive{r}
+		}
+		if c.found == nil && sameAnswers(answers, c.original) {
+			c.found = r
+		}
+		more, followed := s.guessesIn(c.p, r.Trace)
+		var fresh []guessAt
+		for _, q := range more {
+			if !slices.ContainsFunc(answers, func(a guessAt) bool { return a.key() == q.key() }) {
+				fresh = append(fresh, q)
+			}
+		}
+		if !followed {
+			c.gap.taken, c.gap.why = more, "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's)"
+			return c.gap
+		}
+		if len(fresh) > 0 {
+			if err := c.under(answers, fresh); err != nil {
+				return err
+			}
 		}
 	}
-	return found, nil
+	return nil
 }
+
+// sameAnswers reports whether answers begins with the questions of
+// original, answered as there.
+func sameAnswers(answers, original []guessAt) bool {
+	if len(answers) < len(original) {
+		return false
+	}
+	for i, o := range original {
+		if answers[i].key() != o.key() || answers[i].answer != o.answer {
+			return false
+		}
+	}
+	return true
+}
+
+// A guessInconclusive carries the inconclusive result of a search that
+// confirms a counterexample.
+type guessInconclusive struct{ r *engines.Result }
+
+func (e *guessInconclusive) Error() string { return e.r.Reason }
 
 // reachedText says what counterexample t of p reaches: the bad state of the
 // system's program, or a data race for the race question's.

@@ -254,3 +254,24 @@ func shorterOnOnePath() { // want `^inconclusive: system shorterOnOnePath: the p
 	}
 	wg.Wait()
 }
+
+// everyPathPanics: whatever Go's answers are, a panic is reached: with
+// the prefix, the first; without it, the suffix check (a question the
+// first run did not ask) leads to one of the other two.
+//
+//fencecheck:system
+func everyPathPanics() {
+	var x atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { x.Store(1); wg.Done() }()
+	s := fmt.Sprint(x.Load())
+	if strings.HasPrefix(s, "1") {
+		panic("prefix") // want `^SC: system everyPathPanics is wrong even under sequential consistency: the panic is reached here`
+	}
+	if strings.HasSuffix(s, "1") {
+		panic("suffix")
+	} else {
+		panic("neither")
+	}
+}
