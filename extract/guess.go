@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -166,66 +165,16 @@ func (s *system) varargDeps(fr *frame, sl *ssa.Slice) ([]model.Expr, bool) {
 }
 
 // varargsOnly returns the interface values stored into the array of a
-// call's ... argument sl, in order, when the array is go/ssa's varargs
-// array: each element stored once, by a MakeInterface, and neither the
-// array nor the slice used by anything but that and the one call (no
-// args[0] = x after the literal, no &args[1], no helper given the slice).
+// call's ... argument sl, in order (appendArgs), each made by a
+// MakeInterface.
 func varargsOnly(sl *ssa.Slice) ([]*ssa.MakeInterface, bool) {
-	if sl.Low != nil || sl.High != nil || sl.Max != nil {
-		return nil, false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
+	vals, ok := appendArgs(sl)
 	if !ok {
 		return nil, false
 	}
-	at, ok := deref(arr.Type()).Underlying().(*types.Array)
-	if !ok {
-		return nil, false
-	}
-	calls := 0
-	for _, r := range *sl.Referrers() {
-		switch r.(type) {
-		case *ssa.DebugRef:
-		case ssa.CallInstruction:
-			calls++
-		default:
-			return nil, false
-		}
-	}
-	if calls != 1 {
-		return nil, false
-	}
-	elems := make([]*ssa.MakeInterface, at.Len())
-	for _, ref := range *arr.Referrers() {
-		if ref == sl {
-			continue
-		}
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			return nil, false
-		}
-		k, ok := ia.Index.(*ssa.Const)
-		if !ok {
-			return nil, false
-		}
-		i, exact := constant.Int64Val(k.Value)
-		if !exact || i < 0 || i >= at.Len() || elems[i] != nil {
-			return nil, false
-		}
-		refs := *ia.Referrers()
-		if len(refs) != 1 {
-			return nil, false
-		}
-		st, ok := refs[0].(*ssa.Store)
-		if !ok || st.Addr != ia {
-			return nil, false
-		}
-		if elems[i], ok = st.Val.(*ssa.MakeInterface); !ok {
-			return nil, false
-		}
-	}
-	for _, e := range elems {
-		if e == nil {
+	elems := make([]*ssa.MakeInterface, len(vals))
+	for i, v := range vals {
+		if elems[i], ok = v.(*ssa.MakeInterface); !ok {
 			return nil, false
 		}
 	}

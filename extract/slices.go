@@ -492,9 +492,11 @@ func appendCall(args []ssa.Value) *ssa.Call {
 	return nil
 }
 
-// appendArgs returns the values append's variadic argument v holds, in
+// appendArgs returns the values a call's variadic argument v holds, in
 // order: the stores go/ssa makes into the array it slices. ok is false
-// when v is another slice.
+// when v is another slice, or when the array is reached otherwise than by
+// one store per element and the slice used otherwise than by the one call
+// (xs := []T{a, b}; xs[0] = c; append(s, xs...) appends c, b).
 func appendArgs(v ssa.Value) ([]ssa.Value, bool) {
 	if c, isConst := v.(*ssa.Const); isConst && c.Value == nil {
 		return nil, true // append(x) appends nothing
@@ -511,25 +513,48 @@ func appendArgs(v ssa.Value) ([]ssa.Value, bool) {
 	if !ok {
 		return nil, false
 	}
+	calls := 0
+	for _, r := range *sl.Referrers() {
+		switch r.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			calls++
+		default:
+			return nil, false
+		}
+	}
+	if calls != 1 {
+		return nil, false
+	}
 	out := make([]ssa.Value, at.Len())
 	for _, r := range *arr.Referrers() {
+		if r == sl {
+			continue
+		}
+		if _, isDebug := r.(*ssa.DebugRef); isDebug {
+			continue
+		}
 		ia, isIA := r.(*ssa.IndexAddr)
 		if !isIA {
-			continue
+			return nil, false
 		}
 		k, isConst := ia.Index.(*ssa.Const)
 		if !isConst {
 			return nil, false
 		}
 		i, exact := constant.Int64Val(k.Value)
-		if !exact || i < 0 || i >= at.Len() {
+		if !exact || i < 0 || i >= at.Len() || out[i] != nil {
 			return nil, false
 		}
-		for _, rr := range *ia.Referrers() {
-			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == ia {
-				out[i] = st.Val
-			}
+		refs := *ia.Referrers()
+		if len(refs) != 1 {
+			return nil, false
 		}
+		st, isStore := refs[0].(*ssa.Store)
+		if !isStore || st.Addr != ia {
+			return nil, false
+		}
+		out[i] = st.Val
 	}
 	for _, v := range out {
 		if v == nil {
