@@ -591,6 +591,11 @@ func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, 
 		})
 	}
 	return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
+		if q.obj.owner >= 0 {
+			// A cell of the goroutine's own that an index known only at
+			// run time names: its register, as a constant index's.
+			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+		}
 		return []model.Op{model.ReadOp(s.varFor(q), r)}
 	})
 }

@@ -1146,7 +1146,10 @@ func (s *system) lowerSite(site *chanSite, pcs map[int]*procChan, withdraw func(
 	emit(site.from, publish, wait)
 	for k, c := range site.cases {
 		if c.always {
-			immediate(wait, k, c, withdraw(q))
+			// The timer fires while the offers wait, unless a partner
+			// has taken one already (it is committed: Go's select
+			// returns its case).
+			immediate(wait, k, c, append(noSync(guard(eq(model.V(pc.sel), 0))), withdraw(q)...))
 			continue
 		}
 		if c.ch == nil {

@@ -132,21 +132,15 @@ func (s *system) interiorExpr(p pointer, pos token.Pos) model.Expr {
 	return sum
 }
 
-// aliasHint is what the next round needs of an alias: the heap id of its
-// object and its path.
+// aliasHint is what the next round needs of an alias: the object it lies
+// in and its path.
 type aliasHint struct {
-	owner int // heap id of the object
+	owner int // position in the hint's objects of that object, plus one
 	path  []step
 }
 
-// hintAlias returns the hint entry of the alias o.
-func (s *system) hintAlias(o *object) hintObj {
-	return hintObj{index: -1, typ: o.typ, name: o.name,
-		alias: &aliasHint{owner: s.heap.ids[o.within.obj], path: slices.Clone(o.within.path)}}
-}
-
 // restoreAlias makes, at the start of a round, the alias an earlier round
-// found; its object has a smaller heap id, so it exists already.
+// found; its object is restored already (initHeap).
 func (s *system) restoreAlias(ho hintObj) *object {
 	owner := s.heap.heap[ho.alias.owner-1]
 	p := pointer{obj: owner, path: slices.Clone(ho.alias.path)}

@@ -194,11 +194,15 @@ func (s *system) initHeap(h *heapHint) {
 		s.intern(str)
 	}
 	defer s.restoreErrorTrees(h)
-	for _, ho := range h.objs {
-		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
+	// Aliases after the objects they lie in, which may come later in the
+	// hint (a list's element kept in a map before the list).
+	s.heap.heap = make([]*object, len(h.objs))
+	for i, ho := range h.objs {
 		if ho.alias != nil {
-			o = s.restoreAlias(ho)
-		} else if ho.box {
+			continue
+		}
+		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
+		if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
 		} else if ho.errKey != "" {
@@ -207,8 +211,22 @@ func (s *system) initHeap(h *heapHint) {
 		} else {
 			s.heap.pending[ho.index] = o
 		}
-		s.heap.heap = append(s.heap.heap, o)
-		s.heap.ids[o] = len(s.heap.heap)
+		s.heap.heap[i] = o
+		s.heap.ids[o] = i + 1
+	}
+	for progress := true; progress; {
+		progress = false
+		for i, ho := range h.objs {
+			if ho.alias == nil || s.heap.heap[i] != nil || s.heap.heap[ho.alias.owner-1] == nil {
+				continue
+			}
+			o := s.restoreAlias(ho)
+			s.heap.heap[i], s.heap.ids[o] = o, i+1
+			progress = true
+		}
+	}
+	if slices.Contains(s.heap.heap, nil) {
+		panic("an alias of the heap hint lies in no object of it")
 	}
 }
 
@@ -634,13 +652,15 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		h.written[k] = true
 	}
 	src := map[int]*object{} // the objects of h.objs, by position
+	at := map[*object]int{}  // the position in h.objs, plus one
+	var aliases []*object
 	for _, o := range s.heap.heap {
 		if o.box {
 			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
 			continue
 		}
 		if o.within != nil {
-			h.objs = append(h.objs, s.hintAlias(o))
+			aliases = append(aliases, o)
 			continue
 		}
 		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
@@ -654,6 +674,15 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		}
 		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey})
 		src[len(h.objs)-1] = o
+		at[o] = len(h.objs)
+	}
+	// Aliases last, named by the positions of the objects they lie in
+	// (an alias in an object this round did not keep is found again).
+	for _, o := range aliases {
+		if owner := at[o.within.obj]; owner > 0 {
+			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.name,
+				alias: &aliasHint{owner: owner, path: slices.Clone(o.within.path)}})
+		}
 	}
 	s.hintErrorTrees(h, src)
 	return h
@@ -730,6 +759,11 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 		})
 	}
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		if q.obj.owner >= 0 {
+			// A cell of the goroutine's own that an index known only at
+			// run time names: its register, as a constant index's.
+			return []model.Op{model.AssignOp(p.privateReg(q), e)}
+		}
 		s.wrotePtrCell(q)
 		return []model.Op{model.WriteOp(s.varFor(q), e)}
 	})
@@ -761,6 +795,9 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 		})
 	}
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		if q.obj.owner >= 0 {
+			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
+		}
 		return []model.Op{model.ReadOp(s.varFor(q), reg)}
 	})
 }
