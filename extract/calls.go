@@ -135,6 +135,90 @@ func pointerFree(t types.Type) bool {
 // fmt.Errorf).
 func argProblem(v ssa.Value) string { return argProblemAt(v, nil) }
 
+// fmtMethod returns the method of t that fmt, log and errors' formatting
+// call in place of printing the value (Error, String, Format, GoString),
+// when code outside the standard library declares it: it may read or
+// write the system's memory, lock or panic; or nil.
+func (x *extractor) fmtMethod(t types.Type) *types.Func {
+	mset := types.NewMethodSet(t)
+	for _, name := range []string{"Error", "String", "Format", "GoString"} {
+		sel := mset.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		m, ok := sel.Obj().(*types.Func)
+		if !ok || m.Pkg() == nil {
+			continue
+		}
+		file := x.fset.Position(m.Pos()).Filename
+		inGoroot := strings.HasPrefix(file, "$GOROOT") || gorootSrc() != "" && strings.HasPrefix(file, gorootSrc())
+		first, _, _ := strings.Cut(m.Pkg().Path(), "/")
+		if file == "" {
+			// Without a position (the export data of the standard
+			// library): by its path.
+			inGoroot = !strings.Contains(first, ".")
+		}
+		if !inGoroot {
+			return m
+		}
+	}
+	return nil
+}
+
+// fmtMethodArg describes an operand of a formatting call's ... argument
+// (args, the call's arguments) whose type has a method fmtMethod returns,
+// or returns "". fr, when not nil, tells the dynamic types of interface
+// values a goroutine passes on.
+func (s *system) fmtMethodArg(fr *frame, args []ssa.Value) string {
+	if len(args) == 0 {
+		return ""
+	}
+	elems, ok := appendArgs(args[len(args)-1])
+	if !ok {
+		return ""
+	}
+	describe := func(t types.Type, m *types.Func) string {
+		return fmt.Sprintf("a value of type %s, whose method %s formatting calls (fencecheck does not run it there)", t, m.Name())
+	}
+	for _, e := range elems {
+		for {
+			ci, ok := e.(*ssa.ChangeInterface)
+			if !ok {
+				break
+			}
+			e = ci.X
+		}
+		if mi, ok := e.(*ssa.MakeInterface); ok {
+			if m := s.x.fmtMethod(mi.X.Type()); m != nil {
+				return describe(mi.X.Type(), m)
+			}
+			continue
+		}
+		if fr == nil {
+			continue
+		}
+		v, ok := fr.vals[e]
+		if !ok {
+			continue
+		}
+		switch v.kind {
+		case vIface:
+			if m := s.x.fmtMethod(v.typ); m != nil {
+				return describe(v.typ, m)
+			}
+		case vRef:
+			for _, o := range v.objs {
+				if dt := dynType(o); dt != nil {
+					if m := s.x.fmtMethod(dt); m != nil {
+						return describe(dt, m)
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // argProblemAt is argProblem where readOnly, when not nil, tells the values
 // whose value a goroutine knows to be only readable (readOnlyArg).
 func argProblemAt(v ssa.Value, readOnly func(ssa.Value) bool) string {
@@ -528,6 +612,9 @@ func (p *proc) checkArgs(fr *frame, in *ssa.Call, fn *ssa.Function, vals []value
 			return fmt.Sprintf("passing %s to %s", why, fn.String())
 		}
 	}
+	if why := p.s.fmtMethodArg(fr, args); why != "" {
+		return fmt.Sprintf("passing %s to %s", why, fn.String())
+	}
 	return ""
 }
 
@@ -682,6 +769,9 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 			if why := argProblem(a); why != "" {
 				s.unsupported(pos, "passing %s to %s", why, fn.String())
 			}
+		}
+		if why := s.fmtMethodArg(fr, args); why != "" {
+			s.unsupported(pos, "passing %s to %s", why, fn.String())
 		}
 		if k != callPure {
 			s.fail(pos, "the setup of system %s ends the program (%s)", s.name, fn.String())

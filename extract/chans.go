@@ -771,7 +771,7 @@ func (s *system) lowerChannels() {
 	for _, d := range s.deadlines {
 		for _, n := range d.nodes() {
 			if n.expired < 0 {
-				n.expired = s.newChanVar(n.ch.name+".expired", boolT, 0, n.pos)
+				n.expired = s.newChanVar(n.ch.name+".expired", boolT, b2i(n.ch.initClosed && n.pastInSetup()), n.pos)
 			}
 		}
 	}

@@ -36,11 +36,28 @@ type ctxNode struct {
 	ch       *channel // Done; nil for Background and TODO
 	deadline bool     // WithTimeout, WithDeadline
 	pos      token.Pos
+	// past marks a context whose deadline has passed when it is made
+	// (WithTimeout of a duration not above 0, WithDeadline of a time not
+	// after the reading it was taken from): Go cancels it, as expired,
+	// before WithTimeout returns.
+	past bool
 	// expired is the variable that holds whether a deadline (its own or an
 	// ancestor's) cancelled the context, for Err to tell
 	// context.DeadlineExceeded from context.Canceled; made by
 	// lowerChannels for the contexts that have a deadline, else -1.
 	expired int
+}
+
+// pastInSetup reports whether the set-up made n, or the context it
+// derives from, with a deadline that had passed: it starts cancelled, as
+// expired.
+func (n *ctxNode) pastInSetup() bool {
+	for m := n; m != nil; m = m.parent {
+		if m.past {
+			return m.ch != nil && m.ch.initClosed
+		}
+	}
+	return false
 }
 
 // mayExpire reports whether a deadline can cancel n.
@@ -88,6 +105,7 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		// WithCancelCause's cancel function takes the cause, which only
 		// context.Cause reads (not modelled): it cancels as WithCancel's.
 		n := s.deriveCtx(args[0], fn.Name() != "WithCancel" && fn.Name() != "WithCancelCause", pos)
+		n.past = n.deadline && s.deadlinePassed(fn.Name(), args[1], pos)
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
 		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
@@ -128,6 +146,26 @@ func (s *system) deriveCtx(parent value, deadline bool, pos token.Pos) *ctxNode 
 		s.deadlines = append(s.deadlines, n)
 	}
 	return n
+}
+
+// deadlinePassed reports whether the deadline arg of context.name (a
+// duration for WithTimeout, a time for WithDeadline) has passed when the
+// context is made: a constant duration not above 0, or a reading of the
+// clock (or the zero Time) moved by a constant not above 0, since the
+// clock has not gone back since it was read.
+func (s *system) deadlinePassed(name string, arg value, pos token.Pos) bool {
+	if name == "WithTimeout" {
+		d, ok := arg.constant()
+		return ok && d <= 0
+	}
+	if arg.clock != nil && arg.clock.dur {
+		return false
+	}
+	if arg.clock == nil && arg.kind != vInt && !(arg.kind == vAgg && len(arg.agg) == 0) {
+		return false
+	}
+	c := s.clockOf(arg, pos)
+	return c.offE == nil && c.off <= 0
 }
 
 // setupCancel executes cancel() of the setup.

@@ -118,6 +118,9 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 		if strings.Contains(f, "%w") && !s.wrapSpec(&spec, f, c.Args[1], fr) {
 			return errSpec{}, false
 		}
+		if s.fmtMethodArg(fr, c.Args) != "" {
+			return errSpec{}, false // its message calls the program's own methods
+		}
 		return spec, plainArgs(c.Args[1], readOnly)
 	case isErrorsFunc(fn, "errors", "Join"):
 		return s.joinSpec(c.Args[0], fr)

@@ -1581,6 +1581,12 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		// A goroutine's own context, made once: a node of the tree like
 		// the set-up's, which nothing can reach before it is made.
 		fr.vals[in] = v
+		if n := v.tup[0].ctx; n.past {
+			// Go cancels it, as expired, before WithTimeout returns.
+			c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), cancel: n, expire: true, pos: in.Pos()}
+			s.chanCloses = append(s.chanCloses, c)
+			return c.to
+		}
 		return cur
 	}
 	if len(args) > 0 && args[0].kind == vTicker {

@@ -644,6 +644,10 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		return s.setupSyncMapOp(f.fn, args, pos, *spawns)
 	}
 	if v, ok := s.contextCall(f.fn, args, pos); ok {
+		if v.kind == vTuple && v.tup[0].ctx.past {
+			// Go cancels it before WithTimeout returns.
+			s.setupCancel(v.tup[0].ctx)
+		}
 		return v
 	}
 	if isTimeFunc(f.fn, "AfterFunc") {
