@@ -310,8 +310,9 @@ func (s *system) guessText(a guessAt) string {
 func (s *system) inputsText(a guessAt) string {
 	var parts []string
 	for i, e := range a.g.Inputs {
-		if i < len(a.inputs) {
-			parts = append(parts, fmt.Sprintf("%s = %d", s.inputName(a.g.Proc, e), a.inputs[i]))
+		if name := s.inputName(a.g.Proc, e); i < len(a.inputs) && !strings.Contains(name, "$") {
+			// Inputs the source names (not go/ssa's temporaries).
+			parts = append(parts, fmt.Sprintf("%s = %d", name, a.inputs[i]))
 		}
 	}
 	if len(parts) == 0 {
@@ -353,7 +354,9 @@ func (s *system) guessStepText(g *extract.Guess) string {
 func (s *system) guessesText(as []guessAt) string {
 	var answers []string
 	for _, a := range as {
-		answers = append(answers, s.guessText(a))
+		if txt := s.guessText(a); !slices.Contains(answers, txt) {
+			answers = append(answers, txt) // one call inlined twice, once
+		}
 	}
 	return strings.Join(answers, " and ")
 }

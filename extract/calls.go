@@ -681,10 +681,14 @@ func (p *proc) pureResults(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 		}
 		join := p.newLoc(in.Pos())
 		kind := GuessBool
+		var answers []int64
 		if isErr {
 			kind = GuessError
+			if isErrorsFunc(fn, "fmt", "Errorf") || isErrorsFunc(fn, "errors", "New") {
+				answers = []int64{1} // never nil
+			}
 		}
-		p.guessAt(cur, join, r, kind, in.Pos(), "the result of "+p.s.callName(fr, in, fn), inputs)
+		p.guessAt(cur, join, r, kind, in.Pos(), "the result of "+p.s.callName(fr, in, fn), inputs, answers...)
 		cur = join
 		if isErr {
 			vals[k] = value{kind: vOpaque, why: "the error returned by " + p.s.callName(fr, in, fn), e: model.R(r)}

@@ -18,6 +18,10 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		if r := recover(); r != nil {
 			if u, ok := r.(unsupported); ok {
 				pos, where := s.x.localize(u.pos, s.decl)
+				if where == "" && pos.IsValid() && (pos < s.decl.Pos() || pos > s.decl.End()) && strings.HasPrefix(u.msg, unsupportedPrefix) {
+					// In a function the system calls: which system.
+					where = " (system " + s.name + ")"
+				}
 				sys, diag = nil, &Diagnostic{Pos: pos, Message: u.msg + where}
 				return
 			}

@@ -275,3 +275,19 @@ func everyPathPanics() {
 		panic("neither")
 	}
 }
+
+// errorfNeverNil: fmt.Errorf returns an error, never nil, even with a nil
+// %w operand.
+//
+//fencecheck:system
+func errorfNeverNil() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := fmt.Errorf("x %w", nil); err == nil {
+			panic("nil error")
+		}
+	}()
+	wg.Wait()
+}
