@@ -651,37 +651,44 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	for k := range s.heap.written {
 		h.written[k] = true
 	}
-	src := map[int]*object{} // the objects of h.objs, by position
-	at := map[*object]int{}  // the position in h.objs, plus one
-	var aliases []*object
+	// The objects this round keeps, in heap order; an alias only with
+	// the object it lies in (else it is found again).
+	keep := map[*object]bool{}
 	for _, o := range s.heap.heap {
-		if o.box {
-			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
-			continue
-		}
-		if o.within != nil {
-			aliases = append(aliases, o)
+		if o.box || o.within != nil {
 			continue
 		}
 		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
 		reserved := s.heap.pending[o.id] == o || o.errKey != "" && s.heap.keyed[o.errKey] == o
-		if !allocated && (complete || !reserved) {
-			continue // reserved but not allocated in this round
-		}
-		name := o.name
-		if o.named {
-			name = o.raw
-		}
-		h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey})
-		src[len(h.objs)-1] = o
-		at[o] = len(h.objs)
+		keep[o] = allocated || !complete && reserved
 	}
-	// Aliases last, named by the positions of the objects they lie in
-	// (an alias in an object this round did not keep is found again).
-	for _, o := range aliases {
-		if owner := at[o.within.obj]; owner > 0 {
+	at := map[*object]int{} // the position in h.objs, plus one
+	n := 0
+	for _, o := range s.heap.heap {
+		if o.box || keep[o] || o.within != nil && keep[o.within.obj] {
+			n++
+			at[o] = n
+		}
+	}
+	src := map[int]*object{} // the objects of h.objs, by position
+	for _, o := range s.heap.heap {
+		switch {
+		case at[o] == 0:
+			continue
+		case o.box:
+			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.raw, box: true, val: o.boxVal})
+		case o.within != nil:
+			// Named by the position of the object it lies in, which
+			// may come after it.
 			h.objs = append(h.objs, hintObj{index: -1, typ: o.typ, name: o.name,
-				alias: &aliasHint{owner: owner, path: slices.Clone(o.within.path)}})
+				alias: &aliasHint{owner: at[o.within.obj], path: slices.Clone(o.within.path)}})
+		default:
+			name := o.name
+			if o.named {
+				name = o.raw
+			}
+			h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey})
+			src[len(h.objs)-1] = o
 		}
 	}
 	s.hintErrorTrees(h, src)
