@@ -187,10 +187,7 @@ func (p *proc) guessCompare(fr *frame, in *ssa.BinOp, cur int, of string) int {
 	if !used(in) {
 		return cur
 	}
-	r := p.newReg(p.regName(fr, in), in.Type())
-	p.holds(r, fr, in)
-	fr.vals[in] = intVal(model.R(r))
-	next := p.newLoc(in.Pos())
+	r, next := p.choiceReg(fr, in)
 	p.guessAt(cur, next, r, GuessCompare, in.Pos(), of, p.s.inputsOf(fr, in.X, in.Y))
 	return next
 }

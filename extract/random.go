@@ -47,10 +47,7 @@ func (p *proc) randCall(fr *frame, in *ssa.Call, args []value, cur int) int {
 	if !used(in) {
 		return cur
 	}
-	r := p.newReg(p.regName(fr, in), in.Type())
-	p.holds(r, fr, in)
-	fr.vals[in] = intVal(model.R(r))
-	next := p.newLoc(in.Pos())
+	r, next := p.choiceReg(fr, in)
 	for k := range n {
 		p.emitTo(cur, model.AssignOp(r, model.C(k)), next, in.Pos(), Origin{})
 	}

@@ -438,16 +438,22 @@ func (p *proc) runtimeCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []val
 	return 0, false
 }
 
+// choiceReg binds in to a new register, which the steps of a choice from
+// the current location to next assign.
+func (p *proc) choiceReg(fr *frame, in ssa.Value) (r, next int) {
+	r = p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	fr.vals[in] = intVal(model.R(r))
+	return r, p.newLoc(in.Pos())
+}
+
 // choice binds the result of the call in to one of vals, each a step of its
 // own from cur.
 func (p *proc) choice(fr *frame, in ssa.Value, vals []int64, cur int) int {
 	if !used(in) {
 		return cur
 	}
-	r := p.newReg(p.regName(fr, in), in.Type())
-	p.holds(r, fr, in)
-	fr.vals[in] = intVal(model.R(r))
-	next := p.newLoc(in.Pos())
+	r, next := p.choiceReg(fr, in)
 	for _, v := range vals {
 		p.emitTo(cur, model.AssignOp(r, model.C(v)), next, in.Pos(), Origin{})
 	}
