@@ -140,6 +140,52 @@ func argProblem(v ssa.Value) string { return argProblemAt(v, nil) }
 // when code outside the standard library declares it: it may read or
 // write the system's memory, lock or panic; or nil.
 func (x *extractor) fmtMethod(t types.Type) *types.Func {
+	return x.fmtMethodIn(t, map[types.Type]bool{})
+}
+
+// fmtMethodIn is fmtMethod of t, or of what fmt prints inside a value of
+// type t: the elements of an array, a slice or a map, the exported
+// fields of a struct, what a pointer points to. seen holds the types
+// looked at already.
+func (x *extractor) fmtMethodIn(t types.Type, seen map[types.Type]bool) *types.Func {
+	if seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if m := x.ownFmtMethod(t); m != nil {
+		return m
+	}
+	if _, isPtr := t.(*types.Pointer); !isPtr {
+		if m := x.ownFmtMethod(types.NewPointer(t)); m != nil {
+			return m // an addressable element's pointer method
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return x.fmtMethodIn(u.Elem(), seen)
+	case *types.Slice:
+		return x.fmtMethodIn(u.Elem(), seen)
+	case *types.Pointer:
+		return x.fmtMethodIn(u.Elem(), seen)
+	case *types.Map:
+		if m := x.fmtMethodIn(u.Key(), seen); m != nil {
+			return m
+		}
+		return x.fmtMethodIn(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if f := u.Field(i); f.Exported() {
+				if m := x.fmtMethodIn(f.Type(), seen); m != nil {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ownFmtMethod is the method fmtMethod looks for, in t's own method set.
+func (x *extractor) ownFmtMethod(t types.Type) *types.Func {
 	mset := types.NewMethodSet(t)
 	for _, name := range []string{"Error", "String", "Format", "GoString"} {
 		sel := mset.Lookup(nil, name)

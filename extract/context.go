@@ -105,7 +105,8 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		// WithCancelCause's cancel function takes the cause, which only
 		// context.Cause reads (not modelled): it cancels as WithCancel's.
 		n := s.deriveCtx(args[0], fn.Name() != "WithCancel" && fn.Name() != "WithCancelCause", pos)
-		n.past = n.deadline && s.deadlinePassed(fn.Name(), args[1], pos)
+		// A parent already done cancels it first, with its own error.
+		n.past = n.deadline && !n.ch.initClosed && s.deadlinePassed(fn.Name(), args[1], pos)
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
 		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
@@ -190,7 +191,7 @@ func (s *system) ctxMethod(recv value, name string, pos token.Pos) value {
 		if recv.ctx.ch == nil || !recv.ctx.ch.initClosed {
 			return value{kind: vNil}
 		}
-		return s.ctxError(false)
+		return s.ctxError(recv.ctx.pastInSetup())
 	}
 	s.unsupported(pos, "the method %s of a context (Done, Err and cancellation are modelled)", name)
 	return value{}

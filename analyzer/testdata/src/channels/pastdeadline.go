@@ -66,3 +66,31 @@ func ownFutureDeadline() {
 	}()
 	wg.Wait()
 }
+
+// setupErrExpired: the set-up reads Err of a context that expired when it
+// was made: context.DeadlineExceeded, not Canceled.
+//
+//fencecheck:system
+func setupErrExpired() {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	err := ctx.Err()
+	go cancel()
+	if err != context.DeadlineExceeded {
+		panic("not expired")
+	}
+}
+
+// setupErrCancelledFirst: a child of a cancelled parent is cancelled by
+// the parent first, with its error, though its own timeout is 0.
+//
+//fencecheck:system
+func setupErrCancelledFirst() {
+	parent, cancelParent := context.WithCancel(context.Background())
+	cancelParent()
+	child, cancel := context.WithTimeout(parent, 0)
+	err := child.Err()
+	go cancel()
+	if err != context.Canceled {
+		panic("not the parent's error")
+	}
+}

@@ -51,3 +51,21 @@ func joinedNil() {
 	}()
 	wg.Wait()
 }
+
+// stringerElements: fmt calls String on each element of a slice and on
+// an exported field of a struct.
+//
+//fencecheck:system
+func stringerElements() { // want `^inconclusive: system stringerElements: a run reaches passing a value of type \[\]uncomputed\.counted, whose method String formatting calls`
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		_ = fmt.Sprint([]counted{1, 2})
+	}()
+	go func() {
+		defer wg.Done()
+		_ = fmt.Sprint(struct{ C counted }{3})
+	}()
+	wg.Wait()
+}

@@ -1,0 +1,43 @@
+// Package labelbranch has two workers format a label from a counter they
+// take under a lock, branch on its prefix (an answer fencecheck does not
+// compute, taken both ways and confirmed under each), and then count
+// without the lock.
+//
+// Expected: racy.
+package labelbranch
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
+type stats struct {
+	mu    sync.Mutex
+	next  int
+	short int
+	total int
+}
+
+// system: the total is counted outside the lock on either path.
+//
+//fencecheck:system
+func system() {
+	s := &stats{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			s.mu.Lock()
+			s.next++
+			label := "job-" + strconv.Itoa(s.next)
+			if strings.HasPrefix(label, "job-1") {
+				s.short++
+			}
+			s.mu.Unlock()
+			s.total++
+		}()
+	}
+	wg.Wait()
+}
