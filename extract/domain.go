@@ -236,6 +236,30 @@ func (a abs) values() ([]int64, bool) {
 type absEnv struct {
 	regs []abs
 	vars []abs
+	// dirty lists the registers written since the last resetTo, so that a
+	// search puts back only those before its next step from one state.
+	dirty []int
+}
+
+// set gives register r the value a.
+func (env *absEnv) set(r int, a abs) {
+	env.dirty = append(env.dirty, r)
+	env.regs[r] = a
+}
+
+// resetTo makes the registers src again, src being what they were before
+// the writes since the last reset.
+func (env *absEnv) resetTo(src []abs) {
+	for _, r := range env.dirty {
+		env.regs[r] = src[r]
+	}
+	env.dirty = env.dirty[:0]
+}
+
+// load makes the registers src.
+func (env *absEnv) load(src []abs) {
+	copy(env.regs, src)
+	env.dirty = env.dirty[:0]
 }
 
 func addOv(a, b int64) (int64, bool) {
@@ -489,16 +513,16 @@ func (env *absEnv) refine(g model.Expr) bool {
 	old := env.regs[reg]
 	var keep []int64
 	for _, v := range vs {
-		env.regs[reg] = single(v)
+		env.set(reg, single(v))
 		if mayHold(env.eval(g)) {
 			keep = append(keep, v)
 		}
 	}
-	env.regs[reg] = old
+	env.set(reg, old)
 	if len(keep) == 0 {
 		return false
 	}
-	env.regs[reg] = fromSet(keep)
+	env.set(reg, fromSet(keep))
 	return true
 }
 
@@ -874,9 +898,17 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs) [][]ab
 		l := work[0]
 		work = work[1:]
 		inWork[l] = false
+		from := states[l]
+		env.load(from)
 		for _, ti := range q.Out(l) {
 			t := q.Trans[ti]
-			copy(env.regs, states[l])
+			if sameSlice(states[l], from) {
+				env.resetTo(from)
+			} else {
+				// A step to l itself changed its state.
+				from = states[l]
+				env.load(from)
+			}
 			if !p.step(env, t.Op, writeVar) {
 				continue
 			}
@@ -986,7 +1018,7 @@ func widenTo(old, n abs, thresholds []int64) abs {
 func (p *proc) step(env *absEnv, o model.Op, writeVar func(int, abs)) bool {
 	setReg := func(r int, a abs) {
 		lo, hi := p.regLimits(r)
-		env.regs[r] = clip(a, lo, hi)
+		env.set(r, clip(a, lo, hi))
 	}
 	switch o.Kind {
 	case model.Assign:
@@ -1095,4 +1127,10 @@ func (s *system) freeze(x int) {
 			}
 		}
 	}
+}
+
+// sameSlice reports whether a and b are the same slice (states are never
+// changed in place: a new state is a new slice).
+func sameSlice(a, b []abs) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

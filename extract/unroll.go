@@ -87,9 +87,10 @@ func (p *proc) unroll(vars []abs) ([][]abs, bool) {
 	noWrite := func(int, abs) {}
 	for next := 0; next < len(all); next++ {
 		st := all[next]
+		env.load(st.regs)
 		for _, ti := range q.Out(st.loc) {
 			t := q.Trans[ti]
-			copy(env.regs, st.regs)
+			env.resetTo(st.regs)
 			if !p.step(env, t.Op, noWrite) {
 				continue
 			}
