@@ -181,7 +181,7 @@ func (s *system) index(fr *frame, in *ssa.Index) value {
 		s.unsupported(in.Pos(), "indexing an array value of channels, functions, slices, maps or interfaces with an index known only at run time (index the array in memory instead)")
 	}
 	if n := in.X.Type().Underlying().(*types.Array).Len(); c < 0 || c >= n {
-		s.fail(in.Pos(), "index %d out of range [0:%d]", c, n)
+		s.goPanic(in.Pos(), "index %d out of range [0:%d]", c, n)
 	}
 	return partOf(x, fmt.Sprintf("[%d]", c), in.Type())
 }

@@ -197,14 +197,14 @@ func (x *extractor) ownFmtMethod(t types.Type) *types.Func {
 			continue
 		}
 		file := x.fset.Position(m.Pos()).Filename
-		inGoroot := strings.HasPrefix(file, "$GOROOT") || gorootSrc() != "" && strings.HasPrefix(file, gorootSrc())
-		first, _, _ := strings.Cut(m.Pkg().Path(), "/")
+		std := inGoroot(file)
 		if file == "" {
 			// Without a position (the export data of the standard
 			// library): by its path.
-			inGoroot = !strings.Contains(first, ".")
+			first, _, _ := strings.Cut(m.Pkg().Path(), "/")
+			std = !strings.Contains(first, ".")
 		}
-		if !inGoroot {
+		if !std {
 			return m
 		}
 	}

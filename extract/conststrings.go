@@ -137,7 +137,7 @@ func (s *system) indexString(x, i value, pos token.Pos) value {
 		s.unsupported(pos, "indexing a string known only at run time, or by an index known only at run time (strings are opaque values)")
 	}
 	if c < 0 || c >= int64(len(str)) {
-		s.fail(pos, "index %d out of range [0:%d]", c, len(str))
+		s.goPanic(pos, "index %d out of range [0:%d]", c, len(str))
 	}
 	return constVal(int64(str[c]))
 }

@@ -53,7 +53,7 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 	}
 	recv := s.get(fr, c.Value)
 	if recv.kind == vNil {
-		s.fail(pos, "a method call on a nil interface value")
+		s.goPanic(pos, "a method call on a nil interface value")
 	}
 	if recv.kind != vIface {
 		s.unsupported(pos, "a call of the interface method %s on %s (only interface values whose dynamic type is known in the system are modelled)", c.Method.Name(), describe(recv))

@@ -964,7 +964,7 @@ func (p *proc) pointerArg(v value, pos token.Pos) pointer {
 		p.s.checkInitAt(v.ptr, pos)
 		return v.ptr
 	case vNil:
-		p.s.fail(pos, "nil pointer dereference")
+		p.s.goPanic(pos, "nil pointer dereference")
 	}
 	p.s.unsupported(pos, "memory reached through %s", describe(v))
 	return pointer{}

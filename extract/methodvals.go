@@ -53,7 +53,7 @@ func (s *system) unbind(f value, args []value, pos token.Pos) (value, []value) {
 		case vNil:
 			// Go evaluates the method value, and panics, where it is
 			// made; the model meets the nil receiver at the call.
-			s.fail(pos, "a method value of a nil interface value")
+			s.goPanic(pos, "a method value of a nil interface value")
 		case vIface:
 		default:
 			s.unsupported(pos, "the method value %s of %s (only interface values whose dynamic type is known in the system are modelled)", m.Name(), describe(recv))

@@ -385,7 +385,7 @@ func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, c
 			return
 		}
 		u, ok := r.(unsupported)
-		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) && !isGoPanic(u.msg) {
+		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) && !u.goPanic {
 			panic(r)
 		}
 		p.restore(st)
@@ -393,7 +393,7 @@ func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, c
 		if !pos.IsValid() {
 			pos = in.Pos()
 		}
-		if isGoPanic(u.msg) {
+		if u.goPanic {
 			// A panic the lowering finds certain on this path, which a
 			// run may or may not take: a bad state where it is reached.
 			p.panicAt(panicSite{loc: cur, name: u.msg, pos: pos})
@@ -403,23 +403,6 @@ func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, c
 		next = p.refuseAt(cur, strings.TrimPrefix(u.msg, unsupportedPrefix), pos)
 	}()
 	return p.instr(fr, b, in, cur)
-}
-
-// isGoPanic reports whether msg, of a failure the lowering of a goroutine
-// met, is one of Go's run-time panics on values it computed (an index out
-// of range, a nil dereference, a division by zero).
-func isGoPanic(msg string) bool {
-	switch {
-	case strings.HasPrefix(msg, "index ") && strings.Contains(msg, " out of range"),
-		strings.HasPrefix(msg, "makeslice: "):
-		return true
-	}
-	switch msg {
-	case "nil pointer dereference", "a method call on a nil interface value", "a method value of a nil interface value",
-		"a method call on a nil *sync.Map", "negative shift amount", "integer division by zero":
-		return true
-	}
-	return false
 }
 
 // Tainted phis.

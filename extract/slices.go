@@ -106,7 +106,7 @@ func (s *system) makeSlice(fr *frame, in *ssa.MakeSlice, owner int) value {
 func (s *system) makeSliceOf(in *ssa.MakeSlice, n, c int64, owner int) value {
 	elem := s.sliceElem(in.Type(), in.Pos())
 	if n < 0 || c < n {
-		s.fail(in.Pos(), "makeslice: len %d or cap %d out of range", n, c)
+		s.goPanic(in.Pos(), "makeslice: len %d or cap %d out of range", n, c)
 	}
 	if c > maxSliceCap {
 		s.unsupported(in.Pos(), "a slice of %d elements (at most %d are modelled)", c, maxSliceCap)

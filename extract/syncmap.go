@@ -102,7 +102,7 @@ func (x *extractor) syncMapPkg() (*syncMapShims, error) {
 // first operation.
 func (s *system) syncMapOf(recv value, pos token.Pos) value {
 	if recv.kind == vNil {
-		s.fail(pos, "a method call on a nil *sync.Map")
+		s.goPanic(pos, "a method call on a nil *sync.Map")
 	}
 	if recv.kind != vPtr || recv.ptr.dynamic() {
 		s.unsupported(pos, "a sync.Map reached through %s (a sync.Map the code names is modelled)", describe(recv))

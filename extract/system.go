@@ -81,6 +81,24 @@ type extractor struct {
 type unsupported struct {
 	pos token.Pos
 	msg string
+	// goPanic marks one of Go's run-time panics on values the lowering
+	// computed (goPanic): in a goroutine, a bad state where a run reaches
+	// it (instrOrRefuse).
+	goPanic bool
+}
+
+// goPanic stops the lowering at one of Go's run-time panics (an index out
+// of range, a nil dereference, a division by zero) on values it computed:
+// in the set-up the system fails with msg, in a goroutine the panic is a
+// bad state where a run reaches it.
+func (s *system) goPanic(pos token.Pos, format string, args ...any) {
+	if !pos.IsValid() {
+		pos = s.curPos
+	}
+	if !pos.IsValid() {
+		pos = s.decl.Pos()
+	}
+	panic(unsupported{pos: pos, msg: fmt.Sprintf(format, args...), goPanic: true})
 }
 
 func (s *system) fail(pos token.Pos, format string, args ...any) {
@@ -90,7 +108,7 @@ func (s *system) fail(pos token.Pos, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = s.decl.Pos()
 	}
-	panic(unsupported{pos, fmt.Sprintf(format, args...)})
+	panic(unsupported{pos: pos, msg: fmt.Sprintf(format, args...)})
 }
 
 func (s *system) unsupported(pos token.Pos, what string, args ...any) {
@@ -988,7 +1006,7 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 		e := s.asInt(idx, in.Pos())
 		if c, ok := idx.constant(); ok {
 			if c < 0 || c >= arr.Len() {
-				s.fail(in.Pos(), "index %d out of range [0:%d]", c, arr.Len())
+				s.goPanic(in.Pos(), "index %d out of range [0:%d]", c, arr.Len())
 			}
 			fr.vals[in] = value{kind: vPtr, ptr: p.ptr.with(step{field: -1, index: int(c)})}
 		} else {
@@ -1122,12 +1140,12 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 	if okx && oky {
 		if (in.Op == token.SHL || in.Op == token.SHR) && cy < 0 && !isUnsigned(in.Y.Type()) {
 			// Processes branch to a panic before (proc.guardBinOp).
-			s.fail(in.Pos(), "negative shift amount")
+			s.goPanic(in.Pos(), "negative shift amount")
 		}
 		if c, ok := foldBin(in.Op, cx, cy, in.X.Type()); ok {
 			return constVal(c)
 		}
-		s.fail(in.Pos(), "integer division by zero")
+		s.goPanic(in.Pos(), "integer division by zero")
 	}
 	if e, ok := runBinOp(in.Op, ex, ey, in.X.Type(), in.Y.Type()); ok {
 		return intVal(e)

@@ -208,7 +208,7 @@ func (x *extractor) noSourceReason(fn *ssa.Function) string {
 		return "it has no Go body: its code is assembly, or linked in from elsewhere"
 	}
 	file := x.fset.Position(fn.Pos()).Filename
-	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
+	inGoroot := inGoroot(file)
 	if why := x.noSource[""]; why != "" && file != "" && !inGoroot && !isStandard(fn.Pkg.Pkg.Path()) {
 		return "the packages it uses could not be read from source: " + why
 	}
@@ -226,8 +226,7 @@ func (x *extractor) uninitialised(g *ssa.Global) string {
 	}
 	path := g.Pkg.Pkg.Path()
 	file := x.fset.Position(g.Pos()).Filename
-	inGoroot := strings.HasPrefix(file, "$GOROOT") || (gorootSrc() != "" && strings.HasPrefix(file, gorootSrc()))
-	if inGoroot || isStandard(path) || (file == "" && x.noSource[path] == "") {
+	if inGoroot(file) || isStandard(path) || (file == "" && x.noSource[path] == "") {
 		return ""
 	}
 	why := "the initialisation of package " + path + ", which is not read from source"
@@ -452,6 +451,12 @@ func isStandard(path string) bool {
 	}
 	first, _, _ := strings.Cut(path, "/")
 	return gorootSrc() == "" && !strings.Contains(first, ".")
+}
+
+// inGoroot reports whether file, a position's file name, lies in the
+// standard library's source.
+func inGoroot(file string) bool {
+	return strings.HasPrefix(file, "$GOROOT") || gorootSrc() != "" && strings.HasPrefix(file, gorootSrc())
 }
 
 // gorootSrc is the source directory of the standard library.
