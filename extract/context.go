@@ -36,6 +36,9 @@ type ctxNode struct {
 	ch       *channel // Done; nil for Background and TODO
 	deadline bool     // WithTimeout, WithDeadline
 	pos      token.Pos
+	// key names a derived context across rounds: its call's position and
+	// rank (nextCtxKey); empty for Background and TODO.
+	key string
 	// past marks a context whose deadline has passed when it is made
 	// (WithTimeout of a duration not above 0, WithDeadline of a time not
 	// after the reading it was taken from): Go cancels it, as expired,
@@ -134,9 +137,8 @@ func (s *system) deriveCtx(parent value, deadline bool, pos token.Pos) *ctxNode 
 	if parent.kind != vCtx {
 		s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
 	}
-	n := &ctxNode{parent: parent.ctx, deadline: deadline, pos: pos, expired: -1}
-	n.ch = &channel{name: "ctx", anon: true, elem: types.NewStruct(nil, nil), pos: pos, closed: -1}
-	s.chans = append(s.chans, n.ch)
+	n := s.ctxNamed(s.nextCtxKey(pos), pos)
+	n.parent, n.deadline = parent.ctx, deadline
 	for p := parent.ctx; p != nil; p = p.parent {
 		if p.ch != nil && p.ch.initClosed {
 			n.ch.initClosed = true
@@ -241,10 +243,17 @@ type ctxErrSite struct {
 // ctxErr lowers ctx.Err() of a process: nil until the context is
 // cancelled, then context.Canceled or context.DeadlineExceeded.
 func (p *proc) ctxErr(fr *frame, in *ssa.Call, n *ctxNode, cur int) int {
+	v, next := p.ctxErrAt(fr, in, n, cur)
+	fr.vals[in] = v
+	return next
+}
+
+// ctxErrAt lowers ctx.Err() of a process from cur, returning the error and
+// the location after it.
+func (p *proc) ctxErrAt(fr *frame, in *ssa.Call, n *ctxNode, cur int) (value, int) {
 	s := p.s
 	if n.ch == nil {
-		fr.vals[in] = value{kind: vNil}
-		return cur
+		return value{kind: vNil}, cur
 	}
 	site := &ctxErrSite{p: p, from: cur, to: p.newLoc(in.Pos()), ctx: n, expReg: -1, pos: in.Pos(),
 		origin: Origin{Node: s.chanNode(fr, in, in.Pos())}}
@@ -261,9 +270,8 @@ func (p *proc) ctxErr(fr *frame, in *ssa.Call, n *ctxNode, cur int) int {
 			model.Bin(model.OpMul, model.R(site.expReg), model.Bin(model.OpSub, id(exceeded), id(canceled)))))
 		objs = append(objs, exceeded.env[0].ptr.obj)
 	}
-	fr.vals[in] = value{kind: vRef, e: e, objs: objs, typ: in.Type()}
 	s.ctxErrSites = append(s.ctxErrSites, site)
-	return site.to
+	return value{kind: vRef, e: e, objs: objs, typ: in.Type()}, site.to
 }
 
 // cancelProc lowers cancel() of a process: the subtree's channels close in

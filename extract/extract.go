@@ -42,8 +42,9 @@
 //   - maps: maps.go, floatkeys.go, syncmap.go.
 //   - sync and the library the model knows by behaviour (Cond, Pool,
 //     context, time, runtime, math/rand, sync.OnceFunc and OnceValue,
-//     WaitGroup.Go): cond.go, heldlocks.go, pool.go, context.go, clock.go,
-//     nanos.go, runtime.go, random.go, randomcells.go, oncefunc.go, wggo.go.
+//     WaitGroup.Go): cond.go, heldlocks.go, pool.go, context.go,
+//     ctxcells.go, clock.go, nanos.go, runtime.go, random.go,
+//     randomcells.go, oncefunc.go, wggo.go.
 //   - domains and the result: the values each variable and register takes,
 //     the declared ranges, and the System with its entities: domain.go,
 //     unroll.go, ranges.go, exitwrite.go, entities.go, finish.go,

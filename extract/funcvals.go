@@ -224,6 +224,18 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 			s.unsupported(pos, "more than %d function values of type %s sent on channels or stored by goroutines", maxCases, t)
 		}
 		return model.C(int64(len(tab.funcs)))
+	case vCancel, vStop:
+		// A context's cancel function, a context.AfterFunc's stop: an
+		// entry of its own, which a call through the table runs as a
+		// direct call of it does (lowerTargets).
+		for i, f := range tab.funcs {
+			if same(f, v) {
+				return model.C(int64(i + 1))
+			}
+		}
+		tab.funcs = append(tab.funcs, v)
+		tab.pos = pos
+		return model.C(int64(len(tab.funcs)))
 	case vFuncRef:
 		if v.ftab == tab {
 			return v.e
@@ -328,6 +340,7 @@ func (s *system) lowerFuncCalls(from int) int {
 				fn:   a.fn,
 				env:  a.env,
 				args: c.args,
+				std:  a,
 			})
 		}
 		pos := c.in.Pos()

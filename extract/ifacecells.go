@@ -374,6 +374,10 @@ type callTarget struct {
 	// box is set when the receiver, args[0], is the payload of a value
 	// box, read once the condition holds (valueboxes.go).
 	box *object
+	// std is, for a function of the standard library's that a table
+	// holds (a context's cancel function, a context.AfterFunc's stop),
+	// that value; fn is then nil.
+	std value
 }
 
 // splitCall lowers a call whose callee is chosen at run time: each target
@@ -399,6 +403,14 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 	var rets []retSite
 	for _, t := range targets {
 		g := p.emit(cur, model.GuardOp(t.cond), pos, Origin{})
+		switch t.std.kind {
+		case vCancel:
+			rets = append(rets, retSite{loc: p.cancelProc(t.std.ctx, pos, g)})
+			continue
+		case vStop:
+			s.unsupported(pos, "calling the stop function of a context.AfterFunc that a goroutine stored in memory")
+			continue
+		}
 		if t.box != nil {
 			t.args = slices.Clone(t.args)
 			t.args[0], g = p.boxReceiver(t.box, pos, g)

@@ -1031,8 +1031,16 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 			return []model.Op{model.AssignOp(p.privateReg(q), e)}
 		})
 	}
+	if next, ok := p.storeSharedCtx(ptr, val, t, pos, o, cur); ok {
+		return next
+	}
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
+	}
+	if isFuncCell(t) && ptr.obj.owner >= 0 && isHandle(val) && s.noteSpilled(ptr, val, p.idx) {
+		// A cancel function kept in a spilled variable written once: its
+		// loads give it (loadFuncCell).
+		return cur
 	}
 	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 && !ptr.dynamic() {
 		if e, ok := p.privateCellExpr(t, val, pos); ok {
@@ -1115,6 +1123,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	switch classify(t) {
 	case leafInt:
 	case leafPointer:
+		if next, ok := p.loadSharedCtx(fr, in, ptr, t, pos, o, cur); ok {
+			return next
+		}
 		if ptr.dynamic() || ptr.obj.owner >= 0 || s.ptrCellShared(ptr, pos) {
 			return p.loadPtr(fr, in, ptr, t, pos, o, cur)
 		}
@@ -1256,6 +1267,8 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	if c.IsInvoke() {
 		if recv := s.get(fr, c.Value); recv.kind == vRef {
 			return p.invokeRef(fr, in, recv, cur)
+		} else if recv.kind == vCtxRef {
+			return p.ctxRefMethod(fr, in, recv, c.Method.Name(), cur)
 		} else if recv.kind == vCtx {
 			if c.Method.Name() == "Err" {
 				return p.ctxErr(fr, in, recv.ctx, cur)

@@ -83,6 +83,10 @@ type heapHint struct {
 	// channels goroutines store in it (chanKey), in the order found
 	// (chanvals.go).
 	chanCells map[string][]chanInfo
+	// ctxCells lists, by the key of a cell of shared memory, the keys of
+	// the contexts goroutines store in it, in the order found
+	// (ctxcells.go).
+	ctxCells map[string][]string
 	// boxGrowth counts the rounds in a row that ended with new boxes of
 	// interface values; once they do not settle, intBoxes makes every
 	// integer or string computed at run time and converted to an
@@ -178,8 +182,10 @@ type heapState struct {
 	lenStrs  int64
 	shapes   []sliceShape     // the hint's shapes of slice headers, then this round's
 	cells    map[string][]int // the shapes this round stores in each cell
-	// chanCells are the hint's channels of each cell, then this round's.
+	// chanCells are the hint's channels of each cell, then this round's;
+	// ctxCells the same of contexts.
 	chanCells map[string][]chanInfo
+	ctxCells  map[string][]string
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -189,7 +195,7 @@ func (s *system) initHeap(h *heapHint) {
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
-		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), timeOffsets: slices.Clone(h.timeOffsets)}
+		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), ctxCells: maps.Clone(h.ctxCells), timeOffsets: slices.Clone(h.timeOffsets)}
 	for _, str := range h.strs {
 		s.intern(str)
 	}
@@ -636,6 +642,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	}
 	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
 	h.chanCells = s.heap.chanCells
+	h.ctxCells = s.heap.ctxCells
 	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {
 		for k, shapes := range cells {
 			for _, i := range shapes {
@@ -742,6 +749,11 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 	private := ptr.obj.owner >= 0 && !ptr.dynamic()
 	if p.ptrCells == nil {
 		p.ptrCells = map[string]string{}
+	}
+	if private && isHandle(val) && s.noteSpilled(ptr, val, p.idx) {
+		// A ticker, a context or a Cond kept in a spilled variable written
+		// once (a ticker a deferred closure stops): its loads give it.
+		return cur
 	}
 	if private && !isRefLike(val) {
 		// A pointer the model cannot hold as a heap id (into a field, or

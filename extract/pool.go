@@ -120,7 +120,42 @@ func (p *proc) poolCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 	if p.nilDeref(args[0], pos, cur) {
 		return -1, true
 	}
-	pl, ptr := s.poolAt(s.deref(args[0], pos), pos)
+	at := s.deref(args[0], pos)
+	if at.kind != vPtr || !at.ptr.dynamic() {
+		pl, ptr := s.poolAt(at, pos)
+		return p.poolOp(fr, in, name, pl, ptr, args, o, pos, cur), true
+	}
+	// A Pool that the pointer picks at run time (a field of a worker a
+	// goroutine took from a queue: w.pool.workerCache.Put(w)): the call on
+	// each.
+	join := p.newLoc(pos)
+	var anyT types.Type
+	var rets []int
+	if name == "Get" {
+		anyT = types.NewInterfaceType(nil, nil).Complete()
+		rets = []int{p.newReg(p.regName(fr, in), anyT)}
+		p.holds(rets[0], fr, in)
+	}
+	p.eachCase(cur, at.ptr, pos, func(q pointer, from int) {
+		pl, ptr := s.poolAt(value{kind: vPtr, ptr: q}, pos)
+		end := p.poolOp(fr, in, name, pl, ptr, args, o, pos, from)
+		if end < 0 {
+			return
+		}
+		if len(rets) > 0 {
+			end = p.emit(end, model.AssignOp(rets[0], s.refExpr(fr.vals[in], pos)), pos, Origin{})
+		}
+		p.emitTo(end, model.NopOp(), join, pos, Origin{})
+	})
+	if len(rets) > 0 {
+		fr.vals[in] = s.refVal(model.R(rets[0]), anyT)
+	}
+	return join, true
+}
+
+// poolOp lowers the method name of the Pool pl at ptr, from cur.
+func (p *proc) poolOp(fr *frame, in *ssa.Call, name string, pl *syncPool, ptr pointer, args []value, o Origin, pos token.Pos, cur int) int {
+	s := p.s
 	anyT := types.NewInterfaceType(nil, nil).Complete()
 	slots := s.poolSlotVars(pl)
 	join := p.newLoc(pos)
@@ -128,20 +163,39 @@ func (p *proc) poolCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 	case "Put":
 		x := args[1]
 		if x.kind == vNil {
-			return cur, true
+			return cur
 		}
 		e := s.refExpr(x, pos)
 		for _, v := range slots {
 			p.emitTo(cur, model.LockedOp(model.ReadEqOp(v, model.C(0)), model.WriteOp(v, e)), join, pos, o)
 		}
 		p.emitTo(cur, model.NopOp(), join, pos, o) // dropped
-		return join, true
+		return join
 	case "Get":
 		r := p.newReg(p.regName(fr, in), anyT)
 		p.holds(r, fr, in)
 		for _, v := range slots {
 			p.emitTo(cur, model.LockedOp(model.GuardOp(model.Bin(model.OpNe, model.V(v), model.C(0))),
 				model.ReadOp(v, r), model.WriteOp(v, model.C(0))), join, pos, o)
+		}
+		t, _ := ptr.target()
+		newPtr := ptr.with(step{field: poolField(t, "New")})
+		if s.ptrCellShared(newPtr, pos) {
+			// New is set after the spawns (a constructor that starts a
+			// goroutine first, as ants' NewPool does): read as Go's Get
+			// reads it, and called through its function table.
+			newT, _ := newPtr.target()
+			f, at := p.loadFuncCell(newPtr, newT, pl.name+".New", pos, o, cur)
+			if f.kind != vFuncRef || f.ftab == nil {
+				s.unsupported(pos, "a sync.Pool whose New is %s", describeCallee(f))
+			}
+			none := p.emit(at, model.GuardOp(model.Bin(model.OpEq, f.e, model.C(0))), pos, o)
+			p.emitTo(none, model.AssignOp(r, model.C(0)), join, pos, o)
+			g := p.emit(at, model.GuardOp(model.Bin(model.OpNe, f.e, model.C(0))), pos, o)
+			next := p.deferFuncCall(fr, in, f, nil, g)
+			p.emitTo(next, model.AssignOp(r, s.refExpr(fr.vals[in], pos)), join, pos, o)
+			fr.vals[in] = s.refVal(model.R(r), anyT)
+			return join
 		}
 		newFn := s.poolNew(ptr, pos)
 		if newFn.kind == vNil {
@@ -160,10 +214,10 @@ func (p *proc) poolCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 			}
 		}
 		fr.vals[in] = s.refVal(model.R(r), anyT)
-		return join, true
+		return join
 	}
 	s.unsupported(pos, "(*sync.Pool).%s", name)
-	return 0, false
+	return -1
 }
 
 // nameNew names an anonymous object that a Pool's New returns after the

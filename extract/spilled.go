@@ -78,7 +78,7 @@ func (s *system) spilledAt(ptr pointer, loader int) (value, bool) {
 	var out value
 	for i, o := range objs {
 		v, ok := s.spilled[o]
-		if !ok || v.kind != vPtr && v.kind != vFunc || i > 0 && !same(v, out) {
+		if !ok || v.kind != vPtr && v.kind != vFunc && !isHandle(v) || i > 0 && !same(v, out) {
 			return value{}, false
 		}
 		if by, stored := s.spilledBy[o]; stored && by != loader && knownAtRunTime(v) {
@@ -228,4 +228,15 @@ func loadedOnly(fv *ssa.FreeVar) bool {
 		}
 	}
 	return true
+}
+
+// isHandle reports whether v is a value of the standard library the
+// lowering knows by identity rather than as memory: a ticker or timer, a
+// context or its cancel function, a context.AfterFunc's stop, a Cond.
+func isHandle(v value) bool {
+	switch v.kind {
+	case vTicker, vCtx, vCancel, vStop, vCond:
+		return true
+	}
+	return false
 }

@@ -384,6 +384,11 @@ type system struct {
 	// are the channels made ahead of their make (chanvals.go).
 	chanRank map[token.Pos]int
 	preChans map[string]*channel
+	// ctxRank counts the contexts derived at each position, and ctxKeyed
+	// holds this round's derived contexts by key, some made ahead of
+	// their call (ctxcells.go).
+	ctxRank  map[token.Pos]int
+	ctxKeyed map[string]*ctxNode
 	// onceCalls are the calls of the functions sync.Once's Do runs, each
 	// with 1 + the Once's variable.
 	onceCalls map[*ssa.Call]int
@@ -730,6 +735,8 @@ func kindName(k valKind) string {
 		return "a range over a map"
 	case vMapRef:
 		return "a map chosen at run time"
+	case vCtxRef:
+		return "a context chosen at run time"
 	}
 	return "a value"
 }
@@ -1070,6 +1077,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		return v
 	}
 	if v, ok := s.chanCompare(x, y, in); ok {
+		return v
+	}
+	if v, ok := s.ctxCompare(x, y, in); ok {
 		return v
 	}
 	if v, ok := s.mapCompare(x, y, in); ok {

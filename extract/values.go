@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -41,6 +42,7 @@ const (
 	vMap                    // a map: mp (maps.go)
 	vMapIter                // the iterator of a range over a map: it
 	vMapRef                 // a map chosen at run time: the identity e of a map of type typ, 0 for nil (maps.go)
+	vCtxRef                 // a context chosen at run time: alts[e-1], each a vCtx, nil when e is 0 (ctxcells.go)
 )
 
 // value is what an SSA value is bound to while a system is lowered: during
@@ -192,6 +194,8 @@ func same(a, b value) bool {
 		return a.cond == b.cond
 	case vCtx, vCancel:
 		return a.ctx == b.ctx
+	case vCtxRef:
+		return a.e == b.e && slices.EqualFunc(a.alts, b.alts, func(x, y value) bool { return x.ctx == y.ctx })
 	case vTimer, vTicker, vTickerC, vStop:
 		return a.tick != nil && a.tick == b.tick
 	case vIface:

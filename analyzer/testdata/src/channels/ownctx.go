@@ -47,10 +47,10 @@ func ownCancelNeverCalled() {
 
 // ownCancelHandedOver: a worker makes a context and hands its cancel to
 // main over a channel; main cancels it. A cancel function on a channel is
-// not modelled.
+// an entry of the table of context.CancelFunc values.
 //
 //fencecheck:system
-func ownCancelHandedOver() { // want `^inconclusive: system ownCancelHandedOver: a run reaches sending a context's cancel function on a channel`
+func ownCancelHandedOver() {
 	cancels := make(chan context.CancelFunc, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -79,5 +79,23 @@ func ownCancelInLoop() { // want `^inconclusive: system ownCancelInLoop: a run r
 			<-ctx.Done()
 		}
 	}()
+	wg.Wait()
+}
+
+// ownCancelDropped: as ownCancelHandedOver, but main drops the cancel
+// function it receives.
+//
+//fencecheck:system
+func ownCancelDropped() {
+	cancels := make(chan context.CancelFunc, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels <- cancel
+		<-ctx.Done() // want `^deadlock: go@\d+ and main block forever in <-ctx\.Done\(\) and wg\.Wait\(\) \(system ownCancelDropped\)`
+	}()
+	<-cancels
 	wg.Wait()
 }

@@ -84,3 +84,64 @@ func emptyPoolWrong() {
 	}()
 	wg.Wait()
 }
+
+// A pool whose New its constructor sets after starting a goroutine (as
+// panjf2000/ants' NewPool does: the purger starts in newPool, New is set
+// after it returns), reached through a field of a worker that a goroutine
+// takes from a slice.
+
+type pooledWorker struct {
+	owner *scratchServer
+}
+
+type scratchServer struct {
+	cache sync.Pool
+	wg    sync.WaitGroup
+	ticks int32
+}
+
+func newScratchServer() *scratchServer {
+	s := &scratchServer{}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.ticks++
+	}()
+	s.cache.New = func() any { return new(scratch) }
+	return s
+}
+
+// newAfterSpawn: New is set before the worker starts: Get never returns
+// nil.
+//
+//fencecheck:system
+func newAfterSpawn() {
+	s := newScratchServer()
+	workers := []*pooledWorker{{owner: s}}
+	done := make(chan bool)
+	go func() {
+		w := workers[0]
+		b := w.owner.cache.Get().(*scratch)
+		b.n++
+		w.owner.cache.Put(b)
+		done <- true
+	}()
+	<-done
+	s.wg.Wait()
+}
+
+// newRacing: the goroutine may call Get before main sets New: Go's Get
+// reads New unsynchronised, and returns nil.
+//
+//fencecheck:system
+func newRacing() {
+	s := &scratchServer{}
+	done := make(chan bool)
+	go func() {
+		b := s.cache.Get().(*scratch) // want `^race: go@\d+ loads s\.cache\.New here while main stores s\.cache\.New at pool\.go:\d+:\d+, and nothing orders the two \(system newRacing\)` `^SC: system newRacing is wrong even under sequential consistency: the bad state interface conversion: interface is not \*scratch is reached here`
+		b.n++
+		done <- true
+	}()
+	s.cache.New = func() any { return new(scratch) }
+	<-done
+}

@@ -1,0 +1,188 @@
+package channels
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Contexts and cancel functions kept in fields that goroutines store to:
+// a service that makes its context in its constructor and clears its
+// cancel function on Close, a pool (in the manner of panjf2000/ants) that
+// starts its purger, then makes the ticker's context and stores it in a
+// field for the ticker goroutine to load, a Restart that replaces both.
+
+type ctxService struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// close cancels the service's context once: later calls find nil.
+func (s *ctxService) close() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+	s.mu.Unlock()
+}
+
+// restart cancels the context and makes a new one.
+func (s *ctxService) restart() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.mu.Unlock()
+}
+
+// closeTwice: two goroutines close the service under its lock; a third
+// waits for the context to end.
+//
+//fencecheck:system
+func closeTwice() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		<-s.ctx.Done()
+		close(done)
+	}()
+	for range 2 {
+		go s.close()
+	}
+	<-done
+}
+
+// clearUnlocked: main clears the cancel function while a goroutine may
+// still call it; when the goroutine loads nil first, nothing cancels the
+// context main then waits on.
+//
+//fencecheck:system
+func clearUnlocked() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	go func() {
+		if s.cancel != nil { // want `^race: go@\d+ loads s\.cancel here while main stores s\.cancel at ctxcells\.go:\d+:\d+, and nothing orders the two \(system clearUnlocked\)`
+			s.cancel()
+		}
+	}()
+	s.cancel = nil
+	<-s.ctx.Done() // want `^deadlock: main blocks forever in <-s\.ctx\.Done\(\) \(system clearUnlocked\)`
+}
+
+// staleContext: main copies the context under the lock before restart has
+// surely run, so the copy may be the one restart cancels.
+//
+//fencecheck:system
+func staleContext() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		s.restart()
+		done <- true
+	}()
+	s.mu.Lock()
+	ctx := s.ctx
+	s.mu.Unlock()
+	<-done
+	if ctx.Err() != nil {
+		panic("stale context") // want `^SC: system staleContext is wrong even under sequential consistency: the panic is reached here`
+	}
+}
+
+// freshContext: main copies the context after restart: the new one, not
+// cancelled.
+//
+//fencecheck:system
+func freshContext() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		s.restart()
+		done <- true
+	}()
+	<-done
+	s.mu.Lock()
+	ctx := s.ctx
+	s.mu.Unlock()
+	if ctx == nil || ctx.Err() != nil {
+		panic("stale context")
+	}
+	select {
+	case <-ctx.Done():
+		panic("done")
+	default:
+	}
+}
+
+type tickPool struct {
+	purgeCtx  context.Context
+	stopPurge context.CancelFunc
+	tickCtx   context.Context
+	stopTick  context.CancelFunc
+	tickDone  int32
+	wg        sync.WaitGroup
+}
+
+func (p *tickPool) purge() {
+	defer p.wg.Done()
+	ctx := p.purgeCtx
+	<-ctx.Done()
+}
+
+// tick runs until its context ends; a deferred closure stops its ticker
+// and marks it done.
+func (p *tickPool) tick() {
+	ticker := time.NewTicker(time.Second)
+	defer func() {
+		ticker.Stop()
+		atomic.StoreInt32(&p.tickDone, 1)
+		p.wg.Done()
+	}()
+	ctx := p.tickCtx // want `^race: tick loads p\.tickCtx here while main stores p\.tickCtx at ctxcells\.go:\d+:\d+, and nothing orders the two \(system poolTickFirst\)`
+	for {
+		select {
+		case <-ctx.Done(): // want `^SC: system poolTickFirst is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference is reached here`
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// poolStartStop: the ticker's context is made after the purger starts
+// (by main, then, not by the set-up) and stored before the ticker starts.
+//
+//fencecheck:system
+func poolStartStop() {
+	p := &tickPool{}
+	p.wg.Add(2)
+	p.purgeCtx, p.stopPurge = context.WithCancel(context.Background())
+	go p.purge()
+	p.tickCtx, p.stopTick = context.WithCancel(context.Background())
+	go p.tick()
+	p.stopPurge()
+	p.stopTick()
+	p.wg.Wait()
+	if atomic.LoadInt32(&p.tickDone) != 1 {
+		panic("ticker still running")
+	}
+}
+
+// poolTickFirst: the ticker starts before its context is stored: it may
+// load nil.
+//
+//fencecheck:system
+func poolTickFirst() {
+	p := &tickPool{}
+	p.wg.Add(1)
+	go p.tick()
+	p.tickCtx, p.stopTick = context.WithCancel(context.Background())
+	p.stopTick()
+	p.wg.Wait()
+}

@@ -1,0 +1,286 @@
+package extract
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Contexts goroutines store in shared memory.
+//
+// A field of type context.Context that a goroutine stores to (a pool that
+// starts its purger, then makes the ticker's context and stores it for
+// the ticker to load; a Close that sets the field to nil) is a variable
+// holding an index, as a channel cell is (chanvals.go): 0 for nil, 1 for
+// the context the set-up left there, if any, then the contexts goroutines
+// store, in the order a round found them. A derived context is known
+// across rounds by its call's position and rank (nextCtxKey); one the
+// hint lists that this round has not derived yet is made ahead, and
+// adopted by its call (deriveCtx). Background and TODO are one context.
+//
+// A load gives a vCtxRef: Done is the channel chosen at run time among the
+// alternatives' (nil for Background's), Err one of theirs, and a method
+// of a nil context panics. A cell's cancel functions are entries of the
+// function table of context.CancelFunc (funcvals.go).
+
+// rootCtxKey names Background and TODO in a cell's list.
+const rootCtxKey = "root"
+
+// nextCtxKey returns the key of the next context derived at pos.
+func (s *system) nextCtxKey(pos token.Pos) string {
+	if s.ctxRank == nil {
+		s.ctxRank = map[token.Pos]int{}
+	}
+	k := s.ctxRank[pos]
+	s.ctxRank[pos] = k + 1
+	return fmt.Sprintf("%d#%d", pos, k)
+}
+
+// ctxNamed returns this round's context of key, derived at pos: the one
+// made ahead for a load, or a new one, with its Done channel.
+func (s *system) ctxNamed(key string, pos token.Pos) *ctxNode {
+	if n, ok := s.ctxKeyed[key]; ok {
+		return n
+	}
+	n := &ctxNode{pos: pos, expired: -1, key: key}
+	n.ch = &channel{name: "ctx", anon: true, elem: types.NewStruct(nil, nil), pos: pos, closed: -1}
+	s.chans = append(s.chans, n.ch)
+	if s.ctxKeyed == nil {
+		s.ctxKeyed = map[string]*ctxNode{}
+	}
+	s.ctxKeyed[key] = n
+	return n
+}
+
+// ctxKeyOf returns the key of context n in a cell's list.
+func ctxKeyOf(n *ctxNode) string {
+	if n.parent == nil && n.ch == nil {
+		return rootCtxKey
+	}
+	return n.key
+}
+
+// isContextType reports whether t is context.Context.
+func isContextType(t types.Type) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "context" && named.Obj().Name() == "Context"
+}
+
+// isCtxCell reports whether the shared cell q of type t holds contexts of
+// package context that a goroutine may store: the set-up left one there,
+// or a goroutine stored one in an earlier round.
+func (s *system) isCtxCell(q pointer, t types.Type) bool {
+	if !isContextType(t) || q.obj.owner >= 0 || q.dynamic() {
+		return false
+	}
+	return s.mem[q.key()].kind == vCtx || len(s.heap.hint.ctxCells[q.key()]) > 0
+}
+
+// sharedCtxAlts returns the contexts the cell q may hold, in the order of
+// their indices from 1, and the cell's variable.
+func (s *system) sharedCtxAlts(q pointer, pos token.Pos) (int, []value) {
+	var alts []value
+	init := int64(0)
+	if v := s.mem[q.key()]; v.kind == vCtx {
+		alts = append(alts, v)
+		init = 1
+	}
+	for _, key := range s.heap.hint.ctxCells[q.key()] {
+		if slices.ContainsFunc(alts, func(a value) bool { return ctxKeyOf(a.ctx) == key }) {
+			continue
+		}
+		n := &ctxNode{expired: -1, key: rootCtxKey}
+		if key != rootCtxKey {
+			n = s.ctxNamed(key, pos)
+		}
+		alts = append(alts, value{kind: vCtx, ctx: n})
+	}
+	k := "ctx:" + q.key()
+	if x, ok := s.vars[k]; ok {
+		return x, alts
+	}
+	s.display(q.obj)
+	_, decl := q.target()
+	vpos := pos
+	if q.obj.decl != nil {
+		vpos = q.obj.decl.Pos()
+	}
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
+	s.varType = append(s.varType, types.Typ[types.Int]) // an index, not a heap id
+	s.varDecl = append(s.varDecl, decl)
+	s.vars[k] = len(s.prog.Vars) - 1
+	return s.vars[k], alts
+}
+
+// ctxIndex returns the index of the context v among alts (0 for nil).
+func (s *system) ctxIndex(alts []value, v value, pos token.Pos) model.Expr {
+	index := func(n *ctxNode) int64 {
+		for i, a := range alts {
+			if a.ctx == n || ctxKeyOf(a.ctx) == rootCtxKey && ctxKeyOf(n) == rootCtxKey {
+				return int64(i + 1)
+			}
+		}
+		return -1
+	}
+	switch v.kind {
+	case vNil:
+		return model.C(0)
+	case vCtx:
+		return model.C(index(v.ctx))
+	case vCtxRef:
+		var e model.Expr = model.C(0)
+		for i, a := range v.alts {
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(index(a.ctx))))
+		}
+		return e
+	}
+	s.unsupported(pos, "storing %s in a field of type context.Context that goroutines store contexts of package context in", describe(v))
+	return nil
+}
+
+// storeSharedCtx lowers a goroutine's store of the context val (a context
+// of package context, nil, or one chosen at run time) into the shared cell
+// ptr; ok is false for a cell and value of other kinds.
+func (p *proc) storeSharedCtx(ptr pointer, val value, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	if !isContextType(t) || ptr.obj.owner >= 0 {
+		return cur, false
+	}
+	var ctxs []*ctxNode
+	switch val.kind {
+	case vCtx:
+		ctxs = []*ctxNode{val.ctx}
+	case vCtxRef:
+		for _, a := range val.alts {
+			ctxs = append(ctxs, a.ctx)
+		}
+	case vNil:
+		if !s.isCtxCell(ptr, t) {
+			return cur, false
+		}
+	default:
+		if !s.isCtxCell(ptr, t) {
+			return cur, false
+		}
+		s.unsupported(pos, "storing %s in a field of type context.Context that also holds contexts of package context", describe(val))
+		return cur, true
+	}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		s.wrotePtrCell(q)
+		known := true
+		for _, n := range ctxs {
+			key := ctxKeyOf(n)
+			if key == "" {
+				s.unsupported(pos, "storing a context made where no key names it")
+			}
+			if s.heap.ctxCells == nil {
+				s.heap.ctxCells = map[string][]string{}
+			}
+			if !slices.Contains(s.heap.ctxCells[q.key()], key) {
+				s.heap.ctxCells[q.key()] = append(slices.Clip(s.heap.ctxCells[q.key()]), key)
+			}
+			if !slices.Contains(s.heap.hint.ctxCells[q.key()], key) && !(s.mem[q.key()].kind == vCtx && ctxKeyOf(s.mem[q.key()].ctx) == key) {
+				known = false
+				s.heapChange("a goroutine stores a context in memory")
+			}
+		}
+		x, alts := s.sharedCtxAlts(q, pos)
+		var e model.Expr = model.C(0) // a placeholder: the next round lists the context
+		if known {
+			e = s.ctxIndex(alts, val, pos)
+		}
+		return []model.Op{model.WriteOp(x, e)}
+	}), true
+}
+
+// loadSharedCtx lowers a load of the shared cell ptr of type
+// context.Context that goroutines store contexts in; ok is false for
+// other cells.
+func (p *proc) loadSharedCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	if !s.isCtxCell(ptr, t) || !s.ptrCellShared(ptr, pos) {
+		return cur, false
+	}
+	x, alts := s.sharedCtxAlts(ptr, pos)
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(alts))}
+	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: alts}
+	return p.emit(cur, model.ReadOp(x, r), pos, o), true
+}
+
+// ctxRefMethod lowers a call of the method name of a context chosen at run
+// time: a nil context panics; Done gives the channel chosen among the
+// alternatives', Err the error of the one it is.
+func (p *proc) ctxRefMethod(fr *frame, in *ssa.Call, recv value, name string, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, recv.e, model.C(0))), pos, Origin{})
+	p.panicAt(panicSite{loc: g, name: "invalid memory address or nil pointer dereference", pos: pos})
+	switch name {
+	case "Done":
+		var chans []value
+		var e model.Expr = model.C(0)
+		for i, a := range recv.alts {
+			if a.ctx.ch == nil {
+				continue
+			}
+			k := slices.IndexFunc(chans, func(c value) bool { return c.ch == a.ctx.ch })
+			if k < 0 {
+				chans = append(chans, value{kind: vChan, ch: a.ctx.ch})
+				k = len(chans) - 1
+			}
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, recv.e, model.C(int64(i+1))), model.C(int64(k+1))))
+		}
+		fr.vals[in] = value{kind: vChanRef, e: e, alts: chans}
+		return p.emit(cur, model.GuardOp(model.Bin(model.OpNe, recv.e, model.C(0))), pos, Origin{})
+	case "Err":
+		r := p.newReg(p.regName(fr, in), in.Type())
+		join := p.newLoc(pos)
+		var objs []*object
+		for i, a := range recv.alts {
+			at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, recv.e, model.C(int64(i+1)))), pos, Origin{})
+			v, next := p.ctxErrAt(fr, in, a.ctx, at)
+			e := s.refExpr(v, pos)
+			if v.kind == vRef {
+				for _, o := range v.objs {
+					if !slices.Contains(objs, o) {
+						objs = append(objs, o)
+					}
+				}
+			}
+			p.emitTo(next, model.AssignOp(r, e), join, pos, Origin{})
+		}
+		fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+		return join
+	}
+	s.unsupported(pos, "the method %s of a context chosen at run time (Done and Err are modelled)", name)
+	return -1
+}
+
+// ctxCompare lowers x == y and x != y where one operand is a context
+// chosen at run time and the other nil; ok is false for other operands.
+func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
+	if x.kind != vCtxRef && y.kind != vCtxRef {
+		return value{}, false
+	}
+	if y.kind == vCtxRef {
+		x, y = y, x
+	}
+	op := model.OpEq
+	if in.Op == token.NEQ {
+		op = model.OpNe
+	}
+	if y.kind != vNil || in.Op != token.EQL && in.Op != token.NEQ {
+		s.unsupported(in.Pos(), "comparing a context chosen at run time with %s", describe(y))
+	}
+	return intVal(model.Bin(op, x.e, model.C(0))), true
+}
