@@ -113,7 +113,7 @@ func TestFencemodelChoosesAlike(t *testing.T) {
 		args = append(args, file)
 	}
 	out, _ := exec.Command(bin, args...).CombinedOutput()
-	verdict := regexp.MustCompile(`(?m)^(\S+\.fcm): .* \[auto: (\S+)\]$`)
+	verdict := regexp.MustCompile(`(?m)^(.+?\.fcm): .* \[auto: (\S+)\]$`)
 	got := map[string]string{}
 	for _, m := range verdict.FindAllStringSubmatch(string(out), -1) {
 		got[m[1]] = m[2]

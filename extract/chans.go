@@ -244,6 +244,10 @@ func isZeroSize(t types.Type) bool {
 func (s *system) makeChan(fr *frame, in *ssa.MakeChan) value {
 	size, ok := s.get(fr, in.Size).constant()
 	if !ok {
+		// A capacity a goroutine loads from a field or variable that only
+		// the set-up and package initialisation write (ants'
+		// workerChanCap): another round reads it as they left it.
+		s.requestReadOnly(in.Size)
 		s.unsupported(in.Pos(), "a channel whose capacity the setup cannot compute")
 	}
 	if size < 0 {

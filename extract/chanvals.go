@@ -562,7 +562,20 @@ func (p *proc) storeSharedChan(ptr pointer, val value, pos token.Pos, o Origin, 
 		chans = []*channel{val.ch}
 	case vChanRef:
 		if val.byID {
-			s.unsupported(pos, "storing in shared memory a channel received from a channel")
+			// A channel known by its identity (received from a channel,
+			// made in a loop): the cell holds identities.
+			return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+				s.wrotePtrCell(q)
+				if s.heap.idCells == nil {
+					s.heap.idCells = map[string]bool{}
+				}
+				s.heap.idCells[q.key()] = true
+				if !s.heap.hint.idCells[q.key()] {
+					s.heapChange("a goroutine stores a channel known by its identity in memory")
+					return []model.Op{model.WriteOp(s.idChanVar(q, pos), model.C(0))}
+				}
+				return []model.Op{model.WriteOp(s.idChanVar(q, pos), s.chanID(val, pos))}
+			})
 		}
 		for _, a := range val.alts {
 			chans = append(chans, a.ch)
@@ -572,6 +585,9 @@ func (p *proc) storeSharedChan(ptr pointer, val value, pos token.Pos, o Origin, 
 	}
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		s.wrotePtrCell(q)
+		if s.heap.hint.idCells[q.key()] {
+			return []model.Op{model.WriteOp(s.idChanVar(q, pos), s.chanID(val, pos))}
+		}
 		known := true
 		for _, ch := range chans {
 			if ch.key == "" {
@@ -605,16 +621,90 @@ func (p *proc) storeSharedChan(ptr pointer, val value, pos token.Pos, o Origin, 
 // set-up's).
 func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos, o Origin, cur int) (int, bool) {
 	s := p.s
+	if ptr.dynamic() && ptr.obj.owner < 0 {
+		// The cell of a variable made in a loop (a channel a closure
+		// captures), one of a pool: each holds identities.
+		cells, ok := s.cellsOf(ptr)
+		if !ok || len(cells) == 0 || slices.ContainsFunc(cells, func(q pointer) bool { return !s.heap.hint.idCells[q.key()] }) {
+			return cur, false
+		}
+		r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+		p.holds(r, fr, in)
+		fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
+		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+			return []model.Op{model.ReadOp(s.idChanVar(q, pos), r)}
+		}), true
+	}
 	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.ptrCellShared(ptr, pos) {
 		return cur, false
 	}
-	x, alts := s.sharedChanAlts(ptr, pos)
 	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
 	p.holds(r, fr, in)
+	if s.heap.hint.idCells[ptr.key()] {
+		fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
+		return p.emit(cur, model.ReadOp(s.idChanVar(ptr, pos), r), pos, o), true
+	}
+	x, alts := s.sharedChanAlts(ptr, pos)
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
 	}
 	p.limits[r] = [2]int64{0, int64(len(alts))}
 	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: alts}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
+}
+
+// idChanVar returns the variable of the shared cell q that goroutines
+// store channels known by their identity in: it holds chanID's, from the
+// set-up's channel (or nil) on.
+func (s *system) idChanVar(q pointer, pos token.Pos) int {
+	k := "chanid:" + q.key()
+	if x, ok := s.vars[k]; ok {
+		return x
+	}
+	init := int64(0)
+	if v, ok := s.mem[q.key()]; ok && v.kind == vChan {
+		init = s.chanID(v, pos).(model.Const).Value
+	}
+	s.display(q.obj)
+	_, decl := q.target()
+	vpos := pos
+	if q.obj.decl != nil {
+		vpos = q.obj.decl.Pos()
+	}
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
+	s.varType = append(s.varType, types.Typ[types.Int]) // an identity
+	s.varDecl = append(s.varDecl, decl)
+	s.vars[k] = len(s.prog.Vars) - 1
+	return s.vars[k]
+}
+
+// Channels made in a loop of a goroutine.
+//
+// A make in a loop of a goroutine (a reply channel made for each request,
+// a worker's task channel made by a pool's New) takes, each time it runs,
+// the next of maxPool channels made for it, counted by a register whose
+// domain ends there, as an allocation in a loop takes the next of a pool
+// of objects (pointers.go): one more run leaves the domain, which the
+// analysis reports as inconclusive, naming the count; a channel is never
+// reused. The value is the channel's identity (a vChanRef by identity, as
+// a channel received from a channel is).
+
+// chanPool lowers a make of a channel in a loop of a goroutine.
+func (p *proc) chanPool(fr *frame, in *ssa.MakeChan, cur int) int {
+	s := p.s
+	ids := make([]int64, maxPool)
+	for k := range ids {
+		ch := s.makeChan(fr, in).ch
+		ids[k] = int64(slices.Index(s.chans, ch) + 1)
+	}
+	expr := "make(" + types.TypeString(in.Type(), types.RelativeTo(s.x.pkg)) + ")"
+	if e, ok := exprText(s, fr, in); ok {
+		expr = e
+	}
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	c := p.poolCounter(expr+".count", fmt.Sprintf("the number of channels %s makes in a loop of goroutine %s (fencecheck models %d)", expr, p.q.Name, maxPool), in.Pos())
+	join := p.pickNext(ids, r, c, in.Pos(), cur, nil)
+	fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
+	return join
 }

@@ -690,7 +690,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.selectStmt(fr, in, cur)
 	case *ssa.MakeChan:
 		if inLoop(fr, b) {
-			s.unsupported(in.Pos(), "a channel made in a loop of a goroutine (each iteration would make a new one)")
+			return p.chanPool(fr, in, cur)
 		}
 		// Made once: a channel like the setup's, empty at the start.
 		fr.vals[in] = s.makeChan(fr, in)

@@ -100,8 +100,12 @@ func fieldVar(t types.Type, i int) *types.Var {
 // nil for other values.
 func loadedField(v ssa.Value) *types.Var {
 	addr := func(a ssa.Value) *types.Var {
-		if fa, ok := a.(*ssa.FieldAddr); ok {
-			return fieldVar(fa.X.Type(), fa.Field)
+		switch a := a.(type) {
+		case *ssa.FieldAddr:
+			return fieldVar(a.X.Type(), a.Field)
+		case *ssa.Global:
+			v, _ := a.Object().(*types.Var)
+			return v
 		}
 		return nil
 	}

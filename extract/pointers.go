@@ -83,6 +83,9 @@ type heapHint struct {
 	// channels goroutines store in it (chanKey), in the order found
 	// (chanvals.go).
 	chanCells map[string][]chanInfo
+	// idCells are the cells of shared memory goroutines store channels
+	// known by their identity in (chanvals.go).
+	idCells map[string]bool
 	// ctxCells lists, by the key of a cell of shared memory, the keys of
 	// the contexts goroutines store in it, in the order found
 	// (ctxcells.go).
@@ -186,6 +189,7 @@ type heapState struct {
 	// ctxCells the same of contexts.
 	chanCells map[string][]chanInfo
 	ctxCells  map[string][]string
+	idCells   map[string]bool
 }
 
 func (s *system) initHeap(h *heapHint) {
@@ -643,6 +647,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
 	h.chanCells = s.heap.chanCells
 	h.ctxCells = s.heap.ctxCells
+	h.idCells = maps.Clone(s.heap.hint.idCells)
+	for k := range s.heap.idCells {
+		if h.idCells == nil {
+			h.idCells = map[string]bool{}
+		}
+		h.idCells[k] = true
+	}
 	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {
 		for k, shapes := range cells {
 			for _, i := range shapes {

@@ -59,10 +59,13 @@ func (s *system) requestReadOnly(v ssa.Value) {
 // gives when its field is read-only (requestReadOnly): what the set-up
 // left there. ok is false for other cells.
 func (s *system) readOnlyValue(ptr pointer) (value, bool) {
-	if ptr.obj == nil || ptr.obj.owner >= 0 || ptr.dynamic() || len(ptr.path) == 0 {
+	if ptr.obj == nil || ptr.obj.owner >= 0 || ptr.dynamic() {
 		return value{}, false
 	}
 	_, decl := ptr.target()
+	if len(ptr.path) == 0 && (decl == nil || decl.Parent() == nil || decl.Parent() != decl.Pkg().Scope()) {
+		return value{}, false // not a field, nor a package-level variable
+	}
 	if decl == nil || !s.heap.hint.readOnly[decl.Origin()] {
 		return value{}, false
 	}

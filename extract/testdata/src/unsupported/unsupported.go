@@ -12,8 +12,8 @@ var x int32
 //fencecheck:system
 func channels() {
 	go func() {
-		for range 2 {
-			c := make(chan int, 1)
+		for i := range 2 {
+			c := make(chan int, i+1)
 			c <- 1
 		}
 	}()
