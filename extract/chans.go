@@ -781,8 +781,11 @@ func (s *system) lowerChannels() {
 	}
 	for _, e := range s.ctxErrSites {
 		body := []model.Op{model.ReadOp(e.ctx.ch.closed, e.closedReg)}
-		if e.expReg >= 0 {
+		switch {
+		case e.expReg >= 0 && e.ctx.expired >= 0:
 			body = append(body, model.ReadOp(e.ctx.expired, e.expReg))
+		case e.expReg >= 0:
+			body = append(body, model.AssignOp(e.expReg, model.C(0))) // no deadline after all
 		}
 		e.p.emitTo(e.from, model.LockedOp(body...), e.to, e.pos, e.origin)
 	}

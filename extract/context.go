@@ -39,6 +39,10 @@ type ctxNode struct {
 	// key names a derived context across rounds: its call's position and
 	// rank (nextCtxKey); empty for Background and TODO.
 	key string
+	// derived is set once the call that derives the context is lowered:
+	// a context made ahead of it for a load (ctxcells.go) does not know its
+	// parent or deadline before.
+	derived bool
 	// past marks a context whose deadline has passed when it is made
 	// (WithTimeout of a duration not above 0, WithDeadline of a time not
 	// after the reading it was taken from): Go cancels it, as expired,
@@ -138,7 +142,7 @@ func (s *system) deriveCtx(parent value, deadline bool, pos token.Pos) *ctxNode 
 		s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
 	}
 	n := s.ctxNamed(s.nextCtxKey(pos), pos)
-	n.parent, n.deadline = parent.ctx, deadline
+	n.parent, n.deadline, n.derived = parent.ctx, deadline, true
 	for p := parent.ctx; p != nil; p = p.parent {
 		if p.ch != nil && p.ch.initClosed {
 			n.ch.initClosed = true
@@ -262,7 +266,9 @@ func (p *proc) ctxErrAt(fr *frame, in *ssa.Call, n *ctxNode, cur int) (value, in
 	id := func(v value) model.Expr { return s.refExpr(v, in.Pos()) }
 	e := model.Bin(model.OpMul, model.R(site.closedReg), id(canceled))
 	objs := []*object{canceled.env[0].ptr.obj}
-	if n.mayExpire() {
+	if n.mayExpire() || !n.derived {
+		// (A context made ahead of its call may have a deadline, or an
+		// ancestor with one: lowerChannels reads 0 where it has none.)
 		site.expReg = p.newReg(n.ch.name+".expired", types.Typ[types.Bool])
 		exceeded := s.ctxError(true)
 		// closed * (canceled + expired * (exceeded - canceled))

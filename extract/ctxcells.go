@@ -72,13 +72,15 @@ func isContextType(t types.Type) bool {
 }
 
 // isCtxCell reports whether the shared cell q of type t holds contexts of
-// package context that a goroutine may store: the set-up left one there,
-// or a goroutine stored one in an earlier round.
+// package context, or nil: every cell of type context.Context but one the
+// set-up left another value in (a Context of the program's own, kept as
+// any interface value is).
 func (s *system) isCtxCell(q pointer, t types.Type) bool {
 	if !isContextType(t) || q.obj.owner >= 0 || q.dynamic() {
 		return false
 	}
-	return s.mem[q.key()].kind == vCtx || len(s.heap.hint.ctxCells[q.key()]) > 0
+	v, ok := s.mem[q.key()]
+	return !ok || v.kind == vCtx || v.kind == vNil
 }
 
 // sharedCtxAlts returns the contexts the cell q may hold, in the order of
@@ -203,6 +205,9 @@ func (p *proc) storeSharedCtx(ptr pointer, val value, t types.Type, pos token.Po
 // other cells.
 func (p *proc) loadSharedCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
 	s := p.s
+	if ptr.dynamic() && ptr.obj.owner < 0 && isContextType(t) {
+		return p.loadSharedCtxAt(fr, in, ptr, t, pos, o, cur)
+	}
 	if !s.isCtxCell(ptr, t) || !s.ptrCellShared(ptr, pos) {
 		return cur, false
 	}
@@ -215,6 +220,56 @@ func (p *proc) loadSharedCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type,
 	p.limits[r] = [2]int64{0, int64(len(alts))}
 	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: alts}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
+}
+
+// loadSharedCtxAt lowers a load through the pointer ptr, chosen at run
+// time, of cells of type context.Context that goroutines store contexts in
+// (an element of an array of contexts indexed at run time): each cell's
+// index is translated into one over the contexts of them all. ok is false
+// when a cell ptr may name is not such a cell.
+func (p *proc) loadSharedCtxAt(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	cells, ok := s.cellsOf(ptr)
+	if !ok || len(cells) == 0 {
+		return cur, false
+	}
+	var all []value
+	shared := false
+	for _, q := range cells {
+		if !s.isCtxCell(q, t) {
+			return cur, false
+		}
+		if s.ptrCellShared(q, pos) {
+			shared = true
+		}
+	}
+	if !shared {
+		return cur, false // each holds what the set-up left (scalarFromSetup)
+	}
+	for _, q := range cells {
+		_, alts := s.sharedCtxAlts(q, pos)
+		for _, a := range alts {
+			if !slices.ContainsFunc(all, func(b value) bool { return b.ctx == a.ctx }) {
+				all = append(all, a)
+			}
+		}
+	}
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	tmp := p.newReg(p.regName(fr, in)+".cell", types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(all))}
+	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: all}
+	join := p.newLoc(pos)
+	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+		x, alts := s.sharedCtxAlts(q, pos)
+		at := p.access(from, q, pos, o, func(q pointer) []model.Op { return []model.Op{model.ReadOp(x, tmp)} })
+		e := s.ctxIndex(all, value{kind: vCtxRef, e: model.R(tmp), alts: alts}, pos)
+		p.emitTo(at, model.AssignOp(r, e), join, pos, Origin{})
+	})
+	return join, true
 }
 
 // ctxRefMethod lowers a call of the method name of a context chosen at run
@@ -283,4 +338,102 @@ func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
 		s.unsupported(in.Pos(), "comparing a context chosen at run time with %s", describe(y))
 	}
 	return intVal(model.Bin(op, x.e, model.C(0))), true
+}
+
+// ctxAlternatives returns, when every value of vals is a context of
+// package context, one chosen at run time or nil, and one is not nil, the
+// contexts they may be; ok is false otherwise.
+func ctxAlternatives(vals []value) ([]value, bool) {
+	var all []value
+	add := func(a value) {
+		if !slices.ContainsFunc(all, func(b value) bool { return b.ctx == a.ctx }) {
+			all = append(all, a)
+		}
+	}
+	for _, v := range vals {
+		switch v.kind {
+		case vNil:
+		case vCtx:
+			add(v)
+		case vCtxRef:
+			for _, a := range v.alts {
+				add(a)
+			}
+		default:
+			return nil, false
+		}
+	}
+	return all, len(all) > 0
+}
+
+// A cell of the goroutine's own of type context.Context (the result slot
+// go/ssa gives a function with deferred calls, a local a closure
+// captures) is a register holding which of the contexts stored there it
+// holds, from 1, or 0 for nil. The list grows as stores are lowered; one
+// that adds a context after a load of the cell was lowered (a loop's
+// back edge) is refused, since that load's alternatives are fixed.
+
+// storePrivateCtx lowers a store of a context into the goroutine's own
+// cell ptr; ok is false for other cells and values.
+func (p *proc) storePrivateCtx(ptr pointer, val value, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	if !isContextType(t) || ptr.obj.owner < 0 || ptr.dynamic() {
+		return cur, false
+	}
+	k := ptr.key()
+	switch val.kind {
+	case vCtx, vCtxRef:
+	case vNil:
+		if p.privCtx[k] == nil {
+			return cur, false
+		}
+	default:
+		if p.privCtx[k] != nil {
+			s.unsupported(pos, "storing %s in a variable of type context.Context that also holds contexts of package context", describe(val))
+		}
+		return cur, false
+	}
+	if p.privCtx == nil {
+		p.privCtx, p.privCtxRead = map[string][]value{}, map[string]bool{}
+	}
+	more, _ := ctxAlternatives([]value{val})
+	for _, a := range more {
+		if slices.ContainsFunc(p.privCtx[k], func(b value) bool { return b.ctx == a.ctx }) {
+			continue
+		}
+		if p.privCtxRead[k] {
+			s.unsupported(pos, "a variable of type context.Context set, after a load of it, to a context it did not hold before (a loop's back edge)")
+		}
+		p.privCtx[k] = append(p.privCtx[k], a)
+	}
+	e := s.ctxIndex(p.privCtx[k], val, pos)
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		r := p.privateReg(q)
+		if p.limits == nil {
+			p.limits = map[int][2]int64{}
+		}
+		p.limits[r] = [2]int64{0, int64(len(p.privCtx[k]))} // an index, not a heap id
+		return []model.Op{model.AssignOp(r, e)}
+	}), true
+}
+
+// loadPrivateCtx lowers a load of the goroutine's own cell ptr of type
+// context.Context that holds contexts; ok is false for other cells.
+func (p *proc) loadPrivateCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, o Origin, cur int) (int, bool) {
+	k := ptr.key()
+	if !isContextType(t) || ptr.obj.owner < 0 || ptr.dynamic() || p.privCtx[k] == nil {
+		return cur, false
+	}
+	p.privCtxRead[k] = true
+	alts := p.privCtx[k]
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(alts))}
+	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: alts}
+	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+		return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+	}), true
 }

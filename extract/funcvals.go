@@ -269,12 +269,24 @@ type funcCall struct {
 	from, to int
 	results  []int  // the registers of the results
 	refs     []bool // which results are heap ids
+	// at is where the call stands, and chain the deferred calls that may
+	// recover a panic of it, as they were at the call.
+	at    unwindCtx
+	chain []chainElem
+	// nilPanics is set when a nil function value may reach the call.
+	nilPanics bool
 }
 
 // deferFuncCall records a call of a value of a funcTable and returns the
 // location after it.
 func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur int) int {
-	c := &funcCall{p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos())}
+	return p.deferFuncCallOf(fr, in, f, args, true, cur)
+}
+
+// deferFuncCallOf is deferFuncCall; nilPanics is false for a call that its
+// caller guards against nil (sync.Pool's Get calls New only when set).
+func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, nilPanics bool, cur int) int {
+	c := &funcCall{nilPanics: nilPanics, p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos()), at: p.at, chain: p.chain()}
 	// Its results are registers that every function of the table sets
 	// when it returns: the call is lowered after the rest of the process.
 	res := f.ftab.sig.Results()
@@ -344,7 +356,15 @@ func (s *system) lowerFuncCalls(from int) int {
 			})
 		}
 		pos := c.in.Pos()
-		for _, r := range c.p.lowerTargets(c.fr, c.in, targets, model.Bin(model.OpEq, c.f.e, model.C(0)), c.from) {
+		prevAt, prevLate := c.p.at, c.p.late
+		c.p.at, c.p.late = c.at, &lateCall{fr: c.at.fr, chain: c.chain}
+		var isNil model.Expr
+		if c.nilPanics {
+			isNil = model.Bin(model.OpEq, c.f.e, model.C(0))
+		}
+		rets := c.p.lowerTargets(c.fr, c.in, targets, isNil, c.from)
+		c.p.at, c.p.late = prevAt, prevLate
+		for _, r := range rets {
 			loc := r.loc
 			for k, reg := range c.results {
 				e := s.refOrInt(r.vals[k], c.refs[k], pos)

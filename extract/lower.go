@@ -67,6 +67,15 @@ type proc struct {
 	snapOf    map[*frame]snapInfo
 	panicking int
 	unwinding *unwinding
+	// late is set while a call through a function table is lowered after
+	// the rest of the process (lowerFuncCalls): its frame, and the chain of
+	// deferred calls as it stood at the call.
+	late *lateCall
+	// privCtx lists, by cell, the contexts the goroutine's own cells of
+	// type context.Context hold (a function's result slot), and
+	// privCtxRead the cells a load has read (ctxcells.go).
+	privCtx     map[string][]value
+	privCtxRead map[string]bool
 
 	noFence bool // the instruction being lowered is in a //fencecheck:nofence statement
 }
@@ -1034,6 +1043,9 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 	if next, ok := p.storeSharedCtx(ptr, val, t, pos, o, cur); ok {
 		return next
 	}
+	if next, ok := p.storePrivateCtx(ptr, val, t, pos, o, cur); ok {
+		return next
+	}
 	if isPtrCell(t) {
 		return p.storePtr(ptr, val, pos, o, cur)
 	}
@@ -1124,6 +1136,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	case leafInt:
 	case leafPointer:
 		if next, ok := p.loadSharedCtx(fr, in, ptr, t, pos, o, cur); ok {
+			return next
+		}
+		if next, ok := p.loadPrivateCtx(fr, in, ptr, t, pos, o, cur); ok {
 			return next
 		}
 		if ptr.dynamic() || ptr.obj.owner >= 0 || s.ptrCellShared(ptr, pos) {
@@ -1462,6 +1477,17 @@ type joinSlot struct {
 // returns the joined value.
 func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Type, name string, rets []retSite, pos token.Pos, get func(value) value) (value, joinSlot) {
 	s := p.s
+	if all, ok := ctxAlternatives(vals); ok {
+		// Contexts: a register holding which of them all (ctxcells.go).
+		r := p.newReg(name, types.Typ[types.Int])
+		p.holdsResult(r, fr, in, k)
+		if p.limits == nil {
+			p.limits = map[int][2]int64{}
+		}
+		p.limits[r] = [2]int64{0, int64(len(all))}
+		index := func(v value) value { return intVal(s.ctxIndex(all, get(v), pos)) }
+		return value{kind: vCtxRef, e: model.R(r), alts: all}, joinSlot{k: k, reg: r, get: index}
+	}
 	ptrRes := isPtrCell(t) && allRefLikeVals(vals)
 	timeRes := isTime(t)
 	for _, v := range vals {

@@ -192,7 +192,7 @@ func (p *proc) poolOp(fr *frame, in *ssa.Call, name string, pl *syncPool, ptr po
 			none := p.emit(at, model.GuardOp(model.Bin(model.OpEq, f.e, model.C(0))), pos, o)
 			p.emitTo(none, model.AssignOp(r, model.C(0)), join, pos, o)
 			g := p.emit(at, model.GuardOp(model.Bin(model.OpNe, f.e, model.C(0))), pos, o)
-			next := p.deferFuncCall(fr, in, f, nil, g)
+			next := p.deferFuncCallOf(fr, in, f, nil, false, g)
 			p.emitTo(next, model.AssignOp(r, s.refExpr(fr.vals[in], pos)), join, pos, o)
 			fr.vals[in] = s.refVal(model.R(r), anyT)
 			return join

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -38,6 +39,13 @@ import (
 type unwindCtx struct {
 	fr *frame
 	b  *ssa.BasicBlock
+}
+
+// A lateCall is a call lowered after the rest of its process: the frame
+// that makes it and the chain of frames and deferred calls at the call.
+type lateCall struct {
+	fr    *frame
+	chain []chainElem
 }
 
 // snapInfo describes the frame that binds a deferred call being lowered:
@@ -76,6 +84,9 @@ func (p *proc) chain() []chainElem {
 	var out []chainElem
 	f, b := p.at.fr, p.at.b
 	for f != nil {
+		if p.late != nil && f == p.late.fr {
+			return append(out, p.late.chain...)
+		}
 		if info, ok := p.snapOf[f]; ok {
 			out = append(out, chainElem{fr: info.real, b: info.b, ds: p.s.deferList(info.real)[:info.left]})
 			f, b = f.parent, info.real.site
@@ -223,6 +234,10 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			})
 			if cur < 0 || !s.mayRecover(d) {
 				continue
+			}
+			if p.late != nil && slices.ContainsFunc(p.late.chain, func(l chainElem) bool { return l.fr == c.fr }) {
+				// Its return was joined before this call was lowered.
+				s.unsupported(site.pos, "a panic that a deferred call may recover, in a call of a function value kept in memory or received from a channel")
 			}
 			// Recovered: the function returns normally, after its
 			// remaining deferred calls.

@@ -186,3 +186,158 @@ func poolTickFirst() {
 	p.stopTick()
 	p.wg.Wait()
 }
+
+// expiredAfterGo: main makes a context whose deadline has passed after it
+// started the worker, and hands it over under the lock: the worker finds
+// it expired, context.DeadlineExceeded, whichever goroutine was lowered
+// first.
+//
+//fencecheck:system
+func expiredAfterGo() {
+	s := &ctxService{}
+	done := make(chan bool)
+	go func() {
+		<-done
+		s.mu.Lock()
+		c := s.ctx
+		s.mu.Unlock()
+		if c.Err() != context.DeadlineExceeded {
+			panic("not expired")
+		}
+		done <- true
+	}()
+	c, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	s.mu.Lock()
+	s.ctx = c
+	s.mu.Unlock()
+	done <- true
+	<-done
+}
+
+// expiredMaybeSeen: the worker may load the expired context main stores
+// after it started, or the live one before.
+//
+//fencecheck:system
+func expiredMaybeSeen() {
+	s := &ctxService{}
+	live, stop := context.WithCancel(context.Background())
+	s.ctx = live
+	done := make(chan bool)
+	go func() {
+		s.mu.Lock()
+		c := s.ctx
+		s.mu.Unlock()
+		if c.Err() == context.DeadlineExceeded {
+			panic("expired") // want `^SC: system expiredMaybeSeen is wrong even under sequential consistency: the panic is reached here`
+		}
+		done <- true
+	}()
+	past, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	s.mu.Lock()
+	s.ctx, s.cancel = past, cancel
+	s.mu.Unlock()
+	<-done
+	stop()
+	cancel()
+}
+
+type ctxShards struct {
+	mu   sync.Mutex
+	ctxs [2]context.Context
+}
+
+// shardContexts: a worker stores its context in its shard's slot; main
+// reads the slots with a run-time index once the workers are done.
+//
+//fencecheck:system
+func shardContexts() {
+	s := &ctxShards{}
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, cancel := context.WithCancel(context.Background())
+			s.mu.Lock()
+			s.ctxs[i] = c
+			s.mu.Unlock()
+			cancel()
+		}()
+	}
+	wg.Wait()
+	for i := range 2 {
+		if s.ctxs[i].Err() == nil {
+			panic("a shard's context is live")
+		}
+	}
+}
+
+// current returns the service's context under its lock (go/ssa keeps the
+// result of a function with deferred calls in a slot of its own).
+func (s *ctxService) current() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ctx
+}
+
+// currentMaybeNil: the worker may load the context before main sets it.
+//
+//fencecheck:system
+func currentMaybeNil() {
+	s := &ctxService{}
+	done := make(chan bool)
+	go func() {
+		ctx := s.current()
+		if ctx != nil {
+			<-ctx.Done()
+		}
+		done <- true
+	}()
+	s.restart()
+	s.close()
+	<-done
+}
+
+// currentUnchecked: as currentMaybeNil, without the nil check.
+//
+//fencecheck:system
+func currentUnchecked() {
+	s := &ctxService{}
+	done := make(chan bool)
+	go func() {
+		ctx := s.current()
+		<-ctx.Done() // want `^SC: system currentUnchecked is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference is reached here`
+		done <- true
+	}()
+	s.restart()
+	s.close()
+	<-done
+}
+
+// recoveredNilCancel: the worker calls a cancel function main may have
+// cleared and recovers the panic: a recovered panic in a call through a
+// function value kept in memory is not modelled.
+//
+//fencecheck:system
+func recoveredNilCancel() {
+	s := &ctxService{}
+	_, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	done := make(chan bool)
+	go func() {
+		defer func() {
+			recover()
+			done <- true
+		}()
+		s.mu.Lock()
+		f := s.cancel
+		s.mu.Unlock()
+		f() // want `^unsupported in a fencecheck system: a panic that a deferred call may recover, in a call of a function value kept in memory or received from a channel`
+	}()
+	s.mu.Lock()
+	s.cancel = nil
+	s.mu.Unlock()
+	<-done
+	cancel()
+}
