@@ -618,7 +618,7 @@ func (p *proc) privateCellExpr(t types.Type, x value, pos token.Pos) (model.Expr
 	switch {
 	case isChanCell(t) && (x.kind == vChan || x.kind == vNil || x.kind == vChanRef):
 		return p.s.chanID(x, pos), true
-	case isFuncCell(t) && (x.kind == vFunc || x.kind == vNil || x.kind == vFuncRef):
+	case isFuncCell(t) && (x.kind == vFunc || x.kind == vNil || x.kind == vFuncRef || x.kind == vCancel):
 		return p.s.funcID(t, x, pos), true
 	case isMap(t) && (x.kind == vMap || x.kind == vNil || x.kind == vMapRef):
 		return p.s.mapRefExpr(x, pos), true // its identity (maps.go)

@@ -77,6 +77,18 @@ func (n *ctxNode) mayExpire() bool {
 	return false
 }
 
+// known reports whether the calls that derive n and its ancestors have
+// been lowered (a context made ahead of its call does not know its parent
+// or deadline before).
+func (n *ctxNode) known() bool {
+	for m := n; m != nil; m = m.parent {
+		if !m.derived && m.key != "" && m.key != rootCtxKey {
+			return false
+		}
+	}
+	return true
+}
+
 // nodes returns n and every context derived from it.
 func (n *ctxNode) nodes() []*ctxNode {
 	out := []*ctxNode{n}
@@ -138,10 +150,15 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 // deriveCtx makes a context derived from parent that can be cancelled,
 // and by a deadline when deadline is set.
 func (s *system) deriveCtx(parent value, deadline bool, pos token.Pos) *ctxNode {
+	return s.deriveCtxKeyed(parent, deadline, s.nextCtxKey(pos), pos)
+}
+
+// deriveCtxKeyed is deriveCtx of the context named key (ctxcells.go).
+func (s *system) deriveCtxKeyed(parent value, deadline bool, key string, pos token.Pos) *ctxNode {
 	if parent.kind != vCtx {
 		s.unsupported(pos, "a context derived from %s (contexts the setup makes from context.Background are modelled)", describe(parent))
 	}
-	n := s.ctxNamed(s.nextCtxKey(pos), pos)
+	n := s.ctxNamed(key, pos)
 	n.parent, n.deadline, n.derived = parent.ctx, deadline, true
 	for p := parent.ctx; p != nil; p = p.parent {
 		if p.ch != nil && p.ch.initClosed {
@@ -266,7 +283,7 @@ func (p *proc) ctxErrAt(fr *frame, in *ssa.Call, n *ctxNode, cur int) (value, in
 	id := func(v value) model.Expr { return s.refExpr(v, in.Pos()) }
 	e := model.Bin(model.OpMul, model.R(site.closedReg), id(canceled))
 	objs := []*object{canceled.env[0].ptr.obj}
-	if n.mayExpire() || !n.derived {
+	if n.mayExpire() || !n.known() {
 		// (A context made ahead of its call may have a deadline, or an
 		// ancestor with one: lowerChannels reads 0 where it has none.)
 		site.expReg = p.newReg(n.ch.name+".expired", types.Typ[types.Bool])

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -322,7 +323,8 @@ func (p *proc) ctxRefMethod(fr *frame, in *ssa.Call, recv value, name string, cu
 }
 
 // ctxCompare lowers x == y and x != y where one operand is a context
-// chosen at run time and the other nil; ok is false for other operands.
+// chosen at run time and the other a context or nil; ok is false for
+// other operands.
 func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
 	if x.kind != vCtxRef && y.kind != vCtxRef {
 		return value{}, false
@@ -330,14 +332,39 @@ func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
 	if y.kind == vCtxRef {
 		x, y = y, x
 	}
-	op := model.OpEq
-	if in.Op == token.NEQ {
-		op = model.OpNe
+	if in.Op != token.EQL && in.Op != token.NEQ {
+		s.unsupported(in.Pos(), "the operator %s on contexts", in.Op)
 	}
-	if y.kind != vNil || in.Op != token.EQL && in.Op != token.NEQ {
+	asRef := func(v value) (value, bool) {
+		switch v.kind {
+		case vCtxRef:
+			return v, true
+		case vCtx:
+			return value{kind: vCtxRef, e: model.C(1), alts: []value{v}}, true
+		case vNil:
+			return value{kind: vCtxRef, e: model.C(0)}, true
+		}
+		return value{}, false
+	}
+	a, okA := asRef(x)
+	b, okB := asRef(y)
+	if !okA || !okB {
 		s.unsupported(in.Pos(), "comparing a context chosen at run time with %s", describe(y))
 	}
-	return intVal(model.Bin(op, x.e, model.C(0))), true
+	// Both nil, or the same context (Background and TODO are one).
+	eq := model.Expr(model.Bin(model.OpAnd, model.Bin(model.OpEq, a.e, model.C(0)), model.Bin(model.OpEq, b.e, model.C(0))))
+	for i, p := range a.alts {
+		for j, q := range b.alts {
+			if p.ctx == q.ctx || ctxKeyOf(p.ctx) == rootCtxKey && ctxKeyOf(q.ctx) == rootCtxKey {
+				eq = model.Bin(model.OpOr, eq, model.Bin(model.OpAnd,
+					model.Bin(model.OpEq, a.e, model.C(int64(i+1))), model.Bin(model.OpEq, b.e, model.C(int64(j+1)))))
+			}
+		}
+	}
+	if in.Op == token.NEQ {
+		eq = model.Not(eq)
+	}
+	return intVal(eq), true
 }
 
 // ctxAlternatives returns, when every value of vals is a context of
@@ -436,4 +463,59 @@ func (p *proc) loadPrivateCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
 	}), true
+}
+
+// deriveFromRef lowers context.WithCancel, WithCancelCause, WithTimeout or
+// WithDeadline of a goroutine (outside its loops) whose parent is a
+// context chosen at run time: a child for each context the parent may be,
+// the child chosen by the parent's index, and its cancel function the
+// child's, through the function table of its type; a nil parent panics,
+// as Go's does. ok is false for other calls.
+func (p *proc) deriveFromRef(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) (int, bool) {
+	s := p.s
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "context" || fn.Signature.Recv() != nil {
+		return cur, false
+	}
+	deadline := false
+	switch fn.Name() {
+	case "WithCancel", "WithCancelCause":
+	case "WithTimeout", "WithDeadline":
+		deadline = true
+	default:
+		return cur, false
+	}
+	pos := in.Pos()
+	if inLoop(fr, in.Block()) {
+		s.unsupported(pos, "a context.%s in a loop of a goroutine (each iteration would make a new one)", fn.Name())
+	}
+	parent := args[0]
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, parent.e, model.C(0))), pos, Origin{})
+	p.panicAt(panicSite{loc: g, name: "cannot create context from nil parent", pos: pos})
+	cancelT := fn.Signature.Results().At(1).Type()
+	var children []value
+	var childID, cancelID model.Expr = model.C(0), model.C(0)
+	call := s.nextCtxKey(pos) // one per call, so that the children's keys do not depend on how many there are
+	for i, a := range parent.alts {
+		if strings.Contains(ctxKeyOf(a.ctx), call+"/") {
+			// A child of this very call: the call runs once (it is in no
+			// loop), so its parent is never one of its own children,
+			// which a cell it stores them in lists nonetheless.
+			continue
+		}
+		n := s.deriveCtxKeyed(a, deadline, call+"/"+ctxKeyOf(a.ctx), pos)
+		if deadline && !n.ch.initClosed && s.deadlinePassed(fn.Name(), args[1], pos) {
+			s.unsupported(pos, "a context.%s whose deadline has passed, derived from a context chosen at run time", fn.Name())
+		}
+		children = append(children, value{kind: vCtx, ctx: n})
+		is := model.Bin(model.OpEq, parent.e, model.C(int64(i+1)))
+		childID = model.Bin(model.OpAdd, childID, model.Bin(model.OpMul, is, model.C(int64(len(children)))))
+		id := s.funcID(cancelT, value{kind: vCancel, ctx: n}, pos)
+		cancelID = model.Bin(model.OpAdd, cancelID, model.Bin(model.OpMul, is, id))
+	}
+	fr.vals[in] = value{kind: vTuple, tup: []value{
+		{kind: vCtxRef, e: childID, alts: children},
+		s.funcFromID(cancelT, cancelID),
+	}}
+	return p.emit(cur, model.GuardOp(model.Bin(model.OpNe, parent.e, model.C(0))), pos, Origin{}), true
 }

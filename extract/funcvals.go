@@ -162,6 +162,24 @@ type funcTable struct {
 	// growing past it afterwards would leave that call's targets short.
 	used int
 	pos  token.Pos // where the table was last added to
+	// recoverAt is 1 + the size the table had when a deferred call through
+	// it was found not to recover (tableMayRecover); 0 before.
+	recoverAt int
+}
+
+// tableMayRecover reports whether a function of tab calls recover itself.
+// When none does, a function added later that does is refused at the end
+// (lowerLate): the deferred call was taken not to recover.
+func (s *system) tableMayRecover(tab *funcTable) bool {
+	for _, f := range tab.funcs {
+		if f.kind == vFunc && s.x.local(f.fn) && callsRecover(f.fn) {
+			return true
+		}
+	}
+	if tab.recoverAt == 0 || tab.recoverAt > len(tab.funcs)+1 {
+		tab.recoverAt = len(tab.funcs) + 1
+	}
+	return false
 }
 
 // funcTableOf returns the table of function values of type t.
@@ -332,6 +350,13 @@ func (s *system) lowerLate() {
 	for _, tab := range s.funcTabs {
 		if tab.used > 0 && len(tab.funcs) > tab.used {
 			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
+		}
+		if tab.recoverAt > 0 {
+			for _, f := range tab.funcs[tab.recoverAt-1:] {
+				if f.kind == vFunc && s.x.local(f.fn) && callsRecover(f.fn) {
+					s.unsupported(tab.pos, "a deferred call of a function value that may recover a panic, stored or sent after the deferred call")
+				}
+			}
 		}
 	}
 }

@@ -1607,6 +1607,11 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = value{kind: vTicker, tick: t}
 		return cur
 	}
+	if len(args) > 0 && args[0].kind == vCtxRef {
+		if next, ok := p.deriveFromRef(fr, in, fn, args, cur); ok {
+			return next
+		}
+	}
 	if v, ok := s.contextCall(fn, args, in.Pos()); ok {
 		if v.kind == vCtx && v.ctx.parent == nil {
 			// context.Background or TODO: never cancelled, no variable of

@@ -127,7 +127,7 @@ func (s *system) mayRecover(d deferred) bool {
 				return true
 			}
 		}
-		return f.ftab != nil
+		return f.ftab != nil && s.tableMayRecover(f.ftab)
 	}
 	return false
 }

@@ -341,3 +341,80 @@ func recoveredNilCancel() {
 	<-done
 	cancel()
 }
+
+// childOfCurrent: the worker derives its own context from whichever
+// context the service holds when it looks; main cancels both, so the
+// child ends either way.
+//
+//fencecheck:system
+func childOfCurrent() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		child, cancel := context.WithCancel(s.current())
+		<-child.Done()
+		cancel()
+		done <- true
+	}()
+	s.restart()
+	s.close()
+	<-done
+}
+
+// childOfCurrentLeak: main cancels only the first context: a child of
+// the second waits forever.
+//
+//fencecheck:system
+func childOfCurrentLeak() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		child, cancel := context.WithCancel(s.current())
+		<-child.Done() // want `^deadlock: go@\d+ and main block forever in <-child\.Done\(\) and <-done \(system childOfCurrentLeak\)`
+		cancel()
+		done <- true
+	}()
+	s.restart()
+	<-done
+	s.close()
+}
+
+// childOfNil: the worker may derive from the service's context before
+// main sets it: Go panics.
+//
+//fencecheck:system
+func childOfNil() {
+	s := &ctxService{}
+	done := make(chan bool)
+	go func() {
+		child, cancel := context.WithCancel(s.current()) // want `^SC: system childOfNil is wrong even under sequential consistency: the bad state cannot create context from nil parent is reached here`
+		cancel()
+		<-child.Done()
+		done <- true
+	}()
+	s.restart()
+	<-done
+	s.close()
+}
+
+// sameContext: the worker compares two loads of the field; main replaces
+// the context between them.
+//
+//fencecheck:system
+func sameContext() {
+	s := &ctxService{}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		first := s.current()
+		if first != s.current() {
+			panic("replaced") // want `^SC: system sameContext is wrong even under sequential consistency: the panic is reached here`
+		}
+		done <- true
+	}()
+	s.restart()
+	<-done
+	s.close()
+}
