@@ -145,3 +145,82 @@ func newRacing() {
 	s.cache.New = func() any { return new(scratch) }
 	<-done
 }
+
+type cachedWorker struct {
+	owner *cachedWorkers
+	task  chan func()
+}
+
+type cachedWorkers struct {
+	cache sync.Pool
+	wg    sync.WaitGroup
+	ticks int
+}
+
+func newCachedWorkers() *cachedWorkers {
+	c := &cachedWorkers{}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+	}()
+	c.cache.New = func() any { return &cachedWorker{owner: c, task: make(chan func(), 1)} }
+	return c
+}
+
+func (w *cachedWorker) start() {
+	w.owner.wg.Add(1)
+	go func() {
+		defer w.owner.wg.Done()
+		for f := range w.task {
+			f()
+		}
+	}()
+}
+
+// workersFromCache: each worker a goroutine with a task channel of its
+// own, made by the cache's New (set after a goroutine started) in main's
+// loop: ants' pool, its workers taken from its workerCache.
+//
+//fencecheck:system
+func workersFromCache() {
+	c := newCachedWorkers()
+	var mu sync.Mutex
+	n := 0
+	var ws []*cachedWorker
+	for range 2 {
+		w := c.cache.Get().(*cachedWorker)
+		w.start()
+		w.task <- func() {
+			mu.Lock()
+			n++
+			mu.Unlock()
+		}
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		close(w.task)
+	}
+	c.wg.Wait()
+	if n != 2 {
+		panic("lost task")
+	}
+}
+
+// workersFromCacheRacy: the tasks count without the lock.
+//
+//fencecheck:system
+func workersFromCacheRacy() {
+	c := newCachedWorkers()
+	n := 0
+	var ws []*cachedWorker
+	for range 2 {
+		w := c.cache.Get().(*cachedWorker)
+		w.start()
+		w.task <- func() { n++ } // want `^race: go@\d+\(#0\) and go@\d+\(#1\) can both reach this access \(it stores n\) at once, and nothing orders the two \(system workersFromCacheRacy\)`
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		close(w.task)
+	}
+	c.wg.Wait()
+}
