@@ -93,7 +93,7 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 	if len(alts) > maxCases {
 		p.s.unsupported(phi.Pos(), "a channel variable that may hold one of more than %d channels", maxCases)
 	}
-	r := p.indexReg(fr, phi, st, len(alts))
+	r := p.phiIndexReg(fr, phi, st, len(alts))
 	fr.vals[phi] = value{kind: vChanRef, e: model.R(r), alts: alts}
 	return true
 }
@@ -440,12 +440,7 @@ func (p *proc) loadChanCell(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos,
 	if !used(in) {
 		return cur, true
 	}
-	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-	p.holds(r, fr, in)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, 1}
+	r := p.indexReg(fr, in, 1)
 	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: []value{ch}}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
 }
@@ -538,17 +533,39 @@ func (s *system) sharedChanAlts(q pointer, pos token.Pos) (int, []value) {
 	if len(alts) > 0 && s.mem[q.key()].kind == vChan {
 		init = 1
 	}
-	s.display(q.obj)
-	t, decl := q.target()
-	vpos := pos
-	if q.obj.decl != nil {
-		vpos = q.obj.decl.Pos()
+	t, _ := q.target()
+	return s.cellVar(k, q, init, t, pos), alts
+}
+
+// cellVar returns the model variable, under key k, of the shared cell q
+// that holds which of several values it is (t the Go type that names its
+// values in findings, init its first), made the first time.
+func (s *system) cellVar(k string, q pointer, init int64, t types.Type, pos token.Pos) int {
+	if x, ok := s.vars[k]; ok {
+		return x
 	}
-	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
+	s.display(q.obj)
+	_, decl := q.target()
+	if q.obj.decl != nil {
+		pos = q.obj.decl.Pos()
+	}
+	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(pos)})
 	s.varType = append(s.varType, t)
 	s.varDecl = append(s.varDecl, decl)
 	s.vars[k] = len(s.prog.Vars) - 1
-	return s.vars[k], alts
+	return s.vars[k]
+}
+
+// indexReg makes the register, named after in, that holds an index from 0
+// to hi (one of several values, or nil).
+func (p *proc) indexReg(fr *frame, in ssa.Value, hi int64) int {
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, hi}
+	return r
 }
 
 // storeSharedChan lowers a goroutine's store of the channel val (a
@@ -638,17 +655,14 @@ func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Po
 	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.ptrCellShared(ptr, pos) {
 		return cur, false
 	}
-	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-	p.holds(r, fr, in)
 	if s.heap.hint.idCells[ptr.key()] {
+		r := p.newReg(p.regName(fr, in), types.Typ[types.Int]) // an identity: the channels are not all made yet
+		p.holds(r, fr, in)
 		fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
 		return p.emit(cur, model.ReadOp(s.idChanVar(ptr, pos), r), pos, o), true
 	}
 	x, alts := s.sharedChanAlts(ptr, pos)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(len(alts))}
+	r := p.indexReg(fr, in, int64(len(alts)))
 	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: alts}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
 }
@@ -657,25 +671,11 @@ func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Po
 // store channels known by their identity in: it holds chanID's, from the
 // set-up's channel (or nil) on.
 func (s *system) idChanVar(q pointer, pos token.Pos) int {
-	k := "chanid:" + q.key()
-	if x, ok := s.vars[k]; ok {
-		return x
-	}
 	init := int64(0)
 	if v, ok := s.mem[q.key()]; ok && v.kind == vChan {
 		init = s.chanID(v, pos).(model.Const).Value
 	}
-	s.display(q.obj)
-	_, decl := q.target()
-	vpos := pos
-	if q.obj.decl != nil {
-		vpos = q.obj.decl.Pos()
-	}
-	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
-	s.varType = append(s.varType, types.Typ[types.Int]) // an identity
-	s.varDecl = append(s.varDecl, decl)
-	s.vars[k] = len(s.prog.Vars) - 1
-	return s.vars[k]
+	return s.cellVar("chanid:"+q.key(), q, init, types.Typ[types.Int], pos) // an identity
 }
 
 // Channels made in a loop of a goroutine.

@@ -103,21 +103,7 @@ func (s *system) sharedCtxAlts(q pointer, pos token.Pos) (int, []value) {
 		}
 		alts = append(alts, value{kind: vCtx, ctx: n})
 	}
-	k := "ctx:" + q.key()
-	if x, ok := s.vars[k]; ok {
-		return x, alts
-	}
-	s.display(q.obj)
-	_, decl := q.target()
-	vpos := pos
-	if q.obj.decl != nil {
-		vpos = q.obj.decl.Pos()
-	}
-	s.prog.Vars = append(s.prog.Vars, model.Var{Name: q.name(), Init: model.Init{Value: init}, Pos: s.mpos(vpos)})
-	s.varType = append(s.varType, types.Typ[types.Int]) // an index, not a heap id
-	s.varDecl = append(s.varDecl, decl)
-	s.vars[k] = len(s.prog.Vars) - 1
-	return s.vars[k], alts
+	return s.cellVar("ctx:"+q.key(), q, init, types.Typ[types.Int], pos), alts // an index, not a heap id
 }
 
 // ctxIndex returns the index of the context v among alts (0 for nil).
@@ -213,12 +199,7 @@ func (p *proc) loadSharedCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type,
 		return cur, false
 	}
 	x, alts := s.sharedCtxAlts(ptr, pos)
-	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-	p.holds(r, fr, in)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(len(alts))}
+	r := p.indexReg(fr, in, int64(len(alts)))
 	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: alts}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
 }
@@ -255,13 +236,8 @@ func (p *proc) loadSharedCtxAt(fr *frame, in *ssa.UnOp, ptr pointer, t types.Typ
 			}
 		}
 	}
-	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-	p.holds(r, fr, in)
+	r := p.indexReg(fr, in, int64(len(all)))
 	tmp := p.newReg(p.regName(fr, in)+".cell", types.Typ[types.Int])
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(len(all))}
 	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: all}
 	join := p.newLoc(pos)
 	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
@@ -453,12 +429,7 @@ func (p *proc) loadPrivateCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type
 	}
 	p.privCtxRead[k] = true
 	alts := p.privCtx[k]
-	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-	p.holds(r, fr, in)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(len(alts))}
+	r := p.indexReg(fr, in, int64(len(alts)))
 	fr.vals[in] = value{kind: vCtxRef, e: model.R(r), alts: alts}
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}

@@ -59,19 +59,14 @@ func (p *proc) funcPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) v
 	if len(alts) > maxCases {
 		p.s.unsupported(phi.Pos(), "a function value that may be one of more than %d functions", maxCases)
 	}
-	r := p.indexReg(fr, phi, st, len(alts))
+	r := p.phiIndexReg(fr, phi, st, len(alts))
 	return value{kind: vFuncRef, e: model.R(r), alts: alts}
 }
 
 // indexReg makes the register of phi, a join of values chosen at run time
 // (functions, channels): the index of one of n alternatives, 0 for nil.
-func (p *proc) indexReg(fr *frame, phi *ssa.Phi, st *blockState, n int) int {
-	r := p.newReg(p.regName(fr, phi), types.Typ[types.Int])
-	p.holds(r, fr, phi)
-	if p.limits == nil {
-		p.limits = map[int][2]int64{}
-	}
-	p.limits[r] = [2]int64{0, int64(n)}
+func (p *proc) phiIndexReg(fr *frame, phi *ssa.Phi, st *blockState, n int) int {
+	r := p.indexReg(fr, phi, int64(n))
 	st.phiReg[phi] = r
 	return r
 }

@@ -299,7 +299,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			// A loop over the function values of a channel (a worker's
 			// for task != nil { task(); task = <-work }): an index into
 			// the signature's table, as a received value is.
-			r := p.indexReg(fr, phi, st, maxCases)
+			r := p.phiIndexReg(fr, phi, st, maxCases)
 			fr.vals[phi] = value{kind: vFuncRef, e: model.R(r), ftab: p.s.funcTableOf(phi.Type())}
 		case p.chanPhi(fr, phi, st, known):
 		case p.growPhi(fr, phi, st, known):
