@@ -780,14 +780,22 @@ func (s *system) lowerChannels() {
 		}
 	}
 	for _, e := range s.ctxErrSites {
-		body := []model.Op{model.ReadOp(e.ctx.ch.closed, e.closedReg)}
+		// Go's Err loads the error atomically (a MOV: no barrier), and
+		// only once it is set waits on Done, under the channel's lock.
+		read := e.p.emit(e.from, model.AtomicReadOp(e.ctx.ch.closed, e.closedReg), e.pos, e.origin)
+		live := e.p.emit(read, model.GuardOp(model.Bin(model.OpEq, model.R(e.closedReg), model.C(0))), e.pos, Origin{})
+		done := []model.Op{model.ReadEqOp(e.ctx.ch.closed, model.C(1))}
 		switch {
 		case e.expReg >= 0 && e.ctx.expired >= 0:
-			body = append(body, model.ReadOp(e.ctx.expired, e.expReg))
+			done = append(done, model.ReadOp(e.ctx.expired, e.expReg))
+			live = e.p.emit(live, model.AssignOp(e.expReg, model.C(0)), e.pos, Origin{})
 		case e.expReg >= 0:
-			body = append(body, model.AssignOp(e.expReg, model.C(0))) // no deadline after all
+			done = append(done, model.AssignOp(e.expReg, model.C(0))) // no deadline after all
+			live = e.p.emit(live, model.AssignOp(e.expReg, model.C(0)), e.pos, Origin{})
 		}
-		e.p.emitTo(e.from, model.LockedOp(body...), e.to, e.pos, e.origin)
+		e.p.emitTo(live, model.NopOp(), e.to, e.pos, Origin{})
+		cancelled := e.p.emit(read, model.GuardOp(model.Bin(model.OpNe, model.R(e.closedReg), model.C(0))), e.pos, Origin{})
+		e.p.emitTo(cancelled, model.LockedOp(done...), e.to, e.pos, e.origin)
 	}
 	// The offers: every process with a site on an unbuffered channel.
 	pcs := map[int]*procChan{}

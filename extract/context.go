@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -39,6 +40,16 @@ type ctxNode struct {
 	// key names a derived context across rounds: its call's position and
 	// rank (nextCtxKey); empty for Background and TODO.
 	key string
+	// made is 1 + the variable a goroutine that makes the context sets
+	// when it does, in a locked step (Go's WithDeadline arms its timer, and
+	// WithCancel of a cancellable parent registers with it, under a
+	// mutex); 0 for a context of the set-up or one made without a lock.
+	// Its deadline cannot pass before.
+	made int
+	// timeout is, for a WithTimeout of a constant duration, that duration
+	// (timed is then set): a child whose own is longer expires with it.
+	timeout int64
+	timed   bool
 	// derived is set once the call that derives the context is lowered:
 	// a context made ahead of it for a load (ctxcells.go) does not know its
 	// parent or deadline before.
@@ -75,6 +86,26 @@ func (n *ctxNode) mayExpire() bool {
 		}
 	}
 	return false
+}
+
+// laterThanAncestor drops the deadline of n, a WithTimeout of a constant
+// duration, when the nearest ancestor with a deadline is a WithTimeout of
+// a shorter one: made before n, it expires first, and Go's WithDeadline
+// then gives n no timer of its own (it expires with the ancestor).
+func (s *system) laterThanAncestor(n *ctxNode) {
+	if !n.timed || n.past {
+		return
+	}
+	for m := n.parent; m != nil; m = m.parent {
+		if !m.deadline {
+			continue
+		}
+		if m.timed && m.timeout < n.timeout {
+			n.deadline = false
+			s.deadlines = slices.DeleteFunc(s.deadlines, func(d *ctxNode) bool { return d == n })
+		}
+		return
+	}
 }
 
 // known reports whether the calls that derive n and its ancestors have
@@ -126,6 +157,10 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		n := s.deriveCtx(args[0], fn.Name() != "WithCancel" && fn.Name() != "WithCancelCause", pos)
 		// A parent already done cancels it first, with its own error.
 		n.past = n.deadline && !n.ch.initClosed && s.deadlinePassed(fn.Name(), args[1], pos)
+		if fn.Name() == "WithTimeout" {
+			n.timeout, n.timed = args[1].constant()
+			s.laterThanAncestor(n)
+		}
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
 		ch := &channel{name: "time.After", anon: true, cap: 1, elem: types.NewStruct(nil, nil), pos: pos, closed: -1, timer: true}
@@ -461,6 +496,12 @@ func (s *system) addDeadlineProcs() {
 		p := s.newProc(fmt.Sprintf("timeout@%d", line))
 		p.q.Init = p.newLoc(n.pos)
 		c := &chanClose{p: p, from: p.q.Init, to: p.newLoc(n.pos), cancel: n, expire: true, pos: n.pos}
+		if n.made > 0 {
+			// Not before the context is made: till then the timer is not
+			// armed, as a goroutine whose go statement has not run.
+			c.also = []model.Op{model.ReadEqOp(n.made-1, model.C(1))}
+			p.spawnWait = true
+		}
 		s.chanCloses = append(s.chanCloses, c)
 		s.spawns = append(s.spawns, n.pos)
 	}

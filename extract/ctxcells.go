@@ -437,8 +437,8 @@ func (p *proc) loadPrivateCtx(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type
 }
 
 // deriveFromRef lowers context.WithCancel, WithCancelCause, WithTimeout or
-// WithDeadline of a goroutine (outside its loops) whose parent is a
-// context chosen at run time: a child for each context the parent may be,
+// WithDeadline of a goroutine (outside its loops) whose parent is nil (Go
+// panics) or a context chosen at run time: a child for each context the parent may be,
 // the child chosen by the parent's index, and its cancel function the
 // child's, through the function table of its type; a nil parent panics,
 // as Go's does. ok is false for other calls.
@@ -461,6 +461,10 @@ func (p *proc) deriveFromRef(fr *frame, in *ssa.Call, fn *ssa.Function, args []v
 		s.unsupported(pos, "a context.%s in a loop of a goroutine (each iteration would make a new one)", fn.Name())
 	}
 	parent := args[0]
+	if parent.kind == vNil {
+		p.panicAt(panicSite{loc: cur, name: "cannot create context from nil parent", pos: pos})
+		return -1, true
+	}
 	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, parent.e, model.C(0))), pos, Origin{})
 	p.panicAt(panicSite{loc: g, name: "cannot create context from nil parent", pos: pos})
 	cancelT := fn.Signature.Results().At(1).Type()
@@ -488,5 +492,50 @@ func (p *proc) deriveFromRef(fr *frame, in *ssa.Call, fn *ssa.Function, args []v
 		{kind: vCtxRef, e: childID, alts: children},
 		s.funcFromID(cancelT, cancelID),
 	}}
-	return p.emit(cur, model.GuardOp(model.Bin(model.OpNe, parent.e, model.C(0))), pos, Origin{}), true
+	cur = p.emit(cur, model.GuardOp(model.Bin(model.OpNe, parent.e, model.C(0))), pos, Origin{})
+	var nodes []*ctxNode
+	for _, c := range children {
+		nodes = append(nodes, c.ctx)
+	}
+	return p.madeStep(nodes, childID, pos, cur), true
+}
+
+// madeStep emits, from cur, the locked step in which a goroutine makes one
+// of the contexts ns (the one pick, from 1, chooses; ns[0] when pick is
+// nil) when Go takes a mutex to make it: a deadline's timer is armed, or a
+// cancellable parent registers the child. A deadline cannot pass before
+// it (addDeadlineProcs). It returns the location after the step.
+func (p *proc) madeStep(ns []*ctxNode, pick model.Expr, pos token.Pos, cur int) int {
+	s := p.s
+	var body []model.Op
+	for i, n := range ns {
+		if !n.deadline && (n.parent == nil || n.parent.ch == nil) {
+			continue
+		}
+		if n.made == 0 {
+			n.made = 1 + s.newChanVar(s.uniqueVarName(fmt.Sprintf("context@%d.made", s.x.fset.Position(n.pos).Line)), types.Typ[types.Bool], 0, pos)
+		}
+		var this model.Expr = model.C(1)
+		if pick != nil {
+			this = model.Bin(model.OpOr, model.V(n.made-1), model.Bin(model.OpEq, pick, model.C(int64(i+1))))
+		}
+		body = append(body, model.WriteOp(n.made-1, this))
+	}
+	if len(body) == 0 {
+		return cur
+	}
+	return p.emit(cur, model.LockedOp(body...), pos, Origin{})
+}
+
+// uniqueVarName returns name, or name#2, name#3, ... when the program has
+// a variable of that name already.
+func (s *system) uniqueVarName(name string) string {
+	taken := func(n string) bool {
+		return slices.ContainsFunc(s.prog.Vars, func(v model.Var) bool { return v.Name == n })
+	}
+	out := name
+	for k := 2; taken(out); k++ {
+		out = fmt.Sprintf("%s#%d", name, k)
+	}
+	return out
 }

@@ -1607,7 +1607,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		fr.vals[in] = value{kind: vTicker, tick: t}
 		return cur
 	}
-	if len(args) > 0 && args[0].kind == vCtxRef {
+	if len(args) > 0 && (args[0].kind == vCtxRef || args[0].kind == vNil) {
 		if next, ok := p.deriveFromRef(fr, in, fn, args, cur); ok {
 			return next
 		}
@@ -1625,6 +1625,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		// A goroutine's own context, made once: a node of the tree like
 		// the set-up's, which nothing can reach before it is made.
 		fr.vals[in] = v
+		cur = p.madeStep([]*ctxNode{v.tup[0].ctx}, nil, in.Pos(), cur)
 		if n := v.tup[0].ctx; n.past {
 			// Go cancels it, as expired, before WithTimeout returns.
 			c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), cancel: n, expire: true, pos: in.Pos()}

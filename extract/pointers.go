@@ -572,7 +572,10 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 	}
 	written := writtenVars(s.prog)
 	for k := range s.heap.setupLoads {
-		if x, ok := s.vars[k]; ok && written[x] && !out[k] {
+		if slices.ContainsFunc([]string{k, "chan:" + k, "chanid:" + k, "ctx:" + k}, func(key string) bool {
+			x, ok := s.vars[key]
+			return ok && written[x]
+		}) && !out[k] {
 			if out == nil {
 				out = map[string]bool{}
 			}

@@ -418,3 +418,92 @@ func sameContext() {
 	<-done
 	s.close()
 }
+
+// errNoBarrier: store buffering around ctx.Err() of live contexts, which
+// Go's Err answers with an atomic load, no barrier.
+//
+//fencecheck:system
+func errNoBarrier() {
+	x, y := 0, 0
+	ctxA, cancelA := context.WithCancel(context.Background())
+	defer cancelA()
+	ctxB, cancelB := context.WithCancel(context.Background())
+	defer cancelB()
+	res := make(chan int, 2)
+	go func() { x = 1; _ = ctxA.Err(); res <- y }() // want `^race: go@\d+ stores x here while go@\d+ loads x at ctxcells\.go:\d+:\d+, and nothing orders the two \(system errNoBarrier\)` `^x86-TSO: the store to x can still sit in the store buffer when the load of ctxA\.closed at ctxcells\.go:\d+:\d+ reads memory \(system errNoBarrier\)` `^race: go@\d+ loads y here`
+	go func() { y = 1; _ = ctxB.Err(); res <- x }() // want `^x86-TSO: the store to y can still sit in the store buffer when the load of ctxB\.closed at ctxcells\.go:\d+:\d+ reads memory \(system errNoBarrier\)`
+	if <-res+<-res == 0 {
+		panic("both 0")
+	}
+}
+
+// childRegistersNoBarrierNeeded: a goroutine's WithCancel of a cancellable
+// parent registers the child under the parent's mutex: a barrier between
+// each store and the load after it.
+//
+//fencecheck:system
+func childRegistersNoBarrierNeeded() {
+	x, y := 0, 0
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res := make(chan int, 2)
+	go func() {
+		x = 1 // want `^race: go@\d+ stores x here while go@\d+ loads x at ctxcells\.go:\d+:\d+, and nothing orders the two \(system childRegistersNoBarrierNeeded\)`
+		_, stop := context.WithCancel(parent)
+		res <- y // want `^race: go@\d+ loads y here`
+		stop()
+	}()
+	go func() {
+		y = 1
+		_, stop := context.WithCancel(parent)
+		res <- x
+		stop()
+	}()
+	if <-res+<-res == 0 {
+		panic("both 0")
+	}
+}
+
+// deadlineChildOfCancelled: a child with a deadline, made once its parent
+// is cancelled, is cancelled from the start: its deadline cannot pass
+// first.
+//
+//fencecheck:system
+func deadlineChildOfCancelled() {
+	parent, cancel := context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		<-parent.Done()
+		child, stop := context.WithTimeout(parent, time.Hour)
+		defer stop()
+		if child.Err() != context.Canceled {
+			panic("not cancelled")
+		}
+	}()
+	cancel()
+	<-done
+}
+
+// laterChildDeadline: a child whose timeout is longer than its parent's
+// gets no timer of its own: it is done only once its parent is.
+//
+//fencecheck:system
+func laterChildDeadline() {
+	parent, cancelParent := context.WithTimeout(context.Background(), time.Hour)
+	defer cancelParent()
+	child, cancelChild := context.WithTimeout(parent, 2*time.Hour)
+	defer cancelChild()
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		select {
+		case <-child.Done():
+			if parent.Err() == nil {
+				panic("child expired alone")
+			}
+		default:
+		}
+	}()
+	<-done
+}
