@@ -50,6 +50,8 @@ type ctxNode struct {
 	// (timed is then set): a child whose own is longer expires with it.
 	timeout int64
 	timed   bool
+	// todo marks context.TODO (a root, as Background, but another one).
+	todo bool
 	// derived is set once the call that derives the context is lowered:
 	// a context made ahead of it for a load (ctxcells.go) does not know its
 	// parent or deadline before.
@@ -113,7 +115,7 @@ func (s *system) laterThanAncestor(n *ctxNode) {
 // or deadline before).
 func (n *ctxNode) known() bool {
 	for m := n; m != nil; m = m.parent {
-		if !m.derived && m.key != "" && m.key != rootCtxKey {
+		if !m.derived && m.key != "" && !isRootKey(m.key) {
 			return false
 		}
 	}
@@ -150,7 +152,7 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 	}
 	switch obj.Pkg().Path() + "." + fn.Name() {
 	case "context.Background", "context.TODO":
-		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1}}, true
+		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1, todo: fn.Name() == "TODO"}}, true
 	case "context.WithCancel", "context.WithCancelCause", "context.WithTimeout", "context.WithDeadline":
 		// WithCancelCause's cancel function takes the cause, which only
 		// context.Cause reads (not modelled): it cancels as WithCancel's.

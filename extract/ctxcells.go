@@ -29,8 +29,20 @@ import (
 // of a nil context panics. A cell's cancel functions are entries of the
 // function table of context.CancelFunc (funcvals.go).
 
-// rootCtxKey names Background and TODO in a cell's list.
-const rootCtxKey = "root"
+// rootCtxKey and todoCtxKey name Background and TODO in a cell's list:
+// each is one context wherever it is made, and they differ.
+const (
+	rootCtxKey = "background"
+	todoCtxKey = "todo"
+)
+
+// isRootKey reports whether key names Background or TODO.
+func isRootKey(key string) bool { return key == rootCtxKey || key == todoCtxKey }
+
+// sameCtx reports whether a and b are one context.
+func sameCtx(a, b *ctxNode) bool {
+	return a == b || isRootKey(ctxKeyOf(a)) && ctxKeyOf(a) == ctxKeyOf(b)
+}
 
 // nextCtxKey returns the key of the next context derived at pos.
 func (s *system) nextCtxKey(pos token.Pos) string {
@@ -61,6 +73,9 @@ func (s *system) ctxNamed(key string, pos token.Pos) *ctxNode {
 // ctxKeyOf returns the key of context n in a cell's list.
 func ctxKeyOf(n *ctxNode) string {
 	if n.parent == nil && n.ch == nil {
+		if n.todo {
+			return todoCtxKey
+		}
 		return rootCtxKey
 	}
 	return n.key
@@ -97,8 +112,8 @@ func (s *system) sharedCtxAlts(q pointer, pos token.Pos) (int, []value) {
 		if slices.ContainsFunc(alts, func(a value) bool { return ctxKeyOf(a.ctx) == key }) {
 			continue
 		}
-		n := &ctxNode{expired: -1, key: rootCtxKey}
-		if key != rootCtxKey {
+		n := &ctxNode{expired: -1, key: key, todo: key == todoCtxKey}
+		if !isRootKey(key) {
 			n = s.ctxNamed(key, pos)
 		}
 		alts = append(alts, value{kind: vCtx, ctx: n})
@@ -110,7 +125,7 @@ func (s *system) sharedCtxAlts(q pointer, pos token.Pos) (int, []value) {
 func (s *system) ctxIndex(alts []value, v value, pos token.Pos) model.Expr {
 	index := func(n *ctxNode) int64 {
 		for i, a := range alts {
-			if a.ctx == n || ctxKeyOf(a.ctx) == rootCtxKey && ctxKeyOf(n) == rootCtxKey {
+			if sameCtx(a.ctx, n) {
 				return int64(i + 1)
 			}
 		}
@@ -302,7 +317,7 @@ func (p *proc) ctxRefMethod(fr *frame, in *ssa.Call, recv value, name string, cu
 // chosen at run time and the other a context or nil; ok is false for
 // other operands.
 func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
-	if x.kind != vCtxRef && y.kind != vCtxRef {
+	if x.kind != vCtxRef && y.kind != vCtxRef && (x.kind != vCtx || y.kind != vCtx && y.kind != vNil) && (y.kind != vCtx || x.kind != vNil) {
 		return value{}, false
 	}
 	if y.kind == vCtxRef {
@@ -327,11 +342,12 @@ func (s *system) ctxCompare(x, y value, in *ssa.BinOp) (value, bool) {
 	if !okA || !okB {
 		s.unsupported(in.Pos(), "comparing a context chosen at run time with %s", describe(y))
 	}
-	// Both nil, or the same context (Background and TODO are one).
+	// Both nil, or the same context (Background is one wherever it is
+	// made, and so is TODO).
 	eq := model.Expr(model.Bin(model.OpAnd, model.Bin(model.OpEq, a.e, model.C(0)), model.Bin(model.OpEq, b.e, model.C(0))))
 	for i, p := range a.alts {
 		for j, q := range b.alts {
-			if p.ctx == q.ctx || ctxKeyOf(p.ctx) == rootCtxKey && ctxKeyOf(q.ctx) == rootCtxKey {
+			if sameCtx(p.ctx, q.ctx) {
 				eq = model.Bin(model.OpOr, eq, model.Bin(model.OpAnd,
 					model.Bin(model.OpEq, a.e, model.C(int64(i+1))), model.Bin(model.OpEq, b.e, model.C(int64(j+1)))))
 			}
