@@ -507,3 +507,26 @@ func laterChildDeadline() {
 	}()
 	<-done
 }
+
+// rootsCompare: Background is one context wherever it is made, and TODO
+// another.
+//
+//fencecheck:system
+func rootsCompare() {
+	s := &ctxService{ctx: context.Background()}
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		c := s.current()
+		if c != context.Background() && c != context.TODO() {
+			panic("neither")
+		}
+		if c == context.TODO() {
+			panic("TODO") // want `^SC: system rootsCompare is wrong even under sequential consistency: the panic is reached here`
+		}
+	}()
+	s.mu.Lock()
+	s.ctx = context.TODO()
+	s.mu.Unlock()
+	<-done
+}
