@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -382,7 +383,7 @@ func (s *system) lowerFuncCalls(from int) int {
 		if c.nilPanics {
 			isNil = model.Bin(model.OpEq, c.f.e, model.C(0))
 		}
-		rets := c.p.lowerTargets(c.fr, c.in, targets, isNil, c.from)
+		rets := c.p.lateTargets(c, targets, isNil)
 		c.p.at, c.p.late = prevAt, prevLate
 		for _, r := range rets {
 			loc := r.loc
@@ -409,4 +410,29 @@ func (s *system) refOrInt(v value, ref bool, pos token.Pos) model.Expr {
 func isConstExpr(e model.Expr) bool {
 	_, ok := e.(model.Const)
 	return ok
+}
+
+// lateTargets lowers the targets of the call c through a function table
+// (lowerTargets); a construct the model does not have in them is a
+// run-time refusal at the call, as instrOrRefuse makes one.
+func (p *proc) lateTargets(c *funcCall, targets []callTarget, isNil model.Expr) (rets []retSite) {
+	st := p.state()
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		u, ok := r.(unsupported)
+		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) || u.goPanic {
+			panic(r)
+		}
+		p.restore(st)
+		pos := u.pos
+		if !pos.IsValid() {
+			pos = c.in.Pos()
+		}
+		p.refuseAt(c.from, strings.TrimPrefix(u.msg, unsupportedPrefix), pos)
+		rets = nil
+	}()
+	return p.lowerTargets(c.fr, c.in, targets, isNil, c.from)
 }
