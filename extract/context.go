@@ -46,10 +46,14 @@ type ctxNode struct {
 	// mutex); 0 for a context of the set-up or one made without a lock.
 	// Its deadline cannot pass before.
 	made int
-	// timeout is, for a WithTimeout of a constant duration, that duration
-	// (timed is then set): a child whose own is longer expires with it.
-	timeout int64
-	timed   bool
+	// timeout is, for a WithTimeout of a constant duration, that duration,
+	// and for a WithDeadline of a clock reading moved by a constant, that
+	// constant (timed is then set): its deadline is at most that long
+	// after it is made. fromNow marks a WithTimeout: its deadline is that
+	// long after it is made, so it is not before an ancestor's whose
+	// bound is shorter.
+	timeout        int64
+	timed, fromNow bool
 	// todo marks context.TODO (a root, as Background, but another one).
 	todo bool
 	// derived is set once the call that derives the context is lowered:
@@ -91,11 +95,13 @@ func (n *ctxNode) mayExpire() bool {
 }
 
 // laterThanAncestor drops the deadline of n, a WithTimeout of a constant
-// duration, when the nearest ancestor with a deadline is a WithTimeout of
-// a shorter one: made before n, it expires first, and Go's WithDeadline
-// then gives n no timer of its own (it expires with the ancestor).
+// duration, when the nearest ancestor with a deadline has one at most a
+// shorter time after it was made (a WithTimeout, or a WithDeadline of a
+// reading moved by a constant): made before n, it expires first, and Go's
+// WithDeadline then gives n no timer of its own (it expires with the
+// ancestor).
 func (s *system) laterThanAncestor(n *ctxNode) {
-	if !n.timed || n.past {
+	if !n.fromNow || n.past {
 		return
 	}
 	for m := n.parent; m != nil; m = m.parent {
@@ -159,9 +165,13 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		n := s.deriveCtx(args[0], fn.Name() != "WithCancel" && fn.Name() != "WithCancelCause", pos)
 		// A parent already done cancels it first, with its own error.
 		n.past = n.deadline && !n.ch.initClosed && s.deadlinePassed(fn.Name(), args[1], pos)
-		if fn.Name() == "WithTimeout" {
+		switch fn.Name() {
+		case "WithTimeout":
 			n.timeout, n.timed = args[1].constant()
+			n.fromNow = n.timed
 			s.laterThanAncestor(n)
+		case "WithDeadline":
+			n.timeout, n.timed = s.deadlineOffset(args[1], pos)
 		}
 		return value{kind: vTuple, tup: []value{{kind: vCtx, ctx: n}, {kind: vCancel, ctx: n}}}, true
 	case "time.After":
@@ -227,6 +237,17 @@ func (s *system) deadlinePassed(name string, arg value, pos token.Pos) bool {
 	}
 	c := s.clockOf(arg, pos)
 	return c.offE == nil && c.off <= 0
+}
+
+// deadlineOffset returns, for the deadline arg of context.WithDeadline, a
+// reading of the clock moved by a constant, that constant: the reading was
+// taken before the call, so the deadline is at most that long after it.
+func (s *system) deadlineOffset(arg value, pos token.Pos) (int64, bool) {
+	if arg.clock == nil || arg.clock.dur {
+		return 0, false
+	}
+	c := s.clockOf(arg, pos)
+	return c.off, c.offE == nil
 }
 
 // setupCancel executes cancel() of the setup.

@@ -530,3 +530,24 @@ func rootsCompare() {
 	s.mu.Unlock()
 	<-done
 }
+
+// deadlineParentShorter: a parent's deadline a constant after a reading
+// of the clock is before its child's, a longer WithTimeout made later:
+// the child has no timer of its own.
+//
+//fencecheck:system
+func deadlineParentShorter() {
+	parent, cancelParent := context.WithDeadline(context.Background(), time.Now().Add(3*time.Millisecond))
+	defer cancelParent()
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		child, cancelChild := context.WithTimeout(parent, time.Hour)
+		defer cancelChild()
+		<-child.Done()
+		if parent.Err() == nil {
+			panic("child expired alone")
+		}
+	}()
+	<-done
+}
