@@ -422,10 +422,7 @@ func (p *proc) lateTargets(c *funcCall, targets []callTarget, isNil model.Expr) 
 		if r == nil {
 			return
 		}
-		u, ok := r.(unsupported)
-		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) || u.goPanic {
-			panic(r)
-		}
+		u := refusalOf(r, false)
 		p.restore(st)
 		pos := u.pos
 		if !pos.IsValid() {

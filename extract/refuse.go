@@ -368,6 +368,18 @@ func (p *proc) restore(st procState) {
 	p.s.curProc = st.curProc
 }
 
+// refusalOf returns the refusal that r, a value recovered from a panic of
+// the lowering, carries: an unsupported construct, or, when goPanics is
+// set, a run-time panic the lowering found certain. Anything else (an
+// internal error) panics again.
+func refusalOf(r any, goPanics bool) unsupported {
+	u, ok := r.(unsupported)
+	if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) && !(goPanics && u.goPanic) {
+		panic(r)
+	}
+	return u
+}
+
 // instrOrRefuse lowers the instruction in of a goroutine as instr does,
 // and makes a construct the lowering refuses there a run-time refusal at
 // cur instead: the goroutine's path ends there, and a system whose runs
@@ -384,10 +396,7 @@ func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, c
 		if r == nil {
 			return
 		}
-		u, ok := r.(unsupported)
-		if !ok || !strings.HasPrefix(u.msg, unsupportedPrefix) && !u.goPanic {
-			panic(r)
-		}
+		u := refusalOf(r, true)
 		p.restore(st)
 		pos := u.pos
 		if !pos.IsValid() {
