@@ -785,13 +785,13 @@ func (s *system) lowerChannels() {
 		read := e.p.emit(e.from, model.AtomicReadOp(e.ctx.ch.closed, e.closedReg), e.pos, e.origin)
 		live := e.p.emit(read, model.GuardOp(model.Bin(model.OpEq, model.R(e.closedReg), model.C(0))), e.pos, Origin{})
 		done := []model.Op{model.ReadEqOp(e.ctx.ch.closed, model.C(1))}
-		switch {
-		case e.expReg >= 0 && e.ctx.expired >= 0:
-			done = append(done, model.ReadOp(e.ctx.expired, e.expReg))
+		if e.expReg >= 0 {
 			live = e.p.emit(live, model.AssignOp(e.expReg, model.C(0)), e.pos, Origin{})
-		case e.expReg >= 0:
-			done = append(done, model.AssignOp(e.expReg, model.C(0))) // no deadline after all
-			live = e.p.emit(live, model.AssignOp(e.expReg, model.C(0)), e.pos, Origin{})
+			if e.ctx.expired >= 0 {
+				done = append(done, model.ReadOp(e.ctx.expired, e.expReg))
+			} else {
+				done = append(done, model.AssignOp(e.expReg, model.C(0))) // no deadline after all
+			}
 		}
 		e.p.emitTo(live, model.NopOp(), e.to, e.pos, Origin{})
 		cancelled := e.p.emit(read, model.GuardOp(model.Bin(model.OpNe, model.R(e.closedReg), model.C(0))), e.pos, Origin{})

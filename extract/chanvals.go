@@ -553,6 +553,10 @@ func (s *system) cellVar(k string, q pointer, init int64, t types.Type, pos toke
 	s.varType = append(s.varType, t)
 	s.varDecl = append(s.varDecl, decl)
 	s.vars[k] = len(s.prog.Vars) - 1
+	if s.cellVars == nil {
+		s.cellVars = map[string][]int{}
+	}
+	s.cellVars[q.key()] = append(s.cellVars[q.key()], s.vars[k])
 	return s.vars[k]
 }
 

@@ -572,10 +572,8 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 	}
 	written := writtenVars(s.prog)
 	for k := range s.heap.setupLoads {
-		if slices.ContainsFunc([]string{k, "chan:" + k, "chanid:" + k, "ctx:" + k}, func(key string) bool {
-			x, ok := s.vars[key]
-			return ok && written[x]
-		}) && !out[k] {
+		x, ok := s.vars[k]
+		if (ok && written[x] || slices.ContainsFunc(s.cellVars[k], func(x int) bool { return written[x] })) && !out[k] {
 			if out == nil {
 				out = map[string]bool{}
 			}

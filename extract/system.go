@@ -411,10 +411,14 @@ type system struct {
 	mem          map[string]value // the setup's memory, by cell key
 	steps        int              // setup steps, for the budget
 
-	prog    *model.Program
-	vars    map[string]int // cell key -> shared variable
-	varType []types.Type
-	varDecl []*types.Var
+	prog *model.Program
+	vars map[string]int // cell key -> shared variable
+	// cellVars holds, by cell key, the variables cellVar made for cells
+	// that hold which of several values they are (keyed in vars under a
+	// prefix of their kind: "chan:", "chanid:", "ctx:").
+	cellVars map[string][]int
+	varType  []types.Type
+	varDecl  []*types.Var
 	// boxVars are the shared variables that are cells of value boxes
 	// (valueboxes.go).
 	boxVars map[int]bool
