@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -40,19 +41,14 @@ const (
 	minTicks = 2
 )
 
-// maxClockSites is the most sites outside loops whose readings can all
-// differ: clockMax readings, one of them the set-up's when it reads the
-// clock.
-func (s *system) maxClockSites() int {
+// maxClockReadings is the most readings outside loops that one run can
+// make with all of them different: clockMax readings, one of them the
+// set-up's when it reads the clock.
+func (s *system) maxClockReadings() int {
 	if s.setupReadsClock {
 		return clockMax - 1
 	}
 	return clockMax
-}
-
-// clockTicks is the clock's last reading in this system.
-func (s *system) clockTicks() int64 {
-	return int64(min(max(s.clockReads+1, minTicks), clockMax-1)) + 1
 }
 
 // clockVal is a time value the model keeps as ticks: a duration (dur) of
@@ -258,34 +254,166 @@ func (s *system) clockVar(pos token.Pos) int {
 }
 
 // addClock adds the process that advances the clock, when something reads
-// it.
+// it; emitClockTicks gives it its steps once every process is lowered.
 func (s *system) addClock() {
 	if s.clock == 0 {
 		return
 	}
+	s.clockProc = s.newProc("clock")
+	s.clockProc.q.Init = s.clockProc.newLoc(s.clockPos)
+	s.spawns = append(s.spawns, s.clockPos)
+}
+
+// emitClockTicks gives the clock's process its ticks: one more than the
+// readings one run of the goroutines can make (so that they can all
+// differ), at least minTicks and at most clockMax-1. A reading that may
+// repeat (in a loop of the Go code, or on a cycle of its process) takes
+// every tick. A reading that could be one more than the clock can make
+// differ (counting its process's readings on the way to it and every other
+// process's most) is refused where a run reaches it.
+func (s *system) emitClockTicks() {
+	if s.clockProc == nil {
+		return
+	}
 	x := s.clock - 1
-	p := s.newProc("clock")
-	p.q.Init = p.newLoc(s.clockPos)
+	isReading := func(op model.Op) bool { return readsVar(op, x) }
+	before := make([][]int, len(s.procs))
+	most := make([]int, len(s.procs))
+	reads, repeats := 0, s.clockInLoop
+	for i, p := range s.procs {
+		var cyc bool
+		before[i], cyc = stepsBefore(p.q, isReading)
+		most[i] = slices.Max(before[i])
+		reads += most[i]
+		repeats = repeats || cyc
+	}
+	if repeats {
+		reads += clockMax
+	} else if reads > s.maxClockReadings() {
+		for i, p := range s.procs {
+			others := reads - most[i]
+			for ti, t := range p.q.Trans {
+				if isReading(t.Op) && before[i][t.From] >= 0 && others+before[i][t.From]+1 > s.maxClockReadings() {
+					// More readings than the clock can give: they
+					// could not all differ.
+					p.refuseTransition(ti, fmt.Sprintf("more than %d readings of the clock outside loops (fencecheck's clock ticks at most %d times)", s.maxClockReadings(), clockMax-1), p.clockReadAt[t.To])
+				}
+			}
+		}
+	}
+	ticks := int64(min(max(reads+1, minTicks), clockMax-1)) + 1
+	p := s.clockProc
 	cur := p.q.Init
-	for t := int64(2); t <= s.clockTicks(); t++ {
+	for t := int64(2); t <= ticks; t++ {
 		cur = p.emit(cur, model.LockedOp(model.WriteOp(x, model.C(t))), s.clockPos, Origin{})
 	}
-	s.spawns = append(s.spawns, s.clockPos)
+}
+
+// readsVar reports whether op reads variable x, itself or in a locked
+// body.
+func readsVar(op model.Op, x int) bool {
+	if op.Kind == model.Read && op.Var == x {
+		return true
+	}
+	return slices.ContainsFunc(op.Body, func(b model.Op) bool { return readsVar(b, x) })
+}
+
+// stepsBefore returns, for each location of q, the most steps marked by
+// marked along one path to it from q's initial location (-1 where no path
+// reaches), and whether a marked step lies on a cycle (its count is then
+// unbounded, and the counts take each such step once). The automaton's
+// strongly connected components are found by Tarjan's algorithm, whose
+// order (every component after those it reaches) the count follows
+// backwards.
+func stepsBefore(q *model.Process, marked func(model.Op) bool) (before []int, cyclic bool) {
+	out := make([][]int, len(q.Locs))
+	for i, t := range q.Trans {
+		out[t.From] = append(out[t.From], i)
+	}
+	comp := make([]int, len(q.Locs))
+	index := make([]int, len(q.Locs))
+	low := make([]int, len(q.Locs))
+	onStack := make([]bool, len(q.Locs))
+	for i := range comp {
+		comp[i], index[i] = -1, -1
+	}
+	var stack []int
+	var comps [][]int // the components' locations, sinks first
+	next := 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, ti := range out[v] {
+			w := q.Trans[ti].To
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var c []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = len(comps)
+				c = append(c, w)
+				if w == v {
+					break
+				}
+			}
+			comps = append(comps, c)
+		}
+	}
+	visit(q.Init)
+	at := make([]int, len(comps)) // the most marked steps on the way into each component
+	for c := range at {
+		at[c] = -1
+	}
+	at[comp[q.Init]] = 0
+	for c := len(comps) - 1; c >= 0; c-- {
+		for _, v := range comps[c] {
+			for _, ti := range out[v] {
+				t := q.Trans[ti]
+				w := 0
+				if marked(t.Op) {
+					w = 1
+				}
+				if comp[t.To] == c {
+					cyclic = cyclic || w == 1
+				} else if at[c] >= 0 {
+					at[comp[t.To]] = max(at[comp[t.To]], at[c]+w)
+				}
+			}
+		}
+	}
+	before = make([]int, len(q.Locs))
+	for v := range before {
+		before[v] = -1
+		if comp[v] >= 0 {
+			before[v] = at[comp[v]]
+		}
+	}
+	return before, cyclic
 }
 
 // readClock lowers a reading of the clock by a process into a new register.
 func (p *proc) readClock(pos token.Pos, cur int) (model.Expr, int) {
 	x := p.s.clockVar(pos)
-	p.s.clockReads++
 	if p.at.b != nil && inLoop(p.at.fr, p.at.b) {
-		p.s.clockReads += clockMax // a reading in a loop: every tick
-	} else if p.s.clockSites++; p.s.clockSites > p.s.maxClockSites() {
-		// More sites than readings the clock can give: their readings
-		// could not all differ.
-		p.s.unsupported(pos, "more than %d sites that read the clock outside loops (fencecheck's clock ticks at most %d times)", p.s.maxClockSites(), clockMax-1)
+		p.s.clockInLoop = true
 	}
 	r := p.newReg("now", types.Typ[types.Int64])
 	cur = p.emit(cur, model.AtomicReadOp(x, r), pos, Origin{})
+	if p.clockReadAt == nil {
+		p.clockReadAt = map[int]token.Pos{}
+	}
+	p.clockReadAt[cur] = pos
 	return model.R(r), cur
 }
 

@@ -77,6 +77,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.lowerLate()
 	s.lowerChannels()
 	s.lowerConds()
+	s.emitClockTicks()
 	s.dropHeldUnlockFaults()
 	s.checkUnsafeCompares()
 
@@ -119,8 +120,15 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 		sys.Origins = append(sys.Origins, p.origins)
 		for _, ps := range p.panics {
+			var cond model.Expr
+			if ps.id != 0 {
+				// Panics whose unwindings end alike share their end
+				// (recover.go): the register set at the panic tells
+				// which one reached it.
+				cond = model.Bin(model.OpEq, model.RegRef{Proc: i, Reg: p.panicSiteReg - 1}, model.C(ps.id))
+			}
 			s.prog.Bad = append(s.prog.Bad, model.BadState{
-				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Pos: s.mpos(ps.pos)})
+				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Cond: cond, Pos: s.mpos(ps.pos)})
 		}
 		for l := range p.nofence {
 			sys.NoFence = append(sys.NoFence, model.ProcLoc{Proc: i, Loc: remap[l]})

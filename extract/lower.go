@@ -67,6 +67,15 @@ type proc struct {
 	snapOf    map[*frame]snapInfo
 	panicking int
 	unwinding *unwinding
+	// unwound holds the unwindings lowered so far, by the chain they run
+	// from (unwindKey), and panicSiteReg is 1 + the register naming the
+	// panic that a shared unwinding runs for (recover.go).
+	unwound      map[string]*unwoundAt
+	panicSiteReg int
+	panicSites   int
+	// clockReadAt holds the positions of the process's readings of the
+	// clock, by the location each leads to (clock.go).
+	clockReadAt map[int]token.Pos
 	// late is set while a call through a function table is lowered after
 	// the rest of the process (lowerFuncCalls): its frame, and the chain of
 	// deferred calls as it stood at the call.
@@ -85,6 +94,10 @@ type panicSite struct {
 	name string
 	pos  token.Pos
 	val  ssa.Value // the value of an explicit panic; nil for the run time's
+	// id, when not 0, is the value the register panicSiteReg holds when
+	// this panic, and not another whose unwinding ends at loc too, is
+	// the one that reached it.
+	id int64
 }
 
 func (s *system) newProc(name string) *proc {

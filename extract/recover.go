@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -198,10 +199,49 @@ func (p *proc) panicReg() int {
 	return p.panicking - 1
 }
 
+// unwoundAt is an unwinding lowered from a location: where it starts, the
+// number of transitions of its process when it was lowered (restore
+// forgets the ones it took back), and, once done, where it ends: the bad
+// state of a panic that nothing recovered, or -1 when none is.
+type unwoundAt struct {
+	loc, trans int
+	end        int
+	done       bool
+}
+
+// unwindKey names what an unwinding from chain element k on runs: the
+// frames, blocks and deferred calls of chain[k:], the panic value's heap
+// id, and the deferred calls being lowered around it. Two panics whose
+// keys agree run the same steps from there, which are lowered once: the
+// deferred calls of a function run for each of the places in it that may
+// panic, and lowering them for each made a goroutine with many such
+// places (every call, nil check and division under a deferred recover)
+// grow with the product of its places and its deferred code.
+func (p *proc) unwindKey(chain []chainElem, id model.Expr) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%p/%p/%v", p.unwinding, p.late, id)
+	for _, c := range chain {
+		fmt.Fprintf(&b, ";%p/%p/%d", c.fr, c.b, len(c.ds))
+	}
+	return b.String()
+}
+
+// panicSiteIDReg returns the register that names the panic a shared
+// unwinding runs for.
+func (p *proc) panicSiteIDReg() int {
+	if p.panicSiteReg == 0 {
+		p.panicSiteReg = 1 + p.newReg("panicsite", types.Typ[types.Int])
+	}
+	return p.panicSiteReg - 1
+}
+
 // unwind lowers the panic site, whose value has the heap id id (nil when
 // it has none): the deferred calls of the goroutine's functions, innermost
 // first, each a function's return when a deferred call of it recovers; the
-// bad state of the panic after the last.
+// bad state of the panic after the last. The steps from a function of the
+// goroutine on are lowered once for all the panics that reach it alike
+// (unwindKey): a register, set at each panic, tells their bad states
+// apart, and is cleared when a deferred call recovers.
 func (p *proc) unwind(site panicSite, id model.Expr) {
 	s := p.s
 	if site.val != nil && !panicValueFree(site.val) && !(p.at.fr != nil && s.readOnlyArg(s.get(p.at.fr, site.val))) {
@@ -211,6 +251,7 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 		s.unsupported(site.pos, "a panic that a deferred call may recover, whose value (of type %s) may point into the system's memory", site.val.Type())
 	}
 	pr := p.panicReg()
+	sr := p.panicSiteIDReg()
 	isSet := func(set bool) model.Op {
 		op := model.OpNe
 		if !set {
@@ -218,8 +259,36 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 		}
 		return model.GuardOp(model.Bin(op, model.R(pr), model.C(0)))
 	}
+	p.panicSites++
+	site.id = int64(p.panicSites)
 	cur := p.emit(site.loc, model.AssignOp(pr, model.C(1)), site.pos, Origin{})
-	for _, c := range p.chain() {
+	cur = p.emit(cur, model.AssignOp(sr, model.C(site.id)), site.pos, Origin{})
+	chain := p.chain()
+	if p.unwound == nil {
+		p.unwound = map[string]*unwoundAt{}
+	}
+	var mine []*unwoundAt // the unwindings this panic lowers, which end where it does
+	defer func() {
+		for _, u := range mine {
+			u.end, u.done = cur, true
+		}
+		if cur >= 0 {
+			site.loc = cur
+			p.panics = append(p.panics, site)
+		}
+	}()
+	for k, c := range chain {
+		key := p.unwindKey(chain[k:], id)
+		if at, ok := p.unwound[key]; ok && at.done {
+			// Lowered already, for an earlier panic: its steps, then
+			// its end, serve this one too.
+			p.emitTo(cur, model.NopOp(), at.loc, site.pos, Origin{})
+			cur = at.end
+			return
+		}
+		at := &unwoundAt{loc: cur, trans: len(p.q.Trans)}
+		p.unwound[key] = at
+		mine = append(mine, at)
 		if c.b == nil && len(c.ds) > 0 {
 			s.unsupported(site.pos, "a panic that a deferred call may recover, in code that the system function's goroutine runs from inside a function that started goroutines")
 		}
@@ -242,6 +311,7 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			// Recovered: the function returns normally, after its
 			// remaining deferred calls.
 			rec := p.emit(cur, isSet(false), site.pos, Origin{})
+			rec = p.emit(rec, model.AssignOp(sr, model.C(0)), site.pos, Origin{})
 			if rec = p.runDeferList(c.fr, c.b, c.ds[:i], site.pos, rec); rec >= 0 {
 				p.recoverReturn(c.fr, rec)
 			}
@@ -257,8 +327,6 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			cur = p.emit(cur, model.Exchange(c.fr.onceVar-1, -1, model.C(2)), site.pos, Origin{})
 		}
 	}
-	site.loc = cur
-	p.panics = append(p.panics, site)
 }
 
 // recoverReturn lowers, from loc, the return of fr after a recovered panic:
@@ -299,7 +367,7 @@ func (p *proc) recoverCall(fr *frame, in *ssa.Call, cur int) int {
 	cur = p.emit(cur, model.AssignOp(r, model.R(pr)), pos, Origin{})
 	cur = p.emit(cur, model.AssignOp(pr, model.C(0)), pos, Origin{})
 	fr.vals[in] = value{kind: vOpaque, e: model.R(r),
-		why: fmt.Sprintf("the value recover returns (the value of %s, which the model keeps only as nil or not)", u.site.name)}
+		why: "the value recover returns (a panic's value, which the model keeps only as nil or not)"}
 	return cur
 }
 

@@ -29,6 +29,13 @@ import (
 // refuseAt emits from cur the run-time refusal of what (a description of
 // the construct, at pos) and returns -1: nothing follows it.
 func (p *proc) refuseAt(cur int, what string, pos token.Pos) int {
+	p.emit(cur, model.AssignOp(p.refusalReg(what, pos), model.C(1)), pos, Origin{})
+	return -1
+}
+
+// refusalReg returns a new register whose setting to 1 is the run-time
+// refusal of what, at pos.
+func (p *proc) refusalReg(what string, pos token.Pos) int {
 	r := p.newReg("unsupported", types.Typ[types.Int])
 	if p.limits == nil {
 		p.limits = map[int][2]int64{}
@@ -42,8 +49,16 @@ func (p *proc) refuseAt(cur int, what string, pos token.Pos) int {
 		p.refusals = map[int]bool{}
 	}
 	p.refusals[r] = true
-	p.emit(cur, model.AssignOp(r, model.C(1)), pos, Origin{})
-	return -1
+	return r
+}
+
+// refuseTransition makes transition ti of the process the run-time refusal
+// of what, at pos: the transition now leads to the refusal, and nothing
+// follows.
+func (p *proc) refuseTransition(ti int, what string, pos token.Pos) {
+	r := p.refusalReg(what, pos)
+	p.q.Trans[ti].Op = model.AssignOp(r, model.C(1))
+	p.q.Trans[ti].To = p.newLoc(pos)
 }
 
 // uncomputedOperand describes x op y when an operand is the result of a
@@ -366,6 +381,11 @@ func (p *proc) restore(st procState) {
 	p.at, p.wrapperPos, p.modelCall = st.at, st.wrapperPos, st.modelCall
 	p.panicking, p.unwinding, p.noFence = st.panicking, st.unwinding, st.noFence
 	p.s.curProc = st.curProc
+	for k, u := range p.unwound {
+		if u.trans >= st.trans {
+			delete(p.unwound, k) // its steps are gone
+		}
+	}
 }
 
 // refusalOf returns the refusal that r, a value recovered from a panic of

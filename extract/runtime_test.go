@@ -77,3 +77,28 @@ func TestVariants(t *testing.T) {
 		t.Errorf("want one diagnostic: more than 16 runs of system tooMany")
 	}
 }
+
+// TestUnwindLoweredOnce checks that the deferred calls a panic runs are
+// lowered once for all the places in a function that may panic: the
+// deferred body's store has as many steps with six places as with one.
+func TestUnwindLoweredOnce(t *testing.T) {
+	l := load(t, "rtcalls")
+	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	for _, d := range diags {
+		t.Errorf("%s: %s", l.fset.Position(d.Pos), d.Message)
+	}
+	line := lineOf(t, "testdata/src/rtcalls/unwindonce.go", "marker: deferred body")
+	steps := map[string]int{}
+	for _, s := range systems {
+		for _, q := range s.Program.Procs {
+			for _, tr := range q.Trans {
+				if strings.HasSuffix(tr.Pos.File, "unwindonce.go") && tr.Pos.Line == line {
+					steps[s.Name]++
+				}
+			}
+		}
+	}
+	if steps["oneSite"] == 0 || steps["sixSites"] != steps["oneSite"] {
+		t.Errorf("steps at the deferred body's store: oneSite %d, sixSites %d; want the same, not 0", steps["oneSite"], steps["sixSites"])
+	}
+}

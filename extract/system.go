@@ -360,12 +360,11 @@ type system struct {
 	// clockPos (clock.go).
 	clock    int
 	clockPos token.Pos
-	// clockReads counts the readings of the clock the goroutines' code
-	// makes, each site once (clock.go's clockTicks).
-	clockReads int
-	// clockSites counts the sites outside loops among them, and
-	// setupReadsClock is set once the set-up reads the clock.
-	clockSites      int
+	// clockProc advances it (emitClockTicks); clockInLoop is set when a
+	// goroutine reads it in a loop, and setupReadsClock once the set-up
+	// reads it.
+	clockProc       *proc
+	clockInLoop     bool
 	setupReadsClock bool
 	tickers         []*ticker
 	tickStops       []tickStop

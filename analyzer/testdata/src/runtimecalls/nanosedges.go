@@ -153,7 +153,7 @@ func eightReadings() {
 // apart, and is refused.
 //
 //fencecheck:system
-func nineReadings() { // want `^inconclusive: system nineReadings: a run reaches more than 8 sites that read the clock outside loops`
+func nineReadings() { // want `^inconclusive: system nineReadings: a run reaches more than 8 readings of the clock outside loops`
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
