@@ -108,9 +108,7 @@ func (s *system) sliceOfBox(o *object) value {
 	id := int(o.boxVal>>(3*sliceBoxBits)) - 1
 	off, n, c := o.boxVal>>(2*sliceBoxBits)&mask, o.boxVal>>sliceBoxBits&mask, o.boxVal&mask
 	var arr *object
-	if id < len(s.objects) {
-		arr = s.objects[id]
-	} else {
+	if arr = s.byID[id]; arr == nil {
 		arr = s.heap.pending[id]
 	}
 	var a *types.Array

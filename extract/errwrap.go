@@ -315,7 +315,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 // round has not made yet, is one a call like spec's makes: outside a loop,
 // the call's own errors, which no run gives it (they would only add cases).
 func (s *system) reservedFor(o *object, spec errSpec) bool {
-	made := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
+	made := s.allocated(o)
 	return !made && (o.name == spec.name || o.raw == spec.name)
 }
 
@@ -485,14 +485,15 @@ func (s *system) newKeyedError(spec errSpec) *object {
 	k = fmt.Sprintf("%s@%d", k, n)
 	t := s.x.specType(spec)
 	o := s.heap.keyed[k]
+	id := s.allocID(t)
 	if o != nil && types.Identical(o.typ, t) {
 		delete(s.heap.keyed, k)
-		o.id = len(s.objects)
+		o.id = id
 	} else {
-		o = &object{id: len(s.objects), name: spec.name, typ: t, owner: -1}
+		o = &object{id: id, name: spec.name, typ: t, owner: -1}
 	}
 	o.errKey = k
-	s.objects = append(s.objects, o)
+	s.addObject(o)
 	s.fillError(o, spec)
 	return o
 }

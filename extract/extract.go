@@ -628,8 +628,9 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 	// base is the round that ended the set-up earlier (splitSetup): the
 	// rounds before it lowered another set-up, and do not count.
 	base := 0
+	allocIDs := map[string]int{}
 	for round := 1; ; round++ {
-		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{},
+		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{}, allocIDs: allocIDs,
 			mem: map[string]value{}, vars: map[string]int{}}
 		s.initHeap(hint)
 		x.choices.beginRound()

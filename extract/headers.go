@@ -265,12 +265,12 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		if sh.arr < 0 || sh.off != first.off || sh.grown != first.grown || sh.cap != first.cap && sh.grown {
 			continue
 		}
-		arr := s.heap.pending[sh.arr] // reserved for a goroutine lowered later
-		if sh.arr < len(s.objects) {
-			arr = s.objects[sh.arr]
+		arr, made := s.byID[sh.arr], true
+		if arr == nil {
+			arr, made = s.heap.pending[sh.arr], false // reserved for a goroutine lowered later
 		}
 		a, _ := typeArray(arr)
-		stale := arr == nil || sh.arr < len(s.objects) && (a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap)
+		stale := arr == nil || made && (a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap)
 		if stale {
 			// The array of a shape an earlier round stored, which this
 			// round's allocations no longer have (they moved): no store
@@ -1062,10 +1062,10 @@ func (p *proc) appendFollows(fr *frame, b *ssa.BasicBlock, src ssa.Value) bool {
 func (s *system) shapeNames() []shapeName {
 	out := make([]shapeName, len(s.heap.shapes))
 	for i, sh := range s.heap.shapes {
-		if sh.arr < 0 || sh.arr >= len(s.objects) {
+		arr := s.byID[sh.arr]
+		if sh.arr < 0 || arr == nil {
 			continue
 		}
-		arr := s.objects[sh.arr]
 		name := arr.name
 		if h := arr.holder; arr.anon && h != nil {
 			name = h.obj.name

@@ -214,7 +214,7 @@ func (s *system) initHeap(h *heapHint) {
 		if ho.alias != nil {
 			continue
 		}
-		o := &object{id: ho.index, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
+		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
 		if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
@@ -243,14 +243,14 @@ func (s *system) initHeap(h *heapHint) {
 	}
 }
 
-// adopt returns the object the hint reserved for the next allocation, if
+// adopt returns the object the hint reserved for the allocation id, if
 // any, made shared; nil when there is none.
-func (s *system) adopt(t types.Type) *object {
-	o := s.heap.pending[len(s.objects)]
+func (s *system) adopt(id int, t types.Type) *object {
+	o := s.heap.pending[id]
 	if o == nil {
 		return nil
 	}
-	delete(s.heap.pending, len(s.objects))
+	delete(s.heap.pending, id)
 	if !types.Identical(o.typ, t) {
 		s.heapChange("the allocations differ between rounds")
 		return nil
@@ -680,7 +680,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		if o.box || o.within != nil {
 			continue
 		}
-		allocated := o.id >= 0 && o.id < len(s.objects) && s.objects[o.id] == o
+		allocated := s.allocated(o)
 		reserved := s.heap.pending[o.id] == o || o.errKey != "" && s.heap.keyed[o.errKey] == o
 		keep[o] = allocated || !complete && reserved
 	}

@@ -422,7 +422,7 @@ func unsharedCell(fr *frame, addr ssa.Value) bool {
 // reachable reports whether a process spawned by the first go statement of
 // the setup may reach o: o existed then, or is a package-level variable.
 func (s *system) reachable(o *object) bool {
-	if o.id < s.spawnObjs {
+	if o.seq < s.spawnObjs {
 		return true
 	}
 	for _, g := range s.globals {

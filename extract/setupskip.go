@@ -3,6 +3,7 @@ package extract
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -54,7 +55,7 @@ func (s *system) containedCall(fr *frame, c *ssa.CallCommon, f value, args []val
 	for k, o := range s.heap.pending {
 		pending[k] = o
 	}
-	before, steps := s.shape(), s.steps
+	before, steps, ranks := s.shape(), s.steps, maps.Clone(s.allocRank)
 	var res value
 	bad := s.try(func() {
 		s.checkCgo(fr, c, f.fn, pos)
@@ -70,7 +71,10 @@ func (s *system) containedCall(fr *frame, c *ssa.CallCommon, f value, args []val
 	}
 	// Undone: the memory as before the call, the objects it made dropped.
 	// The objects of the hint it adopted are reserved again.
-	s.mem, s.steps, s.heap.pending = mem, steps, pending
+	s.mem, s.steps, s.heap.pending, s.allocRank = mem, steps, pending, ranks
+	for _, o := range s.objects[before.objects:] {
+		delete(s.byID, o.id)
+	}
 	s.objects = s.objects[:before.objects]
 	return s.lenientCall(fr, c, f, args, pos, spawns)
 }

@@ -423,6 +423,12 @@ type system struct {
 	boxVars map[int]bool
 	procs   []*proc
 	spawns  []token.Pos
+	// allocIDs numbers the allocations of the system, the same in every
+	// round (allocID); allocRank counts this round's allocations by
+	// position and type, and byID holds its objects by id.
+	allocIDs  map[string]int
+	allocRank map[string]int
+	byID      map[int]*object
 
 	init  initState // the run of the package's initialisation (pkginit.go)
 	calls callState // defers, sync types, other packages, nested spawns (defer.go, calls.go)
@@ -442,14 +448,52 @@ const maxSetupSteps = 200_000
 // maxCases bounds the case split of a pointer with run-time indexes.
 const maxCases = 64
 
+// allocID returns the id of the allocation of an object of type t being
+// made: the same in every round of lowering the system for the same
+// allocation, known by the position of the instruction being lowered, the
+// type and its rank among the round's allocations there (so that code a
+// round lowers first, which a later round reaches through a new target
+// of an interface call, does not renumber the objects after it).
+func (s *system) allocID(t types.Type) int {
+	base := fmt.Sprintf("%d/%s", s.curPos, types.TypeString(t, nil))
+	n := s.allocRank[base]
+	if s.allocRank == nil {
+		s.allocRank = map[string]int{}
+	}
+	s.allocRank[base]++
+	k := fmt.Sprintf("%s#%d", base, n)
+	id, ok := s.allocIDs[k]
+	if !ok {
+		id = len(s.allocIDs)
+		s.allocIDs[k] = id
+	}
+	return id
+}
+
+// addObject records the allocation of o.
+func (s *system) addObject(o *object) {
+	o.seq = len(s.objects)
+	s.objects = append(s.objects, o)
+	if s.byID == nil {
+		s.byID = map[int]*object{}
+	}
+	s.byID[o.id] = o
+}
+
+// allocated reports whether o is an object this round allocated.
+func (s *system) allocated(o *object) bool {
+	return o.id >= 0 && s.byID[o.id] == o
+}
+
 func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int) *object {
-	if o := s.adopt(t); o != nil {
+	id := s.allocID(t)
+	if o := s.adopt(id, t); o != nil {
 		// An object that an earlier round found to need a heap id.
 		o.decl = decl
-		s.objects = append(s.objects, o)
+		s.addObject(o)
 		return o
 	}
-	o := &object{id: len(s.objects), name: name, typ: t, decl: decl, owner: owner}
+	o := &object{id: id, name: name, typ: t, decl: decl, owner: owner}
 	if name == "" {
 		// Named after what holds it, where something does (nameAfter);
 		// else after its type (add(&entry{k: 1}) makes an entry).
@@ -461,7 +505,7 @@ func (s *system) newObject(name string, t types.Type, decl *types.Var, owner int
 			}
 		}
 	}
-	s.objects = append(s.objects, o)
+	s.addObject(o)
 	return o
 }
 

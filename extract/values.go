@@ -213,8 +213,15 @@ func same(a, b value) bool {
 // An object is one allocation: a package-level variable, a variable or
 // composite literal of the system function or of a function it calls, or a
 // variable private to one process.
+// unallocated is the seq of an object of the hint not allocated yet.
+const unallocated = math.MaxInt
+
 type object struct {
+	// id is the allocation's id, the same in every round (allocID); seq
+	// its place among the round's allocations (unallocated for an object
+	// of the hint not allocated yet).
 	id    int
+	seq   int
 	name  string
 	typ   types.Type // the type of the object (not of a pointer to it)
 	decl  *types.Var // the declared variable, if any
