@@ -575,12 +575,26 @@ func (p *proc) syncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr
 			s.onceCalls = map[*ssa.Call]int{}
 		}
 		s.onceCalls[oc] = 1 + x
+		if s.onceBlocks == nil {
+			s.onceBlocks = map[*ssa.Call]*ssa.BasicBlock{}
+		}
+		s.onceBlocks[oc] = in.Block()
 		if run = p.call(fr, oc, run); run >= 0 {
 			p.emitTo(run, model.Exchange(x, -1, model.C(2)), done, pos, o)
 		}
 		return done, true
 	}
 	return 0, false
+}
+
+// callBlock returns the block of the call in: for the call of f that
+// once.Do(f) makes (onceCall), which go/ssa has not placed, the block of
+// the Do.
+func (s *system) callBlock(in *ssa.Call) *ssa.BasicBlock {
+	if b := in.Block(); b != nil {
+		return b
+	}
+	return s.onceBlocks[in]
 }
 
 // onceCall is the call of f that once.Do(f) makes.

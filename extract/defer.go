@@ -220,5 +220,12 @@ func (p *proc) deferredCall(d deferred, cur int) int {
 		// The call's source, for the origins of what it lowers to.
 		p.s.x.debugOf(d.snap.fn).expr[call] = ds.Call
 	}
+	// The call stands in the frame that binds it: a deferred call that
+	// panics or ends the goroutine itself (defer panic(v), defer
+	// runtime.Goexit()) runs the calls deferred before it, not itself
+	// again.
+	prev := p.at
+	p.at = unwindCtx{fr: d.snap}
+	defer func() { p.at = prev }()
 	return p.call(d.snap, call, cur)
 }

@@ -125,7 +125,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 				// Panics whose unwindings end alike share their end
 				// (recover.go): the register set at the panic tells
 				// which one reached it.
-				cond = model.Bin(model.OpEq, model.RegRef{Proc: i, Reg: p.panicSiteReg - 1}, model.C(ps.id))
+				cond = model.Bin(model.OpEq, model.RegRef{Proc: i, Reg: p.panicSiteRegs[ps.depth] - 1}, model.C(ps.id))
 			}
 			s.prog.Bad = append(s.prog.Bad, model.BadState{
 				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Cond: cond, Pos: s.mpos(ps.pos)})

@@ -425,7 +425,7 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 			s.unsupported(pos, "recursion (%s calls itself)", t.fn.Name())
 		}
 		child := s.bindCall(t.fn, t.env, t.args, fr)
-		child.site, child.onceVar = in.Block(), s.onceCalls[in]
+		child.site, child.onceVar = s.callBlock(in), s.onceCalls[in]
 		child.once = child.onceVar > 0
 		p.lowerCallee(child, pos, g)
 		rets = append(rets, child.returns...)

@@ -59,20 +59,21 @@ type proc struct {
 	// (runtime.go).
 	goexits []int
 	// at is where the instruction being lowered stands; snapOf describes
-	// the frames that bind the deferred calls being lowered; panicking is
-	// 1 + the register that is set while a panic is in progress, and
+	// the frames that bind the deferred calls being lowered; panicking are
+	// 1 + the registers that are set while a panic is in progress, by
+	// depth (panicReg), and
 	// unwinding the panic whose deferred calls are being lowered
 	// (recover.go).
 	at        unwindCtx
 	snapOf    map[*frame]snapInfo
-	panicking int
+	panicking []int
 	unwinding *unwinding
 	// unwound holds the unwindings lowered so far, by the chain they run
-	// from (unwindKey), and panicSiteReg is 1 + the register naming the
+	// from (unwindKey), and panicSiteRegs are 1 + the registers naming the
 	// panic that a shared unwinding runs for (recover.go).
-	unwound      map[string]*unwoundAt
-	panicSiteReg int
-	panicSites   int
+	unwound       map[string]*unwoundAt
+	panicSiteRegs []int
+	panicSites    int
 	// clockReadAt holds the positions of the process's readings of the
 	// clock, by the location each leads to (clock.go).
 	clockReadAt map[int]token.Pos
@@ -94,10 +95,11 @@ type panicSite struct {
 	name string
 	pos  token.Pos
 	val  ssa.Value // the value of an explicit panic; nil for the run time's
-	// id, when not 0, is the value the register panicSiteReg holds when
-	// this panic, and not another whose unwinding ends at loc too, is
-	// the one that reached it.
-	id int64
+	// id, when not 0, is the value the register panicSiteRegs[depth]
+	// holds when this panic, and not another whose unwinding ends at loc
+	// too, is the one that reached it.
+	id    int64
+	depth int
 }
 
 func (s *system) newProc(name string) *proc {
@@ -1165,6 +1167,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		return cur
 	default:
 		if isAggregate(t) && !used(in) {
+			if rs, ok := s.x.stmtAt(pos, pos).(*ast.RangeStmt); (!ok || rs.X.Pos() > pos || pos >= rs.X.End()) && ptr.dynamic() {
+				// _ = *p: Go checks the pointer.
+				return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
+			}
 			// A copy nothing uses: the range expression of an index-only
 			// range over an array, which Go does not evaluate.
 			return cur
@@ -1224,8 +1230,13 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		}
 	}
 	if ptr.obj.owner >= 0 {
-		if reg < 0 {
+		if reg < 0 && !ptr.dynamic() {
 			return cur
+		}
+		if reg < 0 {
+			// Nothing uses the value (_ = a[i], a bounds-check hint),
+			// but Go still checks the index: the cases' panics stay.
+			return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
 		}
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
@@ -1356,7 +1367,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.refuseAt(cur, fmt.Sprintf("recursion (%s calls itself)", f.fn.Name()), pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
-	child.site, child.onceVar, child.callPos = in.Block(), s.onceCalls[in], callPos
+	child.site, child.onceVar, child.callPos = s.callBlock(in), s.onceCalls[in], callPos
 	child.once = child.onceVar > 0
 	p.lowerCallee(child, pos, cur)
 	return p.joinReturns(fr, in, f.fn, child.returns, pos)

@@ -63,9 +63,10 @@ type snapInfo struct {
 // id is the heap id of the panic's value, when it is a constant or a
 // pointer (ifacecells.go), else nil.
 type unwinding struct {
-	snap *frame
-	site panicSite
-	id   model.Expr
+	snap  *frame
+	site  panicSite
+	id    model.Expr
+	depth int // the panic's depth (panicReg)
 }
 
 // chainElem is a function of the goroutine that a panic passes through:
@@ -99,12 +100,14 @@ func (p *proc) chain() []chainElem {
 	return out
 }
 
-// callsRecover reports whether fn calls recover itself.
+// callsRecover reports whether fn calls recover itself, or
+// runtime.Goexit, which ends a panic in progress too (the goroutine exits
+// after its remaining deferred calls).
 func callsRecover(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			if c, ok := in.(*ssa.Call); ok {
-				if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "recover" {
+				if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "recover" || isGoexit(c.Call.StaticCallee()) {
 					return true
 				}
 			}
@@ -113,7 +116,13 @@ func callsRecover(fn *ssa.Function) bool {
 	return false
 }
 
-// mayRecover reports whether the deferred call d may call recover itself.
+// isGoexit reports whether fn is runtime.Goexit.
+func isGoexit(fn *ssa.Function) bool {
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "runtime" && fn.Name() == "Goexit"
+}
+
+// mayRecover reports whether the deferred call d may stop a panic: call
+// recover itself, or end the goroutine.
 func (s *system) mayRecover(d deferred) bool {
 	if _, ok := d.in.Call.Value.(*ssa.Builtin); ok {
 		return false
@@ -121,10 +130,10 @@ func (s *system) mayRecover(d deferred) bool {
 	f, _ := s.unbind(d.snap.vals[d.in.Call.Value], nil, d.in.Pos())
 	switch f.kind {
 	case vFunc:
-		return s.x.local(f.fn) && callsRecover(f.fn)
+		return isGoexit(f.fn) || s.x.local(f.fn) && callsRecover(f.fn)
 	case vFuncRef:
 		for _, a := range f.alts {
-			if a.kind == vFunc && s.x.local(a.fn) && callsRecover(a.fn) {
+			if a.kind == vFunc && (isGoexit(a.fn) || s.x.local(a.fn) && callsRecover(a.fn)) {
 				return true
 			}
 		}
@@ -191,12 +200,23 @@ func (p *proc) landing(name string, pos token.Pos) int {
 	return l
 }
 
-// panicReg returns the register that is set while a panic is in progress.
-func (p *proc) panicReg() int {
-	if p.panicking == 0 {
-		p.panicking = 1 + p.newReg("panicking", types.Typ[types.Bool])
+// panicReg returns the register that is set while a panic is in progress
+// at the given depth: 0 for a panic of the goroutine's code, one more for
+// a panic inside a deferred call that an unwinding at the depth before
+// runs (recovering it leaves the panic that runs the call in progress).
+func (p *proc) panicReg(depth int) int {
+	for len(p.panicking) <= depth {
+		p.panicking = append(p.panicking, 1+p.newReg("panicking", types.Typ[types.Bool]))
 	}
-	return p.panicking - 1
+	return p.panicking[depth] - 1
+}
+
+// panicDepth is the depth of a panic at the instruction being lowered.
+func (p *proc) panicDepth() int {
+	if p.unwinding == nil {
+		return 0
+	}
+	return p.unwinding.depth + 1
 }
 
 // unwoundAt is an unwinding lowered from a location: where it starts, the
@@ -227,12 +247,12 @@ func (p *proc) unwindKey(chain []chainElem, id model.Expr) string {
 }
 
 // panicSiteIDReg returns the register that names the panic a shared
-// unwinding runs for.
-func (p *proc) panicSiteIDReg() int {
-	if p.panicSiteReg == 0 {
-		p.panicSiteReg = 1 + p.newReg("panicsite", types.Typ[types.Int])
+// unwinding at the given depth runs for.
+func (p *proc) panicSiteIDReg(depth int) int {
+	for len(p.panicSiteRegs) <= depth {
+		p.panicSiteRegs = append(p.panicSiteRegs, 1+p.newReg("panicsite", types.Typ[types.Int]))
 	}
-	return p.panicSiteReg - 1
+	return p.panicSiteRegs[depth] - 1
 }
 
 // unwind lowers the panic site, whose value has the heap id id (nil when
@@ -250,8 +270,8 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 		// not let a recover change anything).
 		s.unsupported(site.pos, "a panic that a deferred call may recover, whose value (of type %s) may point into the system's memory", site.val.Type())
 	}
-	pr := p.panicReg()
-	sr := p.panicSiteIDReg()
+	depth := p.panicDepth()
+	pr, sr := p.panicReg(depth), p.panicSiteIDReg(depth)
 	isSet := func(set bool) model.Op {
 		op := model.OpNe
 		if !set {
@@ -260,8 +280,11 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 		return model.GuardOp(model.Bin(op, model.R(pr), model.C(0)))
 	}
 	p.panicSites++
-	site.id = int64(p.panicSites)
+	site.id, site.depth = int64(p.panicSites), depth
 	cur := p.emit(site.loc, model.AssignOp(pr, model.C(1)), site.pos, Origin{})
+	// Go's gopanic counts the panics running deferred calls in an atomic
+	// (runningPanicDefers.Add, a locked instruction on amd64): a barrier.
+	cur = p.emit(cur, model.FenceOp(), site.pos, Origin{})
 	cur = p.emit(cur, model.AssignOp(sr, model.C(site.id)), site.pos, Origin{})
 	chain := p.chain()
 	if p.unwound == nil {
@@ -296,7 +319,7 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			d := c.ds[i]
 			cur = p.runDefer(c.fr, c.b, c.ds, i, site.pos, cur, func(loc int) int {
 				prev := p.unwinding
-				p.unwinding = &unwinding{snap: d.snap, site: site, id: id}
+				p.unwinding = &unwinding{snap: d.snap, site: site, id: id, depth: depth}
 				loc = p.deferredCall(d, loc)
 				p.unwinding = prev
 				return loc
@@ -349,7 +372,7 @@ func (p *proc) recoverCall(fr *frame, in *ssa.Call, cur int) int {
 		fr.vals[in] = recoverNil()
 		return cur
 	}
-	pr := p.panicReg()
+	pr := p.panicReg(u.depth)
 	pos := in.Pos()
 	if u.id != nil {
 		anyT := types.NewInterfaceType(nil, nil).Complete()

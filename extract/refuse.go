@@ -358,7 +358,7 @@ type procState struct {
 	trans, panics, goexits, procs, progProcs int
 	at                                       unwindCtx
 	wrapperPos, modelCall                    token.Pos
-	panicking                                int
+	panicking                                []int
 	unwinding                                *unwinding
 	noFence                                  bool
 	curProc                                  *proc
@@ -367,7 +367,7 @@ type procState struct {
 func (p *proc) state() procState {
 	return procState{trans: len(p.q.Trans), panics: len(p.panics), goexits: len(p.goexits),
 		procs: len(p.s.procs), progProcs: len(p.s.prog.Procs), at: p.at, wrapperPos: p.wrapperPos,
-		modelCall: p.modelCall, panicking: p.panicking, unwinding: p.unwinding, noFence: p.noFence,
+		modelCall: p.modelCall, panicking: slices.Clone(p.panicking), unwinding: p.unwinding, noFence: p.noFence,
 		curProc: p.s.curProc}
 }
 

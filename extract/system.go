@@ -391,6 +391,8 @@ type system struct {
 	// onceCalls are the calls of the functions sync.Once's Do runs, each
 	// with 1 + the Once's variable.
 	onceCalls map[*ssa.Call]int
+	// onceBlocks are the blocks of the Do calls that made them.
+	onceBlocks map[*ssa.Call]*ssa.BasicBlock
 	// topInstr is the instruction of the system function the set-up
 	// executes, until a goroutine starts; firstGo is the one during which
 	// the first did (a go statement, or a call that starts one), nil while
