@@ -58,7 +58,7 @@ func TestDiagnostics(t *testing.T) {
 			{"s = append(s, 1)", "unsupported in a fencecheck system: append beyond the capacity of the slice (length 2 + 1 > capacity 2"},
 			{`_ = os.Getenv("X")`, "unsupported in a fencecheck system: a call of os.Getenv (not modelled"},
 			{"fmt.Println(&x)", "unsupported in a fencecheck system: passing a value of type *int32 (it may point into the system's memory) to fmt.Println"},
-			{"rec(n - 1)", "unsupported in a fencecheck system: recursion (rec calls itself)"},
+			{"rec(n - 1)", "unsupported in a fencecheck system: recursion more than 2 calls deep (rec calls itself)"},
 		}, nil}, // every construct a goroutine reaches is refused where a run reaches it (analyzer testdata uncomputed, unsupported, stdcalls; TestRefusedWhereReached)
 		{"pkginitdiag", []want{
 			{"var start = int32(os.Getpid())", "unsupported in a fencecheck system: the initial value of package-level variable start, which depends on a call of os.Getpid"},
@@ -143,7 +143,7 @@ func TestHasDirectives(t *testing.T) {
 // with the refusal as a register of its own that names the construct.
 func TestRefusedWhereReached(t *testing.T) {
 	for _, tt := range []struct{ pkg, system, what string }{
-		{"unsupported", "recursion", "recursion (rec calls itself)"},
+		{"unsupported", "recursion", "recursion more than 2 calls deep (rec calls itself)"},
 		{"appendsdiag", "sliced", "slicing a slice grown by append"},
 	} {
 		t.Run(tt.system, func(t *testing.T) {

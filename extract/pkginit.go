@@ -206,8 +206,8 @@ func (s *system) initLocalCall(fr *frame, c *ssa.CallCommon, f value, args []val
 		res.why = "the result of " + f.fn.String() + ", whose code cannot be run"
 	}()
 	s.checkCgo(fr, c, f.fn, pos)
-	if fr.onStack(f.fn) {
-		s.unsupported(pos, "recursion (%s calls itself)", f.fn.Name())
+	if fr.activations(f.fn) >= maxSetupRecursion {
+		s.unsupported(pos, "recursion more than %d calls deep (%s calls itself)", maxSetupRecursion, f.fn.Name())
 	}
 	res, _ = s.exec(s.bindCall(f.fn, f.env, args, fr), false, spawns)
 	return res

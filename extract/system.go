@@ -615,13 +615,29 @@ func newFrame(fn *ssa.Function, parent *frame) *frame {
 }
 
 func (fr *frame) onStack(fn *ssa.Function) bool {
+	return fr.activations(fn) > 0
+}
+
+// activations counts the frames of fn from fr up.
+func (fr *frame) activations(fn *ssa.Function) int {
+	n := 0
 	for f := fr; f != nil; f = f.parent {
 		if f.fn == fn {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
+
+// Recursion is followed call by call: a goroutine's code up to
+// maxRecursion activations of one function deep (each a copy of its
+// code; a call past them is refused where a run reaches it), the set-up's
+// and the package initialisation's, which run on known values, up to
+// maxSetupRecursion.
+const (
+	maxRecursion      = 2
+	maxSetupRecursion = 64
+)
 
 // bindCall binds fn's parameters and free variables in a new frame.
 func (s *system) bindCall(fn *ssa.Function, env, args []value, parent *frame) *frame {

@@ -164,15 +164,106 @@ func slicesSortedWrong() {
 	wg.Wait()
 }
 
-// sortBig sorts 13 elements: pdqsort partitions and calls itself, refused
-// where the run reaches the recursion.
+// sortBig sorts 13 elements: pdqsort partitions once and calls itself on
+// each part, which it sorts by insertion.
 //
 //fencecheck:system
-func sortBig() { // want `^inconclusive: system sortBig: a run reaches recursion \(pdqsortOrdered\[int\] calls itself\)`
+func sortBig() {
 	s := []int{13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { slices.Sort(s); wg.Done() }()
+	wg.Wait()
+}
+
+// walk counts the levels below n of a list of links, recursively, as
+// getContext in cenkalti/backoff unwraps a BackOff.
+func walk(l *link) int {
+	if l.next == nil {
+		return 0
+	}
+	return 1 + walk(l.next)
+}
+
+type link struct{ next *link }
+
+// shallowRecursion: walk calls itself once on a list another goroutine
+// extends by one link under the lock.
+//
+//fencecheck:system
+func shallowRecursion() {
+	var mu sync.Mutex
+	head := &link{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		head.next = &link{}
+		mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		n := walk(head)
+		mu.Unlock()
+		if n > 1 {
+			panic("two levels")
+		}
+	}()
+	wg.Wait()
+}
+
+// shallowRecursionWrong: the same, expecting no link added.
+//
+//fencecheck:system
+func shallowRecursionWrong() {
+	var mu sync.Mutex
+	head := &link{}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		head.next = &link{}
+		mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		n := walk(head)
+		mu.Unlock()
+		if n == 1 {
+			panic("one level") // want `^SC: system shallowRecursionWrong is wrong even under sequential consistency: the panic is reached here`
+		}
+	}()
+	wg.Wait()
+}
+
+// deepRecursion: a list of three links needs a third call of walk, past
+// what fencecheck follows: refused where the run makes it.
+//
+//fencecheck:system
+func deepRecursion() { // want `^inconclusive: system deepRecursion: a run reaches recursion more than 2 calls deep \(walk calls itself\)`
+	var mu sync.Mutex
+	head := &link{next: &link{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		head.next.next = &link{}
+		mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		n := walk(head)
+		mu.Unlock()
+		if n > 3 {
+			panic("four levels")
+		}
+	}()
 	wg.Wait()
 }
 
