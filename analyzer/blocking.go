@@ -243,7 +243,8 @@ func (s *system) syncStepText(q, t int) string {
 		if id, isID := ast.Unparen(n.Fun).(*ast.Ident); !(isID && id.Name == "close") &&
 			!(ok && (s.syncMethod(sel) || s.foreignSyncMethod(q, t, sel))) &&
 			!(ok && (sel.Sel.Name == "Wait" || sel.Sel.Name == "Signal" || sel.Sel.Name == "Broadcast") && !strings.Contains(types.ExprString(sel.X), "wg")) &&
-			!(ok && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset")) {
+			!(ok && (sel.Sel.Name == "Stop" || sel.Sel.Name == "Reset")) &&
+			!(ok && (sel.Sel.Name == "NewTimer" || sel.Sel.Name == "NewTicker")) {
 			return ""
 		}
 	default:

@@ -407,6 +407,48 @@ func isTimeFunc(fn *ssa.Function, name string) bool {
 	return isErrorsFunc(fn, "time", name)
 }
 
+// timerDiesInIteration reports whether the timer or ticker that the call
+// in makes is used only in its iteration: its channel received from (in a
+// receive or a select) and its Stop and Reset called, nothing else keeping
+// it or its channel (a store, a phi, a closure, another call).
+func timerDiesInIteration(in *ssa.Call) bool {
+	for _, r := range *in.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, l := range *r.Referrers() {
+				load, ok := l.(*ssa.UnOp)
+				if _, dbg := l.(*ssa.DebugRef); dbg {
+					continue
+				}
+				if !ok || load.Op != token.MUL {
+					return false
+				}
+				for _, u := range *load.Referrers() {
+					switch u := u.(type) {
+					case *ssa.DebugRef, *ssa.Select:
+					case *ssa.UnOp:
+						if u.Op != token.ARROW {
+							return false
+						}
+					default:
+						return false
+					}
+				}
+			}
+		case *ssa.Call:
+			callee := r.Call.StaticCallee()
+			if callee == nil || len(r.Call.Args) == 0 || r.Call.Args[0] != in || slices.Contains(r.Call.Args[1:], ssa.Value(in)) ||
+				callee.Name() != "Stop" && callee.Name() != "Reset" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "time" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // tickerCall lowers t.Stop() and t.Reset(d) of a process, the call in
 // (nil when its result is not wanted).
 func (p *proc) tickerCall(fr *frame, in *ssa.Call, name string, t *ticker, pos token.Pos, cur int) int {

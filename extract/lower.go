@@ -1620,8 +1620,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if isTimeFunc(fn, "NewTimer") || isTimeFunc(fn, "NewTicker") {
 		// Made once, like a channel: armed from its creation, which is the
 		// first moment anything can reach it (a janitor's ticker).
-		if inLoop(fr, in.Block()) {
-			s.unsupported(in.Pos(), "a time.%s in a loop of a goroutine (each iteration would make a new one)", fn.Name())
+		again := inLoop(fr, in.Block())
+		if again && !timerDiesInIteration(in) {
+			s.unsupported(in.Pos(), "a time.%s in a loop of a goroutine that keeps it beyond the iteration (each iteration makes a new one)", fn.Name())
 		}
 		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
 		if fn.Name() == "NewTicker" {
@@ -1629,6 +1630,15 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 		s.tickers = append(s.tickers, t)
 		fr.vals[in] = value{kind: vTicker, tick: t}
+		if again {
+			// Each iteration's timer is gone by the next one's creation
+			// (nothing keeps it or its channel): one timer, armed
+			// again where the next is made, as Reset arms it.
+			ts := tickStop{p: p, from: cur, to: p.newLoc(in.Pos()), tick: t, pos: in.Pos(), reg: -1,
+				origin: Origin{Node: s.chanNode(fr, in, in.Pos())}}
+			s.tickStops = append(s.tickStops, ts)
+			return ts.to
+		}
 		return cur
 	}
 	if len(args) > 0 && (args[0].kind == vCtxRef || args[0].kind == vNil) {
