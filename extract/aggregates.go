@@ -278,14 +278,7 @@ func (s *system) selectCell(x value, i model.Expr, n int64, key string, t types.
 
 // setupLoadAgg loads a struct or array value in the setup.
 func (s *system) setupLoadAgg(p pointer, t types.Type) value {
-	key := p.key()
-	agg := map[string]value{}
-	for k, x := range s.mem {
-		if below(k, key) {
-			agg[k[len(key):]] = x
-		}
-	}
-	return value{kind: vAgg, agg: agg}
+	return value{kind: vAgg, agg: s.memBelow(p, t)}
 }
 
 // setupStoreAgg stores a struct or array value in the setup.

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -603,14 +604,56 @@ func (s *system) taintObj(o *object, why string, pos token.Pos, seen map[*object
 // contents returns the values stored in the cells under p that may reach
 // the package's state.
 func (s *system) contents(p pointer) []value {
-	key := p.key()
 	var out []value
-	for k, v := range s.mem {
-		if below(k, key) {
-			out = append(out, v)
-		}
+	t, _ := p.target()
+	for _, v := range s.memBelow(p, t) {
+		out = append(out, v)
 	}
 	return reaching(out)
+}
+
+// memBelow returns the cells of memory at or below the location p, of type
+// t, by their path below it. It looks up the paths t has (fields and
+// elements, down to their leaves), and scans memory only when they are
+// more than its cells: a load of a small struct while a package's large
+// table is in memory costs the struct's cells.
+func (s *system) memBelow(p pointer, t types.Type) map[string]value {
+	key := p.key()
+	out := map[string]value{}
+	n := 0
+	var walk func(path string, t types.Type) bool
+	walk = func(path string, t types.Type) bool {
+		if n++; n > len(s.mem) {
+			return false
+		}
+		if v, ok := s.mem[key+path]; ok {
+			out[path] = v
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Struct:
+			for i := range u.NumFields() {
+				if !walk(path+"."+strconv.Itoa(i), u.Field(i).Type()) {
+					return false
+				}
+			}
+		case *types.Array:
+			for i := range u.Len() {
+				if !walk(path+"["+strconv.FormatInt(i, 10)+"]", u.Elem()) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk("", t) {
+		clear(out)
+		for k, v := range s.mem {
+			if below(k, key) {
+				out[k[len(key):]] = v
+			}
+		}
+	}
+	return out
 }
 
 // reaching keeps the values that may reach the package's state.
@@ -1041,13 +1084,7 @@ func (s *system) initLoad(fr *frame, in *ssa.UnOp) bool {
 		// A copy of an aggregate: a composite literal is built in a
 		// temporary and copied into the variable (var t = T{a: 1}).
 		v := opaqueFrom("a struct or array value", s.contents(x.ptr)...)
-		v.agg = map[string]value{}
-		key := x.ptr.key()
-		for k, c := range s.mem {
-			if below(k, key) {
-				v.agg[k[len(key):]] = c
-			}
-		}
+		v.agg = s.memBelow(x.ptr, in.Type())
 		fr.vals[in] = v
 		return true
 	}
