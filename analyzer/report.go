@@ -674,6 +674,13 @@ func (s *system) stepText(st model.Step) string {
 		}
 		return "atomic" + line
 	case model.Fence:
+		if st.Proc < len(s.sys.Origins) && st.Trans < len(s.sys.Origins[st.Proc]) {
+			if n := s.sys.Origins[st.Proc][st.Trans].Node; n != nil {
+				// A panic that a deferred call may stop: Go's gopanic
+				// runs an atomic add first.
+				return s.nodeText(n) + " panics (a barrier)" + line
+			}
+		}
 		return "barrier" + line
 	}
 	return ""

@@ -955,6 +955,7 @@ func (p *proc) lowerSplit(fr *frame, sp split, loc int) {
 	child := sp.innerFr
 	p.lowerSplit(child, *sp.inner, loc)
 	join := p.joinReturns(fr, call, child.fn, child.returns, call.Pos())
+	child.noteJoin(call, join)
 	if join < 0 {
 		return
 	}

@@ -1136,6 +1136,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = value{kind: vTimer, tick: x.tick}
 		return cur
 	}
+	if s.x.rangeUnevaluated(in) {
+		return cur
+	}
 	if p.nilDeref(s.get(fr, in.X), in.Pos(), cur) {
 		return -1
 	}
@@ -1167,13 +1170,11 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		return cur
 	default:
 		if isAggregate(t) && !used(in) {
-			if rs, ok := s.x.stmtAt(pos, pos).(*ast.RangeStmt); (!ok || rs.X.Pos() > pos || pos >= rs.X.End()) && ptr.dynamic() {
+			if ptr.dynamic() {
 				// _ = *p: Go checks the pointer.
 				return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
 			}
-			// A copy nothing uses: the range expression of an index-only
-			// range over an array, which Go does not evaluate.
-			return cur
+			return cur // a copy nothing uses
 		}
 		if isAggregate(t) {
 			return p.loadAgg(fr, in, ptr, cur, pos, o)
@@ -1370,7 +1371,9 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 	child.site, child.onceVar, child.callPos = s.callBlock(in), s.onceCalls[in], callPos
 	child.once = child.onceVar > 0
 	p.lowerCallee(child, pos, cur)
-	return p.joinReturns(fr, in, f.fn, child.returns, pos)
+	join := p.joinReturns(fr, in, f.fn, child.returns, pos)
+	child.noteJoin(in, join)
+	return join
 }
 
 // lowerSpawned lowers the body of the function a goroutine runs, started

@@ -284,7 +284,7 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 	cur := p.emit(site.loc, model.AssignOp(pr, model.C(1)), site.pos, Origin{})
 	// Go's gopanic counts the panics running deferred calls in an atomic
 	// (runningPanicDefers.Add, a locked instruction on amd64): a barrier.
-	cur = p.emit(cur, model.FenceOp(), site.pos, Origin{})
+	cur = p.emit(cur, model.FenceOp(), site.pos, Origin{Node: s.x.stmtAt(site.pos, site.pos)})
 	cur = p.emit(cur, model.AssignOp(sr, model.C(site.id)), site.pos, Origin{})
 	chain := p.chain()
 	if p.unwound == nil {
@@ -327,16 +327,23 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			if cur < 0 || !s.mayRecover(d) {
 				continue
 			}
-			if p.late != nil && slices.ContainsFunc(p.late.chain, func(l chainElem) bool { return l.fr == c.fr }) {
-				// Its return was joined before this call was lowered.
-				s.unsupported(site.pos, "a panic that a deferred call may recover, in a call of a function value kept in memory or received from a channel")
+			joined := p.late != nil && slices.ContainsFunc(p.late.chain, func(l chainElem) bool { return l.fr == c.fr })
+			if joined && (c.fr.joinedAt == 0 || !c.fr.resultsUnused) {
+				// Its return was joined before this call was lowered,
+				// with results it would have to give.
+				s.unsupported(site.pos, "a panic that a deferred call may recover, in a call of a function value kept in memory or received from a channel, recovered in a function whose results are used")
 			}
 			// Recovered: the function returns normally, after its
 			// remaining deferred calls.
 			rec := p.emit(cur, isSet(false), site.pos, Origin{})
 			rec = p.emit(rec, model.AssignOp(sr, model.C(0)), site.pos, Origin{})
 			if rec = p.runDeferList(c.fr, c.b, c.ds[:i], site.pos, rec); rec >= 0 {
-				p.recoverReturn(c.fr, rec)
+				if joined {
+					// Its caller goes on where its returns joined.
+					p.emitTo(rec, model.NopOp(), c.fr.joinedAt-1, site.pos, Origin{})
+				} else {
+					p.recoverReturn(c.fr, rec)
+				}
 			}
 			cur = p.emit(cur, isSet(true), site.pos, Origin{})
 		}

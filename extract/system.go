@@ -154,6 +154,36 @@ func (x *extractor) debugOf(fn *ssa.Function) *debugInfo {
 }
 
 // stmtAt returns the innermost statement enclosing [pos, end).
+// rangeUnevaluated reports whether the load in is the range expression of
+// a for statement that Go does not evaluate: nothing uses the value, the
+// statement has at most one iteration variable, and the expression's
+// length is constant (an array, or a pointer to one, with no receive or
+// call in it), so for i := range *p does not dereference a nil p.
+func (x *extractor) rangeUnevaluated(in *ssa.UnOp) bool {
+	if in.Op != token.MUL || used(in) || !isAggregate(in.Type()) {
+		return false
+	}
+	if _, isArr := in.Type().Underlying().(*types.Array); !isArr {
+		return false
+	}
+	pos := in.Pos()
+	rs, ok := x.stmtAt(pos, pos).(*ast.RangeStmt)
+	if !ok || rs.Value != nil || pos < rs.X.Pos() || pos >= rs.X.End() {
+		return false
+	}
+	evaluated := false
+	ast.Inspect(rs.X, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			evaluated = true
+		case *ast.UnaryExpr:
+			evaluated = evaluated || n.Op == token.ARROW
+		}
+		return !evaluated
+	})
+	return !evaluated
+}
+
 func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
 	for _, f := range x.sourceFiles() {
 		if f.FileStart <= pos && pos <= f.FileEnd {
@@ -590,6 +620,21 @@ type frame struct {
 	// function sets to done, as Go's deferred done.Store does.
 	once    bool
 	onceVar int
+	// joinedAt is 1 + the location where the caller goes on once fn
+	// returns, set when its returns are joined, and resultsUnused marks a
+	// call whose results nothing uses (or that has none): a panic a call
+	// lowered later recovers in fn returns there (recover.go).
+	joinedAt      int
+	resultsUnused bool
+}
+
+// noteJoin records where the call in, inlined as fr, goes on once it
+// returns (join, -1 when it never does).
+func (fr *frame) noteJoin(in *ssa.Call, join int) {
+	if join >= 0 {
+		fr.joinedAt = join + 1
+		fr.resultsUnused = fr.fn.Signature.Results().Len() == 0 || !used(in)
+	}
 }
 
 type blockState struct {
