@@ -158,6 +158,9 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 				fr.vals[in] = value{kind: vTimer, tick: x.tick}
 				break
 			}
+			if s.x.rangeUnevaluated(in) {
+				break
+			}
 			ptr := s.staticPtr(s.get(fr, in.X), in.Pos())
 			if len(*spawns) > 0 && s.reachable(ptr.obj) {
 				s.setupLoadAfterGo(ptr, in.Pos())

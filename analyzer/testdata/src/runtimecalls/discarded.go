@@ -78,3 +78,61 @@ func rangeOverNilArray() {
 	}()
 	wg.Wait()
 }
+
+// rangeOverKnownNil: the same with a pointer known to be nil, in a
+// goroutine and in the set-up.
+//
+//fencecheck:system
+func rangeOverKnownNil() {
+	var wg sync.WaitGroup
+	var p *[3]int
+	n := 0
+	for i := range *p {
+		n += i
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var q *[3]int
+		for i := range *q {
+			_ = i
+		}
+	}()
+	wg.Wait()
+}
+
+// rangeTwoVariables: with two iteration variables (one blank) Go evaluates
+// *q, and a nil q panics.
+//
+//fencecheck:system
+func rangeTwoVariables() {
+	var wg sync.WaitGroup
+	var p atomic.Pointer[[2]int]
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		q := p.Load()
+		for i, _ := range *q { // want `^SC: system rangeTwoVariables is wrong even under sequential consistency: the bad state nil pointer dereference is reached here`
+			_ = i
+		}
+	}()
+	wg.Wait()
+}
+
+// rangeOverReceived: a range expression with a receive in it is
+// evaluated: the nil received panics.
+//
+//fencecheck:system
+func rangeOverReceived() {
+	var wg sync.WaitGroup
+	ch := make(chan *[2]int, 1)
+	wg.Add(2)
+	go func() { defer wg.Done(); ch <- nil }()
+	go func() {
+		defer wg.Done()
+		for i := range *<-ch { // want `^SC: system rangeOverReceived is wrong even under sequential consistency: the bad state nil pointer dereference is reached here`
+			_ = i
+		}
+	}()
+	wg.Wait()
+}
