@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/fencecheck/fencecheck/internal/graph"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -321,56 +322,23 @@ func readsVar(op model.Op, x int) bool {
 // stepsBefore returns, for each location of q, the most steps marked by
 // marked along one path to it from q's initial location (-1 where no path
 // reaches), and whether a marked step lies on a cycle (its count is then
-// unbounded, and the counts take each such step once). The automaton's
-// strongly connected components are found by Tarjan's algorithm, whose
-// order (every component after those it reaches) the count follows
-// backwards.
+// unbounded, and the counts take each such step once). It follows the
+// automaton's strongly connected components from the initial location's
+// on, each before those it reaches.
 func stepsBefore(q *model.Process, marked func(model.Op) bool) (before []int, cyclic bool) {
-	out := make([][]int, len(q.Locs))
+	out := make([][]int, len(q.Locs)) // transitions by source
+	succ := make([][]int, len(q.Locs))
 	for i, t := range q.Trans {
 		out[t.From] = append(out[t.From], i)
+		succ[t.From] = append(succ[t.From], t.To)
 	}
+	comps := graph.Components(succ) // sinks first
 	comp := make([]int, len(q.Locs))
-	index := make([]int, len(q.Locs))
-	low := make([]int, len(q.Locs))
-	onStack := make([]bool, len(q.Locs))
-	for i := range comp {
-		comp[i], index[i] = -1, -1
-	}
-	var stack []int
-	var comps [][]int // the components' locations, sinks first
-	next := 0
-	var visit func(v int)
-	visit = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, ti := range out[v] {
-			w := q.Trans[ti].To
-			if index[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var c []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp[w] = len(comps)
-				c = append(c, w)
-				if w == v {
-					break
-				}
-			}
-			comps = append(comps, c)
+	for c, vs := range comps {
+		for _, v := range vs {
+			comp[v] = c
 		}
 	}
-	visit(q.Init)
 	at := make([]int, len(comps)) // the most marked steps on the way into each component
 	for c := range at {
 		at[c] = -1
@@ -385,7 +353,7 @@ func stepsBefore(q *model.Process, marked func(model.Op) bool) (before []int, cy
 					w = 1
 				}
 				if comp[t.To] == c {
-					cyclic = cyclic || w == 1
+					cyclic = cyclic || w == 1 && at[c] >= 0
 				} else if at[c] >= 0 {
 					at[comp[t.To]] = max(at[comp[t.To]], at[c]+w)
 				}
@@ -394,10 +362,7 @@ func stepsBefore(q *model.Process, marked func(model.Op) bool) (before []int, cy
 	}
 	before = make([]int, len(q.Locs))
 	for v := range before {
-		before[v] = -1
-		if comp[v] >= 0 {
-			before[v] = at[comp[v]]
-		}
+		before[v] = at[comp[v]]
 	}
 	return before, cyclic
 }

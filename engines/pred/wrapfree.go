@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fencecheck/fencecheck/internal/graph"
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -344,7 +345,7 @@ func wrapFree(p *model.Program) wrapBound {
 	}
 	// Bound each component, sources first (Tarjan's algorithm finds them
 	// in that order).
-	for _, comp := range components(deps) {
+	for _, comp := range graph.Components(deps) {
 		cyclic := len(comp) > 1 || slices.Contains(deps[comp[0]], comp[0])
 		if !cyclic {
 			l := comp[0]
@@ -462,55 +463,6 @@ func opsBefore(m magnitude) uint64 {
 		return noWrapLimit
 	}
 	return (math.MaxInt64-m.c)/m.d + 1
-}
-
-// components returns the strongly connected components of the graph with
-// the edges l → deps[l], each component after those it reaches (Tarjan).
-func components(deps [][]int) [][]int {
-	n := len(deps)
-	index, low := make([]int, n), make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	var out [][]int
-	next := 0
-	var visit func(v int)
-	visit = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, u := range deps[v] {
-			switch {
-			case index[u] < 0:
-				visit(u)
-				low[v] = min(low[v], low[u])
-			case onStack[u]:
-				low[v] = min(low[v], index[u])
-			}
-		}
-		if low[v] == index[v] {
-			var comp []int
-			for {
-				u := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[u] = false
-				comp = append(comp, u)
-				if u == v {
-					break
-				}
-			}
-			out = append(out, comp)
-		}
-	}
-	for v := range n {
-		if index[v] < 0 {
-			visit(v)
-		}
-	}
-	return out
 }
 
 // walkOps calls f with every operation of p, those of locked bodies
