@@ -421,8 +421,8 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 		if !s.x.local(t.fn) {
 			s.unsupported(pos, "a call of %s chosen at run time (only functions of the package are modelled)", t.fn)
 		}
-		if fr.activations(t.fn) >= maxRecursion {
-			s.unsupported(pos, "recursion more than %d calls deep (%s calls itself)", maxRecursion, t.fn.Name())
+		if why := fr.recursionRefused(t.fn); why != "" {
+			s.unsupported(pos, "%s", why)
 		}
 		child := s.bindCall(t.fn, t.env, t.args, fr)
 		child.site, child.onceVar = s.callBlock(in), s.onceCalls[in]

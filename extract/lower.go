@@ -1361,11 +1361,11 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 		return p.extern(fr, in, f.fn, args, cur)
 	}
 	s.checkCgo(fr, c, f.fn, pos)
-	if fr.activations(f.fn) >= maxRecursion {
+	if why := fr.recursionRefused(f.fn); why != "" {
 		// Refused where a run reaches it: a library's recursion that a
-		// run never takes this deep (sort's pdqsort on fewer than 13
-		// elements sorts by insertion) does not refuse the system.
-		return p.refuseAt(cur, fmt.Sprintf("recursion more than %d calls deep (%s calls itself)", maxRecursion, f.fn.Name()), pos)
+		// run never takes (sort's pdqsort on fewer than 13 elements
+		// sorts by insertion) does not refuse the system.
+		return p.refuseAt(cur, why, pos)
 	}
 	child := s.bindCall(f.fn, f.env, args, fr)
 	child.site, child.onceVar, child.callPos = s.callBlock(in), s.onceCalls[in], callPos

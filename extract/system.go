@@ -675,14 +675,38 @@ func (fr *frame) activations(fn *ssa.Function) int {
 }
 
 // Recursion is followed call by call: a goroutine's code up to
-// maxRecursion activations of one function deep (each a copy of its
-// code; a call past them is refused where a run reaches it), the set-up's
-// and the package initialisation's, which run on known values, up to
-// maxSetupRecursion.
+// maxRecursion activations of one function deep when the function has at
+// most maxRecursiveSize instructions (each activation is a copy of its
+// code: a list walk or an unwrapping helper, not sort's pdqsort, whose
+// recursion small slices never reach); a call past them is refused where a
+// run reaches it. The set-up's and the package initialisation's, which
+// run on known values, go up to maxSetupRecursion.
 const (
 	maxRecursion      = 2
+	maxRecursiveSize  = 120
 	maxSetupRecursion = 64
 )
+
+// recursionRefused says why a goroutine's call of fn from fr is not
+// lowered, or "" when it is: fn is not active in fr, or is small and active
+// fewer than maxRecursion times.
+func (fr *frame) recursionRefused(fn *ssa.Function) string {
+	n := fr.activations(fn)
+	if n == 0 {
+		return ""
+	}
+	size := 0
+	for _, b := range fn.Blocks {
+		size += len(b.Instrs)
+	}
+	switch {
+	case size > maxRecursiveSize:
+		return fmt.Sprintf("recursion of a function of more than %d instructions (%s calls itself)", maxRecursiveSize, fn.Name())
+	case n >= maxRecursion:
+		return fmt.Sprintf("recursion more than %d calls deep (%s calls itself)", maxRecursion, fn.Name())
+	}
+	return ""
+}
 
 // bindCall binds fn's parameters and free variables in a new frame.
 func (s *system) bindCall(fn *ssa.Function, env, args []value, parent *frame) *frame {
