@@ -184,14 +184,15 @@ func (p *proc) runDefer(fr *frame, b *ssa.BasicBlock, ds []deferred, i int, pos 
 	db := d.in.Block()
 	switch {
 	case b != nil && (db == b || db.Dominates(b)):
-		loc := run(cur)
-		if d.flag >= 0 && loc >= 0 {
-			// Cleared for the next activation here too: one whose
-			// early return comes before the defer statement must not
-			// run this activation's call.
-			loc = p.emit(loc, model.AssignOp(d.flag, model.C(0)), pos, Origin{})
+		if d.flag >= 0 {
+			// Cleared for the next activation here too, before the
+			// call, as Go takes the call off the list before making it
+			// (a call that panics, recovered further out, must not run
+			// again): one whose early return comes before the defer
+			// statement must not run this activation's call.
+			cur = p.emit(cur, model.AssignOp(d.flag, model.C(0)), pos, Origin{})
 		}
-		return loc
+		return run(cur)
 	case d.flag >= 0:
 	case b != nil && !reaches(db, b):
 		return cur // not on the way to b
@@ -201,8 +202,9 @@ func (p *proc) runDefer(fr *frame, b *ssa.BasicBlock, ds []deferred, i int, pos 
 	join := p.newLoc(pos)
 	p.emitTo(cur, model.GuardOp(model.Bin(model.OpEq, model.R(d.flag), model.C(0))), join, pos, Origin{})
 	ran := p.emit(cur, model.GuardOp(model.Bin(model.OpNe, model.R(d.flag), model.C(0))), pos, Origin{})
+	ran = p.emit(ran, model.AssignOp(d.flag, model.C(0)), pos, Origin{})
 	if ran = run(ran); ran >= 0 {
-		p.emitTo(ran, model.AssignOp(d.flag, model.C(0)), join, pos, Origin{})
+		p.emitTo(ran, model.NopOp(), join, pos, Origin{})
 	}
 	return join
 }

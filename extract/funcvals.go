@@ -287,6 +287,9 @@ type funcCall struct {
 	// recover a panic of it, as they were at the call.
 	at    unwindCtx
 	chain []chainElem
+	// unwinding is the panic whose deferred calls the call is one of, if
+	// any: recover in it, and a panic in it, see that panic (recover.go).
+	unwinding *unwinding
 	// nilPanics is set when a nil function value may reach the call.
 	nilPanics bool
 }
@@ -300,7 +303,7 @@ func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur
 // deferFuncCallOf is deferFuncCall; nilPanics is false for a call that its
 // caller guards against nil (sync.Pool's Get calls New only when set).
 func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, nilPanics bool, cur int) int {
-	c := &funcCall{nilPanics: nilPanics, p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos()), at: p.at, chain: p.chain()}
+	c := &funcCall{nilPanics: nilPanics, p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos()), at: p.at, chain: p.chain(), unwinding: p.unwinding}
 	// Its results are registers that every function of the table sets
 	// when it returns: the call is lowered after the rest of the process.
 	res := f.ftab.sig.Results()
@@ -377,14 +380,14 @@ func (s *system) lowerFuncCalls(from int) int {
 			})
 		}
 		pos := c.in.Pos()
-		prevAt, prevLate := c.p.at, c.p.late
-		c.p.at, c.p.late = c.at, &lateCall{fr: c.at.fr, chain: c.chain}
+		prevAt, prevLate, prevUnwinding := c.p.at, c.p.late, c.p.unwinding
+		c.p.at, c.p.late, c.p.unwinding = c.at, &lateCall{fr: c.at.fr, chain: c.chain}, c.unwinding
 		var isNil model.Expr
 		if c.nilPanics {
 			isNil = model.Bin(model.OpEq, c.f.e, model.C(0))
 		}
 		rets := c.p.lateTargets(c, targets, isNil)
-		c.p.at, c.p.late = prevAt, prevLate
+		c.p.at, c.p.late, c.p.unwinding = prevAt, prevLate, prevUnwinding
 		for _, r := range rets {
 			loc := r.loc
 			for k, reg := range c.results {

@@ -694,6 +694,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 	case *ssa.IndexAddr, *ssa.Slice, *ssa.FieldAddr:
 		// pure declined it: constant bounds out of range, or the address
 		// of a field or element of a nil pointer, a run-time panic.
+		if fa, ok := in.(*ssa.FieldAddr); ok && s.x.onlyUnevaluated(fa) {
+			return cur // for i := range p.arr does not evaluate p.arr
+		}
 		p.panicAt(panicSite{loc: cur, name: outOfRange(in), pos: in.Pos()})
 		return -1
 	case *ssa.Store:

@@ -227,6 +227,10 @@ type unwoundAt struct {
 	loc, trans int
 	end        int
 	done       bool
+	// named holds what the key names by address (the chain, the
+	// unwinding and late call around it), so that no other object takes
+	// an address the key holds while the entry stands.
+	named []any
 }
 
 // unwindKey names what an unwinding from chain element k on runs: the
@@ -239,7 +243,7 @@ type unwoundAt struct {
 // grow with the product of its places and its deferred code.
 func (p *proc) unwindKey(chain []chainElem, id model.Expr) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%p/%p/%v", p.unwinding, p.late, id)
+	fmt.Fprintf(&b, "%d/%p/%p/%v", p.panicDepth(), p.unwinding, p.late, id)
 	for _, c := range chain {
 		fmt.Fprintf(&b, ";%p/%p/%d", c.fr, c.b, len(c.ds))
 	}
@@ -309,7 +313,7 @@ func (p *proc) unwind(site panicSite, id model.Expr) {
 			cur = at.end
 			return
 		}
-		at := &unwoundAt{loc: cur, trans: len(p.q.Trans)}
+		at := &unwoundAt{loc: cur, trans: len(p.q.Trans), named: []any{chain[k:], p.unwinding, p.late}}
 		p.unwound[key] = at
 		mine = append(mine, at)
 		if c.b == nil && len(c.ds) > 0 {

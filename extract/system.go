@@ -184,6 +184,30 @@ func (x *extractor) rangeUnevaluated(in *ssa.UnOp) bool {
 	return !evaluated
 }
 
+// onlyUnevaluated reports whether every use of the field address fa is a
+// load Go does not evaluate (rangeUnevaluated): range p.arr with a nil p
+// computes no address.
+func (x *extractor) onlyUnevaluated(fa *ssa.FieldAddr) bool {
+	refs := fa.Referrers()
+	if refs == nil {
+		return false
+	}
+	n := 0
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if !x.rangeUnevaluated(r) {
+				return false
+			}
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
 func (x *extractor) stmtAt(pos, end token.Pos) ast.Stmt {
 	for _, f := range x.sourceFiles() {
 		if f.FileStart <= pos && pos <= f.FileEnd {
