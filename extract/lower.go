@@ -1173,11 +1173,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		return cur
 	default:
 		if isAggregate(t) && !used(in) {
-			if ptr.dynamic() {
-				// _ = *p: Go checks the pointer.
-				return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
-			}
-			return cur // a copy nothing uses
+			return p.checkOnly(cur, ptr, pos, o) // _ = *p: Go checks the pointer
 		}
 		if isAggregate(t) {
 			return p.loadAgg(fr, in, ptr, cur, pos, o)
@@ -1234,13 +1230,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		}
 	}
 	if ptr.obj.owner >= 0 {
-		if reg < 0 && !ptr.dynamic() {
-			return cur
-		}
 		if reg < 0 {
-			// Nothing uses the value (_ = a[i], a bounds-check hint),
-			// but Go still checks the index: the cases' panics stay.
-			return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
+			// Nothing uses the value (_ = a[i], a bounds-check hint).
+			return p.checkOnly(cur, ptr, pos, o)
 		}
 		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
@@ -1249,6 +1241,16 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		return []model.Op{model.ReadOp(s.varFor(q), reg)}
 	})
+}
+
+// checkOnly lowers a load of ptr whose value nothing uses: Go still
+// checks the index and the pointer of a location chosen at run time (the
+// cases' panics stay); a static location needs nothing.
+func (p *proc) checkOnly(cur int, ptr pointer, pos token.Pos, o Origin) int {
+	if !ptr.dynamic() {
+		return cur
+	}
+	return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} })
 }
 
 // loadFuncCell lowers the load of the function cell ptr of type t into a
