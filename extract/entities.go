@@ -50,7 +50,8 @@ type Entity struct {
 	Limit model.Domain
 	// Objects spells, for a pointer or an interface value, the values 1,
 	// 2, ... as Go code would (&object, or a boxed interface value such as
-	// any(1)); 0 is nil; nil for other entities.
+	// any(1)), and for a function value the functions of its table
+	// (funcvals.go); 0 is nil; nil for other entities.
 	Objects []string
 	// Strings spells, for a string, the values 0, 1, 2, ... as Go literals
 	// ("" first); the value -1 is a string fencecheck does not compute
@@ -243,8 +244,11 @@ func (s *system) entities() (vars []Entity, regs [][]Entity) {
 		}
 	}
 	ptrObjects := func(t types.Type) []string {
-		if isPtrCell(t) {
+		switch {
+		case isPtrCell(t):
 			return objects
+		case t != nil && isFuncCell(t):
+			return s.funcNames(t)
 		}
 		return nil
 	}

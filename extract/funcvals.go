@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -189,6 +190,34 @@ func (s *system) funcTableOf(t types.Type) *funcTable {
 	tab := &funcTable{sig: sig}
 	s.funcTabs = append(s.funcTabs, tab)
 	return tab
+}
+
+// funcNames spells the values 1, 2, ... of a function cell of type t:
+// the functions of its table, a function literal by its place.
+func (s *system) funcNames(t types.Type) []string {
+	sig := t.Underlying().(*types.Signature)
+	var names []string
+	for _, tab := range s.funcTabs {
+		if !types.Identical(tab.sig, sig) {
+			continue
+		}
+		for _, f := range tab.funcs {
+			switch {
+			case f.kind == vFunc && f.fn != nil && f.fn.Parent() != nil:
+				pos := s.x.fset.Position(f.fn.Pos())
+				names = append(names, fmt.Sprintf("(func literal at %s:%d)", filepath.Base(pos.Filename), pos.Line))
+			case f.kind == vFunc && f.fn != nil:
+				var from *types.Package
+				if f.fn.Pkg != nil {
+					from = f.fn.Pkg.Pkg
+				}
+				names = append(names, f.fn.RelString(from))
+			default:
+				names = append(names, "("+describe(f)+")")
+			}
+		}
+	}
+	return names
 }
 
 // isFuncCell reports whether a channel's element of type t is a function

@@ -118,6 +118,10 @@ type heapHint struct {
 	// as the set-up left them, and notReadOnly those found written
 	// (readonly.go).
 	readOnly, notReadOnly map[*types.Var]bool
+	// inMemory are the spilled variables (spilled.go) kept in memory:
+	// another goroutine loads a closure holding values known only at run
+	// time to the one that stored it.
+	inMemory map[*ssa.Alloc]bool
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -182,6 +186,9 @@ type heapState struct {
 	// readOnly are the fields this round asked to read as the set-up
 	// left them, and notReadOnly those it found a goroutine writes.
 	readOnly, notReadOnly map[*types.Var]bool
+	// inMemory are the spilled variables this round found another
+	// goroutine loads a closure over run-time values from.
+	inMemory map[*ssa.Alloc]bool
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -622,6 +629,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			h.nanosCells = map[*types.Var]bool{}
 		}
 		h.nanosCells[decl] = true
+	}
+	h.inMemory = maps.Clone(s.heap.hint.inMemory)
+	for a := range s.heap.inMemory {
+		if h.inMemory == nil {
+			h.inMemory = map[*ssa.Alloc]bool{}
+		}
+		h.inMemory[a] = true
 	}
 	h.notReadOnly = maps.Clone(s.heap.hint.notReadOnly)
 	for f := range s.heap.notReadOnly {

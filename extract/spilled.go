@@ -37,7 +37,7 @@ func (s *system) spillCells(ptr pointer) []*object {
 		objs = ptr.ref.objs
 	}
 	for _, o := range objs {
-		if o == nil || o.alloc == nil || !s.x.writeOnce(o.alloc) {
+		if o == nil || o.alloc == nil || !s.x.writeOnce(o.alloc) || s.heap.hint.inMemory[o.alloc] {
 			return nil
 		}
 	}
@@ -82,11 +82,24 @@ func (s *system) spilledAt(ptr pointer, loader int) (value, bool) {
 			return value{}, false
 		}
 		if by, stored := s.spilledBy[o]; stored && by != loader && knownAtRunTime(v) {
-			s.unsupported(s.curPos, "a closure that captures values known only at run time, kept in a variable that another closure captures and that another goroutine calls (through a channel or memory)")
+			// Those values are the storing process's registers: from the
+			// next round on the variable is a cell of memory, which holds
+			// the function as an index of its table (funcvals.go).
+			s.keepInMemory(o.alloc)
 		}
 		out = v
 	}
 	return out, len(objs) > 0
+}
+
+// keepInMemory makes the spilled variable a allocates a cell of memory
+// from the next round on.
+func (s *system) keepInMemory(a *ssa.Alloc) {
+	if s.heap.inMemory == nil {
+		s.heap.inMemory = map[*ssa.Alloc]bool{}
+	}
+	s.heap.inMemory[a] = true
+	s.heapChange("a closure holding values known only at run time is loaded by another goroutine")
 }
 
 // spilledRunTime reports whether v points to spilled variables written
