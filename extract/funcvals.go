@@ -143,11 +143,14 @@ func (p *proc) callFuncRef(fr *frame, in *ssa.Call, f value, args []value, cur i
 // system sends or stores there gets an index in its signature's
 // funcTable, and a received or loaded value is a vFuncRef over the whole
 // table. A field is known to be such a cell from the round after a
-// goroutine's store to it (as pointer cells are, pointers.go). Since a goroutine
-// lowered early may call a value that a goroutine lowered later sends,
-// such a call is lowered last (lowerFuncCalls), when the table is
-// complete; its continuation, lowered at once, may not use results, so
-// only functions without results are taken.
+// goroutine's store to it (as pointer cells are, pointers.go). Since a
+// goroutine lowered early may call a value that a goroutine lowered later
+// sends, such a call is lowered last (lowerLate); its results are
+// registers that every function of the table sets when it returns. A
+// function so called may add to its own table or to that of a call lowered
+// before it (a stream's task returns its callback, which another goroutine
+// receives and calls): each call comes back for the functions added since
+// it was lowered, each inlined as another case of it, until no table grows.
 
 // A funcTable lists the function values of one signature that the system
 // sends on channels or goroutines store: a value is its index + 1, and 0
@@ -155,10 +158,7 @@ func (p *proc) callFuncRef(fr *frame, in *ssa.Call, f value, args []value, cur i
 type funcTable struct {
 	sig   *types.Signature
 	funcs []value
-	// used is the size the table had when a call through it was lowered;
-	// growing past it afterwards would leave that call's targets short.
-	used int
-	pos  token.Pos // where the table was last added to
+	pos   token.Pos // where the table was last added to
 	// recoverAt is 1 + the size the table had when a deferred call through
 	// it was found not to recover (tableMayRecover); 0 before.
 	recoverAt int
@@ -312,6 +312,7 @@ type funcCall struct {
 	from, to int
 	results  []int  // the registers of the results
 	refs     []bool // which results are heap ids
+	types    []types.Type
 	// at is where the call stands, and chain the deferred calls that may
 	// recover a panic of it, as they were at the call.
 	at    unwindCtx
@@ -321,6 +322,10 @@ type funcCall struct {
 	unwinding *unwinding
 	// nilPanics is set when a nil function value may reach the call.
 	nilPanics bool
+	// lowered is set once the call is lowered, with the first done
+	// functions of its table.
+	lowered bool
+	done    int
 }
 
 // deferFuncCall records a call of a value of a funcTable and returns the
@@ -340,12 +345,19 @@ func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, n
 	for k := range res.Len() {
 		t := res.At(k).Type()
 		ref := isPtrCell(t) || ifaceOf(t) != nil
-		if !ref && !isIntegral(t) && !isString(t) {
-			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time with a result of type %s (its results may be integers, booleans, strings, pointers and interface values)", t)
+		if !ref && !isIntegral(t) && !isString(t) && !isFuncCell(t) {
+			p.s.unsupported(in.Pos(), "a call of a function value chosen at run time with a result of type %s (its results may be integers, booleans, strings, pointers, functions and interface values)", t)
 		}
 		r := p.newReg(fmt.Sprintf("result%d", k), t)
 		c.results = append(c.results, r)
+		c.types = append(c.types, t)
 		c.refs = append(c.refs, ref)
+		if isFuncCell(t) {
+			// A function: its index in the table of its type, as a
+			// channel of functions carries it.
+			vals = append(vals, p.s.funcFromID(t, model.R(r)))
+			continue
+		}
 		if ref {
 			// A pointer or an interface value: the heap id of what the
 			// function returns (pointers.go, ifacecells.go).
@@ -371,14 +383,18 @@ func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, n
 // table may start a goroutine, so each round lowers what the other added,
 // until nothing is left.
 func (s *system) lowerLate() {
-	for calls, nested := 0, 0; calls < len(s.funcCalls) || nested < len(s.calls.nested); {
-		calls = s.lowerFuncCalls(calls)
-		nested = s.lowerNested(nested)
+	for nested := 0; ; {
+		if c := s.nextFuncCall(); c != nil {
+			s.lowerFuncCall(c)
+			continue
+		}
+		if nested < len(s.calls.nested) {
+			nested = s.lowerNested(nested)
+			continue
+		}
+		break
 	}
 	for _, tab := range s.funcTabs {
-		if tab.used > 0 && len(tab.funcs) > tab.used {
-			s.unsupported(tab.pos, "a function value sent on a channel by a function that is itself called through a channel")
-		}
 		if tab.recoverAt > 0 {
 			for _, f := range tab.funcs[tab.recoverAt-1:] {
 				if f.kind == vFunc && s.x.local(f.fn) && callsRecover(f.fn) {
@@ -389,44 +405,61 @@ func (s *system) lowerLate() {
 	}
 }
 
-// lowerFuncCalls lowers the calls of function values received from
-// channels: each inlines every function of its table under its index. A
-// function so called may send more: calls lowered before it grew the
-// table are refused.
-func (s *system) lowerFuncCalls(from int) int {
-	for i := from; i < len(s.funcCalls); i++ {
-		c := s.funcCalls[i]
-		tab := c.f.ftab
-		tab.used = len(tab.funcs)
-		var targets []callTarget
-		for k, a := range tab.funcs {
-			targets = append(targets, callTarget{
-				cond: model.Bin(model.OpEq, c.f.e, model.C(int64(k+1))),
-				fn:   a.fn,
-				env:  a.env,
-				args: c.args,
-				std:  a,
-			})
-		}
-		pos := c.in.Pos()
-		prevAt, prevLate, prevUnwinding := c.p.at, c.p.late, c.p.unwinding
-		c.p.at, c.p.late, c.p.unwinding = c.at, &lateCall{fr: c.at.fr, chain: c.chain}, c.unwinding
-		var isNil model.Expr
-		if c.nilPanics {
-			isNil = model.Bin(model.OpEq, c.f.e, model.C(0))
-		}
-		rets := c.p.lateTargets(c, targets, isNil)
-		c.p.at, c.p.late, c.p.unwinding = prevAt, prevLate, prevUnwinding
-		for _, r := range rets {
-			loc := r.loc
-			for k, reg := range c.results {
-				e := s.refOrInt(r.vals[k], c.refs[k], pos)
-				loc = c.p.emit(loc, model.AssignOp(reg, e), pos, Origin{})
-			}
-			c.p.emitTo(loc, model.NopOp(), c.to, pos, Origin{})
+// nextFuncCall returns the first call through a function table not
+// lowered yet, or whose table has grown since (a function called through
+// a channel sends another, a stream's task its callback); nil when there
+// is none.
+func (s *system) nextFuncCall() *funcCall {
+	for _, c := range s.funcCalls {
+		if !c.lowered || c.done < len(c.f.ftab.funcs) {
+			return c
 		}
 	}
-	return len(s.funcCalls)
+	return nil
+}
+
+// lowerFuncCall lowers a call of a function value received from a channel
+// or loaded from memory: it inlines each function of its table not
+// inlined there yet, under its index. A function so called may send more
+// to the same table, or to the table of a call lowered before: lowerLate
+// comes back to that call for them.
+func (s *system) lowerFuncCall(c *funcCall) {
+	tab := c.f.ftab
+	var targets []callTarget
+	for k := c.done; k < len(tab.funcs); k++ {
+		a := tab.funcs[k]
+		targets = append(targets, callTarget{
+			cond: model.Bin(model.OpEq, c.f.e, model.C(int64(k+1))),
+			fn:   a.fn,
+			env:  a.env,
+			args: c.args,
+			std:  a,
+		})
+	}
+	c.done = len(tab.funcs)
+	var isNil model.Expr
+	if c.nilPanics && !c.lowered {
+		isNil = model.Bin(model.OpEq, c.f.e, model.C(0))
+	}
+	c.lowered = true
+	pos := c.in.Pos()
+	prevAt, prevLate, prevUnwinding := c.p.at, c.p.late, c.p.unwinding
+	c.p.at, c.p.late, c.p.unwinding = c.at, &lateCall{fr: c.at.fr, chain: c.chain}, c.unwinding
+	rets := c.p.lateTargets(c, targets, isNil)
+	c.p.at, c.p.late, c.p.unwinding = prevAt, prevLate, prevUnwinding
+	for _, r := range rets {
+		loc := r.loc
+		for k, reg := range c.results {
+			var e model.Expr
+			if isFuncCell(c.types[k]) {
+				e = s.funcID(c.types[k], r.vals[k], pos)
+			} else {
+				e = s.refOrInt(r.vals[k], c.refs[k], pos)
+			}
+			loc = c.p.emit(loc, model.AssignOp(reg, e), pos, Origin{})
+		}
+		c.p.emitTo(loc, model.NopOp(), c.to, pos, Origin{})
+	}
 }
 
 // refOrInt is the expression of a result register: the heap id of a
@@ -463,5 +496,5 @@ func (p *proc) lateTargets(c *funcCall, targets []callTarget, isNil model.Expr) 
 		p.refuseAt(c.from, strings.TrimPrefix(u.msg, unsupportedPrefix), pos)
 		rets = nil
 	}()
-	return p.lowerTargets(c.fr, c.in, targets, isNil, c.from)
+	return p.lowerTargets(c.fr, c.in, targets, isNil, c.from, c.to)
 }

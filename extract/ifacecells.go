@@ -384,7 +384,7 @@ type callTarget struct {
 // is inlined under its condition, and the returns of all join as one call's
 // do; isNil (when not nil) is the condition of a nil callee, which panics.
 func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil model.Expr, cur int) int {
-	rets := p.lowerTargets(fr, in, targets, isNil, cur)
+	rets := p.lowerTargets(fr, in, targets, isNil, cur, -1)
 	if len(targets) == 0 {
 		return -1
 	}
@@ -393,7 +393,11 @@ func (p *proc) splitCall(fr *frame, in *ssa.Call, targets []callTarget, isNil mo
 
 // lowerTargets lowers the calls of splitCall, each under its condition,
 // and returns their return sites.
-func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil model.Expr, cur int) []retSite {
+//
+// join, when not -1, is where the caller goes on once a target returns (a
+// call lowered late, whose returns meet there): a panic that a call
+// lowered after it recovers in the target returns there (recover.go).
+func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil model.Expr, cur, join int) []retSite {
 	s := p.s
 	pos := in.Pos()
 	if isNil != nil {
@@ -427,6 +431,7 @@ func (p *proc) lowerTargets(fr *frame, in *ssa.Call, targets []callTarget, isNil
 		child := s.bindCall(t.fn, t.env, t.args, fr)
 		child.site, child.onceVar = s.callBlock(in), s.onceCalls[in]
 		child.once = child.onceVar > 0
+		child.noteJoin(in, join)
 		p.lowerCallee(child, pos, g)
 		rets = append(rets, child.returns...)
 	}
