@@ -107,12 +107,11 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 		sys.Program.Bad = slices.DeleteFunc(sys.Program.Bad, func(b model.BadState) bool {
 			return b.Name == extract.DeadlockName || b.Name == extract.LeakName
 		})
-	} else if sys.BlockingUnchecked {
-		s.report(sys.Decl.Name.Pos(), fmt.Sprintf(
-			"inconclusive: system %s: deadlocks and leaks are not looked for, since its goroutines can wait at too many combinations of places (more than %d); the other findings stand",
-			sys.Name, extract.MaxBlockedStates))
 	}
 	s.discover()
+	if cfg.Blocking && sys.Blocking != nil {
+		s.searchBlocking()
+	}
 	s.check()
 }
 

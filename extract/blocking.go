@@ -29,24 +29,45 @@ const (
 
 // MaxBlockedStates bounds the bad states of blocking bugs of one system:
 // their number is the product, over the processes, of the places each may
-// stand. Past it, System.BlockingUnchecked is set.
+// stand. Past it, System.Blocking describes them for a search instead.
 const MaxBlockedStates = 4096
+
+// blockingLimit is MaxBlockedStates, which tests lower to compare the
+// search with the enumeration.
+var blockingLimit = MaxBlockedStates
+
+// A place is where a process may stand in a blocking bug.
+type place struct {
+	loc   int
+	cond  model.Expr // when the process stays there; nil: always (it has ended)
+	waits bool       // the process waits there (rather than has ended or not started)
+	// running: the process runs on, anywhere (a janitor ticking for
+	// ever): left out of the bad state's locations.
+	running bool
+	pos     model.Pos // the statement it waits at
+}
+
+// A BlockingSearch describes the blocking bugs of a system whose
+// goroutines can wait at too many combinations of places for each to be a
+// bad state of its program: a search of the program's states asks At of
+// each, and a state it finds is made a bad state (AddTo) for the engines
+// to report as they report the others.
+type BlockingSearch struct {
+	places [][]place
+	// writes[q] are the variables process q writes.
+	writes []map[int]bool
+	main   int
+}
 
 // addBlockedStates adds the bad states of blocking bugs to the program.
 // stops[q] holds the locations of process q where it stops for good without
 // ending normally (a panic, already a bad state; os.Exit, which ends the
-// program). It returns false when there are too many to add.
-func (s *system) addBlockedStates(stops []map[int]bool) bool {
+// program; a construct refused at run time). When they are too many, it
+// sets s.blocking instead.
+func (s *system) addBlockedStates(stops []map[int]bool) {
 	prog := s.prog
-	type place struct {
-		loc   int
-		cond  model.Expr // when the process stays there; nil: always (it has ended)
-		waits bool       // the process waits there (rather than has ended or not started)
-		// running: the process runs on, anywhere (a janitor ticking for
-		// ever): left out of the bad state's locations.
-		running bool
-	}
-	places := make([][]place, len(prog.Procs))
+	b := &BlockingSearch{places: make([][]place, len(prog.Procs)), writes: make([]map[int]bool, len(prog.Procs))}
+	places := b.places
 	total, waits := 1, false
 	// A process with a loop may also run on while the others wait (a
 	// janitor ticking for ever): it stands anywhere, and a wait that it
@@ -54,13 +75,12 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 	// blocking bug; one it cannot end is one, whether it runs for ever or
 	// stops later.
 	written := map[int]bool{}
-	writes := make([]map[int]bool, len(prog.Procs))
 	for q, pr := range prog.Procs {
-		writes[q] = map[int]bool{}
+		b.writes[q] = map[int]bool{}
 		for _, t := range pr.Trans {
-			visitOp(t.Op, func(op model.Op) { markWrites(op, writes[q]) })
+			visitOp(t.Op, func(op model.Op) { markWrites(op, b.writes[q]) })
 		}
-		maps.Copy(written, writes[q])
+		maps.Copy(written, b.writes[q])
 	}
 	initial := make([]int64, len(prog.Vars))
 	for i, v := range prog.Vars {
@@ -81,10 +101,10 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 				if unstarted {
 					s.unstarted = append(s.unstarted, model.ProcLoc{Proc: q, Loc: l})
 				}
-				places[q] = append(places[q], place{loc: l, cond: model.Qualify(c, q), waits: !unstarted})
+				places[q] = append(places[q], place{loc: l, cond: model.Qualify(c, q), waits: !unstarted, pos: s.blockPos(q, l)})
 				waits = waits || !unstarted
 			} else if len(pr.Out(l)) == 0 && !stops[q][l] {
-				places[q] = append(places[q], place{loc: l})
+				places[q] = append(places[q], place{loc: l, pos: s.blockPos(q, l)})
 			}
 		}
 		if cyclic, _ := pr.Cycles(); slices.Contains(cyclic, true) && len(s.procs[q].refusals) == 0 && len(s.procs[q].limits) == 0 {
@@ -93,72 +113,27 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 			places[q] = append(places[q], place{loc: -1, running: true})
 		}
 		if len(places[q]) == 0 {
-			return true // q only stops at a panic or an exit: no state is a blocking bug
+			return // q only stops at a panic or an exit: no state is a blocking bug
 		}
-		total *= len(places[q])
-		if total > MaxBlockedStates {
-			s.blockingUnchecked = true
-			return false
-		}
+		total = min(total*len(places[q]), blockingLimit+1)
 	}
 	if !waits {
-		return true
+		return
 	}
-	main := len(prog.Procs) - 1
+	b.main = len(prog.Procs) - 1
 	for q, pr := range prog.Procs {
 		if pr.Name == "main" && q < len(s.procs) && s.procs[q].q == pr {
-			main = q
+			b.main = q
 		}
+	}
+	if total > blockingLimit {
+		s.blocking = b
+		return
 	}
 	choice := make([]int, len(prog.Procs))
 	for {
-		var cond model.Expr
-		locs := make([]model.ProcLoc, len(prog.Procs))
-		var pos model.Pos
-		someWait := false
-		// What the running processes write, and, in turn, what a process
-		// they may wake or start writes: a wait on any of it may end.
-		running, live := map[int]bool{}, false
-		for q, k := range choice {
-			if places[q][k].running {
-				maps.Copy(running, writes[q])
-			}
-		}
-		for woken := map[int]bool{}; len(running) > 0; {
-			grew := false
-			for q, k := range choice {
-				if pl := places[q][k]; pl.cond != nil && !woken[q] && readsAny(pl.cond, running) {
-					woken[q], grew, live = true, true, true
-					maps.Copy(running, writes[q])
-				}
-			}
-			if !grew {
-				break
-			}
-		}
-		for q, k := range choice {
-			pl := places[q][k]
-			locs[q] = model.ProcLoc{Proc: q, Loc: pl.loc}
-			if pl.waits && !someWait {
-				someWait, pos = true, s.blockPos(q, pl.loc)
-			}
-			if pl.cond == nil {
-				continue
-			}
-			if cond == nil {
-				cond = pl.cond
-			} else {
-				cond = model.Bin(model.OpAnd, cond, pl.cond)
-			}
-		}
-		if someWait && !live {
-			locs = slices.DeleteFunc(locs, func(pl model.ProcLoc) bool { return pl.Loc < 0 })
-			name := LeakName
-			if places[main][choice[main]].waits {
-				name = DeadlockName
-				pos = s.blockPos(main, places[main][choice[main]].loc)
-			}
-			prog.Bad = append(prog.Bad, model.BadState{Name: name, Locs: locs, Cond: cond, Pos: pos})
+		if bad, ok := b.badState(choice); ok {
+			prog.Bad = append(prog.Bad, bad)
 		}
 		q := 0
 		for ; q < len(choice); q++ {
@@ -169,9 +144,98 @@ func (s *system) addBlockedStates(stops []map[int]bool) bool {
 			choice[q] = 0
 		}
 		if q == len(choice) {
-			return true
+			return
 		}
 	}
+}
+
+// badState returns the bad state of the processes standing at the places
+// choice names, one per process, when it is a blocking bug: one process
+// at least waits, and none that runs on can end a wait.
+func (b *BlockingSearch) badState(choice []int) (model.BadState, bool) {
+	places := b.places
+	var cond model.Expr
+	locs := make([]model.ProcLoc, len(places))
+	var pos model.Pos
+	someWait := false
+	// What the running processes write: a wait on any of it may end (and
+	// a goroutine not started yet may start), which is no blocking bug.
+	running := map[int]bool{}
+	for q, k := range choice {
+		if places[q][k].running {
+			maps.Copy(running, b.writes[q])
+		}
+	}
+	for q, k := range choice {
+		if pl := places[q][k]; pl.cond != nil && readsAny(pl.cond, running) {
+			return model.BadState{}, false
+		}
+	}
+	for q, k := range choice {
+		pl := places[q][k]
+		locs[q] = model.ProcLoc{Proc: q, Loc: pl.loc}
+		if pl.waits && !someWait {
+			someWait, pos = true, pl.pos
+		}
+		if pl.cond == nil {
+			continue
+		}
+		if cond == nil {
+			cond = pl.cond
+		} else {
+			cond = model.Bin(model.OpAnd, cond, pl.cond)
+		}
+	}
+	if !someWait {
+		return model.BadState{}, false
+	}
+	locs = slices.DeleteFunc(locs, func(pl model.ProcLoc) bool { return pl.Loc < 0 })
+	name := LeakName
+	if m := places[b.main][choice[b.main]]; m.waits {
+		name, pos = DeadlockName, m.pos
+	}
+	return model.BadState{Name: name, Locs: locs, Cond: cond, Pos: pos}, true
+}
+
+// At returns the bad state of the blocking bug that state st of p is in,
+// if it is in one: each process stands at one of its places (a wait whose
+// condition holds, an end), or may run on, and the bad state is the one
+// enumerating the places would have made for that choice.
+func (b *BlockingSearch) At(p *model.Program, st model.State) (model.BadState, bool) {
+	for _, buf := range st.Bufs {
+		if len(buf) > 0 {
+			return model.BadState{}, false
+		}
+	}
+	choice := make([]int, len(b.places))
+	for q, ps := range b.places {
+		choice[q] = -1
+		for k, pl := range ps {
+			if pl.running {
+				if choice[q] < 0 {
+					choice[q] = k
+				}
+				continue
+			}
+			if pl.loc != st.Locs[q] {
+				continue
+			}
+			if pl.cond != nil {
+				v, err := model.Eval(pl.cond, &model.Env{AllRegs: st.Regs, Mem: st.Mem, Ints: p.Ints})
+				if err != nil || v == 0 {
+					continue
+				}
+			}
+			// Standing there is more of a blocking bug than running on:
+			// it adds a wait, and no writes that could end one.
+			choice[q] = k
+			break
+		}
+		if choice[q] < 0 {
+			return model.BadState{}, false
+		}
+	}
+	return b.badState(choice)
 }
 
 // neverHolds reports whether the condition c of a wait reads only

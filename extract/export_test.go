@@ -10,3 +10,11 @@ func SetResetDead(on bool) bool {
 
 // ResetDeadRegs exposes resetDeadRegs to the tests.
 var ResetDeadRegs = resetDeadRegs
+
+// SetBlockingLimit sets the most combinations of places to wait at that
+// are enumerated as bad states, and returns the previous one.
+func SetBlockingLimit(n int) int {
+	old := blockingLimit
+	blockingLimit = n
+	return old
+}

@@ -348,10 +348,11 @@ type System struct {
 	// domains come from.
 	Vars []Entity
 	Regs [][]Entity
-	// BlockingUnchecked is set when the program has too many places where
-	// its goroutines can wait for its deadlocks and leaks to be looked for:
-	// then no bad state of DeadlockName or LeakName describes them.
-	BlockingUnchecked bool
+	// Blocking is set when the program has too many places where its
+	// goroutines can wait for each combination to be a bad state: then no
+	// bad state of DeadlockName or LeakName describes them, and a search
+	// of the program's states looks for them.
+	Blocking *BlockingSearch
 	// Unstarted lists the initial locations of the processes that a
 	// goroutine spawns: there a process waits for its go statement, which
 	// is not a wait of the program's.

@@ -118,6 +118,12 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		for _, ps := range p.panics {
 			stops[i][remap[ps.loc]] = true
 		}
+		for _, t := range p.q.Trans {
+			if t.Op.Kind == model.Assign && p.refusals[t.Op.Reg] {
+				// A run that gets there is refused.
+				stops[i][t.To] = true
+			}
+		}
 		sys.Origins = append(sys.Origins, p.origins)
 		for _, ps := range p.panics {
 			var cond model.Expr
@@ -165,7 +171,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.inferDomains()
 	s.boundRWMutexes()
 	sys.Vars, sys.Regs = s.entities()
-	sys.BlockingUnchecked, sys.Unstarted = s.blockingUnchecked, s.unstarted
+	sys.Blocking, sys.Unstarted = s.blocking, s.unstarted
 	if resetDead {
 		resetDeadRegs(s.prog)
 	}

@@ -373,9 +373,9 @@ type system struct {
 	name      string
 	decl      *ast.FuncDecl
 	curPos    token.Pos
-	// blockingUnchecked: the system has too many places to block for its
-	// blocking bugs to be bad states (addBlockedStates).
-	blockingUnchecked bool
+	// blocking is set when the system has too many places to block for
+	// its blocking bugs to be bad states (addBlockedStates).
+	blocking *BlockingSearch
 	unstarted         []model.ProcLoc // see System.Unstarted
 
 	// Channels (chans.go): those the setup made, and the operations of

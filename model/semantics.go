@@ -627,6 +627,10 @@ func (p *Program) MatchBad(s State) int {
 // all, in order).
 func (p *Program) InBad(s State, bi int) bool { return p.inBad(s, &p.Bad[bi]) }
 
+// InBadState reports whether s is in b, a bad state that p may not list
+// (one a search made of the state it found).
+func InBadState(p *Program, s State, b *BadState) bool { return p.inBad(s, b) }
+
 func (p *Program) inBad(s State, b *BadState) bool {
 	for _, pl := range b.Locs {
 		if s.Locs[pl.Proc] != pl.Loc {

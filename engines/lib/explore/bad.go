@@ -12,10 +12,12 @@ type badIndex struct {
 	// always: those that name no location.
 	at     [][][]int
 	always []int
+	// target, when set, replaces the bad states (Options.Target).
+	target func(model.State) bool
 }
 
-func newBadIndex(p *model.Program) *badIndex {
-	x := &badIndex{p: p, at: make([][][]int, len(p.Procs))}
+func newBadIndex(p *model.Program, target func(model.State) bool) *badIndex {
+	x := &badIndex{p: p, at: make([][][]int, len(p.Procs)), target: target}
 	for i, q := range p.Procs {
 		x.at[i] = make([][]int, len(q.Locs))
 	}
@@ -36,6 +38,9 @@ func newBadIndex(p *model.Program) *badIndex {
 
 // isBad reports what p.IsBad(s) reports.
 func (x *badIndex) isBad(s model.State) bool {
+	if x.target != nil {
+		return x.target(s)
+	}
 	if s.Fault != nil {
 		return true
 	}

@@ -29,7 +29,7 @@ func TestBadIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.Index()
-		x := newBadIndex(p)
+		x := newBadIndex(p, nil)
 		var roots []model.State
 		if err := p.Initial(func(s model.State) { roots = append(roots, s) }); err != nil {
 			t.Fatal(err)

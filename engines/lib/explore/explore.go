@@ -105,6 +105,14 @@ type Options struct {
 	// Workers is how many goroutines compute successors at once (0:
 	// GOMAXPROCS). The states visited and the answer do not depend on it.
 	Workers int
+	// Target, when set, is what the search looks for instead of the
+	// program's bad states and faults: a state where it holds (it is asked
+	// of faulting states too, which have no successors). Then the search
+	// may call it from several goroutines at once, and it runs without partial-order reduction and
+	// without resetting dead registers (which know only the bad states),
+	// and an Unsafe answer's trace, which ends in such a state, is not
+	// checked against the bad states: the caller checks it.
+	Target func(model.State) bool
 }
 
 // Check searches the reachable states of p under m with the options o: an
@@ -154,6 +162,9 @@ func Check(ctx context.Context, p *model.Program, m model.Model, o Options) (*en
 		break
 	}
 	res.Stats.Duration = time.Since(start)
+	if o.Target != nil {
+		return res, nil
+	}
 	if err := engines.Verify(p, res); err != nil {
 		return nil, err
 	}
@@ -176,6 +187,9 @@ func newConfig(p *model.Program, m model.Model, o *Options) (*config, error) {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
 	p.Index()
+	if o.Target != nil {
+		o.NoPOR, o.KeepDead = true, true
+	}
 	c := &config{p: p, m: m, under: m, exact: true}
 	switch {
 	case m == model.TSO && !o.KeepBuffers && facts.LoadsDrained(p):

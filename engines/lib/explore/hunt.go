@@ -59,7 +59,7 @@ func NewHunt(p *model.Program, m model.Model, o Options) (*Hunt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Hunt{c: c, dead: facts.Dead(p), bad: newBadIndex(p), visited: NewKeySet()}, nil
+	return &Hunt{c: c, dead: facts.Dead(p), bad: newBadIndex(p, o.Target), visited: NewKeySet()}, nil
 }
 
 // Run goes on with the hunt until it finds a bad state, has visited

@@ -135,7 +135,7 @@ func (w *worker) lookup(a *succ) {
 func newSearch(p *model.Program, m model.Model, bound int, o *Options, maxStates int64, meter *engines.Meter) *search {
 	s := &search{
 		p: p, m: m, bound: bound, keepDead: o.KeepDead, maxStates: maxStates, meter: meter,
-		dead: facts.Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p),
+		dead: facts.Dead(p), visited: newStateSet(), badNode: -1, bad: newBadIndex(p, o.Target),
 	}
 	if !o.NoPOR && len(p.Procs) > 1 && len(p.Procs) <= 32 && m != model.PSO {
 		s.red = newPOR(p, m)

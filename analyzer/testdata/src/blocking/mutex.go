@@ -132,20 +132,36 @@ func takeSix(ch chan int) {
 	<-ch
 	<-ch
 	<-ch
-	<-ch
+	<-ch // want `^leak: takeSix#4 blocks forever in <-ch after system tooManyWaits returns$`
 }
 
-// tooManyWaits has more combinations of places to wait than deadlocks and
-// leaks are looked for in: the answer says so, rather than nothing.
+// tooManyWaits has more combinations of places to wait than can each be a
+// bad state: a search of its states finds the one it stops in, a receiver
+// left waiting for the 24th value.
 //
 //fencecheck:system
-func tooManyWaits() { // want `^inconclusive: system tooManyWaits: deadlocks and leaks are not looked for`
+func tooManyWaits() {
 	ch := make(chan int, 4)
 	go takeSix(ch)
 	go takeSix(ch)
 	go takeSix(ch)
 	go takeSix(ch)
 	for i := 0; i < 23; i++ {
+		ch <- i
+	}
+}
+
+// allWaitsServed sends the 24 values: the search finds no state where a
+// goroutine waits for good.
+//
+//fencecheck:system
+func allWaitsServed() {
+	ch := make(chan int, 4)
+	go takeSix(ch)
+	go takeSix(ch)
+	go takeSix(ch)
+	go takeSix(ch)
+	for i := 0; i < 24; i++ {
 		ch <- i
 	}
 }
