@@ -352,10 +352,10 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 // takes the next of maxPool (pointers.go's allocPool, makeError); one
 // execution more leaves the domain of the pool's count, which the analysis
 // reports as inconclusive, naming it.
-func (s *system) errorPool(spec errSpec, pos token.Pos) []*object {
+func (s *system) errorPool(spec errSpec, pos token.Pos, proc int) []*object {
 	var objs []*object
 	for range maxPool {
-		objs = append(objs, s.newKeyedError(spec))
+		objs = append(objs, s.newKeyedError(spec, proc))
 	}
 	s.noteIface(types.NewPointer(objs[0].typ))
 	return objs

@@ -267,12 +267,12 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		case spec.isNil():
 			fr.vals[in] = value{kind: vNil}
 		default:
-			fr.vals[in] = errIface(s.newKeyedError(spec))
+			fr.vals[in] = errIface(s.newKeyedError(spec, p.idx))
 		}
 		return cur
 	}
 	pos := in.Pos()
-	alts := s.errorAlts(spec, inLoop, pos, func(others model.Expr, why string) {
+	alts := s.errorAlts(spec, inLoop, pos, p.idx, func(others model.Expr, why string) {
 		p.refuseAt(p.emit(cur, model.GuardOp(others), pos, Origin{}), why, pos)
 	})
 	if len(alts) == 0 {
@@ -291,7 +291,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		case a.spec.isNil():
 			p.emitTo(g, model.AssignOp(r, model.C(0)), join, pos, Origin{})
 		case !inLoop:
-			o := s.newKeyedError(a.spec)
+			o := s.newKeyedError(a.spec, p.idx)
 			s.noteIface(types.NewPointer(o.typ))
 			if slices.Contains(errorTree(o)[1:], o) {
 				// The object the rounds before reserved for the call is
@@ -302,7 +302,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 			objs = append(objs, o)
 			p.emitTo(g, model.AssignOp(r, model.C(s.idOf(o, pos))), join, pos, Origin{})
 		default:
-			pool := s.errorPool(a.spec, pos)
+			pool := s.errorPool(a.spec, pos, p.idx)
 			objs = append(objs, pool...)
 			p.emitTo(p.pickFromPool(pool, r, a.spec.name, pos, g, nil), model.NopOp(), join, pos, Origin{})
 		}
@@ -312,12 +312,18 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 }
 
 // reservedFor reports whether o, an error of the round before that this
-// round has not made yet, is one a call like spec's makes: outside a loop,
-// the call's own errors, which no run gives it (they would only add cases).
-func (s *system) reservedFor(o *object, spec errSpec) bool {
+// round has not made yet, is one a call like spec's makes in process
+// proc: outside a loop, the call's own errors, which no run gives it (they
+// would only add cases). Another process's, made by the same code (two
+// goroutines started in a loop), are not: a run gives them.
+func (s *system) reservedFor(o *object, spec errSpec, proc int) bool {
 	made := s.allocated(o)
-	return !made && (o.name == spec.name || o.raw == spec.name)
+	return !made && (o.name == spec.name || o.raw == spec.name) && strings.Contains(o.errKey, makerTag(proc))
 }
+
+// makerTag is the part of an error's key that names the process that
+// made it.
+func makerTag(proc int) string { return fmt.Sprintf("#p%d@", proc) }
 
 // errAlt is one case of a call of makeError: the condition on the errors
 // known only at run time, and the error made then.
@@ -331,7 +337,7 @@ type errAlt struct {
 // errors.Join made whose tree is less than maxErrorDepth deep. refuse is
 // called with the condition of every other value of one, and why; with
 // more than maxCases cases, with the condition true, and none is returned.
-func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func(others model.Expr, why string)) []errAlt {
+func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, refuse func(others model.Expr, why string)) []errAlt {
 	refs := spec.refs
 	spec.refs = nil
 	alts := []errAlt{{spec: spec}}
@@ -347,7 +353,7 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func
 			switch {
 			case !s.isErrorObj(o):
 				others = orElse(others, is)
-			case errorDepth(o) >= maxErrorDepth || !inLoop && s.reservedFor(o, spec):
+			case errorDepth(o) >= maxErrorDepth || !inLoop && s.reservedFor(o, spec, proc):
 				deep = orElse(deep, is)
 			default:
 				opts = append(opts, option{cond: is, obj: o})
@@ -359,8 +365,18 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, refuse func
 		if deep != nil {
 			refuse(deep, fmt.Sprintf("an error known only at run time %d deep, wrapped (%%w) or joined (fencecheck follows errors %d deep)", maxErrorDepth, maxErrorDepth))
 		}
-		if len(alts)*len(opts) > maxCases {
-			// Refused where a run reaches the call: every case.
+		if len(alts)*len(opts) > maxCases || s.heap.hint.manyKinds[pos] {
+			// Refused where a run reaches the call: every case, in this
+			// round and the next (with fewer errors made, the next
+			// round's cases would be fewer, and the rounds would not
+			// settle).
+			if !s.heap.hint.manyKinds[pos] {
+				if s.heap.manyKinds == nil {
+					s.heap.manyKinds = map[token.Pos]bool{}
+				}
+				s.heap.manyKinds[pos] = true
+				s.heapChange("a call makes errors of too many kinds")
+			}
 			refuse(model.C(1), fmt.Sprintf("an error made around errors known only at run time of more than %d kinds", maxCases))
 			return nil
 		}
@@ -453,8 +469,8 @@ func (s *system) fillTree(o *object, spec errSpec) {
 // the order of allocation: a split's errors are as many as the candidates
 // the round knows, which grow from round to round, and would move every
 // later allocation. An error's key is its call's name, the keys of the
-// errors it wraps or joins, and how many errors of that key the round made
-// before it.
+// errors it wraps or joins, the process that made it, and how many errors
+// of that key the round made before it.
 
 // errKey returns the key of o as an error below another: its own key, or
 // its allocation index for an error the set-up made (a sentinel).
@@ -467,7 +483,7 @@ func errKey(o *object) string {
 
 // newKeyedError makes, in a goroutine, the error spec describes: the object
 // the round before reserved for its key, when there is one.
-func (s *system) newKeyedError(spec errSpec) *object {
+func (s *system) newKeyedError(spec errSpec, proc int) *object {
 	var b strings.Builder
 	b.WriteString(spec.name)
 	b.WriteString("(")
@@ -479,10 +495,11 @@ func (s *system) newKeyedError(spec errSpec) *object {
 		b.WriteString(errKey(j))
 	}
 	b.WriteString(")")
+	b.WriteString(makerTag(proc))
 	k := b.String()
 	n := s.heap.keyCount[k]
 	s.heap.keyCount[k] = n + 1
-	k = fmt.Sprintf("%s@%d", k, n)
+	k = fmt.Sprintf("%s%d", k, n)
 	t := s.x.specType(spec)
 	o := s.heap.keyed[k]
 	id := s.allocID(t)

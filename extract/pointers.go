@@ -122,6 +122,10 @@ type heapHint struct {
 	// another goroutine loads a closure holding values known only at run
 	// time to the one that stored it.
 	inMemory map[*ssa.Alloc]bool
+	// manyKinds are the calls making errors around errors known only at
+	// run time that a round found to have too many cases (errwrap.go's
+	// errorAlts): refused from then on, so that the rounds settle.
+	manyKinds map[token.Pos]bool
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -189,6 +193,8 @@ type heapState struct {
 	// inMemory are the spilled variables this round found another
 	// goroutine loads a closure over run-time values from.
 	inMemory map[*ssa.Alloc]bool
+	// manyKinds are the calls this round found to have too many cases.
+	manyKinds map[token.Pos]bool
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -636,6 +642,13 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			h.inMemory = map[*ssa.Alloc]bool{}
 		}
 		h.inMemory[a] = true
+	}
+	h.manyKinds = maps.Clone(s.heap.hint.manyKinds)
+	for pos := range s.heap.manyKinds {
+		if h.manyKinds == nil {
+			h.manyKinds = map[token.Pos]bool{}
+		}
+		h.manyKinds[pos] = true
 	}
 	h.notReadOnly = maps.Clone(s.heap.hint.notReadOnly)
 	for f := range s.heap.notReadOnly {
