@@ -672,13 +672,9 @@ func (s State) AppendKey(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(l))
 	}
 	for _, rs := range s.Regs {
-		for _, r := range rs {
-			b = binary.AppendVarint(b, r)
-		}
+		b = AppendValues(b, rs)
 	}
-	for _, v := range s.Mem {
-		b = binary.AppendVarint(b, v)
-	}
+	b = AppendValues(b, s.Mem)
 	for _, buf := range s.Bufs {
 		b = binary.AppendUvarint(b, uint64(len(buf)))
 		for _, e := range buf {
@@ -690,6 +686,43 @@ func (s State) AppendKey(b []byte) []byte {
 		b = append(b, 1)
 	}
 	return b
+}
+
+// AppendValues appends the encoding of values (a process's registers,
+// memory) that keys use: each run of equal values as the value and the
+// length of the run. Most registers of a large process are dead and reset
+// to the same value (a library's code inlined in every goroutine that
+// calls it), and the race question's happens-before bits mostly keep
+// their initial ones: each run takes two bytes or so. Runs are as long as
+// they can be, so that equal values have equal encodings.
+func AppendValues(b []byte, vals []int64) []byte {
+	for i := 0; i < len(vals); {
+		j := i + 1
+		for j < len(vals) && vals[j] == vals[i] {
+			j++
+		}
+		b = binary.AppendVarint(b, vals[i])
+		b = binary.AppendUvarint(b, uint64(j-i))
+		i = j
+	}
+	return b
+}
+
+// decodeValues decodes, into vals, values that AppendValues encoded at the
+// start of b, and returns the length of their encoding.
+func decodeValues(b []byte, vals []int64) int {
+	off := 0
+	for i := 0; i < len(vals); {
+		v, n := binary.Varint(b[off:])
+		off += n
+		run, n := binary.Uvarint(b[off:])
+		off += n
+		for range run {
+			vals[i] = v
+			i++
+		}
+	}
+	return off
 }
 
 // DecodeKey decodes the key that [State.AppendKey] wrote at the start of b
@@ -753,14 +786,10 @@ func (p *Program) DecodeKeyInto(b []byte, d *Decoded) (State, int) {
 	}
 	for i, q := range p.Procs {
 		st.Regs[i] = part(len(q.Regs))
-		for r := range st.Regs[i] {
-			st.Regs[i][r] = sv()
-		}
+		off += decodeValues(b[off:], st.Regs[i])
 	}
 	st.Mem = part(len(p.Vars))
-	for x := range st.Mem {
-		st.Mem[x] = sv()
-	}
+	off += decodeValues(b[off:], st.Mem)
 	ents := d.ents[:0]
 	for i := range np {
 		n := uv()

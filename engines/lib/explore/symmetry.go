@@ -183,9 +183,7 @@ func (sy *symmetry) appendKey(b []byte, s model.State) []byte {
 	for i := range sy.nprocs {
 		k := sy.local[i][:0]
 		k = binary.AppendUvarint(k, uint64(s.Locs[i]))
-		for _, r := range s.Regs[i] {
-			k = binary.AppendVarint(k, r)
-		}
+		k = model.AppendValues(k, s.Regs[i])
 		k = binary.AppendUvarint(k, uint64(len(s.Bufs[i])))
 		for _, e := range s.Bufs[i] {
 			k = binary.AppendUvarint(k, uint64(e.Var))
@@ -204,9 +202,7 @@ func (sy *symmetry) appendKey(b []byte, s model.State) []byte {
 	for _, i := range sy.order {
 		b = append(b, sy.local[i]...)
 	}
-	for _, v := range s.Mem {
-		b = binary.AppendVarint(b, v)
-	}
+	b = model.AppendValues(b, s.Mem)
 	if s.Fault != nil {
 		b = append(b, 1)
 	}
