@@ -462,6 +462,10 @@ type chanCase struct {
 	slot   int     // the slot of the case's offer (lowerChannels)
 	always bool    // a timer's channel: ready at a moment that may be any
 	tick   *ticker // with always: the ticker, ready until stopped
+	// timerAlts are, with pick, the alternatives when they are timers'
+	// channels (a vChanRef's timers): splitSites makes each an always
+	// case.
+	timerAlts []value
 	send   bool
 	// vals are, for a send, the expressions of the element's cells (one
 	// 0 for an element with none), in the order of the channel's cells.
@@ -527,7 +531,9 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 	}
 	p.s.setCaseChan(&c, v, pos)
 	switch {
-	case !wantVal:
+	case !wantVal, c.timerAlts != nil:
+		// What a timer's channel delivers, the time it fired, is a
+		// value the model does not compute (recvValue).
 	case c.ch != nil && c.ch.timer:
 		if !isZeroSize(elem) {
 			c.valRegs = []int{p.newReg(name, elem)}
@@ -554,7 +560,7 @@ func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 // recvValue is the value a receive case leaves in its register.
 func (p *proc) recvValue(c chanCase, elem types.Type) value {
 	switch {
-	case c.always, c.ch != nil && c.ch.timer:
+	case c.always, c.timerAlts != nil, c.ch != nil && c.ch.timer:
 		return opaque("the time a timer fired")
 	case c.valRegs == nil:
 		if isAggregate(elem) && !isZeroSize(elem) {

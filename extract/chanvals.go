@@ -51,7 +51,14 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 			if v.ch.timer {
 				return false
 			}
-			if !slices.ContainsFunc(alts, func(a value) bool { return a.ch == v.ch }) {
+			if !slices.ContainsFunc(alts, func(a value) bool { return a.kind == vChan && a.ch == v.ch }) {
+				alts = append(alts, v)
+			}
+			return true
+		case vTimer:
+			// A timer's channel: one alternative for each ticker, and one
+			// for the timers, which fire alike at any moment.
+			if !slices.ContainsFunc(alts, func(a value) bool { return a.kind == vTimer && a.tick == v.tick }) {
 				alts = append(alts, v)
 			}
 			return true
@@ -93,9 +100,21 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 	if len(alts) > maxCases {
 		p.s.unsupported(phi.Pos(), "a channel variable that may hold one of more than %d channels", maxCases)
 	}
+	timers := slices.ContainsFunc(alts, func(a value) bool { return a.kind == vTimer })
+	if timers && slices.ContainsFunc(alts, func(a value) bool { return a.kind != vTimer }) {
+		p.s.unsupported(phi.Pos(), "a channel variable that may hold a timer's channel or another channel")
+	}
 	r := p.phiIndexReg(fr, phi, st, len(alts))
-	fr.vals[phi] = value{kind: vChanRef, e: model.R(r), alts: alts}
+	fr.vals[phi] = value{kind: vChanRef, e: model.R(r), alts: alts, timers: timers}
 	return true
+}
+
+// refuseTimerRef refuses what pos does with v, when v may be a timer's
+// channel chosen at run time: such a variable is only received from.
+func (s *system) refuseTimerRef(v value, pos token.Pos, what string) {
+	if v.kind == vChanRef && v.timers {
+		s.unsupported(pos, "%s a variable that may hold a timer's channel (only receiving from it is modelled)", what)
+	}
 }
 
 // chanIndex returns the index of channel value v among the alternatives of
@@ -103,11 +122,20 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 func (s *system) chanIndex(cv, v value, pos token.Pos) model.Expr {
 	index := func(ch *channel) int64 {
 		for i, a := range cv.alts {
-			if a.ch == ch {
+			if a.kind == vChan && a.ch == ch {
 				return int64(i + 1)
 			}
 		}
 		s.unsupported(pos, "a channel variable set to the channel %s, not known where its value is chosen at run time", ch.name)
+		return 0
+	}
+	timerIndex := func(t *ticker) int64 {
+		for i, a := range cv.alts {
+			if a.kind == vTimer && a.tick == t {
+				return int64(i + 1)
+			}
+		}
+		s.unsupported(pos, "a channel variable set to a timer's channel, not known where its value is chosen at run time")
 		return 0
 	}
 	switch v.kind {
@@ -115,6 +143,8 @@ func (s *system) chanIndex(cv, v value, pos token.Pos) model.Expr {
 		return model.C(0)
 	case vChan:
 		return model.C(index(v.ch))
+	case vTimer:
+		return model.C(timerIndex(v.tick))
 	case vChanRef:
 		if v.byID {
 			s.unsupported(pos, "a channel variable set to a channel received from a channel")
@@ -122,7 +152,12 @@ func (s *system) chanIndex(cv, v value, pos token.Pos) model.Expr {
 		same := len(v.alts) == len(cv.alts)
 		var e model.Expr = model.C(0)
 		for i, a := range v.alts {
-			k := index(a.ch)
+			var k int64
+			if a.kind == vTimer {
+				k = timerIndex(a.tick)
+			} else {
+				k = index(a.ch)
+			}
 			same = same && k == int64(i+1)
 			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(k)))
 		}
@@ -148,6 +183,7 @@ func (s *system) chanID(v value, pos token.Pos) model.Expr {
 		if v.byID {
 			return v.e
 		}
+		s.refuseTimerRef(v, pos, "comparing, storing or passing")
 		var e model.Expr = model.C(0)
 		for i, a := range v.alts {
 			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, v.e, model.C(int64(i+1))), model.C(id(a.ch))))
@@ -200,6 +236,9 @@ func (s *system) setCaseChan(c *chanCase, v value, pos token.Pos) {
 		for _, a := range v.alts {
 			c.alts = append(c.alts, a.ch)
 		}
+		if v.timers {
+			c.timerAlts = v.alts
+		}
 	default:
 		c.ch = s.chanOf(v, pos)
 	}
@@ -247,10 +286,14 @@ func (s *system) splitSites() {
 				i := rest % (len(c.alts) + 1)
 				rest /= len(c.alts) + 1
 				cond = andAll(cond, eq(c.pick, int64(i)))
-				if i > 0 {
+				switch {
+				case i > 0 && c.timerAlts != nil:
+					// A timer's channel: ready at any moment.
+					c.always, c.tick = true, c.timerAlts[i-1].tick
+				case i > 0:
 					c.ch = c.alts[i-1]
 				}
-				c.pick, c.alts = nil, nil
+				c.pick, c.alts, c.timerAlts = nil, nil, nil
 			}
 			sub := *site
 			sub.from = site.p.emit(site.from, model.GuardOp(cond), site.pos, site.origin)
@@ -320,6 +363,7 @@ func (p *proc) closeChanRef(v value, pos token.Pos, node ast.Node, cur int) int 
 	p.panicAt(panicSite{loc: isNil, name: "panic: close of nil channel", pos: pos})
 	to := p.newLoc(pos)
 	landing := p.landing("panic: close of closed channel", pos)
+	s.refuseTimerRef(v, pos, "closing")
 	for i, a := range v.alts {
 		from := p.emit(cur, model.GuardOp(eq(v.e, int64(i+1))), pos, Origin{Node: node})
 		s.chanCloses = append(s.chanCloses, &chanClose{p: p, from: from, to: to, ch: a.ch, pos: pos, origin: Origin{Node: node}, landing: landing})
@@ -598,6 +642,7 @@ func (p *proc) storeSharedChan(ptr pointer, val value, pos token.Pos, o Origin, 
 				return []model.Op{model.WriteOp(s.idChanVar(q, pos), s.chanID(val, pos))}
 			})
 		}
+		s.refuseTimerRef(val, pos, "storing")
 		for _, a := range val.alts {
 			chans = append(chans, a.ch)
 		}

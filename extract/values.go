@@ -110,7 +110,11 @@ type value struct {
 	// byID is set for a vChanRef received from a channel: e is the
 	// channel's identity (chanID), and it may be any channel of type typ.
 	byID bool
-	alts []value
+	// timers is set for a vChanRef some of whose alternatives are timers'
+	// channels (a vTimer: var timeout <-chan time.Time; if d > 0 {
+	// timeout = time.After(d) }): only received from.
+	timers bool
+	alts   []value
 	// ch is, for a vChan, the channel.
 	ch *channel
 	// cond is, for a vCond and a vCondL, the condition variable.
