@@ -424,22 +424,47 @@ func timerDiesInIteration(in *ssa.Call) bool {
 				if !ok || load.Op != token.MUL {
 					return false
 				}
-				for _, u := range *load.Referrers() {
-					switch u := u.(type) {
-					case *ssa.DebugRef, *ssa.Select:
-					case *ssa.UnOp:
-						if u.Op != token.ARROW {
-							return false
-						}
-					default:
-						return false
-					}
+				if !chanDiesInIteration(load, map[ssa.Value]bool{}) {
+					return false
 				}
 			}
 		case *ssa.Call:
 			callee := r.Call.StaticCallee()
 			if callee == nil || len(r.Call.Args) == 0 || r.Call.Args[0] != in || slices.Contains(r.Call.Args[1:], ssa.Value(in)) ||
 				callee.Name() != "Stop" && callee.Name() != "Reset" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "time" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// chanDiesInIteration reports whether the timer's channel v is only
+// received from, or joined by a phi of the iteration (an optional
+// timeout: nil, or the channel, where the select is) whose value is so
+// used in turn; a phi at a loop's head would carry it to the next
+// iteration.
+func chanDiesInIteration(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	for _, u := range *v.Referrers() {
+		switch u := u.(type) {
+		case *ssa.DebugRef, *ssa.Select:
+		case *ssa.UnOp:
+			if u.Op != token.ARROW {
+				return false
+			}
+		case *ssa.Phi:
+			for _, pred := range u.Block().Preds {
+				if u.Block().Dominates(pred) {
+					return false // a back edge: the loop's head
+				}
+			}
+			if !chanDiesInIteration(u, seen) {
 				return false
 			}
 		default:

@@ -1,6 +1,9 @@
 package channels
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // An optional timeout, as net/http's and many clients' wait loops write
 // it: a nil channel (a case that never proceeds) unless a duration is
@@ -11,7 +14,7 @@ func waitFor(ch chan int, d time.Duration) bool {
 	if d > 0 {
 		timeout = time.After(d)
 	}
-	select { // want `^deadlock: go@40 and main block forever in select and <-done \(system optionalTimeoutUnset\)$`
+	select { // want `^deadlock: go@43 and main block forever in select and <-done \(system optionalTimeoutUnset\)$`
 	case <-ch:
 		return true
 	case <-timeout:
@@ -53,4 +56,59 @@ func optionalTimeoutFires() {
 	if !<-done {
 		panic("timed out") // want `^SC: system optionalTimeoutFires is wrong even under sequential consistency`
 	}
+}
+
+// optionalTimerPerWait arms a timer for the second wait only, in the
+// iteration that waits on it: it may fire before the second value comes,
+// and the sender then waits for ever.
+//
+//fencecheck:system
+func optionalTimerPerWait() {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 2; i++ {
+			var timeout <-chan time.Time
+			if i == 1 {
+				t := time.NewTimer(time.Second)
+				timeout = t.C
+			}
+			select {
+			case <-work:
+			case <-timeout:
+				return
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		work <- 1
+		work <- 2 // want `^deadlock: go@85 and main block forever in work <- 2 and wg\.Wait\(\) \(system optionalTimerPerWait\)$`
+	}()
+	wg.Wait()
+}
+
+// optionalTimerCarried keeps the first iteration's timer for the next:
+// refused, where a run reaches the timer.
+//
+//fencecheck:system
+func optionalTimerCarried() { // want `^inconclusive: system optionalTimerCarried: a run reaches a time\.NewTimer in a loop of a goroutine that keeps it beyond the iteration`
+	work := make(chan int, 2)
+	go func() {
+		var timeout <-chan time.Time
+		for i := 0; i < 2; i++ {
+			if i == 0 {
+				t := time.NewTimer(time.Second)
+				timeout = t.C
+			}
+			select {
+			case <-work:
+			case <-timeout:
+			}
+		}
+	}()
+	work <- 1
+	work <- 2
 }
