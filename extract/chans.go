@@ -466,7 +466,7 @@ type chanCase struct {
 	// channels (a vChanRef's timers): splitSites makes each an always
 	// case.
 	timerAlts []value
-	send   bool
+	send      bool
 	// vals are, for a send, the expressions of the element's cells (one
 	// 0 for an element with none), in the order of the channel's cells.
 	vals []model.Expr

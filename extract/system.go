@@ -375,8 +375,8 @@ type system struct {
 	curPos    token.Pos
 	// blocking is set when the system has too many places to block for
 	// its blocking bugs to be bad states (addBlockedStates).
-	blocking *BlockingSearch
-	unstarted         []model.ProcLoc // see System.Unstarted
+	blocking  *BlockingSearch
+	unstarted []model.ProcLoc // see System.Unstarted
 
 	// Channels (chans.go): those the setup made, and the operations of
 	// the processes on them, lowered once every process is known.
