@@ -45,6 +45,27 @@ type Reduction struct {
 	relProc []bool
 	relReg  [][]bool
 	obsVar  []bool
+	// faults caches facts.CanFault of each operation, by process,
+	// transition and place in a locked body (-1 for the transition's).
+	faults map[opKey]bool
+}
+
+// opKey names an operation of the program: the k-th of the locked body
+// of transition ti of process i, or the transition's own when k is -1.
+type opKey struct{ i, ti, k int }
+
+// canFault is facts.CanFault of the operation key names, o, computed
+// once.
+func (r *Reduction) canFault(key opKey, q *model.Process, o model.Op) bool {
+	if f, ok := r.faults[key]; ok {
+		return f
+	}
+	if r.faults == nil {
+		r.faults = map[opKey]bool{}
+	}
+	f := facts.CanFault(r.Orig, q, o)
+	r.faults[key] = f
+	return f
 }
 
 // Reduce returns the reduction of p (see the package documentation). p
@@ -113,16 +134,18 @@ func (r *Reduction) analyse() {
 		uses(-1, b.Cond)
 	}
 	for i, q := range p.Procs {
-		for _, t := range q.Trans {
-			if facts.CanFault(p, q, t.Op) {
+		for ti, t := range q.Trans {
+			if r.canFault(opKey{i, ti, -1}, q, t.Op) {
 				proc(i)
 			}
 		}
 	}
-	// op marks what a kept operation of relevant process i needs.
-	var op func(i int, q *model.Process, o model.Op)
-	op = func(i int, q *model.Process, o model.Op) {
-		fault := facts.CanFault(p, q, o)
+	// op marks what a kept operation of relevant process i needs, the
+	// operation key names.
+	var op func(key opKey, q *model.Process, o model.Op)
+	op = func(key opKey, q *model.Process, o model.Op) {
+		i := key.i
+		fault := r.canFault(key, q, o)
 		switch o.Kind {
 		case model.Guard:
 			uses(i, o.Expr)
@@ -143,8 +166,8 @@ func (r *Reduction) analyse() {
 				uses(i, o.Expr)
 			}
 		case model.Locked:
-			for _, b := range o.Body {
-				op(i, q, b)
+			for k, b := range o.Body {
+				op(opKey{i, key.ti, k}, q, b)
 			}
 		}
 	}
@@ -163,8 +186,8 @@ func (r *Reduction) analyse() {
 			if !r.relProc[i] {
 				continue
 			}
-			for _, t := range q.Trans {
-				op(i, q, t.Op)
+			for ti, t := range q.Trans {
+				op(opKey{i, ti, -1}, q, t.Op)
 			}
 		}
 	}
@@ -223,19 +246,20 @@ func (r *Reduction) rewrite() *model.Program {
 		}
 		for ti := range q.Trans {
 			t := &q.Trans[ti]
-			t.Op = r.reduceOp(orig, i, t.Op, false)
+			t.Op = r.reduceOp(orig, opKey{i, ti, -1}, t.Op)
 		}
 	}
 	out.Index()
 	return out
 }
 
-// reduceOp returns the reduced form of o, an operation of process i (q in
-// the original program); inLocked marks members of a locked body, which
-// are dropped (returned as nops) rather than turned into nops.
-func (r *Reduction) reduceOp(q *model.Process, i int, o model.Op, inLocked bool) model.Op {
-	p, st := r.Orig, &r.Stats
-	fault := facts.CanFault(p, q, o)
+// reduceOp returns the reduced form of o, the operation key names (q is
+// its process in the original program); the members of a locked body that
+// reduce to nops are dropped from it. Locked bodies do not nest (the
+// model's validation refuses it), so key names each operation once.
+func (r *Reduction) reduceOp(q *model.Process, key opKey, o model.Op) model.Op {
+	st, i := &r.Stats, key.i
+	fault := r.canFault(key, q, o)
 	switch o.Kind {
 	case model.Write:
 		if !fault && !r.obsVar[o.Var] {
@@ -258,8 +282,8 @@ func (r *Reduction) reduceOp(q *model.Process, i int, o model.Op, inLocked bool)
 		o.Reg = -1
 	case model.Locked:
 		var body []model.Op
-		for _, b := range o.Body {
-			if nb := r.reduceOp(q, i, b, true); nb.Kind != model.Nop {
+		for k, b := range o.Body {
+			if nb := r.reduceOp(q, opKey{i, key.ti, k}, b); nb.Kind != model.Nop {
 				body = append(body, nb)
 			}
 		}
