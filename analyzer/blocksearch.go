@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -15,6 +17,14 @@ import (
 // each to be a bad state (extract.BlockingSearch): a part of the system's
 // work budget, so that the rest of its analysis keeps the larger part.
 const blockingSearchStates = 1_000_000
+
+// errBlockingTime and errBlockingMemory end the search for blocking bugs
+// when it has used its share (a quarter of the time budget, half of the
+// memory the analysis has left under its limit).
+var (
+	errBlockingTime   = errors.New("time the search for blocking bugs may take (a quarter of -budget)")
+	errBlockingMemory = errors.New("memory the search for blocking bugs may use (half of what -memory leaves)")
+)
 
 // searchBlocking looks for a blocking bug of a system with too many
 // combinations of places to wait at, by a search of its states under
@@ -34,9 +44,19 @@ func (s *system) searchBlocking() {
 		unchecked("a value grows without bound")
 		return
 	}
+	// Its own shares of the time budget and the memory limit, so that
+	// running out of them leaves the rest of the analysis its own.
+	ctx, cancel := context.WithTimeoutCause(s.ctx, s.cfg.budget()/4, errBlockingTime)
+	defer cancel()
+	share := s.cfg.memoryLimit() / 2
+	if heap := engines.HeapBytes(); heap < s.cfg.memoryLimit() {
+		share = heap + (s.cfg.memoryLimit()-heap)/2
+	}
+	ctx, stopWatch := engines.WatchMemory(ctx, share, errBlockingMemory)
+	defer stopWatch()
 	var mu sync.Mutex
 	var fault *model.Fault // the first fault the search met
-	res, err := explore.Check(s.ctx, s.p, model.SC, explore.Options{
+	res, err := explore.Check(ctx, s.p, model.SC, explore.Options{
 		MaxStates: blockingSearchStates,
 		Target: func(st model.State) bool {
 			if st.Fault != nil {

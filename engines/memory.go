@@ -16,11 +16,7 @@ const heapMetric = "/memory/classes/heap/objects:bytes"
 // context; the caller tells it from a deadline by its cause.
 func WatchMemory(parent context.Context, limit uint64, cause error) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sample := []metrics.Sample{{Name: heapMetric}}
-	over := func() bool {
-		metrics.Read(sample)
-		return sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit
-	}
+	over := func() bool { return HeapBytes() > limit }
 	if over() {
 		cancel(cause)
 		return ctx, func() {}
@@ -47,4 +43,15 @@ func WatchMemory(parent context.Context, limit uint64, cause error) (context.Con
 		close(done)
 		cancel(nil)
 	}
+}
+
+// HeapBytes is the heap that WatchMemory compares with its limit: the
+// bytes of heap objects, live or not yet swept.
+func HeapBytes() uint64 {
+	sample := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
 }
