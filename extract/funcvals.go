@@ -158,7 +158,9 @@ func (p *proc) callFuncRef(fr *frame, in *ssa.Call, f value, args []value, cur i
 type funcTable struct {
 	sig   *types.Signature
 	funcs []value
-	pos   token.Pos // where the table was last added to
+	// gens are the generations of funcs (maxLateGen).
+	gens []int
+	pos  token.Pos // where the table was last added to
 	// recoverAt is 1 + the size the table had when a deferred call through
 	// it was found not to recover (tableMayRecover); 0 before.
 	recoverAt int
@@ -261,8 +263,7 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 				return model.C(int64(i + 1))
 			}
 		}
-		tab.funcs = append(tab.funcs, v)
-		tab.pos = pos
+		s.addTableFunc(tab, v, pos)
 		if len(tab.funcs) > maxCases {
 			s.unsupported(pos, "more than %d function values of type %s sent on channels or stored by goroutines", maxCases, t)
 		}
@@ -276,8 +277,7 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 				return model.C(int64(i + 1))
 			}
 		}
-		tab.funcs = append(tab.funcs, v)
-		tab.pos = pos
+		s.addTableFunc(tab, v, pos)
 		return model.C(int64(len(tab.funcs)))
 	case vFuncRef:
 		if v.ftab == tab {
@@ -293,6 +293,17 @@ func (s *system) funcID(t types.Type, v value, pos token.Pos) model.Expr {
 	}
 	s.unsupported(pos, "sending %s on a channel of %s", describe(v), t)
 	return nil
+}
+
+// addTableFunc adds v to tab, of the generation of the lowering that
+// makes it.
+func (s *system) addTableFunc(tab *funcTable, v value, pos token.Pos) {
+	if s.lateGen > maxLateGen {
+		s.unsupported(pos, "a function value sent on a channel by a function called through a channel, which another such function made, %d times over", maxLateGen)
+	}
+	tab.funcs = append(tab.funcs, v)
+	tab.gens = append(tab.gens, s.lateGen)
+	tab.pos = pos
 }
 
 // funcFromID is the function value a channel of type t delivers as e.
@@ -326,7 +337,32 @@ type funcCall struct {
 	// functions of its table.
 	lowered bool
 	done    int
+	// depth is the number of such calls it is lowered inside, itself
+	// included; gen is the generation of the lowering that made it
+	// (maxLateGen).
+	depth, gen int
 }
+
+// maxLateDepth bounds the nesting of calls of function values received
+// from channels or loaded from memory, each lowered with every function
+// of its table: a task wrapper calling the task it wraps is such a call
+// inside another, and the table holds the wrapper too, so that each
+// lowering would add one more. A run that goes deeper is refused.
+// maxFuncCalls bounds such calls in all.
+//
+// A function a table's call inlines may make another function of a table
+// (a stream's task its callback), which a call comes back for. Each
+// function of a table, and each such call, has a generation: 0 when the
+// lowering of the processes made it, else 1 + the highest of the call
+// whose functions were being inlined and of those functions. A task
+// wrapper that calls the task it wraps, where a task may submit another
+// wrapped task, makes a function of a higher generation each time it is
+// inlined, without end: past maxLateGen it is refused.
+const (
+	maxLateDepth = 4
+	maxFuncCalls = 1024
+	maxLateGen   = 8
+)
 
 // deferFuncCall records a call of a value of a funcTable and returns the
 // location after it.
@@ -337,7 +373,20 @@ func (p *proc) deferFuncCall(fr *frame, in *ssa.Call, f value, args []value, cur
 // deferFuncCallOf is deferFuncCall; nilPanics is false for a call that its
 // caller guards against nil (sync.Pool's Get calls New only when set).
 func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, nilPanics bool, cur int) int {
-	c := &funcCall{nilPanics: nilPanics, p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos()), at: p.at, chain: p.chain(), unwinding: p.unwinding}
+	depth := 1
+	if p.late != nil {
+		depth = p.late.depth + 1
+	}
+	if depth > maxLateDepth {
+		// The functions of a table call the functions of a table in turn
+		// (a task wrapper calling the task it wraps, which may be another
+		// wrapper): a run that goes this deep is refused.
+		return p.refuseAt(cur, fmt.Sprintf("calls of function values received from channels or loaded from memory nested more than %d deep", maxLateDepth), in.Pos())
+	}
+	if len(p.s.funcCalls) >= maxFuncCalls {
+		p.s.unsupported(in.Pos(), "more than %d calls of function values received from channels or loaded from memory (functions of such values calling more of them)", maxFuncCalls)
+	}
+	c := &funcCall{depth: depth, gen: p.s.lateGen, nilPanics: nilPanics, p: p, fr: fr, in: in, f: f, args: args, from: cur, to: p.newLoc(in.Pos()), at: p.at, chain: p.chain(), unwinding: p.unwinding}
 	// Its results are registers that every function of the table sets
 	// when it returns: the call is lowered after the rest of the process.
 	res := f.ftab.sig.Results()
@@ -436,6 +485,13 @@ func (s *system) lowerFuncCall(c *funcCall) {
 			std:  a,
 		})
 	}
+	gen := c.gen
+	for _, g := range tab.gens[c.done:] {
+		gen = max(gen, g)
+	}
+	prevGen := s.lateGen
+	s.lateGen = gen + 1
+	defer func() { s.lateGen = prevGen }()
 	c.done = len(tab.funcs)
 	var isNil model.Expr
 	if c.nilPanics && !c.lowered {
@@ -444,7 +500,7 @@ func (s *system) lowerFuncCall(c *funcCall) {
 	c.lowered = true
 	pos := c.in.Pos()
 	prevAt, prevLate, prevUnwinding := c.p.at, c.p.late, c.p.unwinding
-	c.p.at, c.p.late, c.p.unwinding = c.at, &lateCall{fr: c.at.fr, chain: c.chain}, c.unwinding
+	c.p.at, c.p.late, c.p.unwinding = c.at, &lateCall{fr: c.at.fr, chain: c.chain, depth: c.depth}, c.unwinding
 	rets := c.p.lateTargets(c, targets, isNil)
 	c.p.at, c.p.late, c.p.unwinding = prevAt, prevLate, prevUnwinding
 	for _, r := range rets {

@@ -47,6 +47,9 @@ type unwindCtx struct {
 type lateCall struct {
 	fr    *frame
 	chain []chainElem
+	// depth is the number of calls through function tables the call is
+	// lowered inside, itself included (funcvals.go's maxLateDepth).
+	depth int
 }
 
 // snapInfo describes the frame that binds a deferred call being lowered:

@@ -375,6 +375,9 @@ type system struct {
 	curPos    token.Pos
 	// blocking is set when the system has too many places to block for
 	// its blocking bugs to be bad states (addBlockedStates).
+	// lateGen is the generation of the functions and calls through
+	// function tables that the lowering makes now (funcvals.go).
+	lateGen   int
 	blocking  *BlockingSearch
 	unstarted []model.ProcLoc // see System.Unstarted
 
