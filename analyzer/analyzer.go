@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -96,6 +97,11 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 			})
 		}
 	}()
+	if engines.HeapBytes() > cfg.memoryLimit()/2 {
+		// What the systems analysed before left, not swept yet, would
+		// count against this one's limit.
+		runtime.GC()
+	}
 	ctx, cancel := context.WithTimeoutCause(context.Background(), cfg.budget(), errBudget)
 	defer cancel()
 	ctx, stopWatch := engines.WatchMemory(ctx, cfg.memoryLimit(), errMemory)
