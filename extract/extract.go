@@ -630,6 +630,10 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 	// rounds before it lowered another set-up, and do not count.
 	base := 0
 	allocIDs := map[string]int{}
+	// stopped is the construct the last round that stopped at one
+	// refused: when the rounds do not settle because they reach it only
+	// every other time, it is the reason to give.
+	var stopped *Diagnostic
 	for round := 1; ; round++ {
 		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{}, allocIDs: allocIDs,
 			mem: map[string]value{}, vars: map[string]int{}}
@@ -648,6 +652,9 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			continue
 		}
 		s.staleStatics()
+		if d != nil {
+			stopped = d
+		}
 		progress := s.heap.changed
 		next := s.finishHeap(d == nil)
 		if next == nil || d != nil && !progress {
@@ -657,6 +664,9 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			base = round
 		}
 		if round-base >= maxHeapRounds && (!next.intBoxes || round-base >= maxHeapRounds+boxGrowthRounds) {
+			if d == nil {
+				d = stopped
+			}
 			if d != nil {
 				return s, nil, d
 			}
