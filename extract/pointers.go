@@ -597,6 +597,19 @@ func (s *system) loadsGoroutinesWrite() map[string]bool {
 	return out
 }
 
+// union returns the entries of the hint's map old and of the round's map
+// found, the round's where both have a key; nil when both are empty.
+func union[K comparable, V any](old, found map[K]V) map[K]V {
+	out := maps.Clone(old)
+	for k, v := range found {
+		if out == nil {
+			out = map[K]V{}
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // finishHeap checks a round: it returns the hint for another round, or nil
 // when this round's model stands. complete is false when the round stopped
 // at an unsupported construct: objects it did not reach stay in the hint.
@@ -629,34 +642,10 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	}
 	h.intBoxes = s.heap.hint.intBoxes || h.boxGrowth >= maxBoxGrowth
 	h.timeOffsets = s.heap.timeOffsets
-	h.nanosCells = maps.Clone(s.heap.hint.nanosCells)
-	for decl := range s.heap.nanosCells {
-		if h.nanosCells == nil {
-			h.nanosCells = map[*types.Var]bool{}
-		}
-		h.nanosCells[decl] = true
-	}
-	h.inMemory = maps.Clone(s.heap.hint.inMemory)
-	for a := range s.heap.inMemory {
-		if h.inMemory == nil {
-			h.inMemory = map[*ssa.Alloc]bool{}
-		}
-		h.inMemory[a] = true
-	}
-	h.manyKinds = maps.Clone(s.heap.hint.manyKinds)
-	for pos := range s.heap.manyKinds {
-		if h.manyKinds == nil {
-			h.manyKinds = map[token.Pos]bool{}
-		}
-		h.manyKinds[pos] = true
-	}
-	h.notReadOnly = maps.Clone(s.heap.hint.notReadOnly)
-	for f := range s.heap.notReadOnly {
-		if h.notReadOnly == nil {
-			h.notReadOnly = map[*types.Var]bool{}
-		}
-		h.notReadOnly[f] = true
-	}
+	h.nanosCells = union(s.heap.hint.nanosCells, s.heap.nanosCells)
+	h.inMemory = union(s.heap.hint.inMemory, s.heap.inMemory)
+	h.manyKinds = union(s.heap.hint.manyKinds, s.heap.manyKinds)
+	h.notReadOnly = union(s.heap.hint.notReadOnly, s.heap.notReadOnly)
 	for _, m := range []map[*types.Var]bool{s.heap.hint.readOnly, s.heap.readOnly} {
 		for f := range m {
 			if h.notReadOnly[f] {
@@ -668,23 +657,11 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			h.readOnly[f] = true
 		}
 	}
-	h.randomCells = maps.Clone(s.heap.hint.randomCells)
-	for decl, what := range s.heap.randomCells {
-		if h.randomCells == nil {
-			h.randomCells = map[*types.Var]string{}
-		}
-		h.randomCells[decl] = what
-	}
+	h.randomCells = union(s.heap.hint.randomCells, s.heap.randomCells)
 	h.shapes, h.cells = s.heap.shapes, map[string][]int{}
 	h.chanCells = s.heap.chanCells
 	h.ctxCells = s.heap.ctxCells
-	h.idCells = maps.Clone(s.heap.hint.idCells)
-	for k := range s.heap.idCells {
-		if h.idCells == nil {
-			h.idCells = map[string]bool{}
-		}
-		h.idCells[k] = true
-	}
+	h.idCells = union(s.heap.hint.idCells, s.heap.idCells)
 	for _, cells := range []map[string][]int{s.heap.hint.cells, s.heap.cells} {
 		for k, shapes := range cells {
 			for _, i := range shapes {
