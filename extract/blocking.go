@@ -54,6 +54,10 @@ type place struct {
 // to report as they report the others.
 type BlockingSearch struct {
 	places [][]place
+	// atLoc[q][l] is the place of process q at location l, -1 for none;
+	// running[q] is its place running on, -1 for none.
+	atLoc   [][]int
+	running []int
 	// writes[q] are the variables process q writes.
 	writes []map[int]bool
 	main   int
@@ -127,6 +131,18 @@ func (s *system) addBlockedStates(stops []map[int]bool) {
 		}
 	}
 	if total > blockingLimit {
+		b.atLoc, b.running = make([][]int, len(prog.Procs)), make([]int, len(prog.Procs))
+		for q, pr := range prog.Procs {
+			b.atLoc[q] = slices.Repeat([]int{-1}, len(pr.Locs))
+			b.running[q] = -1
+			for k, pl := range places[q] {
+				if pl.running {
+					b.running[q] = k
+				} else {
+					b.atLoc[q][pl.loc] = k
+				}
+			}
+		}
 		s.blocking = b
 		return
 	}
@@ -207,35 +223,37 @@ func (b *BlockingSearch) At(p *model.Program, st model.State) (model.BadState, b
 			return model.BadState{}, false
 		}
 	}
-	choice := make([]int, len(b.places))
-	for q, ps := range b.places {
-		choice[q] = -1
-		for k, pl := range ps {
-			if pl.running {
-				if choice[q] < 0 {
-					choice[q] = k
-				}
-				continue
-			}
-			if pl.loc != st.Locs[q] {
-				continue
-			}
-			if pl.cond != nil {
-				v, err := model.Eval(pl.cond, &model.Env{AllRegs: st.Regs, Mem: st.Mem, Ints: p.Ints})
-				if err != nil || v == 0 {
-					continue
-				}
-			}
-			// Standing there is more of a blocking bug than running on:
-			// it adds a wait, and no writes that could end one.
-			choice[q] = k
-			break
-		}
-		if choice[q] < 0 {
+	// The search asks of every state: most have a process at no place,
+	// found before anything is allocated.
+	for q := range b.places {
+		if b.choose(p, st, q) < 0 {
 			return model.BadState{}, false
 		}
 	}
+	choice := make([]int, len(b.places))
+	for q := range b.places {
+		choice[q] = b.choose(p, st, q)
+	}
 	return b.badState(choice)
+}
+
+// choose returns the place of process q in state st: the one at its
+// location whose condition holds, else its running on, if it may; -1 when
+// there is neither. Standing at a place is more of a blocking bug than
+// running on: it adds a wait, and no writes that could end one.
+func (b *BlockingSearch) choose(p *model.Program, st model.State, q int) int {
+	if l := st.Locs[q]; l >= 0 && l < len(b.atLoc[q]) {
+		if k := b.atLoc[q][l]; k >= 0 {
+			pl := b.places[q][k]
+			if pl.cond == nil {
+				return k
+			}
+			if v, err := model.Eval(pl.cond, &model.Env{AllRegs: st.Regs, Mem: st.Mem, Ints: p.Ints}); err == nil && v != 0 {
+				return k
+			}
+		}
+	}
+	return b.running[q]
 }
 
 // neverHolds reports whether the condition c of a wait reads only
