@@ -303,13 +303,15 @@ func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
 	}
 	var vals []int64
 	if len(ch.cells) > 0 {
-		for _, e := range s.elemExprs(ch.elem, x, pos) {
+		es := s.elemExprs(ch.elem, x, pos)
+		for _, e := range es {
 			c, ok := e.(model.Const)
 			if !ok {
 				s.unsupported(pos, "a send in the setup of a value it cannot compute")
 			}
 			vals = append(vals, c.Value)
 		}
+		s.noteSent(&chanCase{ch: ch, vals: es}, ch.elem, x)
 	}
 	ch.initBuf = append(ch.initBuf, vals)
 }
@@ -554,6 +556,7 @@ func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
 	c := chanCase{send: true, okReg: -1}
 	p.s.setCaseChan(&c, v, pos)
 	c.vals = p.s.elemExprs(elem, x, pos)
+	p.s.noteSent(&c, elem, x)
 	return c
 }
 
@@ -571,11 +574,21 @@ func (p *proc) recvValue(c chanCase, elem types.Type) value {
 		agg := map[string]value{}
 		cells, _ := cellsOf(elem)
 		for i, cl := range cells {
-			agg[cl.key] = p.s.cellValue(cl.typ, model.R(c.valRegs[i]))
+			agg[cl.key] = p.recvCell(&c, elem, i, cl.typ)
 		}
 		return value{kind: vAgg, agg: agg}
 	}
-	return p.s.cellValue(elem, model.R(c.valRegs[0]))
+	return p.recvCell(&c, elem, 0, elem)
+}
+
+// recvCell is the value of cell i, of type t, of what receive case c
+// gets: a pointer names what the channel's sends sent (chanflow.go).
+func (p *proc) recvCell(c *chanCase, elem types.Type, i int, t types.Type) value {
+	v := p.s.cellValue(t, model.R(c.valRegs[i]))
+	if isPtrCell(t) && v.kind == vRef {
+		v.objs = p.s.recvObjs(c, elem, i, t)
+	}
+	return v
 }
 
 // chanNode is the source of the channel operation at pos: the statement

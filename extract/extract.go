@@ -38,7 +38,7 @@
 //     anyslice.go, anymap.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
-//   - channels, select and blocking: chans.go, chanvals.go, blocking.go.
+//   - channels, select and blocking: chans.go, chanvals.go, chanflow.go, blocking.go.
 //   - maps: maps.go, floatkeys.go, syncmap.go.
 //   - sync and the library the model knows by behaviour (Cond, Pool,
 //     context, time, runtime, math/rand, sync.OnceFunc and OnceValue,

@@ -126,6 +126,13 @@ type heapHint struct {
 	// run time that a round found to have too many cases (errwrap.go's
 	// errorAlts): refused from then on, so that the rounds settle.
 	manyKinds map[token.Pos]bool
+	// sent is, by sentKey, what the sends on channels sent, by position
+	// in objs plus one; sentSets the same, of the next round's heap
+	// (chanflow.go). sentKnown is set when the round that made the hint
+	// noted its sends.
+	sent      map[string]sentHint
+	sentSets  map[string]*sentSet
+	sentKnown bool
 	// makeLens are the lengths and capacities known only at run time that
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
@@ -195,6 +202,12 @@ type heapState struct {
 	inMemory map[*ssa.Alloc]bool
 	// manyKinds are the calls this round found to have too many cases.
 	manyKinds map[token.Pos]bool
+	// sent is what this round's sends on channels sent (chanflow.go);
+	// recvUsed the keys whose receives took the hint's sets, recvWide
+	// those whose receives took the candidates, with the most taken.
+	sent     map[string]*sentSet
+	recvUsed map[string]bool
+	recvWide map[string]int
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool
@@ -220,6 +233,7 @@ func (s *system) initHeap(h *heapHint) {
 		s.intern(str)
 	}
 	defer s.restoreErrorTrees(h)
+	defer s.restoreSent(h)
 	// Aliases after the objects they lie in, which may come later in the
 	// hint (a list's element kept in a map before the list).
 	s.heap.heap = make([]*object, len(h.objs))
@@ -625,6 +639,9 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	if complete && !maps.Equal(s.heap.liveSlices, s.heap.hint.liveSlices) && len(s.heap.liveSlices)+len(s.heap.hint.liveSlices) > 0 {
 		s.heapChange("the slices converted to interface values change")
 	}
+	if complete {
+		s.checkSent()
+	}
 	if s.heap.lenSplit && int64(len(s.strs)) > s.heap.lenStrs {
 		s.heapChange("a string is interned after a len of a string known only at run time")
 	}
@@ -718,6 +735,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		}
 	}
 	s.hintErrorTrees(h, src)
+	h.sent, h.sentKnown = s.nextSent(at), complete || s.heap.hint.sentKnown
 	return h
 }
 
