@@ -121,7 +121,9 @@ func (s *system) sentObjs(v value, e model.Expr) ([]*object, bool) {
 // heap id may name, and false when it is not known: an interior pointer,
 // a box, a value of another kind.
 func refObjs(v value) ([]*object, bool) {
-	whole := func(p value) bool { return p.kind == vPtr && len(p.ptr.path) == 0 && p.ptr.ref == nil && p.ptr.obj != nil }
+	whole := func(p value) bool {
+		return p.kind == vPtr && len(p.ptr.path) == 0 && p.ptr.ref == nil && p.ptr.obj != nil
+	}
 	switch {
 	case v.kind == vNil:
 		return nil, true
