@@ -9,10 +9,11 @@ import (
 	"github.com/fencecheck/fencecheck/model"
 )
 
-// What channels carry.
+// What channels carry, and calls through function tables return.
 //
 // A receive of a pointer or an interface value gets an element some send
-// on the channel sent (or nil, from a closed channel). A register holding
+// on the channel sent (or nil, from a closed channel); a call through a
+// function table gets what one of the table's functions returned. A register holding
 // it is split over the objects it may name wherever it is used (an
 // errors.Join over it makes one error for each), so naming every object of
 // its type, as a pointer loaded from memory does (candidates), makes cases
@@ -22,7 +23,8 @@ import (
 // Each send notes, for each pointer cell of the element, the objects the
 // value sent may name, by channel and cell; a channel whose identity is
 // known only at run time (received from a channel) notes them for every
-// channel of its element type. A receive takes the objects the round
+// channel of its element type; each function lowered for a call through
+// a table notes what it returns, by the table's signature. A receive takes the objects the round
 // before noted for its channel (or channels, for a channel chosen at run
 // time); without them (the first round) or where a send sent something
 // that is not a known object (an interior pointer, a value box of a
@@ -59,20 +61,43 @@ func (s *system) noteSent(c *chanCase, elem types.Type, x value) {
 		if isAggregate(elem) {
 			v = cellOf(x, cl)
 		}
-		objs, known := s.sentObjs(v, c.vals[i])
-		for _, k := range s.caseKeys(c, elem, i, true) {
-			set := s.heap.sent[k]
-			if set == nil {
-				set = &sentSet{objs: map[*object]bool{}}
-				if s.heap.sent == nil {
-					s.heap.sent = map[string]*sentSet{}
-				}
-				s.heap.sent[k] = set
+		s.noteValue(s.caseKeys(c, elem, i, true), v, c.vals[i])
+	}
+}
+
+// noteValue records that v, held as e, flowed to the places keys name. A
+// value whose objects were guessed (a round without flows to go by) is
+// not recorded: the round is lowered again, with the flows it found.
+func (s *system) noteValue(keys []string, v value, e model.Expr) {
+	if isGuessed(v) {
+		s.heapChange("a value whose targets were guessed flows on")
+		return
+	}
+	objs, known := s.sentObjs(v, e)
+	s.noteFlow(keys, objs, known)
+}
+
+// isGuessed reports whether v, or the pointer an interface value v holds,
+// names objects guessed from its type.
+func isGuessed(v value) bool {
+	return v.kind == vRef && v.guessed || v.kind == vIface && len(v.env) > 0 && v.env[0].kind == vRef && v.env[0].guessed
+}
+
+// noteFlow records that objs, or with !known something else, flowed to
+// the places keys name.
+func (s *system) noteFlow(keys []string, objs []*object, known bool) {
+	for _, k := range keys {
+		set := s.heap.sent[k]
+		if set == nil {
+			set = &sentSet{objs: map[*object]bool{}}
+			if s.heap.sent == nil {
+				s.heap.sent = map[string]*sentSet{}
 			}
-			set.any = set.any || !known
-			for _, o := range objs {
-				set.objs[o] = true
-			}
+			s.heap.sent[k] = set
+		}
+		set.any = set.any || !known
+		for _, o := range objs {
+			set.objs[o] = true
 		}
 	}
 }
@@ -143,20 +168,23 @@ func refObjs(v value) ([]*object, bool) {
 }
 
 // recvObjs returns the objects cell i, of type t, of what receive case c
-// gets may name.
-func (s *system) recvObjs(c *chanCase, elem types.Type, i int, t types.Type) []*object {
-	keys := s.caseKeys(c, elem, i, false)
-	if keys == nil || !s.heap.hint.sentKnown {
-		return s.recvFallback(keys, t)
+// gets may name, and whether they were guessed.
+func (s *system) recvObjs(c *chanCase, elem types.Type, i int, t types.Type) ([]*object, bool) {
+	return s.flowObjs(s.caseKeys(c, elem, i, false), t)
+}
+
+// flowObjs returns the objects a value of type t that comes from the
+// places keys name may name: what the round before noted flowed there,
+// or the candidates of t; guessed is set when they are the candidates
+// because the round before noted nothing.
+func (s *system) flowObjs(keys []string, t types.Type) (objs []*object, guessed bool) {
+	if !s.flowRefined(keys) {
+		return s.recvFallback(keys, t), keys != nil && !s.heap.hint.sentKnown
 	}
-	var objs []*object
 	for _, k := range keys {
 		set := s.heap.hint.sentSets[k]
 		if set == nil {
 			continue
-		}
-		if set.any {
-			return s.recvFallback(keys, t)
 		}
 		for o := range set.objs {
 			if !slices.Contains(objs, o) {
@@ -171,7 +199,27 @@ func (s *system) recvObjs(c *chanCase, elem types.Type, i int, t types.Type) []*
 		s.heap.recvUsed[k] = true
 	}
 	slices.SortFunc(objs, func(a, b *object) int { return s.heap.ids[a] - s.heap.ids[b] })
-	return objs
+	return objs, false
+}
+
+// flowRefined reports whether the round before noted everything that
+// flowed to the places keys name.
+func (s *system) flowRefined(keys []string) bool {
+	if keys == nil || !s.heap.hint.sentKnown {
+		return false
+	}
+	for _, k := range keys {
+		if set := s.heap.hint.sentSets[k]; set != nil && set.any {
+			return false
+		}
+	}
+	return true
+}
+
+// resultKey names result k of the calls through the function table of
+// signature sig (funcvals.go).
+func resultKey(sig *types.Signature, k int) string {
+	return fmt.Sprintf("%s#%d", types.TypeString(sig, nil), k)
 }
 
 // recvFallback returns the candidates of t, noting that the receive on
@@ -216,7 +264,10 @@ func (s *system) checkSent() {
 }
 
 // nextSent returns, for the hint, what the hint's sends and this round's
-// sent, by position in the hint's objects (at: the position plus one).
+// sent, by position in the hint's objects (at: the position plus one): the
+// sets only grow, over rounds that lower different code (a call through a
+// table lowered in one round and not in the round before), and lose only
+// the objects no longer made.
 func (s *system) nextSent(at map[*object]int) map[string]sentHint {
 	out := map[string]sentHint{}
 	for _, sets := range []map[string]*sentSet{s.heap.hint.sentSets, s.heap.sent} {
@@ -258,22 +309,47 @@ func (s *system) restoreSent(h *heapHint) {
 
 // phiObjs returns the objects a join of pointer values may name: those of
 // the values its edges bring when every edge is known, else the
-// candidates of its type t.
-func (s *system) phiObjs(known []value, back bool, t types.Type) []*object {
+// candidates of its type t; and whether an edge's were guessed.
+func (s *system) phiObjs(known []value, back bool, t types.Type) ([]*object, bool) {
 	if back {
-		return s.candidates(t)
+		return s.candidates(t), false
 	}
 	var out []*object
+	guessed := false
 	for _, v := range known {
 		objs, ok := refObjs(v)
 		if !ok {
-			return s.candidates(t)
+			return s.candidates(t), false
 		}
+		guessed = guessed || isGuessed(v)
 		for _, o := range objs {
 			if !slices.Contains(out, o) {
 				out = append(out, o)
 			}
 		}
 	}
-	return out
+	return out, guessed
+}
+
+// cellFlowKey names the memory cell q: what goroutines store there.
+func cellFlowKey(q pointer) string { return "cell " + q.key() }
+
+// cellObjs returns the objects a load of a pointer of type t from the
+// cells keys, which the set-up left holding the heap ids inits, may
+// name: those and what goroutines store there, or the candidates of t.
+func (s *system) cellObjs(keys []string, inits []int64, t types.Type) ([]*object, bool) {
+	objs, guessed := s.flowObjs(keys, t)
+	if !s.flowRefined(keys) {
+		return objs, guessed
+	}
+	for _, id := range inits {
+		if id <= 0 || int(id) > len(s.heap.heap) {
+			continue
+		}
+		if o := s.heap.heap[id-1]; !slices.Contains(objs, o) {
+			objs = append(objs, o)
+		}
+	}
+	slices.SortFunc(objs, func(a, b *object) int { return s.heap.ids[a] - s.heap.ids[b] })
+	return objs, false
 }

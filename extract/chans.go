@@ -586,7 +586,7 @@ func (p *proc) recvValue(c chanCase, elem types.Type) value {
 func (p *proc) recvCell(c *chanCase, elem types.Type, i int, t types.Type) value {
 	v := p.s.cellValue(t, model.R(c.valRegs[i]))
 	if isPtrCell(t) && v.kind == vRef {
-		v.objs = p.s.recvObjs(c, elem, i, t)
+		v.objs, v.guessed = p.s.recvObjs(c, elem, i, t)
 	}
 	return v
 }

@@ -307,7 +307,7 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 			p.emitTo(p.pickFromPool(pool, r, a.spec.name, pos, g, nil), model.NopOp(), join, pos, Origin{})
 		}
 	}
-	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: errorType}
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: errorType, guessed: slices.ContainsFunc(spec.refs, func(w *value) bool { return w.guessed })}
 	return join
 }
 
@@ -370,7 +370,7 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 			// round and the next (with fewer errors made, the next
 			// round's cases would be fewer, and the rounds would not
 			// settle).
-			if !s.heap.hint.manyKinds[pos] {
+			if !s.heap.hint.manyKinds[pos] && s.heap.hint.sentKnown {
 				if s.heap.manyKinds == nil {
 					s.heap.manyKinds = map[token.Pos]bool{}
 				}

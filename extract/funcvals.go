@@ -410,7 +410,10 @@ func (p *proc) deferFuncCallOf(fr *frame, in *ssa.Call, f value, args []value, n
 		if ref {
 			// A pointer or an interface value: the heap id of what the
 			// function returns (pointers.go, ifacecells.go).
-			vals = append(vals, p.s.refVal(model.R(r), t))
+			// It names what the table's functions return (chanflow.go).
+			v := p.s.refVal(model.R(r), t)
+			v.objs, v.guessed = p.s.flowObjs([]string{resultKey(f.ftab.sig, k)}, t)
+			vals = append(vals, v)
 			continue
 		}
 		vals = append(vals, intVal(model.R(r)))
@@ -511,6 +514,9 @@ func (s *system) lowerFuncCall(c *funcCall) {
 				e = s.funcID(c.types[k], r.vals[k], pos)
 			} else {
 				e = s.refOrInt(r.vals[k], c.refs[k], pos)
+			}
+			if c.refs[k] {
+				s.noteValue([]string{resultKey(tab.sig, k)}, r.vals[k], e)
 			}
 			loc = c.p.emit(loc, model.AssignOp(reg, e), pos, Origin{})
 		}

@@ -307,7 +307,8 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
-			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: p.s.phiObjs(known, back, phi.Type()), typ: phi.Type()}
+			objs, guessed := p.s.phiObjs(known, back, phi.Type())
+			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: objs, typ: phi.Type(), guessed: guessed}
 		case !back && allFuncs(known):
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
 		case isFuncCell(phi.Type()) && tableFuncs(known):

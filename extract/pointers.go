@@ -568,9 +568,19 @@ func (s *system) ptrCellShared(q pointer, pos token.Pos) bool {
 	return false
 }
 
-// wrotePtrCell records that a goroutine writes the pointer cell q.
+// wrotePtrCell records that a goroutine writes the pointer cell q with
+// a value whose objects it does not say: loads of q name the candidates
+// of their type (chanflow.go).
 func (s *system) wrotePtrCell(q pointer) {
 	s.heap.written[q.key()] = true
+	s.noteFlow([]string{cellFlowKey(q)}, nil, false)
+}
+
+// wrotePtrValue records that a goroutine writes v, held as e, to the
+// pointer cell q.
+func (s *system) wrotePtrValue(q pointer, v value, e model.Expr) {
+	s.heap.written[q.key()] = true
+	s.noteValue([]string{cellFlowKey(q)}, v, e)
 }
 
 // staleStatics notes that the round read a pointer or function cell as
@@ -820,7 +830,7 @@ func (p *proc) storePtr(ptr pointer, val value, pos token.Pos, o Origin, cur int
 			// run time names: its register, as a constant index's.
 			return []model.Op{model.AssignOp(p.privateReg(q), e)}
 		}
-		s.wrotePtrCell(q)
+		s.wrotePtrValue(q, val, e)
 		return []model.Op{model.WriteOp(s.varFor(q), e)}
 	})
 }
@@ -850,12 +860,26 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
 		})
 	}
-	return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+	// The cells the load may read, with what the set-up left in each: the
+	// objects of the value name what was stored there (chanflow.go).
+	var keys []string
+	var inits []int64
+	shared := true
+	next := p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		if q.obj.owner >= 0 {
+			shared = false
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
 		}
-		return []model.Op{model.ReadOp(s.varFor(q), reg)}
+		x := s.varFor(q)
+		keys = append(keys, cellFlowKey(q))
+		inits = append(inits, s.prog.Vars[x].Init.Value)
+		return []model.Op{model.ReadOp(x, reg)}
 	})
+	if v := fr.vals[in]; shared && v.kind == vRef && len(keys) > 0 {
+		v.objs, v.guessed = s.cellObjs(keys, inits, t)
+		fr.vals[in] = v
+	}
+	return next
 }
 
 // externPtr lowers an atomic operation on a pointer cell: the methods of

@@ -69,6 +69,10 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// guessed is set, for a vRef, when objs are the candidates of its
+	// type because the round before did not say what flows to where it
+	// came from (chanflow.go).
+	guessed bool
 	// box is, for a vIface holding a struct, an array, a function or a
 	// channel, the object that holds its payload once it is stored,
 	// merged or compared (anyvals.go).

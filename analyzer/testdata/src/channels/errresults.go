@@ -107,3 +107,99 @@ func joinMaybeErrorsWrong() {
 		panic("a worker failed") // want `^SC: system joinMaybeErrorsWrong is wrong even under sequential consistency`
 	}
 }
+
+// joinThreeWorkers: three workers, one of which fails, gather into the
+// sink: the cell's errors are those the workers store there, not every
+// error the workers may make.
+//
+//fencecheck:system
+func joinThreeWorkers() {
+	var sink errSink
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if i == 1 {
+				err = errors.New("second")
+			}
+			sink.add(err)
+		}()
+	}
+	wg.Wait()
+	if sink.all == nil {
+		panic("lost the second worker's error")
+	}
+}
+
+//fencecheck:system
+func joinThreeWorkersWrong() {
+	var sink errSink
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if i != 1 {
+				err = errJobFailed
+			}
+			sink.add(err)
+		}()
+	}
+	wg.Wait()
+	if errors.Is(sink.all, errJobFailed) {
+		panic("two workers failed") // want `^SC: system joinThreeWorkersWrong is wrong even under sequential consistency`
+	}
+}
+
+// joinTaskResults: the tasks are functions on a channel, and each worker
+// joins what the one it took returns: the results are what the tasks'
+// functions return.
+//
+//fencecheck:system
+func joinTaskResults() {
+	tasks := make(chan func() error, 2)
+	tasks <- func() error { return errJobFailed }
+	tasks <- func() error { return nil }
+	close(tasks)
+	var sink errSink
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if t := <-tasks; t != nil {
+				sink.add(t())
+			}
+		}()
+	}
+	wg.Wait()
+	if !errors.Is(sink.all, errJobFailed) {
+		panic("lost the task's error")
+	}
+}
+
+//fencecheck:system
+func joinTaskResultsWrong() {
+	tasks := make(chan func() error, 2)
+	tasks <- func() error { return nil }
+	tasks <- func() error { return errJobFailed }
+	close(tasks)
+	var sink errSink
+	var wg sync.WaitGroup
+	for range 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if t := <-tasks; t != nil {
+				sink.add(t())
+			}
+		}()
+	}
+	wg.Wait()
+	if !errors.Is(sink.all, errJobFailed) {
+		panic("one worker takes the first task, and the failed one is left") // want `^SC: system joinTaskResultsWrong is wrong even under sequential consistency`
+	}
+}
