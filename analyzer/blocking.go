@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/ast/astutil"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,7 +72,13 @@ func (s *system) blockedIn(st model.State) []blocked {
 			t := out[0]
 			b.pos = s.transPos(q, t)
 			if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
-				if node = s.sys.Origins[q][t].Node; node != nil {
+				o := s.sys.Origins[q][t]
+				if node = o.Node; node != nil && o.At.IsValid() && !s.inPackageFile(node.Pos()) {
+					// A wait in the model's own source (go mu.Lock(), a
+					// OnceValue's): shown at the user's call that runs it.
+					b.pos, node = o.At, s.callAt(o.At)
+				}
+				if node != nil {
 					b.what = s.nodeText(node)
 				}
 			}
@@ -130,6 +137,38 @@ func (s *system) waitWhy(vars []int, st model.State) string {
 		return ""
 	}
 	return "while " + strings.Join(vals, ", ")
+}
+
+// inPackageFile reports whether pos lies in a file of the package.
+func (s *system) inPackageFile(pos token.Pos) bool {
+	for _, f := range s.r.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// callAt returns the call a go or defer statement, or a call expression,
+// at pos makes; nil when there is none in the package's files.
+func (s *system) callAt(pos token.Pos) ast.Node {
+	for _, f := range s.r.pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+		for _, n := range path {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				return n.Call
+			case *ast.DeferStmt:
+				return n.Call
+			case *ast.CallExpr:
+				return n
+			}
+		}
+	}
+	return nil
 }
 
 // nodeText is the source of an expression or statement, as Go spells it
@@ -335,7 +374,14 @@ func (s *system) originCall(q, t int) *ast.CallExpr {
 	if q >= len(s.sys.Origins) || t >= len(s.sys.Origins[q]) {
 		return nil
 	}
-	call, _ := s.sys.Origins[q][t].Node.(*ast.CallExpr)
+	o := s.sys.Origins[q][t]
+	if o.Node != nil && o.At.IsValid() && !s.inPackageFile(o.Node.Pos()) {
+		// A call in the model's own source: the user's call that runs it
+		// (go n.Add(1)).
+		call, _ := s.callAt(o.At).(*ast.CallExpr)
+		return call
+	}
+	call, _ := o.Node.(*ast.CallExpr)
 	return call
 }
 

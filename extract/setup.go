@@ -509,6 +509,14 @@ func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 		}
 		f, args = value{kind: vFunc, fn: call}, []value{f}
 	}
+	if f.kind == vFunc && !s.x.local(f.fn) && len(f.fn.FreeVars) == 0 {
+		// go wg.Done(), go n.Add(1): a goroutine that calls it.
+		call, err := s.x.goShim(f.fn.Signature)
+		if err != nil {
+			s.unsupported(in.Pos(), "%v", err)
+		}
+		f, args = value{kind: vFunc, fn: call}, append([]value{f}, args...)
+	}
 	if f.kind != vFunc || !s.x.local(f.fn) {
 		s.unsupported(in.Pos(), "a go statement on %s (only functions, methods and closures of this package are modelled)", describeCallee(f))
 	}

@@ -72,6 +72,9 @@ type extractor struct {
 	// goCall runs the cancel function of a context in a goroutine of its
 	// own (context.go).
 	goCall *ssa.Function
+	// goShims run a function known by behaviour in a goroutine of its
+	// own (go wg.Done()), by signature (goshim.go).
+	goShims map[string]*ssa.Function
 	// modelFiles are the files of the model's own source (modelSource).
 	modelFiles []*ast.File
 }

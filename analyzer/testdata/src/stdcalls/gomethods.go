@@ -1,0 +1,45 @@
+package stdcalls
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Go statements on methods of package sync and sync/atomic: a goroutine
+// that only calls the method (a timeout's go wg.Done(), a hand-off's go
+// mu.Unlock()).
+
+//fencecheck:system
+func goDone() {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go wg.Done()
+	go wg.Done()
+	wg.Wait()
+}
+
+//fencecheck:system
+func goAddWrong() {
+	var n atomic.Int32
+	go n.Add(1)
+	if n.Load() == 1 {
+		panic("the goroutine added first") // want `^SC: system goAddWrong is wrong even under sequential consistency`
+	}
+}
+
+//fencecheck:system
+func goUnlock() {
+	var mu sync.Mutex
+	mu.Lock()
+	go mu.Unlock()
+	mu.Lock()
+	mu.Unlock()
+}
+
+//fencecheck:system
+func goLockWrong() {
+	var mu sync.Mutex
+	mu.Lock()
+	go mu.Lock() // want `^deadlock: go@43 and main block forever in mu.Lock\(\)`
+	mu.Lock()
+}
