@@ -314,8 +314,37 @@ func (env *absEnv) eval(e model.Expr) abs {
 		logical := e.Op >= model.OpEq && e.Op <= model.OpOr
 		xs, okx := x.values()
 		ys, oky := y.values()
+		if (e.Op == model.OpAdd || e.Op == model.OpSub) && okx && oky && len(xs)+len(ys)-1 > setCap {
+			// A sum or difference takes at least |X|+|Y|-1 values: more
+			// than a set holds, its interval is the one below.
+			okx = false
+		}
+		if okx && oky && logical && len(xs)*len(ys) <= 4096 {
+			// A comparison or logical operator gives 0, 1 or both: stop
+			// once both are seen.
+			var seen [2]bool
+			for _, a := range xs {
+				for _, b := range ys {
+					if r, ok := applyAbs(e.Op, a, b); ok && (r == 0 || r == 1) {
+						seen[r] = true
+					}
+				}
+				if seen[0] && seen[1] {
+					break
+				}
+			}
+			switch {
+			case seen[0] && seen[1]:
+				return abs{set: []int64{0, 1}}
+			case seen[0]:
+				return single(0)
+			case seen[1]:
+				return single(1)
+			}
+			return abs{}
+		}
 		if okx && oky && len(xs)*len(ys) <= 4096 {
-			var out []int64
+			out := make([]int64, 0, len(xs)*len(ys))
 			for _, a := range xs {
 				for _, b := range ys {
 					if r, ok := applyAbs(e.Op, a, b); ok {
@@ -323,7 +352,7 @@ func (env *absEnv) eval(e model.Expr) abs {
 					}
 				}
 			}
-			if out == nil {
+			if len(out) == 0 {
 				return abs{}
 			}
 			return fromSet(out)
