@@ -44,6 +44,10 @@ type search struct {
 	cache     []bool // by process: accelerate's chains may be cached (cacheable)
 	sym       *symmetry
 	bad       *badIndex
+	// faulty are, under symmetry, the nodes whose states fault: the
+	// queue packs them without the key's fault mark, which the decoder
+	// would not see the end of (unpack).
+	faulty map[int32]bool
 
 	visited *stateSet
 	full    error // the visited set could not take another state
@@ -195,6 +199,8 @@ type planned struct {
 	bad   bool
 	chain []int32
 	enc   []byte
+	// faulty: the state faults (enc lacks the key's mark of it).
+	faulty bool
 }
 
 // expansion is the plan of one state's expansion. The states of a batch
@@ -239,6 +245,12 @@ func (s *search) insert(a *planned, parent int32) bool {
 	if s.sym != nil {
 		// Without symmetry the visited key is this encoding already.
 		s.queue = append(s.queue, a.enc...)
+		if a.faulty {
+			if s.faulty == nil {
+				s.faulty = map[int32]bool{}
+			}
+			s.faulty[id] = true
+		}
 	}
 	if a.bad {
 		s.badNode = id
@@ -257,7 +269,7 @@ func (s *search) addRoot(st model.State, root int32) {
 		return
 	}
 	if s.sym != nil {
-		a.enc = st.AppendKey(nil)
+		a.enc, a.faulty = withoutFault(st).AppendKey(nil), st.Fault != nil
 	}
 	s.insert(&a, root)
 }
@@ -543,12 +555,24 @@ func (w *worker) planned(a succ) planned {
 	if pl.old < 0 {
 		pl.bad = s.bad.isBad(a.state)
 		if s.sym != nil {
-			start := len(w.encs)
-			w.encs = a.state.AppendKey(w.encs)
-			pl.enc = w.encs[start:len(w.encs):len(w.encs)]
+			pl.enc, pl.faulty = w.packed(a.state)
 		}
 	}
 	return pl
+}
+
+// packed returns st's encoding for the queue, its key without the fault
+// mark, and whether it faults.
+func (w *worker) packed(st model.State) ([]byte, bool) {
+	start := len(w.encs)
+	w.encs = withoutFault(st).AppendKey(w.encs)
+	return w.encs[start:len(w.encs):len(w.encs)], st.Fault != nil
+}
+
+// withoutFault returns st without its fault, for its encoding.
+func withoutFault(st model.State) model.State {
+	st.Fault = nil
+	return st
 }
 
 // startExpansion makes st the state being expanded: its key, and no
@@ -685,12 +709,25 @@ func (w *worker) reduced(id int32, batchStart int, st model.State, e *expansion)
 // offset of the next one in the queue.
 func (s *search) unpack(id, off int, d *model.Decoded) (model.State, int) {
 	if s.sym == nil {
-		st, _ := s.p.DecodeKeyInto(s.visited.key(id), d)
+		key := s.visited.key(id)
+		st, n := s.p.DecodeKeyInto(key, d)
+		if n < len(key) {
+			// The key's fault mark: a faulting state has no successors.
+			st.Fault = decodedFault
+		}
 		return st, off
 	}
 	st, n := s.p.DecodeKeyInto(s.queue[off:], d)
+	if s.faulty[int32(id)] {
+		st.Fault = decodedFault
+	}
 	return st, off + n
 }
+
+// decodedFault marks a state decoded from a key that says it faults: the
+// search does not expand it (what went wrong was reported when it was
+// reached).
+var decodedFault = &model.Fault{Proc: -1, Trans: -1, Var: -1, Reg: -1, Msg: "a fault"}
 
 // trace rebuilds the path to node id: the steps recorded, replayed from the
 // initial state for their values.

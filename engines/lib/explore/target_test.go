@@ -85,3 +85,56 @@ bad "P at L3" : P@L3
 		})
 	}
 }
+
+// TestTargetStopsAtFaults checks that a search for a target does not go
+// on from a faulting state: the target below is reached only after a
+// fault. With two identical processes the search keeps its queue packed
+// under symmetry reduction, where a faulting state's key is one byte
+// longer than the others'.
+func TestTargetStopsAtFaults(t *testing.T) {
+	proc := func(name string) string {
+		return `process ` + name + ` {
+  reg $f : [0:0] = 0
+  locs L0 L1 L2
+  init L0
+  L0 -> L1 : $f := 1
+  L1 -> L2 : write x := 1
+}
+`
+	}
+	for _, tc := range []struct {
+		name  string
+		procs []string
+	}{
+		{"one process", []string{"P"}},
+		{"two interchangeable processes", []string{"P", "Q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "program \"faults\"\nvar x : [0:1] = 0\n"
+			for _, n := range tc.procs {
+				src += proc(n)
+			}
+			p, err := native.Parse("faults.fcm", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var faults atomic.Int32
+			res, err := explore.Check(context.Background(), p, model.SC, explore.Options{Target: func(st model.State) bool {
+				if st.Fault != nil {
+					faults.Add(1)
+					return false
+				}
+				return st.Mem[0] == 1
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != engines.Safe {
+				t.Errorf("status %v, want %v: the search went on from a faulting state", res.Status, engines.Safe)
+			}
+			if faults.Load() == 0 {
+				t.Errorf("no faulting state was asked about")
+			}
+		})
+	}
+}
