@@ -265,6 +265,9 @@ func (s *system) syncStepText(q, t int) string {
 		return ""
 	}
 	node := s.sys.Origins[q][t].Node
+	if call := s.originCall(q, t); call != nil {
+		node = call // the user's call, for a step of the model's own source
+	}
 	if node == nil {
 		if op := s.p.Procs[q].Trans[t].Op; op.Kind == model.Locked && len(op.Body) == 2 && op.Body[1].Kind == model.Write &&
 			strings.HasSuffix(s.varName(op.Body[1].Var), ".stopped") {

@@ -134,7 +134,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 				cond = model.Bin(model.OpEq, model.RegRef{Proc: i, Reg: p.panicSiteRegs[ps.depth] - 1}, model.C(ps.id))
 			}
 			s.prog.Bad = append(s.prog.Bad, model.BadState{
-				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Cond: cond, Pos: s.mpos(ps.pos)})
+				Name: ps.name, Locs: []model.ProcLoc{{Proc: i, Loc: remap[ps.loc]}}, Cond: cond, Pos: s.mpos(p.userPos(ps.pos, ps.loc, s.spawnPos(i)))})
 		}
 		for l := range p.nofence {
 			sys.NoFence = append(sys.NoFence, model.ProcLoc{Proc: i, Loc: remap[l]})
@@ -343,4 +343,31 @@ func (p *proc) collapse(keep map[int]bool) []int {
 		}
 	}
 	return remap
+}
+
+// userPos returns pos, or for a position in the model's own source (a
+// fatal error of go mu.Unlock()'s shim) the user's call that ran it: the
+// step into loc shows it, or else the go statement spawn.
+func (p *proc) userPos(pos token.Pos, loc int, spawn token.Pos) token.Pos {
+	if !pos.IsValid() || !p.s.x.inModelSource(pos) {
+		return pos
+	}
+	for t, tr := range p.q.Trans {
+		if tr.To == loc && t < len(p.origins) && p.origins[t].At.IsValid() {
+			return p.origins[t].At
+		}
+	}
+	if spawn.IsValid() {
+		return spawn
+	}
+	return pos
+}
+
+// spawnPos returns the position of the go statement that started
+// process i, if any.
+func (s *system) spawnPos(i int) token.Pos {
+	if i < len(s.spawns) {
+		return s.spawns[i]
+	}
+	return token.NoPos
 }

@@ -43,3 +43,10 @@ func goLockWrong() {
 	go mu.Lock() // want `^deadlock: go@43 and main block forever in mu.Lock\(\)`
 	mu.Lock()
 }
+
+//fencecheck:system
+func goUnlockUnlocked() {
+	var mu sync.Mutex
+	go mu.Unlock() // want `^SC: system goUnlockUnlocked is wrong even under sequential consistency: the bad state fatal error: sync: unlock of unlocked mutex is reached here`
+	mu.Lock()
+}
