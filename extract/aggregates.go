@@ -410,6 +410,9 @@ func (p *proc) scalarFromSetup(q pointer, what string) value {
 		if v, ok := p.s.setupValueAt(q); ok {
 			return v
 		}
+		if v, ok := p.s.setupMapAt(q); ok {
+			return v
+		}
 		return opaque(what + " kept in goroutine-local memory or chosen at run time")
 	}
 	if v, ok := p.s.mem[q.key()]; ok {
@@ -441,6 +444,39 @@ func (s *system) setupValueAt(q pointer) (value, bool) {
 		out = v
 	}
 	return out, len(cells) > 0
+}
+
+// setupMapAt returns the map held in the map cell q of an object chosen
+// at run time (a sharded map's shards[h%n].items), when the set-up left a
+// shared map, or nil, in the cell of every object it may be and no
+// goroutine stores there: the map whose identity the chosen object's cell
+// holds, an operation on which splits over the maps of its type (maps.go).
+func (s *system) setupMapAt(q pointer) (value, bool) {
+	t, _ := q.target()
+	if !isMap(t) || q.ref == nil {
+		return value{}, false
+	}
+	cells, ok := s.cellsOf(q)
+	if !ok || len(cells) != len(q.ref.objs) {
+		return value{}, false
+	}
+	var e model.Expr = model.C(0)
+	for i, r := range cells {
+		if s.ptrCellShared(r, s.curPos) {
+			return value{}, false
+		}
+		v, ok := s.mem[r.key()]
+		if !ok {
+			v = value{kind: vNil}
+		}
+		if v.kind != vMap && v.kind != vNil || v.kind == vMap && v.mp.owner >= 0 {
+			return value{}, false
+		}
+		id := s.mapRefExpr(v, s.curPos)
+		is := model.Bin(model.OpEq, q.ref.e, model.C(s.idOf(q.ref.objs[i], s.curPos)))
+		e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, is, id))
+	}
+	return value{kind: vMapRef, e: e, typ: t}, true
 }
 
 // cellsOf returns the cells of shared memory the pointer q may name; ok is
