@@ -91,6 +91,15 @@ func (s *system) exec(fr *frame, top bool, spawns *[]spawn) (value, split) {
 		}
 		s.steps++
 		if s.steps > maxSetupSteps {
+			if s.firstGo != nil && len(s.heap.setupLoads) > 0 && s.heap.hint.splitAt == nil && s.splitReq == nil {
+				// It loads, after a go statement, memory a goroutine may
+				// write: a spin waiting for the goroutine, which never
+				// runs in the set-up. The next round ends the set-up
+				// before the first go statement.
+				s.splitReq = s.firstGo
+				s.heapChange("the set-up waits after a go statement for what a goroutine does")
+				s.unsupported(in.Pos(), "a loop of the system function after a go statement that waits for what the goroutines do (the setup of system %s did not finish within %d steps)", s.name, maxSetupSteps)
+			}
 			s.unsupported(in.Pos(), "go statements in a loop without a constant bound (the setup of system %s did not finish within %d steps)", s.name, maxSetupSteps)
 		}
 		if in.Pos().IsValid() {

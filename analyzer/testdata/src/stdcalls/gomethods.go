@@ -50,3 +50,22 @@ func goUnlockUnlocked() {
 	go mu.Unlock() // want `^SC: system goUnlockUnlocked is wrong even under sequential consistency: the bad state fatal error: sync: unlock of unlocked mutex is reached here`
 	mu.Lock()
 }
+
+// spinThenGo waits for its first goroutine's add before it starts the
+// second: the set-up cannot run the loop (the goroutine never runs in
+// it), so it ends before the first go statement. Its plain read of x
+// races with the second add.
+//
+//fencecheck:system
+func spinThenGo() {
+	var x int32
+	go atomic.AddInt32(&x, 1)
+	for atomic.LoadInt32(&x) != 1 {
+	}
+	go atomic.AddInt32(&x, 1) // want `^race: go@\d+ atomically updates x here while main loads x at gomethods.go:\d+:\d+, and nothing orders the two`
+	if x == 0 {
+		panic("the first add was seen")
+	}
+	for atomic.LoadInt32(&x) != 2 {
+	}
+}
