@@ -220,7 +220,7 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	seen := map[token.Pos]bool{}
 	for _, rc := range c.races {
 		for _, a := range []race.Access{rc.A, rc.B} {
-			pos := s.transPos(a.Proc, a.Trans)
+			pos := s.accessPos(a.Proc, a.Trans)
 			if !seen[pos] {
 				seen[pos] = true
 				sites = append(sites, site{a, pos})
@@ -242,16 +242,16 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	// The race described in the message: one that involves the first access.
 	rc := c.races[0]
 	for _, r := range c.races {
-		if s.transPos(r.A.Proc, r.A.Trans) == first.pos || s.transPos(r.B.Proc, r.B.Trans) == first.pos {
+		if s.accessPos(r.A.Proc, r.A.Trans) == first.pos || s.accessPos(r.B.Proc, r.B.Trans) == first.pos {
 			rc = r
 			break
 		}
 	}
 	here, there := rc.A, rc.B
-	if s.transPos(there.Proc, there.Trans) == first.pos {
+	if s.accessPos(there.Proc, there.Trans) == first.pos {
 		here, there = there, here
 	}
-	therePos := s.transPos(there.Proc, there.Trans)
+	therePos := s.accessPos(there.Proc, there.Trans)
 	var msg strings.Builder
 	if therePos == first.pos {
 		fmt.Fprintf(&msg, "race: %s and %s can both reach this access (it %s) at once, and nothing orders the two",
@@ -306,6 +306,20 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 	}
 	s.emitWitness(d, rc.Trace)
 	s.r.add(d)
+}
+
+// accessPos returns where a race report shows transition t of process q:
+// its position, or for an access of the model's own source (go
+// atomic.AddInt32(&x, 1)) the user's call that runs it. The race question
+// keys accesses by transPos, one key per access.
+func (s *system) accessPos(q, t int) token.Pos {
+	pos := s.transPos(q, t)
+	if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
+		if at := s.sys.Origins[q][t].At; at.IsValid() && pos.IsValid() && !s.inPackageFile(pos) && s.inPackageFile(at) {
+			return at
+		}
+	}
+	return pos
 }
 
 // varOf returns the shared variable that access a touches.
