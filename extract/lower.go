@@ -614,6 +614,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return next
 	}
 	if what, ok := s.unknownStringUse(fr, in); ok {
+		s.requestReadOnlyString(fr, in)
 		return p.refuseAt(cur, what, in.Pos())
 	}
 	if next, ok := p.uncomputedSliceUse(fr, in, cur); ok {
@@ -1228,6 +1229,10 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		fr.vals[in] = s.loadedWord(ptr, model.R(reg))
 		if c, ok := s.readOnlyValue(ptr); ok {
 			fr.vals[in] = c // the read stays, for the race check
+		} else if _, decl := ptr.target(); isString(in.Type()) && decl != nil && ptr.obj.owner < 0 && !ptr.dynamic() {
+			v := fr.vals[in]
+			v.strCell = decl.Origin()
+			fr.vals[in] = v
 		}
 	}
 	if ptr.obj.owner >= 0 {

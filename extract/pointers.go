@@ -118,6 +118,9 @@ type heapHint struct {
 	// as the set-up left them, and notReadOnly those found written
 	// (readonly.go).
 	readOnly, notReadOnly map[*types.Var]bool
+	// readOnlyLocals are the variables of the system function among
+	// readOnly: strings goroutines look inside (readonly.go).
+	readOnlyLocals map[*types.Var]bool
 	// inMemory are the spilled variables (spilled.go) kept in memory:
 	// another goroutine loads a closure holding values known only at run
 	// time to the one that stored it.
@@ -197,6 +200,7 @@ type heapState struct {
 	// readOnly are the fields this round asked to read as the set-up
 	// left them, and notReadOnly those it found a goroutine writes.
 	readOnly, notReadOnly map[*types.Var]bool
+	readOnlyLocals        map[*types.Var]bool
 	// inMemory are the spilled variables this round found another
 	// goroutine loads a closure over run-time values from.
 	inMemory map[*ssa.Alloc]bool
@@ -673,6 +677,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	h.inMemory = union(s.heap.hint.inMemory, s.heap.inMemory)
 	h.manyKinds = union(s.heap.hint.manyKinds, s.heap.manyKinds)
 	h.notReadOnly = union(s.heap.hint.notReadOnly, s.heap.notReadOnly)
+	h.readOnlyLocals = union(s.heap.hint.readOnlyLocals, s.heap.readOnlyLocals)
 	for _, m := range []map[*types.Var]bool{s.heap.hint.readOnly, s.heap.readOnly} {
 		for f := range m {
 			if h.notReadOnly[f] {

@@ -55,6 +55,43 @@ func (s *system) requestReadOnly(v ssa.Value) {
 	walk(v)
 }
 
+// requestReadOnlyString asks, for an instruction in that looks inside a
+// string the model does not know (indexes it, slices it) and that a
+// goroutine loaded from a variable of the system function (a loop's
+// for _, k := range keys captured by a go statement), that another round
+// read that variable's cells as the set-up left them.
+func (s *system) requestReadOnlyString(fr *frame, in ssa.Instruction) {
+	var str ssa.Value
+	switch in := in.(type) {
+	case *ssa.Slice:
+		str = in.X
+	case *ssa.Index:
+		str = in.X
+	case *ssa.Call:
+		if len(in.Call.Args) == 1 {
+			str = in.Call.Args[0]
+		}
+	}
+	if str == nil {
+		return
+	}
+	decl := s.get(fr, str).strCell
+	if decl == nil || s.heap.hint.readOnly[decl] || s.heap.hint.notReadOnly[decl] || s.heap.readOnly[decl] {
+		return
+	}
+	if s.heap.readOnly == nil {
+		s.heap.readOnly = map[*types.Var]bool{}
+	}
+	s.heap.readOnly[decl] = true
+	if decl.Parent() != nil && decl.Parent() != decl.Pkg().Scope() {
+		if s.heap.readOnlyLocals == nil {
+			s.heap.readOnlyLocals = map[*types.Var]bool{}
+		}
+		s.heap.readOnlyLocals[decl] = true
+	}
+	s.heapChange("a string that goroutines only read is read as the set-up left it")
+}
+
 // readOnlyValue returns the constant a load of the integer cell ptr
 // gives when its field is read-only (requestReadOnly): what the set-up
 // left there. ok is false for other cells.
@@ -63,8 +100,10 @@ func (s *system) readOnlyValue(ptr pointer) (value, bool) {
 		return value{}, false
 	}
 	_, decl := ptr.target()
-	if len(ptr.path) == 0 && (decl == nil || decl.Parent() == nil || decl.Parent() != decl.Pkg().Scope()) {
-		return value{}, false // not a field, nor a package-level variable
+	if len(ptr.path) == 0 && (decl == nil || decl.Parent() == nil || decl.Parent() != decl.Pkg().Scope()) && !s.heap.hint.readOnlyLocals[decl] {
+		// Not a field, nor a package-level variable, nor a variable of
+		// the system function whose string a goroutine looks inside.
+		return value{}, false
 	}
 	if decl == nil || !s.heap.hint.readOnly[decl.Origin()] {
 		return value{}, false

@@ -69,6 +69,10 @@ type value struct {
 	// objs and typ are, for a vRef, the objects it may name and its type.
 	objs []*object
 	typ  types.Type
+	// strCell is, for a string loaded from memory, the variable or field
+	// of the cell it was loaded from: where the model needs its contents,
+	// another round reads that cell as the set-up left it (readonly.go).
+	strCell *types.Var
 	// guessed is set, for a vRef, when objs are the candidates of its
 	// type because the round before did not say what flows to where it
 	// came from (chanflow.go).
