@@ -236,6 +236,9 @@ func (s *system) errorsIs(err, target value, pos token.Pos) value {
 	if target.kind == vNil {
 		return eq
 	}
+	for _, o := range objs {
+		s.loopIdentity(target, errorTree(o)[1:], pos)
+	}
 	below := s.unwrapsTo(s.refExpr(err, pos), s.refExpr(target, pos), objs, pos)
 	if below == nil {
 		return eq
@@ -245,6 +248,11 @@ func (s *system) errorsIs(err, target value, pos token.Pos) value {
 
 // ifaceEqual compares two interface values as Go's == does.
 func (s *system) ifaceEqual(x, y value, pos token.Pos) value {
+	if ys, ok := refObjs(y); ok && x.kind != vNil {
+		s.loopIdentity(x, ys, pos)
+	} else if o, ok := s.wrapped(y); ok && o != nil && x.kind != vNil {
+		s.loopIdentity(x, []*object{o}, pos)
+	}
 	s.refuseBoxCompare(x, y, pos)
 	s.refuseSliceCompare(x, y, pos)
 	if x.kind != vRef && y.kind != vRef {

@@ -261,11 +261,13 @@ func (s *system) unwrapsTo(e, t model.Expr, objs []*object, pos token.Pos) model
 // is nil).
 func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur int) int {
 	s := p.s
-	if len(spec.refs) == 0 && (!inLoop || spec.isNil()) {
+	if len(spec.refs) == 0 && (!inLoop || spec.isNil() || spec.join || spec.wrap) {
 		switch {
 		case !used(in):
 		case spec.isNil():
 			fr.vals[in] = value{kind: vNil}
+		case inLoop:
+			fr.vals[in] = errIface(s.newLoopError(spec, p.idx))
 		default:
 			fr.vals[in] = errIface(s.newKeyedError(spec, p.idx))
 		}
@@ -296,6 +298,17 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 			if slices.Contains(errorTree(o)[1:], o) {
 				// The object the rounds before reserved for the call is
 				// one it wraps: no run makes that.
+				p.refuseAt(g, "an error wrapped (%w) or joined in itself", pos)
+				continue
+			}
+			objs = append(objs, o)
+			p.emitTo(g, model.AssignOp(r, model.C(s.idOf(o, pos))), join, pos, Origin{})
+		case a.spec.join || a.spec.wrap:
+			// In a loop: one error for each case, whatever the iteration
+			// (loopErrors below).
+			o := s.newLoopError(a.spec, p.idx)
+			s.noteIface(types.NewPointer(o.typ))
+			if slices.Contains(errorTree(o)[1:], o) {
 				p.refuseAt(g, "an error wrapped (%w) or joined in itself", pos)
 				continue
 			}
@@ -481,10 +494,59 @@ func errKey(o *object) string {
 	return fmt.Sprintf("#%d", o.id)
 }
 
+// Errors joined or wrapped in a loop.
+//
+// errors.Join and fmt.Errorf("...%w", err) in a loop (a fan-in's all =
+// errors.Join(all, err), a retry's err = fmt.Errorf("try %d: %w", n, err))
+// make one error for each case of what they join or wrap, whatever the
+// iteration, rather than a pool of fresh ones for each (the pools of the
+// cases, which grow with the trees, are more than 64 kinds after two
+// iterations). Two runs of a case then give the same object where Go makes
+// two: only their identity tells them apart, so a comparison that may
+// find one such error equal to itself (==, errors.Is with it as the
+// target, a map key) is refused (loopIdentity); their trees, messages and
+// errors.Is and errors.As through them are Go's.
+
+// loopTag marks the key of an error that a loop's join or wrap makes.
+const loopTag = "~loop"
+
+// isLoopError reports whether o is an error a join or wrap in a loop made.
+func isLoopError(o *object) bool { return strings.Contains(o.errKey, loopTag) }
+
+// newLoopError makes, in a loop of a goroutine, the error spec describes:
+// one object for the case, in every iteration.
+func (s *system) newLoopError(spec errSpec, proc int) *object {
+	return s.keyedError(spec, proc, true)
+}
+
+// loopIdentity refuses, at pos, a comparison of x and y (or of x with the
+// errors below y) when both may be one error a loop's join or wrap made.
+func (s *system) loopIdentity(x value, ys []*object, pos token.Pos) {
+	xs, known := refObjs(x)
+	if x.kind == vIface && !known {
+		if o, ok := s.wrapped(x); ok && o != nil {
+			xs, known = []*object{o}, true
+		}
+	}
+	for _, o := range ys {
+		if isLoopError(o) && (!known || slices.Contains(xs, o)) {
+			s.unsupported(pos, "comparing errors that errors.Join or fmt.Errorf made in a loop by identity (fencecheck keeps one error for each of their kinds, where Go makes one per run)")
+		}
+	}
+}
+
 // newKeyedError makes, in a goroutine, the error spec describes: the object
 // the round before reserved for its key, when there is one.
 func (s *system) newKeyedError(spec errSpec, proc int) *object {
+	return s.keyedError(spec, proc, false)
+}
+
+// keyedError is newKeyedError, of a loop's join or wrap with loop.
+func (s *system) keyedError(spec errSpec, proc int, loop bool) *object {
 	var b strings.Builder
+	if loop {
+		b.WriteString(loopTag)
+	}
 	b.WriteString(spec.name)
 	b.WriteString("(")
 	if spec.wraps != nil {

@@ -2,6 +2,7 @@ package channels
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -201,5 +202,82 @@ func joinTaskResultsWrong() {
 	wg.Wait()
 	if !errors.Is(sink.all, errJobFailed) {
 		panic("one worker takes the first task, and the failed one is left") // want `^SC: system joinTaskResultsWrong is wrong even under sequential consistency`
+	}
+}
+
+// joinInLoop: the receiver joins what arrives in a loop, the usual fan-in
+// of a batch's errors; each run of the join makes a new error, which the
+// model keeps as one for each case.
+//
+//fencecheck:system
+func joinInLoop() {
+	errCh := make(chan error, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); errCh <- errJobFailed }()
+	go func() { defer wg.Done(); errCh <- nil }()
+	wg.Wait()
+	close(errCh)
+	var all error
+	for err := range errCh {
+		all = errors.Join(all, err)
+	}
+	if !errors.Is(all, errJobFailed) {
+		panic("lost the job's error")
+	}
+}
+
+var errOther = errors.New("other")
+
+//fencecheck:system
+func joinInLoopWrong() {
+	errCh := make(chan error, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); errCh <- errJobFailed }()
+	go func() { defer wg.Done(); errCh <- nil }()
+	wg.Wait()
+	close(errCh)
+	var all error
+	for err := range errCh {
+		all = errors.Join(all, err)
+	}
+	if all != nil {
+		panic("a job failed") // want `^SC: system joinInLoopWrong is wrong even under sequential consistency`
+	}
+}
+
+// retryWrapped: a retry loop wraps the error of each try in the next.
+//
+//fencecheck:system
+func retryWrapped() {
+	done := make(chan error, 1)
+	go func() {
+		err := errJobFailed
+		for try := range 2 {
+			err = fmt.Errorf("try %d: %w", try, err)
+		}
+		done <- err
+	}()
+	if err := <-done; !errors.Is(err, errJobFailed) || errors.Is(err, errOther) {
+		panic("the retries lost the cause")
+	}
+}
+
+// sameJoin compares two joins of one loop by identity: Go's are two
+// errors, the model's one.
+//
+//fencecheck:system
+func sameJoin() { // want `^inconclusive: system sameJoin: a run reaches comparing errors that errors.Join or fmt.Errorf made in a loop by identity`
+	done := make(chan bool, 1)
+	go func() {
+		var errs [2]error
+		for i := range 2 {
+			errs[i] = errors.Join(errJobFailed)
+		}
+		done <- errs[0] == errs[1]
+	}()
+	if <-done {
+		panic("two joins are one error")
 	}
 }
