@@ -74,8 +74,11 @@ type errSpec struct {
 	join   bool
 	joins  []*object
 	// refs are, in a goroutine, the errors wrapped or joined that are
-	// known only at run time (makeError splits over what they are).
-	refs []*value
+	// known only at run time (makeError splits over what they are), and
+	// nonNil says of each whether a branch the call lies under tested it
+	// is not nil (if err != nil { all = errors.Join(all, err) }).
+	refs   []*value
+	nonNil []bool
 }
 
 // isNil reports whether the call returns nil: errors.Join of nothing but

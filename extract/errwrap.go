@@ -120,7 +120,7 @@ func (s *system) wrapSpec(spec *errSpec, format string, args ssa.Value, fr *fram
 	spec.wrap = true
 	if x.kind == vRef {
 		// Known only at run time: makeError splits over what it is.
-		spec.refs = []*value{&x}
+		spec.refs, spec.nonNil = []*value{&x}, []bool{testedNonNil(vals[k], args)}
 		return true
 	}
 	o, ok := s.wrapped(x)
@@ -151,7 +151,7 @@ func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
 			return errSpec{}, false
 		}
 		if x.kind == vRef {
-			spec.refs = append(spec.refs, &x)
+			spec.refs, spec.nonNil = append(spec.refs, &x), append(spec.nonNil, testedNonNil(v, args))
 			continue
 		}
 		o, ok := s.wrapped(x)
@@ -163,6 +163,43 @@ func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
 		}
 	}
 	return spec, true
+}
+
+// testedNonNil reports whether v is not nil where at, an instruction,
+// runs: a block on the way from the function's entry to at is entered
+// only from a branch that tested v against nil (if err != nil).
+func testedNonNil(v, at ssa.Value) bool {
+	in, ok := at.(ssa.Instruction)
+	if !ok || in.Block() == nil {
+		return false
+	}
+	for b := in.Block(); b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		br, ok := b.Preds[0].Instrs[len(b.Preds[0].Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := br.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
+			continue
+		}
+		other := cmp.Y
+		if cmp.Y == v {
+			other = cmp.X
+		} else if cmp.X != v {
+			continue
+		}
+		if c, isConst := other.(*ssa.Const); !isConst || !c.IsNil() {
+			continue
+		}
+		taken := b.Preds[0].Succs[0] == b // the branch where the test holds
+		if taken == (cmp.Op == token.NEQ) && b.Preds[0].Succs[0] != b.Preds[0].Succs[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // joinType returns the type of the errors errors.Join makes.
@@ -351,15 +388,18 @@ type errAlt struct {
 // called with the condition of every other value of one, and why; with
 // more than maxCases cases, with the condition true, and none is returned.
 func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, refuse func(others model.Expr, why string)) []errAlt {
-	refs := spec.refs
-	spec.refs = nil
+	refs, nonNil := spec.refs, spec.nonNil
+	spec.refs, spec.nonNil = nil, nil
 	alts := []errAlt{{spec: spec}}
-	for _, w := range refs {
+	for i, w := range refs {
 		type option struct {
 			cond model.Expr
 			obj  *object
 		}
 		opts := []option{{cond: model.Bin(model.OpEq, w.e, model.C(0))}}
+		if i < len(nonNil) && nonNil[i] {
+			opts = nil // tested: not nil here
+		}
 		var others, deep model.Expr
 		for _, o := range w.objs {
 			is := model.Bin(model.OpEq, w.e, model.C(s.idOf(o, pos)))
