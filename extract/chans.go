@@ -515,7 +515,7 @@ type chanClose struct {
 // adds the cases.
 func (p *proc) chanSiteAt(cur int, pos token.Pos, node ast.Node) *chanSite {
 	site := &chanSite{p: p, from: cur, join: p.newLoc(pos), idxReg: -1, pos: pos, panicAt: -1,
-		origin: Origin{Node: node}}
+		origin: Origin{Node: node, At: p.modelCall}}
 	p.s.chanSites = append(p.s.chanSites, site)
 	return site
 }
@@ -684,7 +684,7 @@ func (p *proc) closeChan(fr *frame, in *ssa.Call, cur int) int {
 	if v.kind == vChanRef {
 		return p.closeChanRef(v, in.Pos(), node, cur)
 	}
-	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node},
+	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node, At: p.modelCall},
 		landing: p.landing("panic: close of closed channel", in.Pos())}
 	s.chanCloses = append(s.chanCloses, c)
 	return c.to
@@ -713,7 +713,7 @@ func (p *proc) chanLen(fr *frame, in *ssa.Call, name string, cur int) int {
 	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
 	fr.vals[in] = intVal(model.R(r))
 	next := p.newLoc(in.Pos())
-	s.chanLens = append(s.chanLens, chanLen{p: p, from: cur, to: next, ch: ch, reg: r, pos: in.Pos(), origin: Origin{Node: s.chanNode(fr, in, in.Pos())}})
+	s.chanLens = append(s.chanLens, chanLen{p: p, from: cur, to: next, ch: ch, reg: r, pos: in.Pos(), origin: Origin{Node: s.chanNode(fr, in, in.Pos()), At: p.modelCall}})
 	return next
 }
 

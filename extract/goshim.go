@@ -13,7 +13,8 @@ import (
 //
 // A go statement on a function the model knows by what it does rather
 // than by its source (go wg.Done(), go n.Add(1), go mu.Unlock(): methods
-// of package sync and sync/atomic) starts a goroutine that runs a shim of
+// of package sync and sync/atomic), or on the built-in close, starts a
+// goroutine that runs a shim of
 // the model's own source, func call(f func(P0, P1) R0, a0 P0, a1 P1) {
 // f(a0, a1) }, with the function and the go statement's arguments (the
 // receiver first): the call in it is lowered as a call in a goroutine is.
@@ -38,7 +39,20 @@ func (x *extractor) goShim(sig *types.Signature) (*ssa.Function, error) {
 	for i := range sig.Results().Len() {
 		results = append(results, sig.Results().At(i).Type())
 	}
-	key := types.TypeString(types.NewTuple(varsOf(params)...), nil) + types.TypeString(types.NewTuple(varsOf(results)...), nil)
+	return x.shimOf("", params, results)
+}
+
+// goBuiltinShim returns the shim that calls the built-in name (go
+// close(ch)) on arguments of types params in a goroutine.
+func (x *extractor) goBuiltinShim(name string, params []types.Type) (*ssa.Function, error) {
+	return x.shimOf(name, params, nil)
+}
+
+// shimOf returns the shim that calls, with arguments of types params, the
+// built-in builtin or, for "", a function of those parameters and results
+// passed as its first argument.
+func (x *extractor) shimOf(builtin string, params, results []types.Type) (*ssa.Function, error) {
+	key := builtin + types.TypeString(types.NewTuple(varsOf(params)...), nil) + types.TypeString(types.NewTuple(varsOf(results)...), nil)
 	if sh, ok := x.goShims[key]; ok {
 		return sh, nil
 	}
@@ -58,12 +72,17 @@ func (x *extractor) goShim(sig *types.Signature) (*ssa.Function, error) {
 		rs = append(rs, name)
 	}
 	targs.MarkComplete()
-	fn := "func(" + strings.Join(ps, ", ") + ")"
-	if len(rs) > 0 {
-		fn += " (" + strings.Join(rs, ", ") + ")"
+	callee := builtin
+	if builtin == "" {
+		fn := "func(" + strings.Join(ps, ", ") + ")"
+		if len(rs) > 0 {
+			fn += " (" + strings.Join(rs, ", ") + ")"
+		}
+		formals = append([]string{"f " + fn}, formals...)
+		callee = "f"
 	}
-	text := fmt.Sprintf("package gocall\n\nimport . %q\n\nfunc call(%s) { f(%s) }\n", targs.Path(),
-		strings.Join(append([]string{"f " + fn}, formals...), ", "), strings.Join(actuals, ", "))
+	text := fmt.Sprintf("package gocall\n\nimport . %q\n\nfunc call(%s) { %s(%s) }\n", targs.Path(),
+		strings.Join(formals, ", "), callee, strings.Join(actuals, ", "))
 	imp := importerFunc(func(path string) (*types.Package, error) {
 		if path == targs.Path() {
 			return targs, nil
@@ -76,7 +95,7 @@ func (x *extractor) goShim(sig *types.Signature) (*ssa.Function, error) {
 	}
 	sp, err := x.modelSource(fmt.Sprintf("go#%d", n), fmt.Sprintf("go·call%d", n), text, imp)
 	if err != nil {
-		return nil, fmt.Errorf("the model of a go statement on a function of signature %s: %w", sig, err)
+		return nil, fmt.Errorf("the model of a go statement: %w", err)
 	}
 	if x.goShims == nil {
 		x.goShims = map[string]*ssa.Function{}

@@ -509,6 +509,14 @@ func (s *system) setupLoad(p pointer, t types.Type) value {
 
 func (s *system) goStmt(fr *frame, in *ssa.Go) spawn {
 	c := in.Common()
+	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
+		// go close(ch): a goroutine that closes it.
+		call, err := s.x.goBuiltinShim("close", []types.Type{c.Args[0].Type()})
+		if err != nil {
+			s.unsupported(in.Pos(), "%v", err)
+		}
+		return spawn{fn: call, pos: in.Pos(), args: []value{s.get(fr, c.Args[0])}}
+	}
 	f, args := s.callee(fr, c, in.Pos())
 	if f.kind == vCancel || f.kind == vStop {
 		// go cancel(), go stop(): a goroutine that calls it.

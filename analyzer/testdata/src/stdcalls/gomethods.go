@@ -69,3 +69,20 @@ func spinThenGo() {
 	for atomic.LoadInt32(&x) != 2 {
 	}
 }
+
+//fencecheck:system
+func goClose() {
+	ch := make(chan int)
+	go close(ch)
+	if _, ok := <-ch; ok {
+		panic("a value from a closed channel")
+	}
+}
+
+//fencecheck:system
+func goCloseTwice() {
+	ch := make(chan int)
+	go close(ch)
+	<-ch
+	close(ch) // want `^SC: system goCloseTwice is wrong even under sequential consistency: the run-time panic "panic: close of closed channel" is reached here`
+}
