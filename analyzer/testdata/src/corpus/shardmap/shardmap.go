@@ -3,12 +3,9 @@
 // shard of a key chosen by an FNV-1 hash of the key's bytes modulo the
 // shard count; Set and Upsert lock the key's shard, Get read-locks it.
 // Two shards here (SHARD_COUNT is 32 there), and uint32 keys whose four
-// bytes the hash takes in straight-line code: fencecheck does not index
-// strings, refuses the call through the sharding function field that the
-// generic version makes in a method with a value receiver (a function
-// value with results, held in a copied struct), and refuses a lock chosen
-// at run time (a hash loop's result, Count's loop over the shards), so
-// every key here names its shard before the run.
+// bytes the hash takes in straight-line code, so that every key names its
+// shard before the run (shardstrings has the string keys, the hash loop
+// and the shard chosen at run time).
 //
 // Expected, by hand: upsertCounts is correct and race-free: the two
 // goroutines count into keys of both shards through Upsert, whose
