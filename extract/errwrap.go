@@ -512,7 +512,12 @@ func (s *system) restoreErrorTrees(h *heapHint) {
 // an object the hint reserved another tree than the previous round's is
 // lowered again.
 func (s *system) fillTree(o *object, spec errSpec) {
-	if o.wraps != spec.wraps || !slices.Equal(o.joins, spec.joins) {
+	// The set-up (and the package's initialisation) runs before any
+	// goroutine is lowered: nothing used the tree before it is filled (and
+	// the hint lacks the errors below that have no heap id, a sentinel
+	// only a set-up's join holds).
+	setup := len(s.procs) == 0
+	if !setup && (o.wraps != spec.wraps || !slices.Equal(o.joins, spec.joins)) {
 		s.heapChange("the errors a made error wraps or joins differ between rounds")
 	}
 	o.wraps, o.joins = spec.wraps, spec.joins
@@ -573,6 +578,20 @@ func (s *system) loopIdentity(x value, ys []*object, pos token.Pos) {
 			s.unsupported(pos, "comparing errors that errors.Join or fmt.Errorf made in a loop by identity (fencecheck keeps one error for each of their kinds, where Go makes one per run)")
 		}
 	}
+}
+
+// refuseLoopError refuses, at pos, a comparison of v by identity with what
+// a cell holds (the old value of a compare-and-swap) when v may be an
+// error a loop's join or wrap made: the cell may hold the error of
+// another run of the same case.
+func (s *system) refuseLoopError(v value, pos token.Pos) {
+	objs, ok := refObjs(v)
+	if !ok {
+		if o, known := s.wrapped(v); known && o != nil {
+			objs = []*object{o}
+		}
+	}
+	s.loopIdentity(v, objs, pos)
 }
 
 // newKeyedError makes, in a goroutine, the error spec describes: the object

@@ -568,6 +568,7 @@ func (p *proc) valueOp(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, 
 				return -1
 			}
 		}
+		s.refuseLoopError(old, pos)
 		oe := s.refExpr(old, pos)
 		r := p.resultReg(fr, in, types.Typ[types.Bool])
 		if r >= 0 {

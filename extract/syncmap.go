@@ -418,6 +418,7 @@ func (s *system) refuseUncomparableOld(name string, args []value, pos token.Pos)
 		return
 	}
 	old := args[2]
+	s.refuseLoopError(old, pos)
 	var ts []types.Type
 	switch old.kind {
 	case vIface:

@@ -281,3 +281,47 @@ func sameJoin() { // want `^inconclusive: system sameJoin: a run reaches compari
 		panic("two joins are one error")
 	}
 }
+
+// setupJoinSent: a join the set-up makes, sent by two goroutines: both
+// receive the one error.
+//
+//fencecheck:system
+func setupJoinSent() {
+	ch := make(chan error, 2)
+	shared := errors.Join(errJobFailed)
+	go func() { ch <- shared }()
+	go func() { ch <- shared }()
+	if a, b := <-ch, <-ch; a != b {
+		panic("one error, two values")
+	}
+}
+
+//fencecheck:system
+func setupJoinSentWrong() {
+	ch := make(chan error, 2)
+	shared := errors.Join(errJobFailed)
+	go func() { ch <- shared }()
+	go func() { ch <- shared }()
+	if a, b := <-ch, <-ch; a == b {
+		panic("the same error twice") // want `^SC: system setupJoinSentWrong is wrong even under sequential consistency`
+	}
+}
+
+// casLoopJoin compares, in a compare-and-swap, two joins of one loop: Go's
+// are two errors, the model's one.
+//
+//fencecheck:system
+func casLoopJoin() { // want `^inconclusive: system casLoopJoin: a run reaches comparing errors that errors.Join or fmt.Errorf made in a loop by identity`
+	var m sync.Map
+	ch := make(chan error, 2)
+	go func() {
+		for range 2 {
+			ch <- errors.Join(errJobFailed)
+		}
+	}()
+	first, second := <-ch, <-ch
+	m.Store("k", first)
+	if m.CompareAndSwap("k", second, nil) {
+		panic("the second join is the first")
+	}
+}
