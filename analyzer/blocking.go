@@ -152,20 +152,26 @@ func (s *system) inPackageFile(pos token.Pos) bool {
 // callAt returns the call a go or defer statement, or a call expression,
 // at pos makes; nil when there is none in the package's files.
 func (s *system) callAt(pos token.Pos) ast.Node {
-	for _, f := range s.r.pass.Files {
-		if pos < f.FileStart || pos > f.FileEnd {
-			continue
+	for _, n := range s.enclosing(pos) {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return n.Call
+		case *ast.DeferStmt:
+			return n.Call
+		case *ast.CallExpr:
+			return n
 		}
-		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
-		for _, n := range path {
-			switch n := n.(type) {
-			case *ast.GoStmt:
-				return n.Call
-			case *ast.DeferStmt:
-				return n.Call
-			case *ast.CallExpr:
-				return n
-			}
+	}
+	return nil
+}
+
+// enclosing returns the nodes of the package's files that enclose pos,
+// innermost first; nil for a position in no file of the package.
+func (s *system) enclosing(pos token.Pos) []ast.Node {
+	for _, f := range s.r.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			return path
 		}
 	}
 	return nil

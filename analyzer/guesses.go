@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/ast/astutil"
-
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
@@ -365,21 +363,15 @@ func (s *system) guessesText(as []guessAt) string {
 // (a binary operator, a call's parenthesis), or "the comparison" or "the
 // call" when the file is not the package's.
 func (s *system) exprAt(pos token.Pos, kind extract.GuessKind) string {
-	for _, f := range s.r.pass.Files {
-		if pos < f.FileStart || pos > f.FileEnd {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
-		for _, n := range path {
-			switch n := n.(type) {
-			case *ast.BinaryExpr:
-				if kind == extract.GuessCompare && n.OpPos == pos {
-					return "`" + s.exprText(n) + "`"
-				}
-			case *ast.CallExpr:
-				if kind != extract.GuessCompare && (n.Lparen == pos || kind == extract.GuessLen && n.Pos() <= pos && pos <= n.End()) {
-					return "`" + s.exprText(n) + "`"
-				}
+	for _, n := range s.enclosing(pos) {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if kind == extract.GuessCompare && n.OpPos == pos {
+				return "`" + s.exprText(n) + "`"
+			}
+		case *ast.CallExpr:
+			if kind != extract.GuessCompare && (n.Lparen == pos || kind == extract.GuessLen && n.Pos() <= pos && pos <= n.End()) {
+				return "`" + s.exprText(n) + "`"
 			}
 		}
 	}

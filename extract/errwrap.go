@@ -303,10 +303,9 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		case !used(in):
 		case spec.isNil():
 			fr.vals[in] = value{kind: vNil}
-		case inLoop:
-			fr.vals[in] = errIface(s.newLoopError(spec, p.idx))
 		default:
-			fr.vals[in] = errIface(s.newKeyedError(spec, p.idx))
+			// In a loop, a join or a wrap: one for the case (loopIdentity).
+			fr.vals[in] = errIface(s.keyedError(spec, p.idx, inLoop))
 		}
 		return cur
 	}
@@ -329,23 +328,14 @@ func (p *proc) makeError(fr *frame, in *ssa.Call, spec errSpec, inLoop bool, cur
 		switch {
 		case a.spec.isNil():
 			p.emitTo(g, model.AssignOp(r, model.C(0)), join, pos, Origin{})
-		case !inLoop:
-			o := s.newKeyedError(a.spec, p.idx)
+		case !inLoop || a.spec.join || a.spec.wrap:
+			// One object for the call; in a loop, a join or a wrap is one
+			// for each case, whatever the iteration (loopIdentity below).
+			o := s.keyedError(a.spec, p.idx, inLoop)
 			s.noteIface(types.NewPointer(o.typ))
 			if slices.Contains(errorTree(o)[1:], o) {
 				// The object the rounds before reserved for the call is
 				// one it wraps: no run makes that.
-				p.refuseAt(g, "an error wrapped (%w) or joined in itself", pos)
-				continue
-			}
-			objs = append(objs, o)
-			p.emitTo(g, model.AssignOp(r, model.C(s.idOf(o, pos))), join, pos, Origin{})
-		case a.spec.join || a.spec.wrap:
-			// In a loop: one error for each case, whatever the iteration
-			// (loopErrors below).
-			o := s.newLoopError(a.spec, p.idx)
-			s.noteIface(types.NewPointer(o.typ))
-			if slices.Contains(errorTree(o)[1:], o) {
 				p.refuseAt(g, "an error wrapped (%w) or joined in itself", pos)
 				continue
 			}
@@ -558,12 +548,6 @@ const loopTag = "~loop"
 // isLoopError reports whether o is an error a join or wrap in a loop made.
 func isLoopError(o *object) bool { return strings.Contains(o.errKey, loopTag) }
 
-// newLoopError makes, in a loop of a goroutine, the error spec describes:
-// one object for the case, in every iteration.
-func (s *system) newLoopError(spec errSpec, proc int) *object {
-	return s.keyedError(spec, proc, true)
-}
-
 // loopIdentity refuses, at pos, a comparison of x and y (or of x with the
 // errors below y) when both may be one error a loop's join or wrap made.
 func (s *system) loopIdentity(x value, ys []*object, pos token.Pos) {
@@ -600,7 +584,8 @@ func (s *system) newKeyedError(spec errSpec, proc int) *object {
 	return s.keyedError(spec, proc, false)
 }
 
-// keyedError is newKeyedError, of a loop's join or wrap with loop.
+// keyedError is newKeyedError; with loop, the error of a loop's join or
+// wrap, one object for its case in every iteration.
 func (s *system) keyedError(spec errSpec, proc int, loop bool) *object {
 	var b strings.Builder
 	if loop {
