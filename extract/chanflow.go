@@ -38,6 +38,9 @@ import (
 type sentSet struct {
 	objs map[*object]bool
 	any  bool
+	// mayNil: a send may have sent nil (for a receive that got what was
+	// sent, errwrap.go's receivedOK).
+	mayNil bool
 }
 
 // sentKey names cell i of the elements of channel ch.
@@ -50,8 +53,9 @@ func sentTypeKey(elem types.Type, i int) string {
 }
 
 // noteSent records the objects of x, sent by case c on a channel of
-// element type elem.
-func (s *system) noteSent(c *chanCase, elem types.Type, x value) {
+// element type elem, and whether it may be nil (nonNil: a branch tested
+// it is not).
+func (s *system) noteSent(c *chanCase, elem types.Type, x value, nonNil bool) {
 	cells := s.elemCells(elem, token.NoPos)
 	for i, cl := range cells {
 		if !isPtrCell(cl.typ) {
@@ -61,8 +65,53 @@ func (s *system) noteSent(c *chanCase, elem types.Type, x value) {
 		if isAggregate(elem) {
 			v = cellOf(x, cl)
 		}
-		s.noteValue(s.caseKeys(c, elem, i, true), v, c.vals[i])
+		keys := s.caseKeys(c, elem, i, true)
+		s.noteValue(keys, v, c.vals[i])
+		if mayBeNil(v, c.vals[i], nonNil && !isAggregate(elem)) {
+			for _, k := range keys {
+				if set := s.heap.sent[k]; set != nil {
+					set.mayNil = true
+				}
+			}
+		}
 	}
+}
+
+// mayBeNil reports whether a sent cell value v, carried as e, may be nil;
+// nonNil says a branch tested it is not.
+func mayBeNil(v value, e model.Expr, nonNil bool) bool {
+	if c, ok := e.(model.Const); ok {
+		return c.Value == 0
+	}
+	switch {
+	case nonNil:
+		return false
+	case v.kind == vPtr:
+		return false
+	case v.kind == vIface && len(v.env) > 0 && v.env[0].kind == vPtr:
+		return false
+	}
+	return true
+}
+
+// noNilSent reports whether no send on the places keys name sent nil, as
+// the round before found.
+func (s *system) noNilSent(keys []string) bool {
+	if !s.flowRefined(keys) {
+		return false
+	}
+	for _, k := range keys {
+		if set := s.heap.hint.sentSets[k]; set != nil && set.mayNil {
+			return false
+		}
+	}
+	if s.heap.nilUsed == nil {
+		s.heap.nilUsed = map[string]bool{}
+	}
+	for _, k := range keys {
+		s.heap.nilUsed[k] = true
+	}
+	return true
 }
 
 // noteValue records that v, held as e, flowed to the places keys name. A
@@ -255,6 +304,12 @@ func (s *system) checkSent() {
 			}
 		}
 	}
+	for k := range s.heap.nilUsed {
+		if set, old := s.heap.sent[k], s.heap.hint.sentSets[k]; set != nil && set.mayNil && (old == nil || !old.mayNil) {
+			s.heapChange("a channel carries nil where its receives took none")
+			return
+		}
+	}
 	for k, n := range s.heap.recvWide {
 		if set := s.heap.sent[k]; set != nil && !set.any && len(set.objs) < n {
 			s.heapChange("receives take only what their channels carry")
@@ -274,6 +329,7 @@ func (s *system) nextSent(at map[*object]int) map[string]sentHint {
 		for k, set := range sets {
 			h := out[k]
 			h.any = h.any || set.any
+			h.mayNil = h.mayNil || set.mayNil
 			for o := range set.objs {
 				if n := at[o]; n > 0 && !slices.Contains(h.objs, n) {
 					h.objs = append(h.objs, n)
@@ -288,8 +344,9 @@ func (s *system) nextSent(at map[*object]int) map[string]sentHint {
 // sentHint is a sentSet kept in the hint: objects by position in the
 // hint's objects, plus one.
 type sentHint struct {
-	objs []int
-	any  bool
+	objs   []int
+	any    bool
+	mayNil bool
 }
 
 // restoreSent makes the hint's sets of the objects of this round's heap.
@@ -299,7 +356,7 @@ func (s *system) restoreSent(h *heapHint) {
 	}
 	h.sentSets = map[string]*sentSet{}
 	for k, sh := range h.sent {
-		set := &sentSet{objs: map[*object]bool{}, any: sh.any}
+		set := &sentSet{objs: map[*object]bool{}, any: sh.any, mayNil: sh.mayNil}
 		for _, n := range sh.objs {
 			set.objs[s.heap.heap[n-1]] = true
 		}

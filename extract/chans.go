@@ -311,7 +311,7 @@ func (s *system) setupSendOn(ch *channel, x value, pos token.Pos) {
 			}
 			vals = append(vals, c.Value)
 		}
-		s.noteSent(&chanCase{ch: ch, vals: es}, ch.elem, x)
+		s.noteSent(&chanCase{ch: ch, vals: es}, ch.elem, x, false)
 	}
 	ch.initBuf = append(ch.initBuf, vals)
 }
@@ -551,12 +551,13 @@ func (p *proc) recvCase(v value, elem types.Type, wantVal, wantOk bool, name str
 	return c
 }
 
-// sendCase returns the case of a send of x on v.
-func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos) chanCase {
+// sendCase returns the case of a send of x on v; nonNil says a branch
+// tested x not nil where it is sent.
+func (p *proc) sendCase(v, x value, elem types.Type, pos token.Pos, nonNil bool) chanCase {
 	c := chanCase{send: true, okReg: -1}
 	p.s.setCaseChan(&c, v, pos)
 	c.vals = p.s.elemExprs(elem, x, pos)
-	p.s.noteSent(&c, elem, x)
+	p.s.noteSent(&c, elem, x, nonNil)
 	return c
 }
 
@@ -610,7 +611,7 @@ func (p *proc) send(fr *frame, in *ssa.Send, cur int) int {
 	s := p.s
 	elem := in.Chan.Type().Underlying().(*types.Chan).Elem()
 	site := p.chanSiteAt(cur, in.Pos(), s.chanNode(fr, nil, in.Pos()))
-	site.cases = []chanCase{p.sendCase(s.get(fr, in.Chan), s.get(fr, in.X), elem, in.Pos())}
+	site.cases = []chanCase{p.sendCase(s.get(fr, in.Chan), s.get(fr, in.X), elem, in.Pos(), nonNilAt(in.X, in))}
 	site.panicAt = p.landing("panic: send on closed channel", in.Pos())
 	return site.join
 }
@@ -631,6 +632,11 @@ func (p *proc) recv(fr *frame, in *ssa.UnOp, cur int) int {
 		ok := constVal(0)
 		if c.okReg >= 0 {
 			ok = intVal(model.R(c.okReg))
+		}
+		if val.kind == vRef && !isAggregate(elem) && usedOnlyIfOK(in) {
+			// Every use got what a send sent (a closed channel's nil
+			// ends the range first).
+			val.noNil = s.noNilSent(s.caseKeys(&c, elem, 0, false))
 		}
 		fr.vals[in] = value{kind: vTuple, tup: []value{val, ok}}
 	} else {
@@ -653,7 +659,7 @@ func (p *proc) selectStmt(fr *frame, in *ssa.Select, cur int) int {
 		v := s.get(fr, st.Chan)
 		var c chanCase
 		if st.Dir == types.SendOnly {
-			c = p.sendCase(v, s.get(fr, st.Send), elem, st.Pos)
+			c = p.sendCase(v, s.get(fr, st.Send), elem, st.Pos, nonNilAt(st.Send, in))
 		} else {
 			if okReg < 0 {
 				okReg = p.newReg("recvOK", types.Typ[types.Bool])

@@ -120,7 +120,7 @@ func (s *system) wrapSpec(spec *errSpec, format string, args ssa.Value, fr *fram
 	spec.wrap = true
 	if x.kind == vRef {
 		// Known only at run time: makeError splits over what it is.
-		spec.refs, spec.nonNil = []*value{&x}, []bool{testedNonNil(vals[k], args)}
+		spec.refs, spec.nonNil = []*value{&x}, []bool{testedNonNil(vals[k], args) || x.noNil}
 		return true
 	}
 	o, ok := s.wrapped(x)
@@ -151,7 +151,7 @@ func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
 			return errSpec{}, false
 		}
 		if x.kind == vRef {
-			spec.refs, spec.nonNil = append(spec.refs, &x), append(spec.nonNil, testedNonNil(v, args))
+			spec.refs, spec.nonNil = append(spec.refs, &x), append(spec.nonNil, testedNonNil(v, args) || x.noNil)
 			continue
 		}
 		o, ok := s.wrapped(x)
@@ -170,32 +170,80 @@ func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
 // only from a branch that tested v against nil (if err != nil).
 func testedNonNil(v, at ssa.Value) bool {
 	in, ok := at.(ssa.Instruction)
-	if !ok || in.Block() == nil {
+	if !ok {
+		return false
+	}
+	return nonNilAt(v, in)
+}
+
+// nonNilAt is testedNonNil at the instruction in.
+func nonNilAt(v ssa.Value, in ssa.Instruction) bool {
+	return branchTested(in, func(cond ssa.Value, taken bool) bool {
+		cmp, ok := cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
+			return false
+		}
+		other := cmp.Y
+		if cmp.Y == v {
+			other = cmp.X
+		} else if cmp.X != v {
+			return false
+		}
+		if c, isConst := other.(*ssa.Const); !isConst || !c.IsNil() {
+			return false
+		}
+		return taken == (cmp.Op == token.NEQ)
+	})
+}
+
+// usedOnlyIfOK reports whether every use of the value of recv, a comma-ok
+// receive (a range over a channel), runs only where the receive got a
+// value that was sent: under a branch taken on its ok.
+func usedOnlyIfOK(recv *ssa.UnOp) bool {
+	var okVal, val ssa.Value
+	for _, r := range *recv.Referrers() {
+		x, ok := r.(*ssa.Extract)
+		if !ok {
+			return false
+		}
+		switch x.Index {
+		case 0:
+			val = x
+		case 1:
+			okVal = x
+		}
+	}
+	if val == nil {
+		return true
+	}
+	if okVal == nil {
+		return false
+	}
+	for _, use := range *val.Referrers() {
+		if !branchTested(use, func(cond ssa.Value, taken bool) bool { return taken && cond == okVal }) {
+			return false
+		}
+	}
+	return true
+}
+
+// branchTested reports whether a block on the way from the function's
+// entry to in is entered only from a branch whose condition and taken arm
+// (true: the condition holds) test accepts.
+func branchTested(in ssa.Instruction, test func(cond ssa.Value, taken bool) bool) bool {
+	if in.Block() == nil {
 		return false
 	}
 	for b := in.Block(); b != nil; b = b.Idom() {
 		if len(b.Preds) != 1 {
 			continue
 		}
-		br, ok := b.Preds[0].Instrs[len(b.Preds[0].Instrs)-1].(*ssa.If)
-		if !ok {
+		pred := b.Preds[0]
+		br, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok || pred.Succs[0] == pred.Succs[1] {
 			continue
 		}
-		cmp, ok := br.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
-			continue
-		}
-		other := cmp.Y
-		if cmp.Y == v {
-			other = cmp.X
-		} else if cmp.X != v {
-			continue
-		}
-		if c, isConst := other.(*ssa.Const); !isConst || !c.IsNil() {
-			continue
-		}
-		taken := b.Preds[0].Succs[0] == b // the branch where the test holds
-		if taken == (cmp.Op == token.NEQ) && b.Preds[0].Succs[0] != b.Preds[0].Succs[1] {
+		if test(br.Cond, pred.Succs[0] == b) {
 			return true
 		}
 	}
@@ -420,7 +468,12 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 				s.heap.manyKinds[pos] = true
 				s.heapChange("a call makes errors of too many kinds")
 			}
-			refuse(model.C(1), fmt.Sprintf("an error made around errors known only at run time of more than %d kinds", maxCases))
+			why := fmt.Sprintf("an error made around errors known only at run time of more than %d kinds", maxCases)
+			if inLoop {
+				// The trees a loop may build, whatever its iterations.
+				why += fmt.Sprintf(" (in a loop, the trees it may build, up to %d deep, each a kind; joining only errors tested not nil makes fewer)", maxErrorDepth)
+			}
+			refuse(model.C(1), why)
 			return nil
 		}
 		var next []errAlt

@@ -99,3 +99,38 @@ func buildFunc(t *testing.T, src, name string) *ssa.Function {
 	}
 	return pkg.Func(name)
 }
+
+// TestUsedOnlyIfOK checks which comma-ok receives have every use of
+// their value under a branch taken on their ok.
+func TestUsedOnlyIfOK(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"range over the channel", "for e := range ch { all = errors.Join(all, e) }", true},
+		{"comma-ok tested", "if e, ok := <-ch; ok { all = errors.Join(all, e) }", true},
+		{"comma-ok not tested", "e, ok := <-ch; _ = ok; all = errors.Join(all, e)", false},
+		{"comma-ok tested false", "if e, ok := <-ch; !ok { all = errors.Join(all, e) }", false},
+		{"used before the test", "e, ok := <-ch; all = errors.Join(all, e); if !ok { return nil }", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package p\n\nimport \"errors\"\n\nfunc f(ch chan error) (all error) {\n\t" + tt.body + "\n\treturn all\n}\n"
+			fn := buildFunc(t, src, "f")
+			var recv *ssa.UnOp
+			for _, b := range fn.Blocks {
+				for _, in := range b.Instrs {
+					if u, ok := in.(*ssa.UnOp); ok && u.Op == token.ARROW {
+						recv = u
+					}
+				}
+			}
+			if recv == nil || !recv.CommaOk {
+				t.Fatalf("no comma-ok receive: %v", recv)
+			}
+			if got := usedOnlyIfOK(recv); got != tt.want {
+				t.Errorf("usedOnlyIfOK = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

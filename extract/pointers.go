@@ -212,6 +212,8 @@ type heapState struct {
 	sent     map[string]*sentSet
 	recvUsed map[string]bool
 	recvWide map[string]int
+	// nilUsed are the keys whose receives took no nil from the hint.
+	nilUsed map[string]bool
 	// lenSplit is set once a len of a string known only at run time is
 	// lowered, and lenStrs is the fewest strings interned at one (strings.go).
 	lenSplit bool

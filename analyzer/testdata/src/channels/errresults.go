@@ -325,3 +325,51 @@ func casLoopJoin() { // want `^inconclusive: system casLoopJoin: a run reaches c
 		panic("the second join is the first")
 	}
 }
+
+// joinTwoKinds: two workers range over the errors of a batch, two kinds
+// of them, joining each under a mutex: nothing sends nil, so a value a
+// range receives is not nil, and the trees the loops build stay few.
+//
+//fencecheck:system
+func joinTwoKinds() {
+	errCh := make(chan error, 2)
+	errCh <- errJobFailed
+	errCh <- errOther
+	close(errCh)
+	var sink errSink
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for err := range errCh {
+				sink.add(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if !errors.Is(sink.all, errJobFailed) || !errors.Is(sink.all, errOther) {
+		panic("lost an error")
+	}
+}
+
+//fencecheck:system
+func joinTwoKindsWrong() {
+	errCh := make(chan error, 2)
+	errCh <- errJobFailed
+	errCh <- errOther
+	close(errCh)
+	var sink errSink
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err, ok := <-errCh; ok {
+			sink.add(err)
+		}
+	}()
+	wg.Wait()
+	if !errors.Is(sink.all, errOther) {
+		panic("one receive took only the first error") // want `^SC: system joinTwoKindsWrong is wrong even under sequential consistency`
+	}
+}
