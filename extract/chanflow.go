@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/fencecheck/fencecheck/model"
 )
 
@@ -68,11 +70,22 @@ func (s *system) noteSent(c *chanCase, elem types.Type, x value, nonNil bool) {
 		keys := s.caseKeys(c, elem, i, true)
 		s.noteValue(keys, v, c.vals[i])
 		if mayBeNil(v, c.vals[i], nonNil && !isAggregate(elem)) {
-			for _, k := range keys {
-				if set := s.heap.sent[k]; set != nil {
-					set.mayNil = true
-				}
-			}
+			s.noteNil(keys)
+		}
+	}
+}
+
+// noteNil records that nil may have flowed to the places keys name. A
+// round without flows to go by (the first) records nothing, and asks for
+// another: which values are not nil is found from none being nil, up.
+func (s *system) noteNil(keys []string) {
+	if !s.heap.hint.sentKnown {
+		s.heapChange("what may be nil is not known yet")
+		return
+	}
+	for _, k := range keys {
+		if set := s.heap.sent[k]; set != nil {
+			set.mayNil = true
 		}
 	}
 }
@@ -84,7 +97,7 @@ func mayBeNil(v value, e model.Expr, nonNil bool) bool {
 		return c.Value == 0
 	}
 	switch {
-	case nonNil:
+	case nonNil, v.kind == vRef && v.noNil:
 		return false
 	case v.kind == vPtr:
 		return false
@@ -364,15 +377,21 @@ func (s *system) restoreSent(h *heapHint) {
 	}
 }
 
-// phiObjs returns the objects a join of pointer values may name: those of
-// the values its edges bring when every edge is known, else the
-// candidates of its type t; and whether an edge's were guessed.
-func (s *system) phiObjs(known []value, back bool, t types.Type) ([]*object, bool) {
-	if back {
-		return s.candidates(t), false
-	}
+// phiObjs returns the objects a join of pointer values, phi, may name:
+// those of the values its edges bring, the edges lowered later (a loop's
+// back edge) by what the round before noted they brought, else the
+// candidates of its type; and whether some were guessed.
+func (s *system) phiObjs(phi *ssa.Phi, known []value, back bool) ([]*object, bool) {
+	t := phi.Type()
 	var out []*object
 	guessed := false
+	if back {
+		objs, g := s.flowObjs([]string{phiFlowKey(phi)}, t)
+		if g || !s.flowRefined([]string{phiFlowKey(phi)}) {
+			return objs, g
+		}
+		out = objs
+	}
 	for _, v := range known {
 		objs, ok := refObjs(v)
 		if !ok {
@@ -387,6 +406,9 @@ func (s *system) phiObjs(known []value, back bool, t types.Type) ([]*object, boo
 	}
 	return out, guessed
 }
+
+// phiFlowKey names the values the edges of phi bring.
+func phiFlowKey(phi *ssa.Phi) string { return fmt.Sprintf("phi %p", phi) }
 
 // cellFlowKey names the memory cell q: what goroutines store there.
 func cellFlowKey(q pointer) string { return "cell " + q.key() }

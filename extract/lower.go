@@ -307,7 +307,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
 			st.phiReg[phi] = r
-			objs, guessed := p.s.phiObjs(known, back, phi.Type())
+			objs, guessed := p.s.phiObjs(phi, known, back)
 			fr.vals[phi] = value{kind: vRef, e: model.R(r), objs: objs, typ: phi.Type(), guessed: guessed}
 		case !back && allFuncs(known):
 			fr.vals[phi] = p.funcPhi(fr, phi, st, known)
@@ -406,6 +406,7 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			}
 		} else if isPtrCell(phi.Type()) {
 			x = p.s.refExpr(v, phi.Pos())
+			p.s.noteValue([]string{phiFlowKey(phi)}, v, x) // chanflow.go
 		} else {
 			if isNanos(fv) && !isNanos(v) {
 				if c, ok := v.constant(); !ok || c != 0 {

@@ -586,7 +586,11 @@ func (s *system) wrotePtrCell(q pointer) {
 // pointer cell q.
 func (s *system) wrotePtrValue(q pointer, v value, e model.Expr) {
 	s.heap.written[q.key()] = true
-	s.noteValue([]string{cellFlowKey(q)}, v, e)
+	k := cellFlowKey(q)
+	s.noteValue([]string{k}, v, e)
+	if mayBeNil(v, e, false) {
+		s.noteNil([]string{k})
+	}
 }
 
 // staleStatics notes that the round read a pointer or function cell as
@@ -884,6 +888,8 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 	})
 	if v := fr.vals[in]; shared && v.kind == vRef && len(keys) > 0 {
 		v.objs, v.guessed = s.cellObjs(keys, inits, t)
+		// Not nil when the set-up left none and no goroutine stores one.
+		v.noNil = !slices.Contains(inits, 0) && s.noNilSent(keys)
 		fr.vals[in] = v
 	}
 	return next

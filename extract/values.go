@@ -73,10 +73,10 @@ type value struct {
 	// of the cell it was loaded from: where the model needs its contents,
 	// another round reads that cell as the set-up left it (readonly.go).
 	strCell *types.Var
-	// noNil is set, for a vRef received from channels, when no send on
-	// them sent nil (chanflow.go) and the value is used only where the
-	// receive got what was sent (a range over the channel): it is not
-	// nil there.
+	// noNil is set, for a vRef, when it is not nil: loaded from cells
+	// where the set-up left no nil and no goroutine stores one, or
+	// received from channels no send gives nil, and used only where the
+	// receive got what was sent (a range over the channel) (chanflow.go).
 	noNil bool
 	// guessed is set, for a vRef, when objs are the candidates of its
 	// type because the round before did not say what flows to where it

@@ -1,28 +1,33 @@
 package unsupported
 
-// twoWorkersCallbacks has two workers call the closure each task returns,
-// which captures a value the task computed: the rounds of lowering make a
-// function of the callbacks' type for every object the captured variable
-// may be, past the table's bound. The answer names that bound, not the
-// rounds that did not settle.
+// threeLevelCallbacks has two workers call, three deep, the closures each
+// task returns, each capturing a value the level above computed: the
+// rounds of lowering make a function of the innermost type for every
+// object the captured variables may be, past the table's bound. The
+// answer names that bound, not the rounds that did not settle.
 //
 //fencecheck:system
-func twoWorkersCallbacks() {
-	tasks := make(chan func() func() int, 2)
+func threeLevelCallbacks() {
+	tasks := make(chan func() func() func() int, 2)
 	out := make(chan int, 2)
 	for range 2 {
 		go func() {
-			t := <-tasks
-			out <- t()() // want `^unsupported in a fencecheck system: more than 64 function values of type func\(\) int sent on channels or stored by goroutines`
+			for t := range tasks {
+				out <- t()()() // want `^unsupported in a fencecheck system: more than 64 function values of type func\(\) int sent on channels or stored by goroutines`
+			}
 		}()
 	}
 	for i := 1; i <= 2; i++ {
-		tasks <- func() func() int {
+		tasks <- func() func() func() int {
 			b := i * 2
-			return func() int { return b }
+			return func() func() int {
+				c := b + 1
+				return func() int { return c }
+			}
 		}
 	}
-	if <-out+<-out != 6 {
+	close(tasks)
+	if <-out+<-out != 8 {
 		panic("lost a result")
 	}
 }
