@@ -384,11 +384,13 @@ func (s *system) originCall(q, t int) *ast.CallExpr {
 		return nil
 	}
 	o := s.sys.Origins[q][t]
-	if o.Node != nil && o.At.IsValid() && !s.inPackageFile(o.Node.Pos()) {
-		// A call in the model's own source: the user's call that runs it
-		// (go n.Add(1)).
-		call, _ := s.callAt(o.At).(*ast.CallExpr)
-		return call
+	if c, ok := o.Node.(*ast.CallExpr); ok && o.At.IsValid() && !s.inPackageFile(o.Node.Pos()) {
+		if _, byName := ast.Unparen(c.Fun).(*ast.Ident); byName {
+			// A go statement's shim calling its function or close (go
+			// n.Add(1), go close(ch)): the user's call.
+			call, _ := s.callAt(o.At).(*ast.CallExpr)
+			return call
+		}
 	}
 	call, _ := o.Node.(*ast.CallExpr)
 	return call

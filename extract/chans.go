@@ -511,11 +511,22 @@ type chanClose struct {
 	landing int
 }
 
+// siteOrigin is the origin of a channel operation lowered once every
+// process is known, from node: one in the model's own source (go
+// close(ch)'s shim) is shown at the user's call that runs it.
+func (p *proc) siteOrigin(node ast.Node) Origin {
+	o := Origin{Node: node}
+	if node != nil && p.modelCall.IsValid() && p.s.x.inModelSource(node.Pos()) {
+		o.At = p.modelCall
+	}
+	return o
+}
+
 // chanSiteAt starts a site of process p at cur and returns it; the caller
 // adds the cases.
 func (p *proc) chanSiteAt(cur int, pos token.Pos, node ast.Node) *chanSite {
 	site := &chanSite{p: p, from: cur, join: p.newLoc(pos), idxReg: -1, pos: pos, panicAt: -1,
-		origin: Origin{Node: node, At: p.modelCall}}
+		origin: p.siteOrigin(node)}
 	p.s.chanSites = append(p.s.chanSites, site)
 	return site
 }
@@ -690,7 +701,7 @@ func (p *proc) closeChan(fr *frame, in *ssa.Call, cur int) int {
 	if v.kind == vChanRef {
 		return p.closeChanRef(v, in.Pos(), node, cur)
 	}
-	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: Origin{Node: node, At: p.modelCall},
+	c := &chanClose{p: p, from: cur, to: p.newLoc(in.Pos()), ch: s.chanOf(v, in.Pos()), pos: in.Pos(), origin: p.siteOrigin(node),
 		landing: p.landing("panic: close of closed channel", in.Pos())}
 	s.chanCloses = append(s.chanCloses, c)
 	return c.to
@@ -719,7 +730,7 @@ func (p *proc) chanLen(fr *frame, in *ssa.Call, name string, cur int) int {
 	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
 	fr.vals[in] = intVal(model.R(r))
 	next := p.newLoc(in.Pos())
-	s.chanLens = append(s.chanLens, chanLen{p: p, from: cur, to: next, ch: ch, reg: r, pos: in.Pos(), origin: Origin{Node: s.chanNode(fr, in, in.Pos()), At: p.modelCall}})
+	s.chanLens = append(s.chanLens, chanLen{p: p, from: cur, to: next, ch: ch, reg: r, pos: in.Pos(), origin: p.siteOrigin(s.chanNode(fr, in, in.Pos()))})
 	return next
 }
 
