@@ -151,10 +151,14 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 // use when Config.MemoryLimit is 0.
 const DefaultMemoryLimit = 2048
 
+// defaultMemoryLimit is the limit, in MiB, of a Config whose MemoryLimit
+// is 0: DefaultMemoryLimit, but in this package's tests (export_test.go).
+var defaultMemoryLimit int64 = DefaultMemoryLimit
+
 // memoryLimit returns the memory limit in bytes.
 func (c Config) memoryLimit() uint64 {
 	if c.MemoryLimit <= 0 {
-		return DefaultMemoryLimit << 20
+		return uint64(defaultMemoryLimit) << 20
 	}
 	return uint64(c.MemoryLimit) << 20
 }
