@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -279,10 +280,42 @@ func mayHoldValueBox(v value) bool {
 	return false
 }
 
-// refuseBoxCompare refuses comparing x and y when one may be a value box
-// and the other is not nil: Go compares their payloads.
+// refuseBoxCompare refuses comparing x and y when both may be value boxes
+// of one dynamic type: Go compares their payloads. A box and a value of
+// another dynamic type (a sentinel error beside a struct error) differ in
+// Go as their identities do in the model.
 func (s *system) refuseBoxCompare(x, y value, pos token.Pos) {
-	if (mayHoldValueBox(x) && y.kind != vNil) || (mayHoldValueBox(y) && x.kind != vNil) {
+	if x.kind == vNil || y.kind == vNil || !mayHoldValueBox(x) && !mayHoldValueBox(y) {
+		return
+	}
+	xs, xok := boxTypes(x)
+	ys, yok := boxTypes(y)
+	share := !xok && len(ys) > 0 || !yok && len(xs) > 0
+	for _, t := range xs {
+		share = share || slices.ContainsFunc(ys, func(u types.Type) bool { return types.Identical(t, u) })
+	}
+	if share {
 		s.unsupported(pos, "comparing interface values that may hold a struct, an array, a function or a channel (Go compares their payloads, fencecheck their boxes)")
 	}
+}
+
+// boxTypes returns the dynamic types of the value boxes v may hold, and
+// false when what v may hold is not known.
+func boxTypes(v value) ([]types.Type, bool) {
+	switch v.kind {
+	case vIface:
+		if v.box != nil || byValueType(v.typ) {
+			return []types.Type{v.typ}, true
+		}
+		return nil, true
+	case vRef:
+		var out []types.Type
+		for _, o := range v.objs {
+			if o.byValue {
+				out = append(out, o.typ)
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }

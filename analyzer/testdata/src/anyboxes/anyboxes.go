@@ -5,8 +5,9 @@
 // atomic.Value holding a configuration struct, and a counter kept in an
 // interface value, read back, type-asserted, incremented and stored again
 // (go-cache's IncrementInt), a new box each time. Each has a correct
-// system and a buggy twin; comparing such values is refused (slices in
-// interface values are in package anyslices, floats in anyfloats).
+// system and a buggy twin; comparing two such values of one dynamic type
+// is refused (slices in interface values are in package anyslices, floats
+// in anyfloats).
 package anyboxes
 
 import (
@@ -451,4 +452,35 @@ func atomicConfigInSteps() {
 		wg.Done()
 	}()
 	wg.Wait()
+}
+
+// codeError is an error held by value, as a status code error is.
+type codeError struct{ code int }
+
+func (e codeError) Error() string { return "code" }
+
+var errClosed = &codeError{code: -1}
+
+// compareOtherType compares an error received from a worker, a pointer,
+// with a struct error: their dynamic types differ, so they are unequal in
+// Go whatever the fields, as the model's boxes are.
+//
+//fencecheck:system
+func compareOtherType() {
+	ch := make(chan error, 1)
+	go func() { ch <- errClosed }()
+	var busy error = codeError{code: 1}
+	if <-ch == busy {
+		panic("a pointer equals a struct")
+	}
+}
+
+//fencecheck:system
+func compareOtherTypeWrong() {
+	ch := make(chan error, 1)
+	go func() { ch <- errClosed }()
+	var busy error = codeError{code: 1}
+	if <-ch != busy {
+		panic("they differ") // want `^SC: system compareOtherTypeWrong is wrong even under sequential consistency`
+	}
 }
