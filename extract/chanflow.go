@@ -41,7 +41,7 @@ type sentSet struct {
 	objs map[*object]bool
 	any  bool
 	// mayNil: a send may have sent nil (for a receive that got what was
-	// sent, errwrap.go's receivedOK).
+	// sent, errwrap.go's usedOnlyIfOK).
 	mayNil bool
 }
 

@@ -142,17 +142,10 @@ func (s *system) indexString(x, i value, pos token.Pos) value {
 	return constVal(int64(str[c]))
 }
 
-// unknownStringUse describes an instruction of a goroutine that looks
-// inside a string the model does not know (slices it, indexes it, takes
-// its length, or slices or indexes a constant by a bound known only at run
-// time): a run-time refusal where a run reaches it, so that a library's
-// path a system never takes (validating a name that an earlier lookup
-// found) does not refuse the system. ok is false for any other
-// instruction.
-func (s *system) unknownStringUse(fr *frame, in ssa.Instruction) (string, bool) {
-	var str ssa.Value
-	var bounds []ssa.Value
-	what := ""
+// stringOperand returns the string in slices, indexes or takes the len
+// of, the bounds or index it uses, and what it does; a nil string for any
+// other instruction.
+func stringOperand(in ssa.Instruction) (str ssa.Value, bounds []ssa.Value, what string) {
 	switch in := in.(type) {
 	case *ssa.Slice:
 		str, bounds, what = in.X, []ssa.Value{in.Low, in.High}, "slicing a string"
@@ -164,6 +157,21 @@ func (s *system) unknownStringUse(fr *frame, in ssa.Instruction) (string, bool) 
 		}
 	}
 	if str == nil || !isString(str.Type()) {
+		return nil, nil, ""
+	}
+	return str, bounds, what
+}
+
+// unknownStringUse describes an instruction of a goroutine that looks
+// inside a string the model does not know (slices it, indexes it, takes
+// its length, or slices or indexes a constant by a bound known only at run
+// time): a run-time refusal where a run reaches it, so that a library's
+// path a system never takes (validating a name that an earlier lookup
+// found) does not refuse the system. ok is false for any other
+// instruction.
+func (s *system) unknownStringUse(fr *frame, in ssa.Instruction) (string, bool) {
+	str, bounds, what := stringOperand(in)
+	if str == nil {
 		return "", false
 	}
 	if _, known := s.stringOf(s.get(fr, str)); !known {

@@ -293,9 +293,7 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 		if types.IsInterface(t) && s.mayHoldAnyString(v) {
 			s.unsupported(pos, "an interface map key that may hold a string fencecheck does not compute")
 		}
-		if objs, ok := refObjs(v); ok {
-			s.loopIdentity(v, objs, pos) // its identity is the key
-		}
+		s.refuseLoopError(v, pos) // its identity is the key
 		return s.refExpr(v, pos)
 	}
 	if isString(t) && isAnyString(v) {

@@ -42,17 +42,26 @@ func (s *system) requestReadOnly(v ssa.Value) {
 			}
 			return
 		}
-		f := loadedField(v)
-		if f == nil || s.heap.hint.readOnly[f] || s.heap.hint.notReadOnly[f] || s.heap.readOnly[f] {
-			return
+		if f := loadedField(v); f != nil {
+			s.markReadOnly(f, "a field that goroutines only read is read as the set-up left it")
 		}
-		if s.heap.readOnly == nil {
-			s.heap.readOnly = map[*types.Var]bool{}
-		}
-		s.heap.readOnly[f] = true
-		s.heapChange("a field that goroutines only read is read as the set-up left it")
 	}
 	walk(v)
+}
+
+// markReadOnly asks that another round read the cells of decl as the
+// set-up left them, why, unless a round already asked or found a
+// goroutine writes one. It reports whether it asked.
+func (s *system) markReadOnly(decl *types.Var, why string) bool {
+	if s.heap.hint.readOnly[decl] || s.heap.hint.notReadOnly[decl] || s.heap.readOnly[decl] {
+		return false
+	}
+	if s.heap.readOnly == nil {
+		s.heap.readOnly = map[*types.Var]bool{}
+	}
+	s.heap.readOnly[decl] = true
+	s.heapChange(why)
+	return true
 }
 
 // requestReadOnlyString asks, for an instruction in that looks inside a
@@ -61,35 +70,20 @@ func (s *system) requestReadOnly(v ssa.Value) {
 // for _, k := range keys captured by a go statement), that another round
 // read that variable's cells as the set-up left them.
 func (s *system) requestReadOnlyString(fr *frame, in ssa.Instruction) {
-	var str ssa.Value
-	switch in := in.(type) {
-	case *ssa.Slice:
-		str = in.X
-	case *ssa.Index:
-		str = in.X
-	case *ssa.Call:
-		if len(in.Call.Args) == 1 {
-			str = in.Call.Args[0]
-		}
-	}
+	str, _, _ := stringOperand(in)
 	if str == nil {
 		return
 	}
 	decl := s.get(fr, str).strCell
-	if decl == nil || s.heap.hint.readOnly[decl] || s.heap.hint.notReadOnly[decl] || s.heap.readOnly[decl] {
+	if decl == nil || !s.markReadOnly(decl, "a string that goroutines only read is read as the set-up left it") {
 		return
 	}
-	if s.heap.readOnly == nil {
-		s.heap.readOnly = map[*types.Var]bool{}
-	}
-	s.heap.readOnly[decl] = true
 	if decl.Parent() != nil && decl.Parent() != decl.Pkg().Scope() {
 		if s.heap.readOnlyLocals == nil {
 			s.heap.readOnlyLocals = map[*types.Var]bool{}
 		}
 		s.heap.readOnlyLocals[decl] = true
 	}
-	s.heapChange("a string that goroutines only read is read as the set-up left it")
 }
 
 // readOnlyValue returns the constant a load of the integer cell ptr
