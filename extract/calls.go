@@ -425,6 +425,9 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if fn == s.x.joinTooLong && fn != nil {
+		return p.refuseAt(cur, joinTooLongWhy, pos), true
+	}
 	if next, ok := p.errorsAs(fr, in, fn, args, cur); ok {
 		return next, true
 	}

@@ -79,6 +79,10 @@ type errSpec struct {
 	// is not nil (if err != nil { all = errors.Join(all, err) }).
 	refs   []*value
 	nonNil []bool
+	// refAt is, for each of refs of a join, the number of joins that
+	// precede it among the operands: errors.Join keeps its operands'
+	// order, which errors.As and Unwrap() []error see.
+	refAt []int
 }
 
 // isNil reports whether the call returns nil: errors.Join of nothing but
@@ -178,6 +182,15 @@ func (s *system) errorText(o *object) value {
 // fmt.Errorf.
 func (s *system) isErrorObj(o *object) bool {
 	return o != nil && !o.box && s.x.isMadeError(o.typ)
+}
+
+// isErrorLeaf reports whether o is an object of the program's own that a
+// pointer to is an error (&MyError{...}): errors.Join and fmt.Errorf's %w
+// may hold it, a leaf of their trees (errors.Is and errors.As refuse one
+// with an Unwrap, Is or As method).
+func (s *system) isErrorLeaf(o *object) bool {
+	return o != nil && !o.box && !o.byValue && !s.x.isMadeError(o.typ) &&
+		types.Implements(types.NewPointer(o.typ), errorType.Underlying().(*types.Interface))
 }
 
 func quote(s string) string {

@@ -94,7 +94,7 @@ func (s *system) wrapped(v value) (*object, bool) {
 		return nil, true
 	case vIface:
 		pl := v.env[0]
-		if pl.kind == vPtr && !pl.ptr.dynamic() && len(pl.ptr.path) == 0 && pl.ptr.ref == nil && s.isErrorObj(pl.ptr.obj) {
+		if pl.kind == vPtr && !pl.ptr.dynamic() && len(pl.ptr.path) == 0 && pl.ptr.ref == nil && (s.isErrorObj(pl.ptr.obj) || s.isErrorLeaf(pl.ptr.obj)) {
 			return pl.ptr.obj, true
 		}
 	}
@@ -152,6 +152,7 @@ func (s *system) joinSpec(args ssa.Value, fr *frame) (errSpec, bool) {
 		}
 		if x.kind == vRef {
 			spec.refs, spec.nonNil = append(spec.refs, &x), append(spec.nonNil, testedNonNil(v, args) || x.noNil)
+			spec.refAt = append(spec.refAt, len(spec.joins))
 			continue
 		}
 		o, ok := s.wrapped(x)
@@ -426,15 +427,12 @@ type errAlt struct {
 // called with the condition of every other value of one, and why; with
 // more than maxCases cases, with the condition true, and none is returned.
 func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, refuse func(others model.Expr, why string)) []errAlt {
-	refs, nonNil := spec.refs, spec.nonNil
-	spec.refs, spec.nonNil = nil, nil
+	refs, nonNil, refAt := spec.refs, spec.nonNil, spec.refAt
+	spec.refs, spec.nonNil, spec.refAt = nil, nil, nil
+	fixed := len(spec.joins)
 	alts := []errAlt{{spec: spec}}
 	for i, w := range refs {
-		type option struct {
-			cond model.Expr
-			obj  *object
-		}
-		opts := []option{{cond: model.Bin(model.OpEq, w.e, model.C(0))}}
+		opts := []errOption{{cond: model.Bin(model.OpEq, w.e, model.C(0))}}
 		if i < len(nonNil) && nonNil[i] {
 			opts = nil // tested: not nil here
 		}
@@ -442,12 +440,12 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 		for _, o := range w.objs {
 			is := model.Bin(model.OpEq, w.e, model.C(s.idOf(o, pos)))
 			switch {
-			case !s.isErrorObj(o):
+			case !s.isErrorObj(o) && !s.isErrorLeaf(o):
 				others = orElse(others, is)
 			case errorDepth(o) >= maxErrorDepth || !inLoop && s.reservedFor(o, spec, proc):
 				deep = orElse(deep, is)
 			default:
-				opts = append(opts, option{cond: is, obj: o})
+				opts = append(opts, errOption{cond: is, obj: o})
 			}
 		}
 		if others != nil {
@@ -456,7 +454,12 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 		if deep != nil {
 			refuse(deep, fmt.Sprintf("an error known only at run time %d deep, wrapped (%%w) or joined (fencecheck follows errors %d deep)", maxErrorDepth, maxErrorDepth))
 		}
-		if len(alts)*len(opts) > maxCases || s.heap.hint.manyKinds[pos] {
+		at := fixed // where ref i's error goes among the joins: after those before it
+		if i < len(refAt) {
+			at = refAt[i]
+		}
+		next := extendAlts(alts, opts, at-fixed)
+		if len(next) > maxCases || s.heap.hint.manyKinds[pos] {
 			// Refused where a run reaches the call: every case, in this
 			// round and the next (with fewer errors made, the next
 			// round's cases would be fewer, and the rounds would not
@@ -476,27 +479,54 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 			refuse(model.C(1), why)
 			return nil
 		}
-		var next []errAlt
-		for _, a := range alts {
-			for _, op := range opts {
-				sp := a.spec
-				switch {
-				case op.obj == nil:
-				case sp.wrap:
-					sp.wraps = op.obj
-				default:
-					sp.joins = append(slices.Clip(sp.joins), op.obj)
-				}
-				cond := op.cond
-				if a.cond != nil {
-					cond = model.Bin(model.OpAnd, a.cond, cond)
-				}
-				next = append(next, errAlt{cond: cond, spec: sp})
-			}
-		}
 		alts = next
 	}
 	return alts
+}
+
+// errOption is what an error known only at run time may be in one case:
+// nil (obj nil) or the error obj, when cond holds.
+type errOption struct {
+	cond model.Expr
+	obj  *object
+}
+
+// extendAlts returns the cases of alts each extended by each of opts, an
+// operand's options: its error is joined, or, for a wrap, wrapped. A
+// joined error goes after the errors of operands before it, the fixed
+// ones (at counts from the end of the joins: 0 appends) and those known
+// only at run time joined already. Cases
+// that make the same error (errors.Join drops nil operands: joining A to
+// nil, then nil, is joining nil, then A) are one, under either's
+// condition, so that a join of n operands each nil or A has n+1 cases, not
+// 2^n.
+func extendAlts(alts []errAlt, opts []errOption, at int) []errAlt {
+	var next []errAlt
+	index := map[string]int{}
+	for _, a := range alts {
+		for _, op := range opts {
+			sp := a.spec
+			switch {
+			case op.obj == nil:
+			case sp.wrap:
+				sp.wraps = op.obj
+			default:
+				sp.joins = slices.Insert(slices.Clip(sp.joins), len(sp.joins)+at, op.obj)
+			}
+			cond := op.cond
+			if a.cond != nil {
+				cond = model.Bin(model.OpAnd, a.cond, cond)
+			}
+			key := fmt.Sprintf("%p %v", sp.wraps, sp.joins)
+			if i, seen := index[key]; seen {
+				next[i].cond = model.Bin(model.OpOr, next[i].cond, cond)
+				continue
+			}
+			index[key] = len(next)
+			next = append(next, errAlt{cond: cond, spec: sp})
+		}
+	}
+	return next
 }
 
 // The trees of the errors made around errors known only at run time
@@ -512,7 +542,7 @@ func (s *system) errorAlts(spec errSpec, inLoop bool, pos token.Pos, proc int, r
 func (s *system) hintErrorTrees(h *heapHint, src map[int]*object) {
 	at := map[*object]int{}
 	for i, o := range src {
-		if s.isErrorObj(o) {
+		if s.isErrorObj(o) || s.isErrorLeaf(o) {
 			at[o] = i
 		}
 	}
@@ -656,6 +686,12 @@ func (s *system) keyedError(spec errSpec, proc int, loop bool) *object {
 	b.WriteString(")")
 	b.WriteString(makerTag(proc))
 	k := b.String()
+	if o := s.heap.loopMade[k]; loop && o != nil {
+		// The same case of the same call, lowered again (a loop's body
+		// inlined at two places of the process): the same error.
+		return o
+	}
+	base := k
 	n := s.heap.keyCount[k]
 	s.heap.keyCount[k] = n + 1
 	k = fmt.Sprintf("%s%d", k, n)
@@ -671,6 +707,9 @@ func (s *system) keyedError(spec errSpec, proc int, loop bool) *object {
 	o.errKey = k
 	s.addObject(o)
 	s.fillError(o, spec)
+	if loop {
+		s.heap.loopMade[base] = o
+	}
 	return o
 }
 

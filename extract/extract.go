@@ -34,8 +34,8 @@
 //     memory: pointers.go, interior.go; fields goroutines only read,
 //     readonly.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
-//     errorf.go, errwrap.go, errorsas.go, anyint.go, anyfloat.go,
-//     anyslice.go, anymap.go, valueboxes.go.
+//     errorf.go, errwrap.go, errjoin.go, errorsas.go, anyint.go,
+//     anyfloat.go, anyslice.go, anymap.go, valueboxes.go.
 //   - calls and function values: calls.go, funcvals.go, methodvals.go.
 //   - defer, panic and recover: defer.go, recover.go.
 //   - channels, select and blocking: chans.go, chanvals.go, chanflow.go, blocking.go.
@@ -106,7 +106,8 @@
 // call on one known only at run time is a case split over its candidates
 // (ifacecells.go). atomic.Value is an atomic cell of such ids. errors.New
 // and constant fmt.Errorf errors are distinct objects compared by identity,
-// and errors.Is an identity test (errsent.go). A payload computed at run
+// and errors.Is an identity test (errsent.go); errors.Join of a slice is a
+// join of its elements, by its length (errjoin.go). A payload computed at run
 // time is the box of whichever value it holds, the boxes being those the
 // domain inference finds (anyint.go); a struct, array, function or channel
 // is a value box, an object holding a copy of it (valueboxes.go). A

@@ -45,6 +45,11 @@ func (s *system) callee(fr *frame, c *ssa.CallCommon, pos token.Pos) (value, []v
 			} else if sh != nil {
 				f.fn = sh
 			}
+			if sh, err := s.x.joinSliceShim(f.fn, c); err != nil {
+				s.unsupported(pos, "%v", err)
+			} else if sh != nil {
+				f.fn = sh
+			}
 			if len(args) > 0 {
 				f, args = s.syncMapCall(f, args, pos)
 			}

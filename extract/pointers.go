@@ -174,6 +174,9 @@ type heapState struct {
 	// errKey; keyCount counts the errors made of each key (errwrap.go).
 	keyed    map[string]*object
 	keyCount map[string]int
+	// loopMade are the errors of loops' joins and wraps made this round,
+	// by key: one for each case, however often the call is lowered.
+	loopMade map[string]*object
 	written  map[string]bool // pointer cells written by goroutines in this round
 	static   map[string]token.Pos
 	// setupLoads are the cells the set-up loaded after a go statement,
@@ -231,7 +234,7 @@ func (s *system) initHeap(h *heapHint) {
 	if h == nil {
 		h = &heapHint{written: map[string]bool{}}
 	}
-	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{},
+	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{}, loopMade: map[string]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
 		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
 		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), ctxCells: maps.Clone(h.ctxCells), timeOffsets: slices.Clone(h.timeOffsets)}

@@ -44,6 +44,9 @@ func (p *proc) refusalReg(what string, pos token.Pos) int {
 	if p.sources == nil {
 		p.sources = map[int]source{}
 	}
+	if p.modelCall.IsValid() && p.s.x.inModelSource(pos) {
+		pos = p.modelCall // a refusal in the model's own source: at the user's call
+	}
 	p.sources[r] = source{what, pos}
 	if p.refusals == nil {
 		p.refusals = map[int]bool{}

@@ -739,6 +739,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if op, ok := isCondMethod(f.fn); ok && (op == "Signal" || op == "Broadcast") && s.condAt(args[0], pos).kind == vCond {
 		return value{} // no goroutine waits yet
 	}
+	if f.fn == s.x.joinTooLong && f.fn != nil {
+		s.unsupported(pos, "%s", joinTooLongWhy)
+	}
 	if v, ok := s.setupExternCall(fr, c, f.fn, args, pos, spawns); ok {
 		return v
 	}

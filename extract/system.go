@@ -77,6 +77,10 @@ type extractor struct {
 	goShims map[string]*ssa.Function
 	// modelFiles are the files of the model's own source (modelSource).
 	modelFiles []*ast.File
+	// joinSlice stands for errors.Join(errs...) of a slice, and
+	// joinTooLong, which it calls, for one of a slice longer than the
+	// model keeps (errjoin.go).
+	joinSlice, joinTooLong *ssa.Function
 }
 
 // unsupported is the error a construct the model cannot express raises. It

@@ -1,0 +1,159 @@
+package channels
+
+import (
+	"errors"
+	"sync"
+)
+
+// Errors gathered into a slice and joined once the workers are done, as
+// hashicorp/go-multierror's Group and Kubernetes' AggregateGoroutines
+// collect them: errors.Join(errs...) joins what the slice holds when the
+// call runs, in order, and drops the nil ones.
+
+var errShardDown = errors.New("shard down")
+
+// shardError is an error of the program's own type, held by pointer.
+type shardError struct{ shard int }
+
+func (e *shardError) Error() string { return "shard failed" }
+
+//fencecheck:system
+func joinSliceUnderMutex() {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 0 {
+				mu.Lock()
+				errs = append(errs, errShardDown)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if !errors.Is(errors.Join(errs...), errShardDown) {
+		panic("lost the shard's error")
+	}
+}
+
+//fencecheck:system
+func joinSliceUnderMutexWrong() {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 0 {
+				mu.Lock()
+				errs = append(errs, errShardDown)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if errors.Join(errs...) != nil {
+		panic("a shard failed") // want `^SC: system joinSliceUnderMutexWrong is wrong even under sequential consistency`
+	}
+}
+
+// joinSliceByIndex: each worker writes its own element; errors.As finds
+// the first error of the join, the lowest shard's that failed.
+//
+//fencecheck:system
+func joinSliceByIndex() {
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i > 0 {
+				errs[i] = &shardError{i}
+			}
+		}()
+	}
+	wg.Wait()
+	var se *shardError
+	if !errors.As(errors.Join(errs...), &se) || se.shard != 1 {
+		panic("not the first failed shard")
+	}
+}
+
+//fencecheck:system
+func joinSliceByIndexWrong() {
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i > 0 {
+				errs[i] = &shardError{i}
+			}
+		}()
+	}
+	wg.Wait()
+	var se *shardError
+	if !errors.As(errors.Join(errs...), &se) || se.shard != 2 {
+		panic("the last shard is not first") // want `^SC: system joinSliceByIndexWrong is wrong even under sequential consistency`
+	}
+}
+
+// joinSliceEarly reads the slice before waiting for the workers.
+//
+//fencecheck:system
+func joinSliceEarly() {
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = &shardError{i} // want `^race: `
+		}()
+	}
+	_ = errors.Join(errs...)
+	wg.Wait()
+}
+
+// joinKeepsOrder: an error received joined before one made here comes
+// first, whatever the order the lowering learns them in.
+//
+//fencecheck:system
+func joinKeepsOrder() {
+	ch := make(chan error, 1)
+	go func() { ch <- &shardError{1} }()
+	err := errors.Join(<-ch, &shardError{2})
+	var se *shardError
+	if !errors.As(err, &se) || se.shard != 1 {
+		panic("the received error is first")
+	}
+}
+
+//fencecheck:system
+func joinKeepsOrderWrong() {
+	ch := make(chan error, 1)
+	go func() { ch <- &shardError{1} }()
+	err := errors.Join(&shardError{2}, <-ch)
+	var se *shardError
+	if !errors.As(err, &se) || se.shard != 1 {
+		panic("the received error is second") // want `^SC: system joinKeepsOrderWrong is wrong even under sequential consistency`
+	}
+}
+
+//fencecheck:system
+func joinTooLongSlice() { // want `^inconclusive: system joinTooLongSlice: a run reaches errors\.Join of a slice of more than 16 errors`
+	errs := make([]error, 17)
+	done := make(chan bool)
+	go func() {
+		errs[16] = errShardDown
+		done <- true
+	}()
+	<-done
+	_ = errors.Join(errs...)
+}
