@@ -252,8 +252,16 @@ func (s *system) fmtMethodArg(fr *frame, args []ssa.Value) string {
 			if m := s.x.fmtMethod(v.typ); m != nil {
 				return describe(v.typ, m)
 			}
+			if o, ok := s.wrapped(v); ok {
+				if own := s.ownErrorIn(o); own != nil {
+					return ownErrorWhy(own, true)
+				}
+			}
 		case vRef:
 			for _, o := range v.objs {
+				if own := s.ownErrorIn(o); own != nil {
+					return ownErrorWhy(own, true)
+				}
 				if dt := dynType(o); dt != nil {
 					if m := s.x.fmtMethod(dt); m != nil {
 						return describe(dt, m)

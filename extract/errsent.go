@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -193,6 +194,32 @@ func (s *system) isErrorLeaf(o *object) bool {
 		types.Implements(types.NewPointer(o.typ), errorType.Underlying().(*types.Interface))
 }
 
+// ownErrorIn returns an error of the program's own type that o, an error
+// errors.Join or fmt.Errorf made, joins or wraps, at any depth, or nil:
+// Go's Error of o calls that error's Error method, which the model does
+// not run there.
+func (s *system) ownErrorIn(o *object) *object {
+	if !s.isErrorObj(o) {
+		return nil
+	}
+	for _, c := range errorTree(o)[1:] {
+		if !s.isErrorObj(c) {
+			return c
+		}
+	}
+	return nil
+}
+
+// ownErrorWhy is the refusal of the message of an error that holds own,
+// an error of the program's own type: its Error (or, for formatting, a
+// value whose Error formatting calls).
+func ownErrorWhy(own *object, formatting bool) string {
+	if formatting {
+		return fmt.Sprintf("an error that joins or wraps one of type %s, whose method Error formatting calls (fencecheck does not run it there)", dynType(own))
+	}
+	return fmt.Sprintf("the message of an error that joins or wraps one of type %s (Go's Error calls that error's Error, which fencecheck does not run there)", dynType(own))
+}
+
 func quote(s string) string {
 	return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\""
 }
@@ -331,6 +358,9 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 		if pl.kind != vPtr || pl.ptr.dynamic() || !s.isErrorObj(pl.ptr.obj) {
 			return cur, false
 		}
+		if own := s.ownErrorIn(pl.ptr.obj); own != nil {
+			return p.refuseAt(cur, ownErrorWhy(own, false), pos), true
+		}
 		if used(in) {
 			fr.vals[in] = s.errorText(pl.ptr.obj)
 		}
@@ -347,6 +377,10 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 		join := p.newLoc(pos)
 		for _, o := range recv.objs {
 			g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, recv.e, model.C(s.idOf(o, pos)))), pos, Origin{})
+			if own := s.ownErrorIn(o); own != nil {
+				p.refuseAt(g, ownErrorWhy(own, false), pos)
+				continue
+			}
 			if r < 0 {
 				p.emitTo(g, model.GuardOp(model.C(1)), join, pos, Origin{})
 				continue

@@ -647,6 +647,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 			return s.ctxMethod(recv, c.Method.Name(), pos)
 		}
 		if pl := recv.env; recv.kind == vIface && c.Method.Name() == "Error" && len(pl) == 1 && pl[0].kind == vPtr && s.isErrorObj(pl[0].ptr.obj) {
+			if own := s.ownErrorIn(pl[0].ptr.obj); own != nil {
+				s.unsupported(pos, "%s", ownErrorWhy(own, false))
+			}
 			return s.errorText(pl[0].ptr.obj)
 		}
 	}

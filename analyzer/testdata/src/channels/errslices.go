@@ -157,3 +157,29 @@ func joinTooLongSlice() { // want `^inconclusive: system joinTooLongSlice: a run
 	<-done
 	_ = errors.Join(errs...)
 }
+
+// joinedOwnErrorMessage: Go's Error of a join calls the Error of each
+// error it holds, here one that reads a field a goroutine writes; the
+// model does not run it there, and says so rather than stay silent.
+//
+//fencecheck:system
+func joinedOwnErrorMessage() { // want `^inconclusive: system joinedOwnErrorMessage: a run reaches the message of an error that joins or wraps one of type \*channels\.countedError`
+	ce := &countedError{}
+	err := errors.Join(errShardDown, ce)
+	done := make(chan bool)
+	go func() {
+		ce.n = 1
+		done <- true
+	}()
+	_ = err.Error()
+	<-done
+}
+
+type countedError struct{ n int }
+
+func (e *countedError) Error() string {
+	if e.n > 0 {
+		return "counted"
+	}
+	return "none"
+}
