@@ -613,20 +613,14 @@ func (p *proc) loadPtrCell(q pointer, t types.Type, name string, pos token.Pos, 
 		name = "copy"
 	}
 	r := p.newReg(name, t)
-	v := s.refVal(model.R(r), t)
 	if private {
-		return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
+		return s.refVal(model.R(r), t), p.access(cur, q, pos, o, func(q pointer) []model.Op {
 			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
 		})
 	}
-	return v, p.access(cur, q, pos, o, func(q pointer) []model.Op {
-		if q.obj.owner >= 0 {
-			// A cell of the goroutine's own that an index known only at
-			// run time names: its register, as a constant index's.
-			return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
-		}
-		return []model.Op{model.ReadOp(s.varFor(q), r)}
-	})
+	// An element moved by append's growth carries on what flowed to
+	// its cell, as a load does.
+	return p.readRefCells(cur, q, r, t, pos, o)
 }
 
 // noteUnkept records that the goroutine-local cell q of type t was stored

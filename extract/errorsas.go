@@ -70,28 +70,73 @@ func (p *proc) errorsAs(fr *frame, in *ssa.Call, fn *ssa.Function, args []value,
 		fr.vals[in] = constVal(1)
 		return next, true
 	}
+	outs := s.asOutcomes(cases, elem, bad, pos)
+	if len(outs) > maxCases {
+		s.unsupported(pos, "errors.As with more than %d outcomes", maxCases)
+	}
 	join := p.newLoc(pos)
-	for _, k := range cases {
+	for _, k := range outs {
 		g := p.emit(cur, model.GuardOp(k.cond), pos, Origin{})
-		if k.o == nil {
-			set(g, 0, join)
-			continue
-		}
-		if bad != "" {
+		switch {
+		case k.panics:
 			p.panicAt(panicSite{loc: g, name: bad, pos: pos})
-			continue
-		}
-		c, val := s.asMatch(k.o, elem, pos)
-		if c == nil {
+		case k.match == nil:
 			set(g, 0, join)
-			continue
+		default:
+			set(p.storeTo(p.pointerArg(args[1].env[0], pos), k.val, nil, pos, o, g), 1, join)
 		}
-		set(p.storeTo(p.pointerArg(args[1].env[0], pos), val, nil, pos, o, g), 1, join)
 	}
 	if r >= 0 {
 		fr.vals[in] = intVal(model.R(r))
 	}
 	return join, true
+}
+
+// asOutcome is one outcome of errors.As, when cond holds: Go panics (a
+// target it refuses), finds nothing (match nil), or stores val, what it
+// stores for the error match of the tree.
+type asOutcome struct {
+	cond   model.Expr
+	panics bool
+	match  *object
+	val    value
+}
+
+// asOutcomes groups the cases of errors.As into its outcomes, for a
+// target of type *elem or one Go refuses (bad): errors that store the
+// same error are one outcome (the joins a slice's elements make, each
+// holding one of a few errors of the type).
+func (s *system) asOutcomes(cases []asCase, elem types.Type, bad string, pos token.Pos) []asOutcome {
+	var outs []asOutcome
+	index := map[*object]int{}
+	panicAt := -1
+	add := func(i int, cond model.Expr) {
+		outs[i].cond = model.Bin(model.OpOr, outs[i].cond, cond)
+	}
+	for _, k := range cases {
+		var match *object
+		var val value
+		switch {
+		case k.o == nil:
+		case bad != "":
+			if panicAt >= 0 {
+				add(panicAt, k.cond)
+				continue
+			}
+			panicAt = len(outs)
+			outs = append(outs, asOutcome{cond: k.cond, panics: true})
+			continue
+		default:
+			match, val = s.asMatch(k.o, elem, pos)
+		}
+		if i, seen := index[match]; seen {
+			add(i, k.cond)
+			continue
+		}
+		index[match] = len(outs)
+		outs = append(outs, asOutcome{cond: k.cond, match: match, val: val})
+	}
+	return outs
 }
 
 // asCases returns the alternatives of err for errors.As; ok is false for
@@ -107,8 +152,8 @@ func (s *system) asCases(err value, pos token.Pos) ([]asCase, bool) {
 		}
 		return []asCase{{cond: model.C(1), o: pl.ptr.obj}}, true
 	case vRef:
-		if len(err.objs) > maxCases {
-			s.unsupported(pos, "errors.As on an error that may be one of more than %d values", maxCases)
+		if len(err.objs) > maxAsErrors {
+			s.unsupported(pos, "errors.As on an error that may be one of more than %d values", maxAsErrors)
 		}
 		cases := []asCase{{cond: model.Bin(model.OpEq, err.e, model.C(0))}}
 		for _, o := range err.objs {
@@ -118,6 +163,10 @@ func (s *system) asCases(err value, pos token.Pos) ([]asCase, bool) {
 	}
 	return nil, false
 }
+
+// maxAsErrors bounds the errors errors.As may walk in one call: its
+// outcomes, which its case split follows, are at most maxCases.
+const maxAsErrors = 16 * maxCases
 
 // asTarget returns the type of *target for errors.As, or Go's panic
 // message for a target it refuses.

@@ -874,13 +874,26 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
 		})
 	}
-	// The cells the load may read, with what the set-up left in each: the
-	// objects of the value name what was stored there (chanflow.go).
+	v, next := p.readRefCells(cur, ptr, reg, t, pos, o)
+	fr.vals[in] = v
+	return next
+}
+
+// readRefCells emits, from cur, the read of the pointer (or interface)
+// cell ptr of type t, shared or, at an index known only at run time, the
+// goroutine's own, into register reg. It returns the value read and where
+// the read ends: of the shared cells it may read, its objects name what
+// was stored there, with what the set-up left in each (chanflow.go).
+func (p *proc) readRefCells(cur int, ptr pointer, reg int, t types.Type, pos token.Pos, o Origin) (value, int) {
+	s := p.s
+	v := s.refVal(model.R(reg), t)
 	var keys []string
 	var inits []int64
 	shared := true
 	next := p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 		if q.obj.owner >= 0 {
+			// A cell of the goroutine's own that an index known only at
+			// run time names: its register, as a constant index's.
 			shared = false
 			return []model.Op{model.AssignOp(reg, model.R(p.privateReg(q)))}
 		}
@@ -889,13 +902,12 @@ func (p *proc) loadPtr(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos t
 		inits = append(inits, s.prog.Vars[x].Init.Value)
 		return []model.Op{model.ReadOp(x, reg)}
 	})
-	if v := fr.vals[in]; shared && v.kind == vRef && len(keys) > 0 {
+	if shared && v.kind == vRef && len(keys) > 0 {
 		v.objs, v.guessed = s.cellObjs(keys, inits, t)
 		// Not nil when the set-up left none and no goroutine stores one.
 		v.noNil = !slices.Contains(inits, 0) && s.noNilSent(keys)
-		fr.vals[in] = v
 	}
-	return next
+	return v, next
 }
 
 // externPtr lowers an atomic operation on a pointer cell: the methods of

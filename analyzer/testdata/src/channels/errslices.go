@@ -183,3 +183,50 @@ func (e *countedError) Error() string {
 	}
 	return "none"
 }
+
+// joinSliceTwoAppenders: both workers append under the mutex, so the
+// slice's array may have grown twice; each element moved by the growth
+// is what was appended, not any error of the program.
+//
+//fencecheck:system
+func joinSliceTwoAppenders() {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			errs = append(errs, &shardError{i})
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs[1:]...)
+	var se *shardError
+	if !errors.As(err, &se) || errors.Is(err, errShardDown) {
+		panic("the second append is the join")
+	}
+}
+
+//fencecheck:system
+func joinSliceTwoAppendersWrong() {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			errs = append(errs, &shardError{i})
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	var se *shardError
+	if errors.As(errors.Join(errs[1:]...), &se) && se.shard == 0 {
+		panic("the first worker appended second") // want `^SC: system joinSliceTwoAppendersWrong is wrong even under sequential consistency`
+	}
+}
