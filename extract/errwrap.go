@@ -583,14 +583,16 @@ func (s *system) restoreErrorTrees(h *heapHint) {
 
 // fillTree gives o, a made error, the tree spec says; a round that gives
 // an object the hint reserved another tree than the previous round's is
-// lowered again.
+// lowered again (one made afresh, which no earlier split named, is not).
 func (s *system) fillTree(o *object, spec errSpec) {
 	// The set-up (and the package's initialisation) runs before any
 	// goroutine is lowered: nothing used the tree before it is filled (and
 	// the hint lacks the errors below that have no heap id, a sentinel
 	// only a set-up's join holds).
+	// An object the round makes afresh had no tree that a goroutine
+	// could use before it is filled.
 	setup := len(s.procs) == 0
-	if !setup && (o.wraps != spec.wraps || !slices.Equal(o.joins, spec.joins)) {
+	if !setup && o.fromHint && (o.wraps != spec.wraps || !slices.Equal(o.joins, spec.joins)) {
 		s.heapChange("the errors a made error wraps or joins differ between rounds")
 	}
 	o.wraps, o.joins = spec.wraps, spec.joins

@@ -250,7 +250,7 @@ func (s *system) initHeap(h *heapHint) {
 		if ho.alias != nil {
 			continue
 		}
-		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue}
+		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue, fromHint: true}
 		if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o

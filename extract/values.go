@@ -268,6 +268,9 @@ type object struct {
 	// errKey identifies, for an error a goroutine makes, the object across
 	// rounds of lowering (errwrap.go).
 	errKey string
+	// fromHint marks an object the round before reserved (initHeap),
+	// which holds the tree of errors that round gave it.
+	fromHint bool
 	// byValue marks the box of an interface value holding a struct, an
 	// array, a function or a channel (anyvals.go): its dynamic type is typ
 	// and its cells hold the payload, written once when it is made.

@@ -230,3 +230,33 @@ func joinSliceTwoAppendersWrong() {
 		panic("the first worker appended second") // want `^SC: system joinSliceTwoAppendersWrong is wrong even under sequential consistency`
 	}
 }
+
+func joinShardDown() error { return errors.Join(errShardDown) }
+
+// joinHelperTwice: a goroutine calls a helper that joins twice; each call
+// makes an error of its own (was refused: its tree, made afresh in each
+// round, was taken for one that changed between rounds).
+//
+//fencecheck:system
+func joinHelperTwice() {
+	same := make(chan bool)
+	go func() {
+		a, b := joinShardDown(), joinShardDown()
+		same <- a == b
+	}()
+	if <-same {
+		panic("two joins are one error")
+	}
+}
+
+//fencecheck:system
+func joinHelperTwiceWrong() {
+	same := make(chan bool)
+	go func() {
+		a, b := joinShardDown(), joinShardDown()
+		same <- a == b
+	}()
+	if !<-same {
+		panic("two joins are two errors") // want `^SC: system joinHelperTwiceWrong is wrong even under sequential consistency`
+	}
+}
