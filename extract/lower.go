@@ -345,7 +345,10 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 				fr.vals[phi] = opaque(fmt.Sprintf("%s (or another value on another path), which fencecheck does not compute", what))
 				break
 			}
-			fr.vals[phi] = opaque(fmt.Sprintf("%s chosen at run time", what))
+			if !strings.HasSuffix(what, " chosen at run time") {
+				what += " chosen at run time" // a phi of phis says it once
+			}
+			fr.vals[phi] = opaque(what)
 		}
 	}
 	st.entry = p.newLoc(pos)
