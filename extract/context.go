@@ -70,6 +70,9 @@ type ctxNode struct {
 	// context.DeadlineExceeded from context.Canceled; made by
 	// lowerChannels for the contexts that have a deadline, else -1.
 	expired int
+	// vals are the values of context.WithValue that the context it is
+	// derived from carried (ctxvalue.go).
+	vals *ctxValue
 }
 
 // pastInSetup reports whether the set-up made n, or the context it
@@ -159,6 +162,8 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 	switch obj.Pkg().Path() + "." + fn.Name() {
 	case "context.Background", "context.TODO":
 		return value{kind: vCtx, ctx: &ctxNode{pos: pos, expired: -1, todo: fn.Name() == "TODO"}}, true
+	case "context.WithValue":
+		return s.withValue(args, pos), true
 	case "context.WithCancel", "context.WithCancelCause", "context.WithTimeout", "context.WithDeadline":
 		// WithCancelCause's cancel function takes the cause, which only
 		// context.Cause reads (not modelled): it cancels as WithCancel's.
@@ -207,6 +212,7 @@ func (s *system) deriveCtxKeyed(parent value, deadline bool, key string, pos tok
 	}
 	n := s.ctxNamed(key, pos)
 	n.parent, n.deadline, n.derived = parent.ctx, deadline, true
+	n.vals = ctxValsOf(parent)
 	for p := parent.ctx; p != nil; p = p.parent {
 		if p.ch != nil && p.ch.initClosed {
 			n.ch.initClosed = true
@@ -261,7 +267,7 @@ func (s *system) setupCancel(n *ctxNode) {
 // same channel every time), in the setup and in processes alike, and
 // ctx.Err() in the setup, where only a cancel of the setup's own can have
 // cancelled it.
-func (s *system) ctxMethod(recv value, name string, pos token.Pos) value {
+func (s *system) ctxMethod(recv value, name string, args []value, pos token.Pos) value {
 	switch name {
 	case "Done":
 		if recv.ctx.ch == nil {
@@ -273,8 +279,10 @@ func (s *system) ctxMethod(recv value, name string, pos token.Pos) value {
 			return value{kind: vNil}
 		}
 		return s.ctxError(recv.ctx.pastInSetup())
+	case "Value":
+		return s.ctxValue(recv, args[0], pos)
 	}
-	s.unsupported(pos, "the method %s of a context (Done, Err and cancellation are modelled)", name)
+	s.unsupported(pos, "the method %s of a context (Done, Err, Value and cancellation are modelled)", name)
 	return value{}
 }
 

@@ -131,6 +131,11 @@ func (s *system) ctxIndex(alts []value, v value, pos token.Pos) model.Expr {
 		}
 		return -1
 	}
+	if v.ctxVals != nil || slices.ContainsFunc(alts, func(a value) bool { return a.ctxVals != nil }) {
+		// A cell or a join keeps which context it holds, not the values
+		// context.WithValue gave it.
+		s.unsupported(pos, "a context made by context.WithValue kept where goroutines store contexts, or joined with another at run time (one the set-up leaves in a field, and passed in calls and closures, is modelled)")
+	}
 	switch v.kind {
 	case vNil:
 		return model.C(0)
@@ -158,6 +163,9 @@ func (p *proc) storeSharedCtx(ptr pointer, val value, t types.Type, pos token.Po
 	var ctxs []*ctxNode
 	switch val.kind {
 	case vCtx:
+		if val.ctxVals != nil {
+			s.ctxIndex(nil, val, pos) // refused: the cell keeps no values
+		}
 		ctxs = []*ctxNode{val.ctx}
 	case vCtxRef:
 		for _, a := range val.alts {
@@ -373,6 +381,9 @@ func ctxAlternatives(vals []value) ([]value, bool) {
 		switch v.kind {
 		case vNil:
 		case vCtx:
+			if v.ctxVals != nil {
+				return nil, false // its values (ctxIndex)
+			}
 			add(v)
 		case vCtxRef:
 			for _, a := range v.alts {

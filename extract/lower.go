@@ -1328,7 +1328,11 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			if c.Method.Name() == "Err" {
 				return p.ctxErr(fr, in, recv.ctx, cur)
 			}
-			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), pos)
+			var args []value
+			for _, a := range c.Args {
+				args = append(args, s.get(fr, a))
+			}
+			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), args, pos)
 			return cur
 		}
 	}
@@ -1665,6 +1669,11 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		}
 	}
 	if v, ok := s.contextCall(fn, args, in.Pos()); ok {
+		if v.ctxVals != nil {
+			// context.WithValue: the parent's cancellation, with a value.
+			fr.vals[in] = v
+			return cur
+		}
 		if v.kind == vCtx && v.ctx.parent == nil {
 			// context.Background or TODO: never cancelled, no variable of
 			// its own, the same wherever it is made.

@@ -644,7 +644,11 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if c.IsInvoke() {
 		recv := s.get(fr, c.Value)
 		if recv.kind == vCtx {
-			return s.ctxMethod(recv, c.Method.Name(), pos)
+			var args []value
+			for _, a := range c.Args {
+				args = append(args, s.get(fr, a))
+			}
+			return s.ctxMethod(recv, c.Method.Name(), args, pos)
 		}
 		if pl := recv.env; recv.kind == vIface && c.Method.Name() == "Error" && len(pl) == 1 && pl[0].kind == vPtr && s.isErrorObj(pl[0].ptr.obj) {
 			if own := s.ownErrorIn(pl[0].ptr.obj); own != nil {

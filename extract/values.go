@@ -132,8 +132,11 @@ type value struct {
 	ch *channel
 	// cond is, for a vCond and a vCondL, the condition variable.
 	cond *condVar
-	// ctx is, for a vCtx and a vCancel, the context.
-	ctx *ctxNode
+	// ctx is, for a vCtx and a vCancel, the context; ctxVals, for a
+	// vCtx that context.WithValue made, the values it carries, innermost
+	// first (its cancellation is ctx's).
+	ctx     *ctxNode
+	ctxVals *ctxValue
 	// tick is, for a vTicker, a vTickerC and a ticker's vTimer, the
 	// ticker (nil for a timer's channel).
 	tick *ticker
@@ -210,7 +213,7 @@ func same(a, b value) bool {
 	case vCond, vCondL:
 		return a.cond == b.cond
 	case vCtx, vCancel:
-		return a.ctx == b.ctx
+		return a.ctx == b.ctx && a.ctxVals == b.ctxVals
 	case vCtxRef:
 		return a.e == b.e && slices.EqualFunc(a.alts, b.alts, func(x, y value) bool { return x.ctx == y.ctx })
 	case vTimer, vTicker, vTickerC, vStop:
