@@ -234,7 +234,11 @@ func instrument(p *model.Program, key func(Access) string) *instrumented {
 				} else {
 					syncVar[x] = true
 				}
-				k := fmt.Sprintf("%d\x00%d\x00%s", qi, x, key(Access{qi, ti}))
+				// Reads and writes are sites of their own: a read that
+				// has run does not make a later read of another process
+				// race with the writes named alike (an append that may
+				// write a cell in place or only read it to copy it).
+				k := fmt.Sprintf("%d\x00%d\x00%s\x00%t", qi, x, key(Access{qi, ti}), d.write[i])
 				ci, ok := siteOf[k]
 				if !ok {
 					ci = len(in.sites)

@@ -62,3 +62,44 @@ func subscribersInOrder() {
 		panic("second first") // want `^SC: system subscribersInOrder is wrong even under sequential consistency`
 	}
 }
+
+// snapshotWhileGrowing: main reads the first subscriber of a snapshot
+// while a goroutine appends to the slice the snapshot shares: the append
+// writes past the snapshot's length, in place, or reads the elements to
+// move them; it never writes snap[0], so nothing races. (A read and a
+// write of one append were one site of the race check: the append's read
+// of snap[0] lent its conflict to the write it may make elsewhere.)
+//
+//fencecheck:system
+func snapshotWhileGrowing() {
+	var subs []*subscriber
+	subs = append(subs, &subscriber{id: 1})
+	snap := subs
+	done := make(chan bool)
+	go func() {
+		subs = append(subs, &subscriber{id: 2})
+		done <- true
+	}()
+	first := snap[0]
+	<-done
+	if first.id != 1 {
+		panic("the snapshot changed")
+	}
+}
+
+// snapshotWhileGrowingWrite: main writes the snapshot's first element
+// while the goroutine's growth may read it to move it: a race.
+//
+//fencecheck:system
+func snapshotWhileGrowingWrite() {
+	var subs []*subscriber
+	subs = append(subs, &subscriber{id: 1})
+	snap := subs
+	done := make(chan bool)
+	go func() {
+		subs = append(subs, &subscriber{id: 2}) // want `^race: `
+		done <- true
+	}()
+	snap[0] = &subscriber{id: 3}
+	<-done
+}
