@@ -80,6 +80,10 @@ type errSpec struct {
 	// is not nil (if err != nil { all = errors.Join(all, err) }).
 	refs   []*value
 	nonNil []bool
+	// around, for a wrap whose format's only verb is its %w (fmt.Errorf(
+	// "fetch: %w", err)), the text before and after it: the message is
+	// the wrapped error's between them.
+	around *[2]string
 	// refAt is, for each of refs of a join, the number of joins that
 	// precede it among the operands: errors.Join keeps its operands'
 	// order, which errors.As and Unwrap() []error see.
@@ -126,6 +130,11 @@ func (s *system) errorSpec(fn *ssa.Function, c *ssa.CallCommon, args []value, fr
 		if strings.Contains(f, "%w") && !s.wrapSpec(&spec, f, c.Args[1], fr) {
 			return errSpec{}, false
 		}
+		if before, after, ok := onlyWrapVerb(f); ok && spec.wrap {
+			if vals, ok := appendArgs(c.Args[1]); ok && len(vals) == 1 {
+				spec.around = &[2]string{before, after}
+			}
+		}
 		if s.fmtMethodArg(fr, c.Args) != "" {
 			return errSpec{}, false // its message calls the program's own methods
 		}
@@ -163,9 +172,75 @@ func errIface(o *object) value {
 
 // fillError gives o, an object of the type of spec's errors, what spec says.
 func (s *system) fillError(o *object, spec errSpec) {
-	o.boxVal, o.msgMinLen = spec.msg, spec.minLen
+	msg := s.madeMessage(spec)
+	if o.fromHint && len(s.procs) > 0 && (o.boxVal != msg || o.msgMinLen != spec.minLen) {
+		// A read lowered before this call took the round before's.
+		s.heapChange("the message of a made error differs between rounds")
+	}
+	o.boxVal, o.msgMinLen = msg, spec.minLen
 	s.fillTree(o, spec)
 	s.mem[pointer{obj: o, path: []step{{field: 0}}}.key()] = constVal(o.boxVal)
+}
+
+// madeMessage is the message of the error spec describes: for a join,
+// the messages of the errors it holds, one per line, as joinError's Error
+// writes them; for a wrap whose only verb is %w, the format around the
+// wrapped error's; strAny where one of those is not known (an error of
+// the program's own type, whose Error the model does not run here).
+func (s *system) madeMessage(spec errSpec) int64 {
+	if spec.msg != strAny {
+		return spec.msg
+	}
+	text := func(o *object) (string, bool) {
+		if !s.isErrorObj(o) || o.boxVal == strAny {
+			return "", false
+		}
+		return s.stringOf(constVal(o.boxVal))
+	}
+	switch {
+	case spec.join && len(spec.refs) == 0:
+		var msgs []string
+		for _, j := range spec.joins {
+			m, ok := text(j)
+			if !ok {
+				return strAny
+			}
+			msgs = append(msgs, m)
+		}
+		return s.intern(strings.Join(msgs, "\n"))
+	case spec.wrap && spec.around != nil && spec.wraps != nil && len(spec.refs) == 0:
+		if m, ok := text(spec.wraps); ok {
+			return s.intern(spec.around[0] + m + spec.around[1])
+		}
+	}
+	return strAny
+}
+
+// onlyWrapVerb splits format, whose only verb is one plain %w, around it
+// (a %% is a percent sign); ok is false for any other format.
+func onlyWrapVerb(format string) (before, after string, ok bool) {
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", "", false
+		}
+		i++
+		switch {
+		case format[i] == '%':
+			b.WriteByte('%')
+		case format[i] == 'w' && !found:
+			before, found = b.String(), true
+			b.Reset()
+		default:
+			return "", "", false
+		}
+	}
+	return before, b.String(), found
 }
 
 // errorText is the message of the error made by errors.New or fmt.Errorf
@@ -369,23 +444,47 @@ func (p *proc) errorCall(fr *frame, in *ssa.Call, cur int) (next int, ok bool) {
 		if len(recv.objs) == 0 || slices.ContainsFunc(recv.objs, func(o *object) bool { return !s.isErrorObj(o) }) {
 			return cur, false
 		}
-		if len(recv.objs) > maxCases {
+		// One case for each message (the joins of a slice's elements are
+		// many errors of few messages), and one for each refusal.
+		type msgCase struct {
+			objs []*object
+			why  string
+			text model.Expr
+		}
+		var cases []*msgCase
+		byKey := map[string]*msgCase{}
+		for _, o := range recv.objs {
+			c := &msgCase{}
+			if own := s.ownErrorIn(o); own != nil {
+				c.why = ownErrorWhy(own, false)
+			} else {
+				c.text = s.errorText(o).e
+			}
+			k := fmt.Sprintf("%s\x00%v", c.why, c.text)
+			if old := byKey[k]; old != nil {
+				old.objs = append(old.objs, o)
+				continue
+			}
+			c.objs = []*object{o}
+			byKey[k] = c
+			cases = append(cases, c)
+		}
+		if len(cases) > maxCases {
 			s.unsupported(pos, "a method call on an interface value that may hold more than %d values", maxCases)
 		}
 		nilDeref(model.Bin(model.OpEq, recv.e, model.C(0)))
 		r := p.resultReg(fr, in, types.Typ[types.String])
 		join := p.newLoc(pos)
-		for _, o := range recv.objs {
-			g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, recv.e, model.C(s.idOf(o, pos)))), pos, Origin{})
-			if own := s.ownErrorIn(o); own != nil {
-				p.refuseAt(g, ownErrorWhy(own, false), pos)
-				continue
-			}
-			if r < 0 {
+		for _, c := range cases {
+			g := p.emit(cur, model.GuardOp(s.anyOf(recv.e, c.objs, pos)), pos, Origin{})
+			switch {
+			case c.why != "":
+				p.refuseAt(g, c.why, pos)
+			case r < 0:
 				p.emitTo(g, model.GuardOp(model.C(1)), join, pos, Origin{})
-				continue
+			default:
+				p.emitTo(g, model.AssignOp(r, c.text), join, pos, Origin{})
 			}
-			p.emitTo(g, model.AssignOp(r, s.errorText(o).e), join, pos, Origin{})
 		}
 		if r >= 0 {
 			fr.vals[in] = intVal(model.R(r))

@@ -63,6 +63,10 @@ type hintObj struct {
 	// errKey is, for such an error made in a goroutine, what identifies
 	// it across rounds (errwrap.go's errKey), in place of index.
 	errKey string
+	// msg and minLen are, for such an error, its message (the id of an
+	// interned string, stable across rounds: strs) and its least length,
+	// for a read of the message lowered before the call that makes it.
+	msg, minLen int64
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -250,7 +254,8 @@ func (s *system) initHeap(h *heapHint) {
 		if ho.alias != nil {
 			continue
 		}
-		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue, fromHint: true}
+		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue, fromHint: true,
+			boxVal: ho.msg, msgMinLen: ho.minLen}
 		if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
 			s.heap.boxes[boxKey(ho.typ, ho.val)] = o
@@ -754,7 +759,11 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			if o.named {
 				name = o.raw
 			}
-			h.objs = append(h.objs, hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey})
+			ho := hintObj{index: o.id, typ: o.typ, name: name, anon: o.anon, byValue: o.byValue, errKey: o.errKey}
+			if s.isErrorObj(o) {
+				ho.msg, ho.minLen = o.boxVal, o.msgMinLen
+			}
+			h.objs = append(h.objs, ho)
 			src[len(h.objs)-1] = o
 		}
 	}
