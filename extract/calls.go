@@ -494,7 +494,10 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	}
 	ptr := p.pointerArg(args[0], pos)
 	if ptr.obj.owner >= 0 {
-		s.unsupported(pos, "synchronisation on a variable private to one goroutine")
+		if next, ok := p.privateSyncOp(fr, in, fn, k, ptr, pos, cur); ok {
+			return next, true
+		}
+		s.unsupported(pos, "synchronisation on a variable private to one goroutine (its mutex's Lock, Unlock, RLock and RUnlock are modelled)")
 	}
 	if !ptr.dynamic() {
 		return p.syncOp(fr, in, fn, k, ptr, pos, cur)
@@ -511,6 +514,50 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 	})
 	return join, true
+}
+
+// privateSyncOp lowers Lock, Unlock, RLock or RUnlock (kind k, the call
+// in) of the mutex ptr of an object private to the goroutine (an item it
+// made and has not published, which locks itself as ttlcache's do): no
+// other goroutine reaches it, so its state is a register, -1 held, r > 0
+// r readers, 0 free. A lock of a held mutex waits forever, as Go's does;
+// an unlock of a free one is Go's fatal error. ok is false for other
+// operations, and for a mutex at a place chosen at run time.
+func (p *proc) privateSyncOp(fr *frame, in *ssa.Call, fn *ssa.Function, k callKind, ptr pointer, pos token.Pos, cur int) (int, bool) {
+	if ptr.dynamic() {
+		return cur, false
+	}
+	if t, _ := ptr.target(); classify(t) != leafRWMutex {
+		return cur, false
+	}
+	r := p.privateReg(ptr)
+	o, pos := p.callOrigin(fr, in, fn)
+	v, bin := model.R(r), model.Bin
+	guarded := func(cond model.Expr, e model.Expr) int {
+		g := p.emit(cur, model.GuardOp(cond), pos, o)
+		return p.emit(g, model.AssignOp(r, e), pos, o)
+	}
+	// waitForever is the lock of a mutex held otherwise: a wait that no
+	// other goroutine can end (s.foreverVar, as select {}).
+	waitForever := func(held model.Expr) {
+		g := p.emit(cur, model.GuardOp(held), pos, o)
+		p.emit(g, model.ReadEqOp(p.s.foreverVar(), model.C(1)), pos, o)
+	}
+	switch k {
+	case callWLock:
+		waitForever(bin(model.OpNe, v, model.C(0)))
+		return guarded(bin(model.OpEq, v, model.C(0)), model.C(-1)), true
+	case callRLock:
+		waitForever(bin(model.OpLt, v, model.C(0)))
+		return guarded(bin(model.OpGe, v, model.C(0)), bin(model.OpAdd, v, model.C(1))), true
+	case callWUnlock:
+		p.fatal(cur, model.GuardOp(bin(model.OpNe, v, model.C(-1))), "sync: Unlock of unlocked RWMutex", pos, o)
+		return guarded(bin(model.OpEq, v, model.C(-1)), model.C(0)), true
+	case callRUnlock:
+		p.fatal(cur, model.GuardOp(bin(model.OpLe, v, model.C(0))), "sync: RUnlock of unlocked RWMutex", pos, o)
+		return guarded(bin(model.OpGt, v, model.C(0)), bin(model.OpSub, v, model.C(1))), true
+	}
+	return cur, false
 }
 
 // syncOp lowers the call in of a method of sync.Mutex, RWMutex or Once, of

@@ -431,7 +431,10 @@ func (p *proc) storePrivateCtx(ptr pointer, val value, t types.Type, pos token.P
 		if slices.ContainsFunc(p.privCtx[k], func(b value) bool { return b.ctx == a.ctx }) {
 			continue
 		}
-		if p.privCtxRead[k] {
+		if p.privCtxRead[k] && (p.at.fr == nil || p.at.b == nil || inLoop(p.at.fr, p.at.b)) {
+			// Outside loops, a load lowered before this store runs
+			// before it (pond's newPool derives its context from the one
+			// its literal set): only a loop's may run after.
 			s.unsupported(pos, "a variable of type context.Context set, after a load of it, to a context it did not hold before (a loop's back edge)")
 		}
 		p.privCtx[k] = append(p.privCtx[k], a)

@@ -99,3 +99,28 @@ func ownCancelDropped() {
 	<-cancels
 	wg.Wait()
 }
+
+// ownCtxDerivedInField: a goroutine builds an object whose context field
+// the literal sets and the constructor then derives from itself, as
+// github.com/alitto/pond's newPool does (pool.ctx, pool.cancel =
+// context.WithCancelCause(pool.ctx)): the load of the field runs before
+// the store, outside any loop.
+//
+//fencecheck:system
+func ownCtxDerivedInField() {
+	type worker struct {
+		ctx    context.Context
+		cancel context.CancelFunc
+	}
+	stopped := make(chan bool)
+	go func() {
+		w := &worker{ctx: context.Background()}
+		w.ctx, w.cancel = context.WithCancel(w.ctx)
+		w.cancel()
+		<-w.ctx.Done()
+		stopped <- w.ctx.Err() == context.Canceled
+	}()
+	if !<-stopped {
+		panic("the worker's context is not cancelled")
+	}
+}
