@@ -373,6 +373,7 @@ func (s *system) ifaceEqual(x, y value, pos token.Pos) value {
 	}
 	s.refuseBoxCompare(x, y, pos)
 	s.refuseSliceCompare(x, y, pos)
+	s.refuseZeroSizeCompare(x, y, pos)
 	if x.kind != vRef && y.kind != vRef {
 		switch {
 		case x.kind == vNil || y.kind == vNil:

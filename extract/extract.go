@@ -31,8 +31,8 @@
 //   - answers the model does not compute, taken both ways and marked so
 //     that a finding that needs one is confirmed: guess.go.
 //   - pointers and heap objects, and pointers into objects held in
-//     memory: pointers.go, interior.go; fields goroutines only read,
-//     readonly.go.
+//     memory: pointers.go, interior.go, zerosize.go; fields goroutines
+//     only read, readonly.go.
 //   - interfaces and errors: interfaces.go, ifacecells.go, errsent.go,
 //     errorf.go, errwrap.go, errjoin.go, errorsas.go, anyint.go,
 //     anyfloat.go, anyslice.go, anymap.go, valueboxes.go.

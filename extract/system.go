@@ -1269,6 +1269,9 @@ func (s *system) binop(fr *frame, in *ssa.BinOp) value {
 		}
 		return intVal(model.Not(eq.e))
 	}
+	if in.Op == token.EQL || in.Op == token.NEQ {
+		s.refuseZeroSizeCompare(x, y, in.Pos())
+	}
 	if x.kind == vRef || y.kind == vRef {
 		if !isRefLike(x) || !isRefLike(y) {
 			s.unsupported(in.Pos(), "comparing a pointer into an object with a pointer chosen at run time")
