@@ -417,6 +417,9 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if next, ok := p.stringsCallAt(fr, in, fn, args, cur); ok {
+		return next, true
+	}
 	if v, ok := s.formatCall(fr, in.Common(), fn, args); ok {
 		if used(in) {
 			fr.vals[in] = v

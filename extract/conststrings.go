@@ -105,6 +105,80 @@ func (s *system) stringsCall(fn *ssa.Function, args []value) (value, bool) {
 	return constVal(c), true
 }
 
+// stringPredicates are the functions of package strings whose bool result
+// stringsCallAt computes on a string known only at run time.
+var stringPredicates = map[string]bool{
+	"Contains": true, "ContainsAny": true, "ContainsRune": true,
+	"HasPrefix": true, "HasSuffix": true, "EqualFold": true,
+}
+
+// stringsCallAt lowers a predicate of stringPredicates (the call in, of
+// fn on args) one of whose string operands is known only at run time and
+// the others constants (strings.Contains(err.Error(), "timeout") of an
+// error received from a channel): the disjunction, over the interned
+// strings it holds for, of the operand being that string; either answer
+// (a guess) where it may be a string fencecheck does not compute. Strings
+// interned after it ask for another round, as for stringOrder. ok is
+// false for other calls.
+func (p *proc) stringsCallAt(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) (int, bool) {
+	s := p.s
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "strings" || fn.Signature.Recv() != nil || !stringPredicates[fn.Name()] {
+		return cur, false
+	}
+	sf := stringFuncs[fn.Name()]
+	run := -1 // the operand known only at run time
+	strs := make([]string, sf.nStr)
+	for i := range sf.nStr {
+		if str, ok := s.stringOf(args[i]); ok {
+			strs[i] = str
+			continue
+		}
+		if run >= 0 || args[i].kind != vInt || isAnyString(args[i]) {
+			return cur, false
+		}
+		run = i
+	}
+	var n int64
+	if len(args) > sf.nStr {
+		c, ok := args[sf.nStr].constant()
+		if !ok {
+			return cur, false
+		}
+		n = c
+	}
+	if run < 0 {
+		return cur, false
+	}
+	count := int64(len(s.strs)) + 1
+	if !s.heap.lenSplit || count-1 < s.heap.lenStrs {
+		s.heap.lenSplit, s.heap.lenStrs = true, count-1
+	}
+	x := args[run].e
+	var holds model.Expr = model.C(0)
+	for id := range count {
+		strs[run], _ = s.stringOf(constVal(id))
+		if c, _ := sf.f(strs, n); c != 0 {
+			holds = model.Bin(model.OpOr, holds, model.Bin(model.OpEq, x, model.C(id)))
+		}
+	}
+	pos := in.Pos()
+	r := p.resultReg(fr, in, types.Typ[types.Bool])
+	if r < 0 {
+		return cur, true
+	}
+	fr.vals[in] = intVal(model.R(r))
+	join := p.newLoc(pos)
+	var anyE model.Expr = model.C(0)
+	if s.heap.hint.anyStrings {
+		anyE = model.Bin(model.OpEq, x, model.C(strAny))
+		what := "the result of strings." + fn.Name() + " of a string fencecheck does not compute"
+		p.guessAt(p.emit(cur, model.GuardOp(anyE), pos, Origin{}), join, r, GuessBool, pos, what, s.inputsOf(fr, in.Call.Args...))
+	}
+	known := p.emit(cur, model.GuardOp(model.Not(anyE)), pos, Origin{})
+	p.emitTo(known, model.AssignOp(r, holds), join, pos, Origin{})
+	return join, true
+}
+
 // sliceString evaluates str[lo:hi] for a constant string and constant
 // bounds; ok is false when they are out of range: the instruction panics.
 func (s *system) sliceString(fr *frame, in *ssa.Slice, x value) (value, bool) {

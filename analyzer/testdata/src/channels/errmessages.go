@@ -3,6 +3,7 @@ package channels
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The messages of the errors goroutines make: errors.Join's are the
@@ -66,4 +67,37 @@ func joinedMessagesWrong() {
 	if errors.Join(first, <-ch).Error() != "a\nb" {
 		panic("b came first") // want `^SC: system joinedMessagesWrong is wrong even under sequential consistency`
 	}
+}
+
+// A predicate of package strings on a message known only at run time
+// (strings.Contains(err.Error(), "timeout"), as code that cannot use
+// errors.Is tells timeouts apart) holds for the messages it holds for.
+
+var errIOTimeout = errors.New("i/o timeout")
+
+//fencecheck:system
+func messageContains() {
+	ch := make(chan error, 2)
+	go func() { ch <- fmt.Errorf("dial: %w", errIOTimeout) }()
+	go func() { ch <- errors.New("connection refused") }()
+	timeouts := 0
+	for range 2 {
+		if strings.Contains((<-ch).Error(), "timeout") {
+			timeouts++
+		}
+	}
+	if timeouts != 1 {
+		panic("not one timeout")
+	}
+}
+
+//fencecheck:system
+func messageContainsWrong() {
+	ch := make(chan error, 2)
+	go func() { ch <- fmt.Errorf("dial: %w", errIOTimeout) }()
+	go func() { ch <- errors.New("connection refused") }()
+	if !strings.HasPrefix((<-ch).Error(), "dial") {
+		panic("the refusal came first") // want `^SC: system messageContainsWrong is wrong even under sequential consistency`
+	}
+	<-ch
 }
