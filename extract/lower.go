@@ -338,6 +338,10 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		case !back && p.taintedPhi(fr, phi, st, known):
 		case slices.ContainsFunc(known, isNanos):
 			fr.vals[phi] = opaque("nanoseconds of times joined at run time where one is a time loaded from memory and moved again, which memory cannot keep")
+		case back && isChanCell(phi.Type()) && !slices.ContainsFunc(known, func(v value) bool { return v.kind != vNil }):
+			// Its channels come on the back edge only, from a make or
+			// a timer of the loop, which the header cannot name yet.
+			fr.vals[phi] = opaque("a channel variable nil before a loop that sets it to a channel the loop makes (a timer's kept for the next round)")
 		default:
 			what := describe(firstNonInt(known))
 			if x := firstNonInt(known); x.kind == vOpaque && x.uncomputed {
@@ -1141,6 +1145,8 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	if x := s.get(fr, in.X); x.kind == vCondL {
 		fr.vals[in] = x.cond.locker
 		return cur
+	} else if x.kind == vTickerC && x.tick == nil {
+		return p.timerRefLoad(fr, in, x, cur)
 	} else if x.kind == vTickerC {
 		fr.vals[in] = value{kind: vTimer, tick: x.tick}
 		return cur
@@ -1644,7 +1650,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		// first moment anything can reach it (a janitor's ticker).
 		again := inLoop(fr, in.Block())
 		if again && !timerDiesInIteration(in) {
-			s.unsupported(in.Pos(), "a time.%s in a loop of a goroutine that keeps it beyond the iteration (each iteration makes a new one)", fn.Name())
+			return p.pooledTimer(fr, in, fn, cur)
 		}
 		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
 		if fn.Name() == "NewTicker" {
@@ -1697,6 +1703,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	}
 	if len(args) > 0 && args[0].kind == vTicker {
 		return p.tickerCall(fr, in, fn.Name(), args[0].tick, in.Pos(), cur)
+	}
+	if len(args) > 0 && s.timerRef(args[0]) && fn.Signature.Recv() != nil {
+		return p.timerRefCall(fr, in, fn.Name(), args[0], cur)
 	}
 	if next, ok := p.externCall(fr, in, fn, args, cur); ok {
 		return next

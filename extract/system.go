@@ -432,6 +432,9 @@ type system struct {
 	setupReadsClock bool
 	tickers         []*ticker
 	tickStops       []tickStop
+	// timerObjs are the timers of the timer objects a goroutine's loop
+	// makes (timerpool.go).
+	timerObjs map[*object]*ticker
 
 	// pools are the sync.Pools, by the key of their cell (pool.go).
 	pools map[string]*syncPool
@@ -1140,6 +1143,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 	case *ssa.FieldAddr:
 		if c := s.get(fr, in.X); c.kind == vTicker {
 			fr.vals[in] = value{kind: vTickerC, tick: c.tick}
+			return true
+		}
+		if c := s.get(fr, in.X); s.timerRef(c) {
+			fr.vals[in] = timerFieldAddr(c)
 			return true
 		}
 		if c := s.get(fr, in.X); c.kind == vCond {

@@ -90,11 +90,13 @@ func optionalTimerPerWait() {
 	wg.Wait()
 }
 
-// optionalTimerCarried keeps the first iteration's timer for the next:
-// refused, where a run reaches the timer.
+// optionalTimerCarried keeps the first iteration's timer's channel in a
+// variable for the next: the variable's channel comes from the loop's
+// back edge only, which its header cannot name; refused where a run
+// reaches it.
 //
 //fencecheck:system
-func optionalTimerCarried() { // want `^inconclusive: system optionalTimerCarried: a run reaches a time\.NewTimer in a loop of a goroutine that keeps it beyond the iteration`
+func optionalTimerCarried() { // want `^inconclusive: system optionalTimerCarried: a run reaches a channel operation on a channel variable nil before a loop that sets it to a channel the loop makes`
 	work := make(chan int, 2)
 	go func() {
 		var timeout <-chan time.Time

@@ -1,0 +1,84 @@
+package channels
+
+import (
+	"sync"
+	"time"
+)
+
+// A timer a goroutine's loop makes and keeps, as cenkalti/backoff's
+// defaultTimer does: made on the first round and kept in a field, Reset on
+// the others, stopped when the retries end. Each run of the NewTimer takes
+// a timer of its own (one of a pool), which the field points to.
+
+type retryTimer struct{ timer *time.Timer }
+
+func (t *retryTimer) Start(d time.Duration) {
+	if t.timer == nil {
+		t.timer = time.NewTimer(d)
+	} else {
+		t.timer.Reset(d)
+	}
+}
+
+func (t *retryTimer) C() <-chan time.Time { return t.timer.C } // want `^SC: system retryKeptTimerNil is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference`
+
+func (t *retryTimer) Stop() {
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+}
+
+//fencecheck:system
+func retryKeptTimer() {
+	var tries int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := &retryTimer{}
+		defer t.Stop()
+		for range 2 {
+			tries++
+			t.Start(time.Millisecond)
+			<-t.C()
+		}
+	}()
+	wg.Wait()
+	if tries != 2 {
+		panic("not two tries")
+	}
+}
+
+//fencecheck:system
+func retryKeptTimerStopped() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := &retryTimer{}
+		for i := range 2 {
+			t.Start(time.Millisecond)
+			if i == 1 {
+				t.Stop()
+			}
+			<-t.C() // want `^deadlock: go@\d+ and main block forever in <-t\.C\(\) and wg\.Wait\(\)`
+		}
+	}()
+	wg.Wait()
+}
+
+//fencecheck:system
+func retryKeptTimerNil() {
+	done := make(chan bool)
+	go func() {
+		t := &retryTimer{}
+		for i := range 2 {
+			if i == 1 {
+				t.Start(time.Millisecond)
+			}
+			<-t.C() // the first round's timer is nil
+		}
+		done <- true
+	}()
+	<-done
+}

@@ -1,0 +1,144 @@
+package extract
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// Timers a goroutine's loop makes and keeps.
+//
+// A time.NewTimer or NewTicker that a loop of a goroutine runs and whose
+// timer outlives the iteration (a lazy timer in a field, made on the first
+// round and Reset on the others, as cenkalti/backoff's defaultTimer is; a
+// timeout armed on the first round and carried in a variable) is an
+// allocation in a loop: each run takes the next of maxPool timer objects
+// (one more is inconclusive, naming the count), each object a ticker of
+// its own, stopped until the run that makes it arms it. The value is a
+// pointer chosen at run time, kept in variables and fields as pointers
+// are; its Stop and Reset are the chosen timer's, its channel C the
+// chosen timer's channel (a receive from it as from a timer's), and a
+// nil one panics as Go's does.
+
+// pooledTimer lowers the call in of time.NewTimer or NewTicker (fn) in a
+// loop of the goroutine whose timer outlives the iteration.
+func (p *proc) pooledTimer(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	t := deref(in.Type())
+	first := s.newObject("timer", t, nil, -1)
+	objs := s.poolObjects(first, -1, pos)
+	for _, o := range objs {
+		s.tickerOf(o, pos)
+	}
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	arm := func(o *object, at int) int {
+		// Made now: armed from here, as Reset arms a timer.
+		ts := tickStop{p: p, from: at, to: p.newLoc(pos), tick: s.tickerOf(o, pos), pos: pos, reg: -1,
+			origin: Origin{Node: s.chanNode(fr, in, pos)}}
+		s.tickStops = append(s.tickStops, ts)
+		return ts.to
+	}
+	join := p.pickFromPool(objs, r, "time."+fn.Name(), pos, cur, arm)
+	fr.vals[in] = value{kind: vRef, e: model.R(r), objs: objs, typ: in.Type()}
+	return join
+}
+
+// isTimerObj reports whether o is a timer object (pooledTimer): an
+// object of type time.Timer or time.Ticker, which only the model makes.
+func isTimerObj(o *object) bool {
+	return !o.box && !o.byValue && (isNamed(o.typ, "time", "Timer") || isNamed(o.typ, "time", "Ticker"))
+}
+
+// tickerOf returns the ticker of the timer object o, made at its first
+// use in the round: a load of a field that holds it may come before the
+// call that makes it (a lazy timer's Reset lowered before its NewTimer).
+// It is stopped until that call arms it.
+func (s *system) tickerOf(o *object, pos token.Pos) *ticker {
+	if tk := s.timerObjs[o]; tk != nil {
+		return tk
+	}
+	tk := &ticker{name: "timer", once: isNamed(o.typ, "time", "Timer"), stopped: -1, pos: pos, initStopped: true}
+	if !tk.once {
+		tk.name = "ticker"
+	}
+	s.tickers = append(s.tickers, tk)
+	if s.timerObjs == nil {
+		s.timerObjs = map[*object]*ticker{}
+	}
+	s.timerObjs[o] = tk
+	return tk
+}
+
+// timerRef reports whether v is a pointer chosen at run time among timer
+// objects (pooledTimer).
+func (s *system) timerRef(v value) bool {
+	if v.kind != vRef || len(v.objs) == 0 {
+		return false
+	}
+	for _, o := range v.objs {
+		if !isTimerObj(o) {
+			return false
+		}
+	}
+	return true
+}
+
+// timerRefCall lowers the method name (Stop or Reset) of the timer x, a
+// timerRef, called by in: the chosen timer's, through a case split; a nil
+// timer panics.
+func (p *proc) timerRefCall(fr *frame, in *ssa.Call, name string, x value, cur int) int {
+	s := p.s
+	pos := in.Pos()
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(0))), pos, Origin{})
+	p.panicAt(panicSite{loc: g, name: "invalid memory address or nil pointer dereference", pos: pos})
+	r := p.resultReg(fr, in, types.Typ[types.Bool])
+	join := p.newLoc(pos)
+	for _, o := range x.objs {
+		at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(s.idOf(o, pos)))), pos, Origin{})
+		delete(fr.vals, in)
+		end := p.tickerCall(fr, in, name, s.tickerOf(o, pos), pos, at)
+		if v, ok := fr.vals[in]; ok && r >= 0 {
+			end = p.emit(end, model.AssignOp(r, s.asInt(v, pos)), pos, Origin{})
+		} else if r >= 0 {
+			end = p.emit(end, model.AssignOp(r, model.C(0)), pos, Origin{})
+		}
+		p.emitTo(end, model.NopOp(), join, pos, Origin{})
+	}
+	if r >= 0 {
+		fr.vals[in] = intVal(model.R(r))
+	}
+	return join
+}
+
+// timerRefChan is the channel C of the timer x, a timerRef whose address
+// of field C was taken: one of the timers' channels, chosen by x.
+func (s *system) timerRefChan(x value, pos token.Pos) value {
+	var alts []value
+	var pick model.Expr = model.C(0)
+	for k, o := range x.objs {
+		alts = append(alts, value{kind: vTimer, tick: s.tickerOf(o, pos)})
+		pick = model.Bin(model.OpAdd, pick, model.Bin(model.OpMul, model.Bin(model.OpEq, x.e, model.C(s.idOf(o, pos))), model.C(int64(k+1))))
+	}
+	return value{kind: vChanRef, e: pick, alts: alts, timers: true}
+}
+
+// timerRefLoad lowers the load of the channel of a timer chosen at run
+// time (x, the address of its field C): a nil timer panics.
+func (p *proc) timerRefLoad(fr *frame, in *ssa.UnOp, x value, cur int) int {
+	pos := in.Pos()
+	g := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(0))), pos, Origin{})
+	p.panicAt(panicSite{loc: g, name: "invalid memory address or nil pointer dereference", pos: pos})
+	fr.vals[in] = p.s.timerRefChan(x, pos)
+	return p.emit(cur, model.GuardOp(model.Bin(model.OpNe, x.e, model.C(0))), pos, Origin{})
+}
+
+// timerFieldAddr is the address of a field of the timer x, a timerRef: a
+// vTickerC whose objects say which timers.
+func timerFieldAddr(x value) value {
+	return value{kind: vTickerC, e: x.e, objs: x.objs}
+}
