@@ -78,6 +78,9 @@ func (p *proc) chanPhi(fr *frame, phi *ssa.Phi, st *blockState, known []value) b
 			return false
 		}
 	}
+	for _, v := range p.s.hintedPhiTimers(phi) {
+		add(v)
+	}
 	// The edges lowered later may bring what the phis they name hold.
 	seen := map[*ssa.Phi]bool{phi: true}
 	var walk func(*ssa.Phi)

@@ -390,6 +390,9 @@ type ticker struct {
 	// ctx is, for a context.AfterFunc, the context whose cancellation
 	// fires it (nil for a timer of package time).
 	ctx *ctxNode
+	// obj is, for the timer of a timer object (timerpool.go), that
+	// object.
+	obj *object
 }
 
 // A tickFire is the first step of an AfterFunc's process: the timer

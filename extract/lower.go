@@ -277,6 +277,9 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		back := false
 		for _, e := range st.pending {
 			known = append(known, p.s.get(fr, phi.Edges[e.pred]))
+			if isChanCell(phi.Type()) {
+				p.s.noteEdgeTimers(phi, known[len(known)-1])
+			}
 		}
 		for i, pred := range b.Preds {
 			// An edge from a block not lowered yet, or from b itself (a
@@ -390,6 +393,9 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			continue
 		}
 		v := p.s.get(fr, phi.Edges[e.pred])
+		if isChanCell(phi.Type()) {
+			p.s.noteEdgeTimers(phi, v) // a back edge
+		}
 		var x model.Expr
 		if fv := fr.vals[phi]; fv.taint != nil {
 			// A tainted phi (taintedPhi): its integer, and whether the

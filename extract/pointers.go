@@ -71,10 +71,14 @@ type hintObj struct {
 
 // heapHint is what the previous rounds of lowering found out.
 type heapHint struct {
-	objs    []hintObj       // in heap-id order
-	written map[string]bool // keys of pointer cells goroutines write
-	unsafe  []types.Type    // types of objects converted to unsafe.Pointer
-	ifaces  []types.Type    // pointer types converted to interface values
+	// phiTimers are, by the position of a channel variable's phi, the
+	// timer objects whose channels a loop's back edge brought there, by
+	// their positions in objs plus one (timerpool.go).
+	phiTimers map[token.Pos][]int
+	objs      []hintObj       // in heap-id order
+	written   map[string]bool // keys of pointer cells goroutines write
+	unsafe    []types.Type    // types of objects converted to unsafe.Pointer
+	ifaces    []types.Type    // pointer types converted to interface values
 	// splitAt is the instruction of the system function where the setup
 	// ends (the go statement, or the call, that started its first
 	// goroutine), or nil where it ends after the last go statement: the
@@ -178,6 +182,9 @@ type heapState struct {
 	// errKey; keyCount counts the errors made of each key (errwrap.go).
 	keyed    map[string]*object
 	keyCount map[string]int
+	// phiTimers are the timer objects whose channels this round's back
+	// edges brought to channel variables, by the phi's position.
+	phiTimers map[token.Pos][]*object
 	// loopMade are the errors of loops' joins and wraps made this round,
 	// by key: one for each case, however often the call is lowered.
 	loopMade map[string]*object
@@ -769,6 +776,23 @@ func (s *system) finishHeap(complete bool) *heapHint {
 	}
 	s.hintErrorTrees(h, src)
 	h.sent, h.sentKnown = s.nextSent(at), complete || s.heap.hint.sentKnown
+	h.phiTimers = map[token.Pos][]int{}
+	for pos, ks := range s.heap.hint.phiTimers {
+		for _, k := range ks {
+			if k > 0 && k <= len(s.heap.heap) {
+				if i := at[s.heap.heap[k-1]]; i > 0 && !slices.Contains(h.phiTimers[pos], i) {
+					h.phiTimers[pos] = append(h.phiTimers[pos], i)
+				}
+			}
+		}
+	}
+	for pos, objs := range s.heap.phiTimers {
+		for _, o := range objs {
+			if i := at[o]; i > 0 && !slices.Contains(h.phiTimers[pos], i) {
+				h.phiTimers[pos] = append(h.phiTimers[pos], i)
+			}
+		}
+	}
 	return h
 }
 

@@ -3,6 +3,7 @@ package extract
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -62,7 +63,7 @@ func (s *system) tickerOf(o *object, pos token.Pos) *ticker {
 	if tk := s.timerObjs[o]; tk != nil {
 		return tk
 	}
-	tk := &ticker{name: "timer", once: isNamed(o.typ, "time", "Timer"), stopped: -1, pos: pos, initStopped: true}
+	tk := &ticker{name: "timer", once: isNamed(o.typ, "time", "Timer"), stopped: -1, pos: pos, initStopped: true, obj: o}
 	if !tk.once {
 		tk.name = "ticker"
 	}
@@ -141,4 +142,64 @@ func (p *proc) timerRefLoad(fr *frame, in *ssa.UnOp, x value, cur int) int {
 // vTickerC whose objects say which timers.
 func timerFieldAddr(x value) value {
 	return value{kind: vTickerC, e: x.e, objs: x.objs}
+}
+
+// noteEdgeTimers records the timer objects whose channels v, brought to
+// the channel variable phi by an edge, holds: a loop's back edge brings
+// the channel of a timer the loop makes (a timeout armed on the first
+// round and kept), which the phi, lowered before the loop's body, lists
+// from the next round on.
+func (s *system) noteEdgeTimers(phi *ssa.Phi, v value) {
+	var ticks []*ticker
+	switch v.kind {
+	case vTimer:
+		ticks = append(ticks, v.tick)
+	case vChanRef:
+		for _, a := range v.alts {
+			if a.kind == vTimer {
+				ticks = append(ticks, a.tick)
+			}
+		}
+	}
+	// The phis this one flows into (a loop's header, through the join of
+	// an if that sets the variable on the first round) hold it too.
+	phis := []*ssa.Phi{phi}
+	for i := 0; i < len(phis); i++ {
+		for _, r := range *phis[i].Referrers() {
+			if q, ok := r.(*ssa.Phi); ok && !slices.Contains(phis, q) {
+				phis = append(phis, q)
+			}
+		}
+	}
+	for _, t := range ticks {
+		if t == nil || t.obj == nil {
+			continue
+		}
+		for _, q := range phis {
+			if s.heap.phiTimers == nil {
+				s.heap.phiTimers = map[token.Pos][]*object{}
+			}
+			if !slices.Contains(s.heap.phiTimers[q.Pos()], t.obj) {
+				s.heap.phiTimers[q.Pos()] = append(s.heap.phiTimers[q.Pos()], t.obj)
+			}
+			if !slices.Contains(s.heap.hint.phiTimers[q.Pos()], 0) && !slices.ContainsFunc(s.hintedPhiTimers(q), func(a value) bool { return a.tick == t }) {
+				s.heapChange("a loop's channel variable gets the channel of a timer the loop makes")
+			}
+		}
+	}
+}
+
+// hintedPhiTimers are the channels of the timer objects the rounds before
+// found a back edge bringing to the channel variable phi.
+func (s *system) hintedPhiTimers(phi *ssa.Phi) []value {
+	var out []value
+	for _, k := range s.heap.hint.phiTimers[phi.Pos()] {
+		if k <= 0 || k > len(s.heap.heap) {
+			continue
+		}
+		if o := s.heap.heap[k-1]; isTimerObj(o) {
+			out = append(out, value{kind: vTimer, tick: s.tickerOf(o, phi.Pos())})
+		}
+	}
+	return out
 }

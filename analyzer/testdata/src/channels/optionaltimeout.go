@@ -91,12 +91,12 @@ func optionalTimerPerWait() {
 }
 
 // optionalTimerCarried keeps the first iteration's timer's channel in a
-// variable for the next: the variable's channel comes from the loop's
-// back edge only, which its header cannot name; refused where a run
-// reaches it.
+// variable for the next: the timer is one the loop makes, and the loop's
+// header learns its channel from the back edge, over the rounds of
+// lowering. Both receives find an element or the timeout.
 //
 //fencecheck:system
-func optionalTimerCarried() { // want `^inconclusive: system optionalTimerCarried: a run reaches a channel operation on a channel variable nil before a loop that sets it to a channel the loop makes`
+func optionalTimerCarried() {
 	work := make(chan int, 2)
 	go func() {
 		var timeout <-chan time.Time
@@ -113,4 +113,35 @@ func optionalTimerCarried() { // want `^inconclusive: system optionalTimerCarrie
 	}()
 	work <- 1
 	work <- 2
+}
+
+// optionalTimerCarriedQuits: the worker quits at the carried timeout,
+// and the sender of the second element blocks for ever.
+//
+//fencecheck:system
+func optionalTimerCarriedQuits() {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		var timeout <-chan time.Time
+		for i := 0; i < 2; i++ {
+			if i == 0 {
+				t := time.NewTimer(time.Second)
+				timeout = t.C
+			}
+			select {
+			case <-work:
+			case <-timeout:
+				return
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		work <- 1 // want `^deadlock: go@\d+ and main block forever in work <- 1 and wg\.Wait\(\)`
+		work <- 2
+	}()
+	wg.Wait()
 }
