@@ -439,6 +439,11 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	if fn == s.x.joinTooLong && fn != nil {
 		return p.refuseAt(cur, joinTooLongWhy, pos), true
 	}
+	if isTimerMethod(fn) && len(args) > 0 && args[0].kind == vNil {
+		// (*time.Timer)(nil).Stop(): Go dereferences the timer.
+		p.panicAt(panicSite{loc: cur, name: "invalid memory address or nil pointer dereference", pos: pos})
+		return -1, true
+	}
 	if next, ok := p.errorsAs(fr, in, fn, args, cur); ok {
 		return next, true
 	}

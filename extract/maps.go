@@ -294,6 +294,9 @@ func (s *system) keyCellExpr(t types.Type, v value, pos token.Pos) model.Expr {
 			s.unsupported(pos, "an interface map key that may hold a string fencecheck does not compute")
 		}
 		s.refuseLoopError(v, pos) // its identity is the key
+		if mayNameZeroSize(v) {
+			s.unsupported(pos, "a map key that may be a pointer to a zero-size variable (Go may or may not make two distinct ones equal: gc gives every one that escapes one address)")
+		}
 		return s.refExpr(v, pos)
 	}
 	if isString(t) && isAnyString(v) {

@@ -749,6 +749,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if f.fn == s.x.joinTooLong && f.fn != nil {
 		s.unsupported(pos, "%s", joinTooLongWhy)
 	}
+	if isTimerMethod(f.fn) && len(args) > 0 && args[0].kind == vNil {
+		s.goPanic(pos, "invalid memory address or nil pointer dereference")
+	}
 	if v, ok := s.setupExternCall(fr, c, f.fn, args, pos, spawns); ok {
 		return v
 	}

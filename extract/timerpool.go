@@ -203,3 +203,13 @@ func (s *system) hintedPhiTimers(phi *ssa.Phi) []value {
 	}
 	return out
 }
+
+// isTimerMethod reports whether fn is a method of *time.Timer or
+// *time.Ticker.
+func isTimerMethod(fn *ssa.Function) bool {
+	if fn == nil || fn.Signature.Recv() == nil {
+		return false
+	}
+	t := deref(fn.Signature.Recv().Type())
+	return isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker")
+}

@@ -82,3 +82,31 @@ func retryKeptTimerNil() {
 	}()
 	<-done
 }
+
+// stopNilTimer: Stop of a nil *time.Timer dereferences it, as Go does
+// (was taken for a call that does nothing).
+//
+//fencecheck:system
+func stopNilTimer() {
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		var t *time.Timer
+		t.Stop() // want `^SC: system stopNilTimer is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference`
+	}()
+	<-done
+}
+
+// resetMissingTimer: a timer looked up under a key never stored is nil.
+//
+//fencecheck:system
+func resetMissingTimer() {
+	timers := map[int]*time.Timer{}
+	for i := range 2 {
+		timers[i] = time.NewTimer(time.Millisecond)
+	}
+	done := make(chan bool)
+	go func() { done <- true }()
+	timers[2].Reset(time.Millisecond) // want `^SC: system resetMissingTimer is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference`
+	<-done
+}

@@ -26,3 +26,15 @@ func zeroSizeItself() {
 		panic("a token is not itself")
 	}
 }
+
+//fencecheck:system
+func zeroSizeKeys() { // want `^inconclusive: system zeroSizeKeys: a run reaches a map key that may be a pointer to a zero-size variable`
+	tokens := make(chan *token, 2)
+	go func() { tokens <- new(token) }()
+	go func() { tokens <- new(token) }()
+	a, b := <-tokens, <-tokens
+	seen := map[*token]bool{a: true}
+	if seen[b] {
+		panic("two tokens are one key")
+	}
+}
