@@ -184,17 +184,12 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		s.chans = append(s.chans, ch)
 		s.timers = append(s.timers, ch)
 		return value{kind: vChan, ch: ch}, true
-	case "time.NewTimer":
-		t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
-		s.tickers = append(s.tickers, t)
-		return value{kind: vTicker, tick: t}, true
-	case "time.Tick", "time.NewTicker":
+	case "time.NewTimer", "time.NewTicker":
+		return value{kind: vTicker, tick: s.madeTimer(fn.Signature.Results().At(0).Type(), pos)}, true
+	case "time.Tick":
 		t := &ticker{name: "ticker", stopped: -1, pos: pos}
 		s.tickers = append(s.tickers, t)
-		if fn.Name() == "Tick" {
-			return value{kind: vTimer, tick: t}, true
-		}
-		return value{kind: vTicker, tick: t}, true
+		return value{kind: vTimer, tick: t}, true
 	}
 	return value{}, false
 }

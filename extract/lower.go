@@ -1658,6 +1658,10 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 		if again && !timerDiesInIteration(in) {
 			return p.pooledTimer(fr, in, fn, cur)
 		}
+		if !again {
+			fr.vals[in] = value{kind: vTicker, tick: s.madeTimer(in.Type(), in.Pos())}
+			return cur
+		}
 		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
 		if fn.Name() == "NewTicker" {
 			t.name, t.once = "ticker", false

@@ -424,6 +424,11 @@ func (s *system) refExpr(v value, pos token.Pos) model.Expr {
 		if c, ok := v.constant(); ok && c == 0 {
 			return model.C(0)
 		}
+	case vTicker:
+		if v.tick.obj != nil {
+			// A timer made once, kept in memory or sent (timerpool.go).
+			return model.C(s.idOf(v.tick.obj, pos))
+		}
 	}
 	s.unsupported(pos, "%s where a pointer is expected", describe(v))
 	return nil

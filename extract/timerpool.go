@@ -213,3 +213,15 @@ func isTimerMethod(fn *ssa.Function) bool {
 	t := deref(fn.Signature.Recv().Type())
 	return isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker")
 }
+
+// madeTimer returns the timer of a time.NewTimer or NewTicker (of result
+// type t, at pos) that runs once: the ticker of a timer object made there,
+// armed from its creation, so that a timer kept in memory or sent on a
+// channel is a pointer like a pooled one (refExpr), and its loads name the
+// same ticker (tickerOf) even when lowered before the call.
+func (s *system) madeTimer(t types.Type, pos token.Pos) *ticker {
+	o := s.newObject("timer", deref(t), nil, -1)
+	tk := s.tickerOf(o, pos)
+	tk.pos, tk.initStopped = pos, false
+	return tk
+}

@@ -110,3 +110,43 @@ func resetMissingTimer() {
 	timers[2].Reset(time.Millisecond) // want `^SC: system resetMissingTimer is wrong even under sequential consistency: the bad state invalid memory address or nil pointer dereference`
 	<-done
 }
+
+// timerHandedOver: the set-up sends a timer to a goroutine that stops it,
+// while another waits on its channel: the wait may never end.
+//
+//fencecheck:system
+func timerHandedOver() {
+	timers := make(chan *time.Timer, 1)
+	done := make(chan bool)
+	t := time.NewTimer(time.Millisecond)
+	timers <- t
+	go func() {
+		(<-timers).Stop()
+	}()
+	go func() {
+		<-t.C // want `^deadlock: go@\d+ and main block forever in <-t\.C and <-done`
+		done <- true
+	}()
+	<-done
+}
+
+//fencecheck:system
+func timerHandedOverQuit() {
+	timers := make(chan *time.Timer, 1)
+	quit := make(chan struct{})
+	done := make(chan bool)
+	t := time.NewTimer(time.Millisecond)
+	timers <- t
+	go func() {
+		(<-timers).Stop()
+		close(quit)
+	}()
+	go func() {
+		select {
+		case <-t.C:
+		case <-quit:
+		}
+		done <- true
+	}()
+	<-done
+}
