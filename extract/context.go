@@ -185,8 +185,14 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		s.timers = append(s.timers, ch)
 		return value{kind: vChan, ch: ch}, true
 	case "time.NewTimer", "time.NewTicker":
+		if d, ok := args[0].constant(); ok && d <= 0 && fn.Name() == "NewTicker" {
+			s.goPanic(pos, "non-positive interval for NewTicker")
+		}
 		return value{kind: vTicker, tick: s.madeTimer(fn.Signature.Results().At(0).Type(), pos)}, true
 	case "time.Tick":
+		if d, ok := args[0].constant(); ok && d <= 0 {
+			return value{kind: vNil}, true // Go's is nil
+		}
 		t := &ticker{name: "ticker", stopped: -1, pos: pos}
 		s.tickers = append(s.tickers, t)
 		return value{kind: vTimer, tick: t}, true
@@ -485,6 +491,13 @@ func chanDiesInIteration(v ssa.Value, seen map[ssa.Value]bool) bool {
 func (p *proc) tickerCall(fr *frame, in *ssa.Call, name string, t *ticker, pos token.Pos, cur int) int {
 	if name != "Stop" && name != "Reset" {
 		p.s.unsupported(pos, "(*time.Ticker).%s", name)
+	}
+	if name == "Reset" && !t.once && in != nil && len(in.Call.Args) > 0 {
+		// Go panics on an interval not above 0.
+		d := p.s.get(fr, in.Call.Args[len(in.Call.Args)-1])
+		if cur = p.positiveInterval(d, "Ticker.Reset", pos, cur); cur < 0 {
+			return cur
+		}
 	}
 	ts := tickStop{p: p, from: cur, to: p.newLoc(pos), tick: t, stop: name == "Stop", pos: pos, reg: -1}
 	if in != nil {

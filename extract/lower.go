@@ -1647,9 +1647,19 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
 		// A fresh timer for each call: a channel a receive from is ready at
-		// a moment that may be any.
+		// a moment that may be any. time.Tick of a duration not above 0
+		// is nil.
 		fr.vals[in] = value{kind: vTimer}
+		if d, ok := args[0].constant(); ok && d <= 0 && isTimeFunc(fn, "Tick") {
+			fr.vals[in] = value{kind: vNil}
+		}
 		return cur
+	}
+	if isTimeFunc(fn, "NewTicker") {
+		// Go panics on an interval not above 0.
+		if cur = p.positiveInterval(args[0], "NewTicker", in.Pos(), cur); cur < 0 {
+			return cur
+		}
 	}
 	if isTimeFunc(fn, "NewTimer") || isTimeFunc(fn, "NewTicker") {
 		// Made once, like a channel: armed from its creation, which is the

@@ -67,6 +67,8 @@ type hintObj struct {
 	// interned string, stable across rounds: strs) and its least length,
 	// for a read of the message lowered before the call that makes it.
 	msg, minLen int64
+	// timer marks a timer object (timerpool.go).
+	timer bool
 }
 
 // heapHint is what the previous rounds of lowering found out.
@@ -261,7 +263,7 @@ func (s *system) initHeap(h *heapHint) {
 		if ho.alias != nil {
 			continue
 		}
-		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue, fromHint: true,
+		o := &object{id: ho.index, seq: unallocated, name: ho.name, typ: ho.typ, owner: -1, anon: ho.anon, byValue: ho.byValue, fromHint: true, timer: ho.timer,
 			boxVal: ho.msg, msgMinLen: ho.minLen}
 		if ho.box {
 			o = newBox(ho.typ, ho.val, ho.name)
@@ -775,6 +777,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 			if s.isErrorObj(o) {
 				ho.msg, ho.minLen = o.boxVal, o.msgMinLen
 			}
+			ho.timer = o.timer
 			h.objs = append(h.objs, ho)
 			src[len(h.objs)-1] = o
 		}

@@ -697,6 +697,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 		case "Stop":
 			args[0].tick.initStopped = true
 		case "Reset":
+			if d, ok := args[1].constant(); ok && d <= 0 && !args[0].tick.once {
+				s.goPanic(pos, "non-positive interval for Ticker.Reset")
+			}
 			args[0].tick.initStopped = false
 		}
 		if args[0].tick.once {

@@ -33,6 +33,7 @@ func (p *proc) pooledTimer(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 	first := s.newObject("timer", t, nil, -1)
 	objs := s.poolObjects(first, -1, pos)
 	for _, o := range objs {
+		o.timer = true
 		s.tickerOf(o, pos)
 	}
 	r := p.newReg(p.regName(fr, in), in.Type())
@@ -49,10 +50,11 @@ func (p *proc) pooledTimer(fr *frame, in *ssa.Call, fn *ssa.Function, cur int) i
 	return join
 }
 
-// isTimerObj reports whether o is a timer object (pooledTimer): an
-// object of type time.Timer or time.Ticker, which only the model makes.
+// isTimerObj reports whether o is a timer object (pooledTimer,
+// madeTimer), not a time.Timer the program made itself (whose Stop
+// panics, as an uninitialised timer's does).
 func isTimerObj(o *object) bool {
-	return !o.box && !o.byValue && (isNamed(o.typ, "time", "Timer") || isNamed(o.typ, "time", "Ticker"))
+	return o.timer
 }
 
 // tickerOf returns the ticker of the timer object o, made at its first
@@ -103,6 +105,9 @@ func (p *proc) timerRefCall(fr *frame, in *ssa.Call, name string, x value, cur i
 		at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(s.idOf(o, pos)))), pos, Origin{})
 		delete(fr.vals, in)
 		end := p.tickerCall(fr, in, name, s.tickerOf(o, pos), pos, at)
+		if end < 0 {
+			continue // Go's panic (Ticker.Reset of an interval not above 0)
+		}
 		if v, ok := fr.vals[in]; ok && r >= 0 {
 			end = p.emit(end, model.AssignOp(r, s.asInt(v, pos)), pos, Origin{})
 		} else if r >= 0 {
@@ -221,7 +226,29 @@ func isTimerMethod(fn *ssa.Function) bool {
 // same ticker (tickerOf) even when lowered before the call.
 func (s *system) madeTimer(t types.Type, pos token.Pos) *ticker {
 	o := s.newObject("timer", deref(t), nil, -1)
+	o.timer = true
 	tk := s.tickerOf(o, pos)
 	tk.pos, tk.initStopped = pos, false
 	return tk
+}
+
+// positiveInterval emits, from cur, Go's panic of what (NewTicker,
+// Ticker.Reset) on the interval d not above 0: at once for a constant, by
+// a case split for an integer known only at run time. It returns where a
+// positive interval goes on, -1 when none does.
+func (p *proc) positiveInterval(d value, what string, pos token.Pos, cur int) int {
+	msg := "non-positive interval for " + what
+	if c, ok := d.constant(); ok {
+		if c <= 0 {
+			p.panicAt(panicSite{loc: cur, name: msg, pos: pos})
+			return -1
+		}
+		return cur
+	}
+	if d.kind != vInt || d.clock != nil || d.e == nil {
+		return cur // a duration the clock keeps: not compared here
+	}
+	bad := p.emit(cur, model.GuardOp(model.Bin(model.OpLe, d.e, model.C(0))), pos, Origin{})
+	p.panicAt(panicSite{loc: bad, name: msg, pos: pos})
+	return p.emit(cur, model.GuardOp(model.Bin(model.OpGt, d.e, model.C(0))), pos, Origin{})
 }

@@ -274,6 +274,9 @@ type object struct {
 	// fromHint marks an object the round before reserved (initHeap),
 	// which holds the tree of errors that round gave it.
 	fromHint bool
+	// timer marks a timer object, which time.NewTimer or NewTicker made
+	// (timerpool.go); a time.Timer the program makes itself is not one.
+	timer bool
 	// byValue marks the box of an interface value holding a struct, an
 	// array, a function or a channel (anyvals.go): its dynamic type is typ
 	// and its cells hold the payload, written once when it is made.

@@ -150,3 +150,50 @@ func timerHandedOverQuit() {
 	}()
 	<-done
 }
+
+// tickerZeroInterval: Go panics on a ticker's interval not above 0, the
+// duration a goroutine read before the other set it.
+//
+//fencecheck:system
+func tickerZeroInterval() {
+	var mu sync.Mutex
+	ms := 0
+	done := make(chan bool)
+	go func() {
+		mu.Lock()
+		ms = 1
+		mu.Unlock()
+		done <- true
+	}()
+	mu.Lock()
+	d := time.Duration(ms) * time.Millisecond
+	mu.Unlock()
+	tk := time.NewTicker(d) // want `^SC: system tickerZeroInterval is wrong even under sequential consistency: the bad state non-positive interval for NewTicker`
+	<-done
+	tk.Stop()
+}
+
+// tickZero: time.Tick of 0 is nil, a receive from it waits for ever.
+//
+//fencecheck:system
+func tickZero() {
+	done := make(chan bool, 1)
+	go func() { done <- true }()
+	<-done
+	<-time.Tick(0) // want `^deadlock: main blocks forever in <-time\.Tick\(0\)`
+}
+
+// zeroTimerStopped: a time.Timer the program made itself is no timer
+// (Go's Stop panics on it): refused where a run reaches it.
+//
+//fencecheck:system
+func zeroTimerStopped() { // want `^inconclusive: system zeroTimerStopped: a run reaches passing a value of type \*time\.Timer`
+	timers := make(chan *time.Timer, 1)
+	done := make(chan bool)
+	go func() {
+		(<-timers).Stop()
+		done <- true
+	}()
+	timers <- new(time.Timer)
+	<-done
+}
