@@ -310,6 +310,9 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 		}
 		return s.errorsIs(args[0], args[1], pos), true
 	}
+	if isErrorsFunc(fn, "errors", "Unwrap") {
+		return s.errorsUnwrap(args[0], pos)
+	}
 	spec, ok := s.errorSpec(fn, c, args, fr)
 	if !ok || len(spec.refs) > 0 {
 		return value{}, false
@@ -318,6 +321,51 @@ func (s *system) errorsCall(fn *ssa.Function, c *ssa.CallCommon, args []value, p
 		return value{kind: vNil}, true
 	}
 	return s.newError(spec), true
+}
+
+// errorsUnwrap computes errors.Unwrap(err): what a wrap (fmt.Errorf's %w)
+// wraps; nil for an errors.New error, a join (whose Unwrap gives a
+// slice) and an error of the program's own without an Unwrap method. One
+// with such a method is refused (the model does not call it here); ok is
+// false for an err the model does not compute.
+func (s *system) errorsUnwrap(err value, pos token.Pos) (value, bool) {
+	unwrapOf := func(o *object) *object {
+		if s.isErrorObj(o) {
+			return o.wraps
+		}
+		if types.NewMethodSet(dynType(o)).Lookup(nil, "Unwrap") != nil {
+			s.unsupported(pos, "errors.Unwrap of an error of type %s, which has a method Unwrap", dynType(o))
+		}
+		return nil
+	}
+	switch err.kind {
+	case vNil:
+		return value{kind: vNil}, true
+	case vIface:
+		o, ok := s.wrapped(err)
+		if !ok || o == nil {
+			return value{}, false
+		}
+		if w := unwrapOf(o); w != nil {
+			return errIface(w), true
+		}
+		return value{kind: vNil}, true
+	case vRef:
+		var e model.Expr = model.C(0)
+		var objs []*object
+		for _, o := range err.objs {
+			w := unwrapOf(o)
+			if w == nil {
+				continue
+			}
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, model.Bin(model.OpEq, err.e, model.C(s.idOf(o, pos))), model.C(s.idOf(w, pos))))
+			if !slices.Contains(objs, w) {
+				objs = append(objs, w)
+			}
+		}
+		return value{kind: vRef, e: e, objs: objs, typ: errorType}, true
+	}
+	return value{}, false
 }
 
 // errorsIs computes errors.Is(err, target) when it is an identity test

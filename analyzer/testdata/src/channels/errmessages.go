@@ -101,3 +101,29 @@ func messageContainsWrong() {
 	}
 	<-ch
 }
+
+// errors.Unwrap gives what a wrap wraps, and nil for a join (whose Unwrap
+// gives a slice) and for errors.New's errors.
+
+//fencecheck:system
+func unwrapReceived() {
+	ch := make(chan error, 2)
+	go func() { ch <- fmt.Errorf("fetch: %w", errIOTimeout) }()
+	go func() { ch <- errors.Join(errIOTimeout) }()
+	for range 2 {
+		if u := errors.Unwrap(<-ch); u != nil && u != errIOTimeout {
+			panic("not what the wrap wraps")
+		}
+	}
+}
+
+//fencecheck:system
+func unwrapReceivedWrong() {
+	ch := make(chan error, 2)
+	go func() { ch <- fmt.Errorf("fetch: %w", errIOTimeout) }()
+	go func() { ch <- errors.Join(errIOTimeout) }()
+	if errors.Unwrap(<-ch) != errIOTimeout {
+		panic("the join came first") // want `^SC: system unwrapReceivedWrong is wrong even under sequential consistency`
+	}
+	<-ch
+}
