@@ -3,6 +3,8 @@ package extract
 import (
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // context.WithValue.
@@ -22,6 +24,16 @@ import (
 type ctxValue struct {
 	key, val value
 	next     *ctxValue
+}
+
+// argValues returns the values of the arguments of c in frame fr (of an
+// interface method call, without the receiver).
+func (s *system) argValues(fr *frame, c *ssa.CallCommon) []value {
+	var args []value
+	for _, a := range c.Args {
+		args = append(args, s.get(fr, a))
+	}
+	return args
 }
 
 // ctxValsOf returns the pairs the context v carries.

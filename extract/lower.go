@@ -1340,11 +1340,7 @@ func (p *proc) call(fr *frame, in *ssa.Call, cur int) int {
 			if c.Method.Name() == "Err" {
 				return p.ctxErr(fr, in, recv.ctx, cur)
 			}
-			var args []value
-			for _, a := range c.Args {
-				args = append(args, s.get(fr, a))
-			}
-			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), args, pos)
+			fr.vals[in] = s.ctxMethod(recv, c.Method.Name(), s.argValues(fr, c), pos)
 			return cur
 		}
 	}

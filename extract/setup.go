@@ -644,11 +644,7 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if c.IsInvoke() {
 		recv := s.get(fr, c.Value)
 		if recv.kind == vCtx {
-			var args []value
-			for _, a := range c.Args {
-				args = append(args, s.get(fr, a))
-			}
-			return s.ctxMethod(recv, c.Method.Name(), args, pos)
+			return s.ctxMethod(recv, c.Method.Name(), s.argValues(fr, c), pos)
 		}
 		if pl := recv.env; recv.kind == vIface && c.Method.Name() == "Error" && len(pl) == 1 && pl[0].kind == vPtr && s.isErrorObj(pl[0].ptr.obj) {
 			if own := s.ownErrorIn(pl[0].ptr.obj); own != nil {

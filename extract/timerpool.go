@@ -166,6 +166,10 @@ func (s *system) noteEdgeTimers(phi *ssa.Phi, v value) {
 			}
 		}
 	}
+	ticks = slices.DeleteFunc(ticks, func(t *ticker) bool { return t == nil || t.obj == nil })
+	if len(ticks) == 0 {
+		return
+	}
 	// The phis this one flows into (a loop's header, through the join of
 	// an if that sets the variable on the first round) hold it too.
 	phis := []*ssa.Phi{phi}
@@ -177,9 +181,6 @@ func (s *system) noteEdgeTimers(phi *ssa.Phi, v value) {
 		}
 	}
 	for _, t := range ticks {
-		if t == nil || t.obj == nil {
-			continue
-		}
 		for _, q := range phis {
 			if s.heap.phiTimers == nil {
 				s.heap.phiTimers = map[token.Pos][]*object{}
@@ -187,7 +188,7 @@ func (s *system) noteEdgeTimers(phi *ssa.Phi, v value) {
 			if !slices.Contains(s.heap.phiTimers[q.Pos()], t.obj) {
 				s.heap.phiTimers[q.Pos()] = append(s.heap.phiTimers[q.Pos()], t.obj)
 			}
-			if !slices.Contains(s.heap.hint.phiTimers[q.Pos()], 0) && !slices.ContainsFunc(s.hintedPhiTimers(q), func(a value) bool { return a.tick == t }) {
+			if !slices.ContainsFunc(s.hintedPhiTimers(q), func(a value) bool { return a.tick == t }) {
 				s.heapChange("a loop's channel variable gets the channel of a timer the loop makes")
 			}
 		}
