@@ -181,6 +181,9 @@ func (s *system) noteEdgeTimers(phi *ssa.Phi, v value) {
 		}
 	}
 	for _, t := range ticks {
+		// The hint names the timer by its heap id: a timer made once and
+		// kept only in variables has none yet.
+		s.idOf(t.obj, phi.Pos())
 		for _, q := range phis {
 			if s.heap.phiTimers == nil {
 				s.heap.phiTimers = map[token.Pos][]*object{}

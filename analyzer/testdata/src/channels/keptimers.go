@@ -197,3 +197,73 @@ func zeroTimerStopped() { // want `^inconclusive: system zeroTimerStopped: a run
 	timers <- new(time.Timer)
 	<-done
 }
+
+// idlePool's dispatcher follows gammazero/workerpool's dispatch: an idle
+// timer made before the loop (none when the timeout is 0), its channel in
+// a variable the select waits on, Reset each time it fires.
+type idlePool struct {
+	tasks   chan int
+	stopped chan struct{}
+	last    int
+	idled   bool
+}
+
+func (p *idlePool) dispatch(idleTimeout time.Duration) {
+	defer close(p.stopped)
+	var idleTO <-chan time.Time
+	var timeout *time.Timer
+	if idleTimeout > 0 {
+		timeout = time.NewTimer(idleTimeout)
+		defer timeout.Stop()
+		idleTO = timeout.C
+	}
+	idle := false
+	for {
+		select { // want `^deadlock: dispatch\(0\) and main block forever in select and <-p\.stopped \(system idleTimerNone\)`
+		case t, ok := <-p.tasks:
+			if !ok {
+				return
+			}
+			p.last = t
+			idle = false
+		case <-idleTO:
+			if idle {
+				p.idled = true
+			}
+			idle = true
+			timeout.Reset(idleTimeout)
+		}
+	}
+}
+
+//fencecheck:system
+func idleTimerBeforeLoop() {
+	p := &idlePool{tasks: make(chan int), stopped: make(chan struct{})}
+	go p.dispatch(2 * time.Second)
+	p.tasks <- 1
+	close(p.tasks)
+	<-p.stopped
+	if p.last != 1 {
+		panic("a task was lost")
+	}
+}
+
+//fencecheck:system
+func idleTimerNeverIdle() {
+	p := &idlePool{tasks: make(chan int), stopped: make(chan struct{})}
+	go p.dispatch(2 * time.Second)
+	p.tasks <- 1
+	close(p.tasks)
+	<-p.stopped
+	if p.idled {
+		panic("the pool was idle twice") // want `^SC: system idleTimerNeverIdle is wrong even under sequential consistency: the panic is reached here`
+	}
+}
+
+//fencecheck:system
+func idleTimerNone() {
+	p := &idlePool{tasks: make(chan int), stopped: make(chan struct{})}
+	go p.dispatch(0)
+	p.tasks <- 1
+	<-p.stopped
+}
