@@ -61,7 +61,10 @@ import (
 // per run of it, or one of maxPool in a loop. A slice grown and stored in
 // a loop (refused where a run reaches the store) still tells the next
 // round that the cell holds grown slices, so that the loads of a
-// goroutine appending to the cell in a loop get there.
+// goroutine appending to the cell in a loop get there. The set-up's empty
+// window without room in such a cell (make([]T, 0), []T{}) is a grown
+// slice of length 0 with no room (sliceHdr.empty): its word stays its
+// own shape's, it is not nil, and an append to it always grows.
 
 // sliceWordBits is the width of the length in a header's word.
 const sliceWordBits = sliceBoxBits
@@ -202,7 +205,27 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 		// nil stays 0 (its length is 0 too).
 		base = model.Bin(model.OpMul, model.Not(v.sl.null), base)
 	}
-	return model.Bin(model.OpAdd, base, n)
+	word := model.Expr(model.Bin(model.OpAdd, base, n))
+	if v.sl.empty != nil {
+		// The set-up's empty window stays its word (its length is 0).
+		empty := model.C(s.shapeIndex(v.sl.emptyShape, key))
+		word = model.Bin(model.OpAdd, model.Bin(model.OpMul, v.sl.empty, empty), model.Bin(model.OpMul, model.Not(v.sl.empty), word))
+	}
+	return word
+}
+
+// emptyWindow reports whether x is a window without room holding no
+// element, of an array of fixed size (make([]T, 0), []T{}): not nil, yet
+// any append to it moves to a new array, as one to nil does.
+func emptyWindow(x value) bool {
+	return x.kind == vSlice && !x.sl.grown && x.sl.dlen == nil && x.sl.dcap == nil && x.sl.doff == nil &&
+		x.sl.null == nil && x.sl.len == 0 && x.sl.off == x.sl.cap && len(x.ptr.path) == 0 && x.ptr.ref == nil
+}
+
+// isEmptyShape reports whether sh is the shape of an empty window without
+// room (emptyWindow).
+func isEmptyShape(sh sliceShape) bool {
+	return sh.arr >= 0 && !sh.grown && sh.off == sh.cap
 }
 
 // isByteSlice reports whether t is a slice of bytes.
@@ -242,6 +265,23 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	shape := model.Bin(model.OpDiv, e, model.C(1<<sliceWordBits)) // its number + 1, 0 for nil
 	if extended {
 		shape = model.Bin(model.OpMod, shape, model.C(1<<sliceShapeBits))
+	}
+	// The set-up's empty windows beside slices grown by append (a field
+	// made with make([]T, 0) that goroutines append to) are grown slices
+	// of length 0 that have no room.
+	var empty model.Expr
+	emptyShape := sliceShape{}
+	if slices.ContainsFunc(shapes, func(i int) bool { return s.heap.hint.shapes[i].grown && s.heap.hint.shapes[i].arr >= 0 }) {
+		shapes = slices.DeleteFunc(shapes, func(i int) bool {
+			if !isEmptyShape(s.heap.hint.shapes[i]) {
+				return false
+			}
+			if empty == nil {
+				emptyShape = s.heap.hint.shapes[i]
+			}
+			empty = orElse(empty, model.Bin(model.OpEq, shape, model.C(int64(i+1))))
+			return true
+		})
 	}
 	first := s.heap.hint.shapes[shapes[0]]
 	if first.arr < 0 {
@@ -311,6 +351,9 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 	}
 	v.sl.dlen = model.Bin(model.OpMod, e, model.C(1<<sliceWordBits))
 	v.sl.null, v.sl.fromMem = model.Bin(model.OpEq, e, model.C(0)), true
+	if empty != nil {
+		v.sl.empty, v.sl.emptyShape = empty, emptyShape
+	}
 	if extended && first.grown {
 		v.sl.doff = model.Bin(model.OpDiv, e, model.C(1<<sliceOffShift))
 		slack := model.Bin(model.OpMod, model.Bin(model.OpDiv, e, model.C(1<<sliceSlackShift)), model.C(1<<(sliceOffShift-sliceSlackShift)))
@@ -882,6 +925,9 @@ func (p *proc) appendToLoaded(fr *frame, in *ssa.Call, x value, src appendSrc, c
 	room := model.Expr(model.C(1))
 	if x.sl.null != nil {
 		room = model.Not(x.sl.null)
+		if x.sl.empty != nil {
+			room = model.Bin(model.OpAnd, room, model.Not(x.sl.empty))
+		}
 		if src.spread != nil {
 			room = model.Bin(model.OpOr, model.Bin(model.OpEq, m, model.C(0)), room)
 		}

@@ -66,6 +66,12 @@ type sliceHdr struct {
 	// run time (s[:i] of s of length n has at least n): an append within
 	// it has room.
 	minCap model.Expr
+	// empty, when set, says when a slice grown by append loaded from
+	// memory is instead the set-up's empty window of an array without
+	// room (make([]T, 0), []T{}: headers.go's emptyWindow), of shape
+	// emptyShape: not nil, of length and capacity 0, so append grows it.
+	empty      model.Expr
+	emptyShape sliceShape
 }
 
 // maxSliceCap bounds the capacity of a slice the model keeps.
@@ -927,7 +933,7 @@ func (p *proc) appendProc(fr *frame, in *ssa.Call, cur int) int {
 		x.sl.fromMem, x.sl.dlen = true, model.C(x.sl.len)
 		return p.appendLoaded(fr, in, x, srcs, cur)
 	}
-	if x.kind == vSlice && x.ptr.obj.owner != p.idx && !p.grownPrivate(x) {
+	if x.kind == vSlice && x.ptr.obj.owner != p.idx && !p.grownPrivate(x) && !emptyWindow(x) {
 		if x.sl.grown {
 			s.unsupported(pos, "append in a goroutine to a slice the set-up grew by append (whether it has room is the runtime's choice)")
 		}
@@ -1012,6 +1018,9 @@ func (p *proc) copyElems(g *object, x value, pos token.Pos, cur int) int {
 // of x, a private slice of constant length, into g.
 func (p *proc) copyMoves(g *object, x value, pos token.Pos) [][2]int {
 	var out [][2]int
+	if x.sl.len == 0 {
+		return nil
+	}
 	if g.owner < 0 || x.ptr.obj.owner < 0 {
 		p.s.unsupported(pos, "append moving the elements of a slice into or out of an array a goroutine stores in memory (only appends to a nil slice or with room are modelled there)")
 	}
