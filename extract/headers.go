@@ -219,13 +219,13 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 // any append to it moves to a new array, as one to nil does.
 func emptyWindow(x value) bool {
 	return x.kind == vSlice && !x.sl.grown && x.sl.dlen == nil && x.sl.dcap == nil && x.sl.doff == nil &&
-		x.sl.null == nil && x.sl.len == 0 && x.sl.off == x.sl.cap && len(x.ptr.path) == 0 && x.ptr.ref == nil
+		x.sl.null == nil && x.sl.len == 0 && x.sl.cap == 0 && len(x.ptr.path) == 0 && x.ptr.ref == nil
 }
 
 // isEmptyShape reports whether sh is the shape of an empty window without
 // room (emptyWindow).
 func isEmptyShape(sh sliceShape) bool {
-	return sh.arr >= 0 && !sh.grown && sh.off == sh.cap
+	return sh.arr >= 0 && !sh.grown && sh.cap == 0
 }
 
 // isByteSlice reports whether t is a slice of bytes.
@@ -422,8 +422,13 @@ func (p *proc) sliceLoadedGrown(fr *frame, in *ssa.Slice, x value, cur int) int 
 		least = x.sl.minCap
 	}
 	beyond := model.Bin(model.OpGt, hi, least)
-	p.refuseAt(p.emit(cur, model.GuardOp(beyond), pos, Origin{}), "slicing a slice grown by append beyond its length (its capacity is the runtime's choice)", pos)
 	within := model.Not(beyond)
+	if x.sl.empty != nil {
+		// The set-up's empty window has no capacity: Go's panic.
+		p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, beyond, x.sl.empty)), pos, Origin{}), name: "slice bounds out of range", pos: pos})
+		beyond = model.Bin(model.OpAnd, beyond, model.Not(x.sl.empty))
+	}
+	p.refuseAt(p.emit(cur, model.GuardOp(beyond), pos, Origin{}), "slicing a slice grown by append beyond its length (its capacity is the runtime's choice)", pos)
 	bad := model.Bin(model.OpOr, model.Bin(model.OpLt, lo, model.C(0)), model.Bin(model.OpGt, lo, hi))
 	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, within, bad)), pos, Origin{}), name: "slice bounds out of range", pos: pos})
 	cur = p.emit(cur, model.GuardOp(model.Bin(model.OpAnd, within, model.Not(bad))), pos, Origin{})

@@ -107,3 +107,42 @@ func madeEmptyResliced() {
 		panic("the reset lost the last append")
 	}
 }
+
+// window holds an empty window at the end of an array the set-up keeps
+// too: appends to it grow, and never write the array's cells.
+type window struct {
+	mu   sync.Mutex
+	s    []int
+	keep []int
+}
+
+//fencecheck:system
+func appendToTailWindow() {
+	arr := make([]int, 2)
+	w := &window{s: arr[len(arr):], keep: arr}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { w.mu.Lock(); w.s = append(w.s, 7); w.mu.Unlock(); wg.Done() }()
+	go func() {
+		if w.keep[0] == 7 || w.keep[1] == 7 {
+			panic("the append wrote the kept array")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
+
+//fencecheck:system
+func extendMadeEmpty() {
+	r := &registry{subs: make([]int, 0)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { r.add(1); wg.Done() }()
+	go func() {
+		r.mu.Lock()
+		r.subs = r.subs[:1] // want `^SC: system extendMadeEmpty is wrong even under sequential consistency: the bad state slice bounds out of range`
+		r.mu.Unlock()
+		wg.Done()
+	}()
+	wg.Wait()
+}
