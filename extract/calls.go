@@ -912,7 +912,12 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 			if isString(res.At(k).Type()) {
 				return s.uncomputedString(why)
 			}
-			return opaque(why)
+			v := opaque(why)
+			if _, isPtr := res.At(k).Type().Underlying().(*types.Pointer); isPtr {
+				// A pointer the set-up may keep in memory (setupStore).
+				v.uncomputed = true
+			}
+			return v
 		}
 		switch res.Len() {
 		case 0:

@@ -473,6 +473,14 @@ func (s *system) setupStore(p pointer, v value, val ssa.Value, pos token.Pos) {
 	case vAgg:
 		s.setupStoreAgg(p, v)
 		return
+	case vOpaque:
+		if v.uncomputed && len(v.from) == 0 && v.clock == nil && v.taint == nil {
+			// A result the model does not compute (a *log.Logger of
+			// log.New kept in a field): loads give it back, and a use
+			// of it is refused where a run reaches it.
+			s.mem[key] = v
+			return
+		}
 	}
 	if c, ok := val.(*ssa.Const); ok && c.Value == nil {
 		// Zeroing an aggregate: forget what was stored inside it.

@@ -73,3 +73,46 @@ func loggedWorkersUnlocked() {
 	}
 	wg.Wait()
 }
+
+// fieldLogger keeps the *log.Logger its constructor made, as servers
+// do (s.logger = log.New(...)): the set-up stores a value the model does
+// not compute, and logging through it touches no state of the system.
+type fieldLogger struct {
+	logger  *log.Logger
+	mu      sync.Mutex
+	handled int
+}
+
+func (s *fieldLogger) handle() {
+	s.mu.Lock()
+	s.handled++
+	s.logger.Printf("handled %d", s.handled)
+	s.mu.Unlock()
+}
+
+//fencecheck:system
+func loggerMadeInSetup() {
+	s := &fieldLogger{logger: log.New(os.Stderr, "srv: ", log.LstdFlags)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { s.handle(); wg.Done() }()
+	go func() { s.handle(); wg.Done() }()
+	wg.Wait()
+	if s.handled != 2 {
+		panic("a request was lost")
+	}
+}
+
+//fencecheck:system
+func loggerMadeInSetupChecked() { // want `^inconclusive: system loggerMadeInSetupChecked: a run reaches comparing the result of log\.New`
+	s := &fieldLogger{logger: log.New(os.Stderr, "srv: ", log.LstdFlags)}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		if s.logger == nil {
+			panic("no logger")
+		}
+		wg.Done()
+	}()
+	wg.Wait()
+}
