@@ -265,6 +265,7 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			break
 		}
 	}
+	st.deadLoop = p.deadRangeLoop(fr, b, st)
 	for _, in := range b.Instrs {
 		phi, ok := in.(*ssa.Phi)
 		if !ok {
@@ -286,14 +287,14 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 			// loop of one block, as go/ssa builds range-over-int), comes
 			// later: its value is not known now. b is already marked
 			// visited, so a self-loop must be checked for explicitly.
-			if (!visited[pred] || pred == b) && phi.Edges[i] != phi {
+			if (!visited[pred] || pred == b) && phi.Edges[i] != phi && !st.deadLoop {
 				back = true
 			}
 		}
 		allSame := !back && len(known) > 0
 		allInt, allRef := true, true
-		for _, v := range known {
-			if !same(v, known[0]) {
+		for i, v := range known {
+			if i > 0 && !same(v, known[0]) {
 				allSame = false
 			}
 			if v.kind != vInt {
@@ -374,6 +375,50 @@ func firstNonInt(vs []value) value {
 		}
 	}
 	return opaque("a value")
+}
+
+// deadRangeLoop reports whether b, entered by the edges st holds so far,
+// is the header of a range loop over a slice of constant length 0 (a
+// variadic parameter given no values: applyOptions(v, opts...) of a call
+// without options): go/ssa's index starts at -1 and the header goes on
+// only while index+1 < len, so the body never runs and the header's phis
+// hold the values the loop's entry brings, whatever the body would make
+// of them (a struct an option returns).
+func (p *proc) deadRangeLoop(fr *frame, b *ssa.BasicBlock, st *blockState) bool {
+	if len(st.pending) == 0 || len(b.Instrs) == 0 {
+		return false
+	}
+	ifIn, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifIn.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.LSS || cmp.Block() != b {
+		return false
+	}
+	inc, ok := cmp.X.(*ssa.BinOp)
+	if !ok || inc.Op != token.ADD || inc.Block() != b {
+		return false
+	}
+	idx, ok := inc.X.(*ssa.Phi)
+	if !ok || idx.Block() != b || idx.Comment != "rangeindex" {
+		return false
+	}
+	if one, ok := inc.Y.(*ssa.Const); !ok || one.Int64() != 1 {
+		return false
+	}
+	if in, ok := cmp.Y.(ssa.Instruction); ok && in.Block() == b {
+		return false // the length is computed in the header: not known yet
+	}
+	if n, ok := p.s.get(fr, cmp.Y).constant(); !ok || n > 0 {
+		return false
+	}
+	for _, e := range st.pending {
+		if c, ok := p.s.get(fr, idx.Edges[e.pred]).constant(); !ok || c != -1 {
+			return false
+		}
+	}
+	return true
 }
 
 // moves connects edge e to b's entry, assigning b's phi registers.
@@ -497,6 +542,9 @@ func (p *proc) edgeTo(fr *frame, b *ssa.BasicBlock, loc int, succ *ssa.BasicBloc
 	if st.lowered {
 		if st.entry < 0 {
 			p.s.unsupported(pos, "a loop back into the code that follows the last go statement")
+		}
+		if st.deadLoop {
+			p.s.fail(pos, "internal error: an edge back into the header of a range loop over nothing (%s)", succ)
 		}
 		p.moves(fr, succ, st, e)
 		return

@@ -679,6 +679,9 @@ type blockState struct {
 	entry   int
 	pending []edge
 	phiReg  map[*ssa.Phi]int
+	// deadLoop marks the header of a range loop whose body never runs
+	// (deadRangeLoop): its phis hold the values of its entry.
+	deadLoop bool
 }
 
 type edge struct {
