@@ -118,6 +118,9 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 	if cfg.Blocking && sys.Blocking != nil {
 		s.searchBlocking()
 	}
+	if cfg.Blocking {
+		s.searchForever()
+	}
 	s.check()
 }
 
@@ -153,6 +156,8 @@ type system struct {
 	// guessed, when set, stopped the analysis: a counterexample that rests
 	// on answers the model does not compute.
 	guessed *guessGap
+	// forever, when set, is the blocking bug searchForever found (forever.go).
+	forever *foreverBug
 }
 
 // reduced wraps eng in the cone-of-influence reduction (package coi), which

@@ -25,6 +25,8 @@ type blocked struct {
 	why  string // "l.mu = 1": the memory its wait depends on
 	// spins: it runs a loop that nothing can end, rather than waits
 	spins bool
+	// runs: it does not wait; it runs on for ever beside those that do
+	runs bool
 }
 
 // blockingKind returns extract.DeadlockName or extract.LeakName when the
@@ -55,6 +57,9 @@ func (s *system) blockingKind(t *model.Trace) (string, model.State) {
 // blockedIn lists the goroutines that wait forever in state st, a state of
 // a blocking bug.
 func (s *system) blockedIn(st model.State) []blocked {
+	if f := s.forever; f != nil && model.InBadState(s.p, st, &f.bad) {
+		return s.foreverBlocked(st)
+	}
 	var out []blocked
 	for q := range s.p.Procs {
 		l := st.Locs[q]
@@ -65,54 +70,83 @@ func (s *system) blockedIn(st model.State) []blocked {
 		if v, err := model.Eval(cond, &model.Env{Regs: st.Regs[q], Mem: st.Mem}); err == nil && v == 0 {
 			continue // it can go on from here: a goroutine that runs on
 		}
-		b := blocked{proc: q, what: "a wait"}
-		_, waits := s.p.Waits(q, l)
-		var node ast.Node
-		if out := s.p.Procs[q].Out(l); len(out) > 0 {
-			t := out[0]
-			b.pos = s.transPos(q, t)
-			if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
-				o := s.sys.Origins[q][t]
-				if node = o.Node; node != nil && o.At.IsValid() && !s.inPackageFile(node.Pos()) {
-					// A wait in the model's own source (go mu.Lock(), a
-					// OnceValue's): shown at the user's call that runs it.
-					b.pos, node = o.At, s.callAt(o.At)
-				}
-				if node != nil {
-					b.what = s.nodeText(node)
-				}
-			}
-		}
-		if !waits {
-			_, reads, _ := s.p.Spins(q, l)
-			b.spins = true
-			b.why = s.waitWhy(reads, st)
-			if b.why == "" {
-				b.why = "in a loop that never ends"
-			}
-			out = append(out, b)
-			continue
-		}
-		var vars []int
-		model.WalkExpr(cond, func(e model.Expr) {
-			if v, ok := e.(model.VarRef); ok && !slices.Contains(vars, v.Var) {
-				vars = append(vars, v.Var)
-			}
-		})
-		if len(vars) == 1 && s.p.Vars[vars[0]].Name == extract.NilChanName {
-			b.why = "on a nil channel, which blocks forever"
-			out = append(out, b)
-			continue
-		}
-		if why := chanWhy(node); why != "" {
-			b.why = why
-			out = append(out, b)
-			continue
-		}
-		b.why = s.waitWhy(vars, st)
-		out = append(out, b)
+		out = append(out, s.describeBlocked(q, cond, st))
 	}
 	return out
+}
+
+// foreverBlocked lists the goroutines of the blocking bug searchForever
+// found, in its state st: those that wait for good, and those that run
+// on for ever beside them.
+func (s *system) foreverBlocked(st model.State) []blocked {
+	var out, runs []blocked
+	for q := range s.p.Procs {
+		switch bit := uint64(1) << q; {
+		case s.forever.waits&bit != 0:
+			cond, ok := s.p.Blocked(q, st.Locs[q])
+			if !ok {
+				cond = nil
+			}
+			out = append(out, s.describeBlocked(q, cond, st))
+		case s.forever.runs&bit != 0:
+			b := s.describeBlocked(q, nil, st)
+			b.runs = true
+			runs = append(runs, b)
+		}
+	}
+	return append(out, runs...)
+}
+
+// describeBlocked says where goroutine q waits in state st, and why: cond
+// is the condition under which it waits there (nil when it is not known).
+func (s *system) describeBlocked(q int, cond model.Expr, st model.State) blocked {
+	l := st.Locs[q]
+	b := blocked{proc: q, what: "a wait"}
+	_, waits := s.p.Waits(q, l)
+	var node ast.Node
+	if out := s.p.Procs[q].Out(l); len(out) > 0 {
+		t := out[0]
+		b.pos = s.transPos(q, t)
+		if q < len(s.sys.Origins) && t < len(s.sys.Origins[q]) {
+			o := s.sys.Origins[q][t]
+			if node = o.Node; node != nil && o.At.IsValid() && !s.inPackageFile(node.Pos()) {
+				// A wait in the model's own source (go mu.Lock(), a
+				// OnceValue's): shown at the user's call that runs it.
+				b.pos, node = o.At, s.callAt(o.At)
+			}
+			if node != nil {
+				b.what = s.nodeText(node)
+			}
+		}
+	}
+	if cond == nil {
+		return b
+	}
+	if !waits {
+		_, reads, _ := s.p.Spins(q, l)
+		b.spins = true
+		b.why = s.waitWhy(reads, st)
+		if b.why == "" {
+			b.why = "in a loop that never ends"
+		}
+		return b
+	}
+	var vars []int
+	model.WalkExpr(cond, func(e model.Expr) {
+		if v, ok := e.(model.VarRef); ok && !slices.Contains(vars, v.Var) {
+			vars = append(vars, v.Var)
+		}
+	})
+	if len(vars) == 1 && s.p.Vars[vars[0]].Name == extract.NilChanName {
+		b.why = "on a nil channel, which blocks forever"
+		return b
+	}
+	if why := chanWhy(node); why != "" {
+		b.why = why
+		return b
+	}
+	b.why = s.waitWhy(vars, st)
+	return b
 }
 
 // waitWhy says what keeps a goroutine waiting on the variables vars of
@@ -228,13 +262,16 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 	}
 	var names, whats []string
 	for _, b := range bs {
+		if b.runs {
+			continue
+		}
 		names = append(names, s.p.Procs[b.proc].Name)
 		if !slices.Contains(whats, b.what) {
 			whats = append(whats, b.what)
 		}
 	}
 	var msg string
-	pos := bs[0].pos
+	pos := bs[slices.IndexFunc(bs, func(b blocked) bool { return !b.runs })].pos
 	if kind == extract.DeadlockName {
 		msg = fmt.Sprintf("deadlock: %s %s forever in %s (system %s)", joinAnd(names), plural(len(names), "blocks", "block"), joinAnd(whats), s.sys.Name)
 	} else {
@@ -246,12 +283,14 @@ func (s *system) reportBlocking(kind string, t *model.Trace, last model.State) {
 		if b.why != "" {
 			why = " " + b.why
 		}
-		verb := "waits"
-		if b.spins {
-			verb = "spins"
+		text := fmt.Sprintf("%s waits here forever%s", s.p.Procs[b.proc].Name, why)
+		switch {
+		case b.spins:
+			text = fmt.Sprintf("%s spins here forever%s", s.p.Procs[b.proc].Name, why)
+		case b.runs:
+			text = fmt.Sprintf("%s runs on from here and never ends", s.p.Procs[b.proc].Name)
 		}
-		related = append(related, analysis.RelatedInformation{Pos: b.pos,
-			Message: fmt.Sprintf("%s %s here forever%s", s.p.Procs[b.proc].Name, verb, why)})
+		related = append(related, analysis.RelatedInformation{Pos: b.pos, Message: text})
 	}
 	related = append(related, s.capSteps(s.stepsRelated(t))...)
 	if s.cfg.Witness {

@@ -359,6 +359,14 @@ type System struct {
 	// goroutine spawns: there a process waits for its go statement, which
 	// is not a wait of the program's.
 	Unstarted []model.ProcLoc
+	// Stops lists the locations where a process stops for good without
+	// ending normally: a panic (a bad state of its own), os.Exit (which
+	// ends the program), a construct refused at run time.
+	Stops []model.ProcLoc
+	// Clock is the process that advances the clock time.Now reads, a
+	// bounded number of ticks (so a loop that waits for time to pass may
+	// loop for ever in the model), or -1 when the system reads none.
+	Clock int
 	// Foreign maps the names of the files of other packages whose code
 	// the system may run (read from source: calls into other packages of
 	// the build) to those packages' import paths.

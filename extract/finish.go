@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"slices"
 	"strings"
 
@@ -168,10 +169,16 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 	}
 	s.addBlockedStates(stops)
+	for q, ls := range stops {
+		for _, l := range slices.Sorted(maps.Keys(ls)) {
+			sys.Stops = append(sys.Stops, model.ProcLoc{Proc: q, Loc: l})
+		}
+	}
 	s.inferDomains()
 	s.boundRWMutexes()
 	sys.Vars, sys.Regs = s.entities()
 	sys.Blocking, sys.Unstarted = s.blocking, s.unstarted
+	sys.Clock = slices.Index(s.procs, s.clockProc)
 	if resetDead {
 		resetDeadRegs(s.prog)
 	}

@@ -10,7 +10,7 @@
 // goroutines can see nil and enter at once (race finding on n++). The lost
 // update is not reachable as a panic: whichever goroutine stored the tail
 // first then waits in Unlock for a successor that never links, so main
-// never gets past wg.Wait (no SC finding).
+// never gets past wg.Wait (a deadlock finding, no SC finding).
 package mcslock
 
 import (
@@ -106,7 +106,7 @@ func loadStoreTail() {
 			wg.Done()
 		}()
 	}
-	wg.Wait()
+	wg.Wait() // want `^deadlock: main blocks forever in wg\.Wait\(\) \(system loadStoreTail\)$`
 	if n != 2 {
 		panic("lost update")
 	}
