@@ -355,8 +355,10 @@ func (s *system) syncStepText(q, t int) string {
 		switch {
 		case strings.HasSuffix(name, "q["+me+"]"), strings.HasSuffix(name, ".waiting["+me+"]") && op.Expr == model.C(1):
 			return txt + " starts waiting"
-		case strings.HasSuffix(name, ".chansel") && !strings.HasPrefix(name, me+"."):
-			return txt + " meets " + strings.TrimSuffix(name, ".chansel")
+		case strings.HasSuffix(name, ".chansel") && !strings.HasPrefix(s.p.Vars[op.Var].Name, me+"."):
+			// The partner's own offer: its variable is named after it
+			// (go@35.chansel), which the source name would cut short.
+			return txt + " meets " + strings.TrimSuffix(s.p.Vars[op.Var].Name, ".chansel")
 		}
 	}
 	return txt
