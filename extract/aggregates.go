@@ -404,6 +404,9 @@ func (p *proc) scalarFromSetup(q pointer, what string) value {
 		if v, ok := p.readOnlyCopy(q); ok {
 			return v
 		}
+		if v, ok := p.readOnlyField(q); ok {
+			return v
+		}
 		return opaque(what + " kept in goroutine-local memory or chosen at run time")
 	}
 	if q.dynamic() {
@@ -709,6 +712,59 @@ func (p *proc) readOnlyCopy(q pointer) (value, bool) {
 	}
 	t, _ := q.target()
 	return partOf(v, strings.TrimPrefix(q.key(), strconv.Itoa(q.obj.id)), t), true
+}
+
+// readOnlyField is readOnlyCopy for a field of a struct of the goroutine's
+// own that its function stores field by field (a composite literal built
+// and returned by value, as conc's NewRecovered returns its Recovered):
+// the field is stored once, before every read of it, and the struct is
+// otherwise only read, so the field holds the value stored.
+func (p *proc) readOnlyField(q pointer) (value, bool) {
+	a, fr := q.obj.alloc, p.at.fr
+	if a == nil || fr == nil || q.dynamic() || a.Parent() != fr.fn || len(q.path) != 1 || q.path[0].field < 0 {
+		return value{}, false
+	}
+	var store *ssa.Store
+	var uses []ssa.Instruction
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if r.Field != q.path[0].field {
+				continue // no address of another field leads to this one
+			}
+			for _, fr := range *r.Referrers() {
+				switch fr := fr.(type) {
+				case *ssa.Store:
+					if fr.Addr != r || store != nil {
+						return value{}, false
+					}
+					store = fr
+				case *ssa.DebugRef:
+				default:
+					if !onlyReadThrough(fr) {
+						return value{}, false
+					}
+					uses = append(uses, fr)
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			if !onlyReadThrough(r) {
+				return value{}, false
+			}
+			uses = append(uses, r)
+		}
+	}
+	if store == nil {
+		return value{}, false
+	}
+	for _, u := range uses {
+		if !comesBefore(store, u) {
+			return value{}, false
+		}
+	}
+	v, ok := fr.vals[store.Val]
+	return v, ok
 }
 
 // onlyReadThrough reports whether the instruction in, a use of an address,

@@ -20,6 +20,7 @@ const (
 	callOther    callKind = iota
 	callNop               // time.Sleep: a yield
 	callPure              // a function that cannot touch the system's memory
+	callCallers           // runtime.Callers (callersArray)
 	callExit              // os.Exit
 	callFatal             // log.Fatal*, log.Panic*: the program fails there
 	callRLock             // (*sync.RWMutex).RLock
@@ -78,6 +79,8 @@ func classifyCall(fn *ssa.Function) callKind {
 		return callFatal
 	case purePackages[path], path == "runtime/debug" && recv == nil && name == "Stack":
 		return callPure
+	case path == "runtime" && recv == nil && name == "Callers":
+		return callCallers
 	}
 	return callOther
 }
@@ -475,6 +478,11 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	case callPure:
 		if what := p.checkArgs(fr, in, fn, args); what != "" {
 			return p.refuseAt(cur, what, pos), true
+		}
+		return p.pureResults(fr, in, fn, cur), true
+	case callCallers:
+		if callersArray(in) == nil {
+			return p.refuseAt(cur, "runtime.Callers into an array that the code reads otherwise than as arr[:n] of its result (fencecheck does not compute program counters)", pos), true
 		}
 		return p.pureResults(fr, in, fn, cur), true
 	case callExit, callFatal:
@@ -1170,4 +1178,58 @@ func (s *system) setCallTarget(o *Origin, fn *ssa.Function, call *ast.CallExpr) 
 	if target != nil {
 		o.Target, o.Type = target, s.x.info.TypeOf(target)
 	}
+}
+
+// callersArray returns the array that the call in of runtime.Callers
+// writes its program counters to, when in is runtime.Callers(skip,
+// arr[:]) and the code uses arr and the count only as arr[:n]: the
+// counters are values fencecheck does not compute, so that slice is one
+// too (callersSlice) and nothing else may look at them. It returns nil
+// otherwise.
+func callersArray(in *ssa.Call) *ssa.Alloc {
+	if len(in.Call.Args) != 2 {
+		return nil
+	}
+	arg, ok := in.Call.Args[1].(*ssa.Slice)
+	if !ok || arg.Low != nil || arg.High != nil || arg.Max != nil {
+		return nil
+	}
+	arr, ok := arg.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *arr.Referrers() {
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		sl, ok := r.(*ssa.Slice)
+		switch {
+		case !ok:
+			return nil
+		case sl == arg:
+		case sl.Low == nil && sl.High == in && sl.Max == nil:
+		default:
+			return nil
+		}
+	}
+	for _, r := range *in.Referrers() {
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		if sl, ok := r.(*ssa.Slice); !ok || sl.X != arr || sl.High != in {
+			return nil
+		}
+	}
+	return arr
+}
+
+// callersSlice reports whether in is arr[:n] of n := runtime.Callers(skip,
+// arr[:]) (callersArray).
+func callersSlice(in *ssa.Slice) bool {
+	c, ok := in.High.(*ssa.Call)
+	if !ok || in.Low != nil || in.Max != nil {
+		return false
+	}
+	f := c.Call.StaticCallee()
+	return f != nil && !c.Call.IsInvoke() && classifyCall(f) == callCallers && callersArray(c) == in.X
 }

@@ -37,8 +37,8 @@ import (
 // another is a run-time refusal: a resize that a run never takes (a
 // queue's buffer doubled once full) does not refuse the system.
 //
-// A []byte the model does not compute (debug.Stack()) has a shape of its
-// own with no array: loaded back it is that value again (string(b) is any
+// A slice the model does not compute (the []byte of debug.Stack(), the
+// []uintptr of runtime.Callers) has a shape of its own with no array: loaded back it is that value again (string(b) is any
 // string, b != nil is the word's test), and anything that looks inside it
 // is refused where a run reaches it.
 //
@@ -100,7 +100,8 @@ type sliceShape struct {
 	grown    bool
 }
 
-// uncomputedShape is the shape of a []byte the model does not compute.
+// uncomputedShape is the shape of a slice the model does not compute (a
+// []byte of debug.Stack, the program counters of runtime.Callers).
 var uncomputedShape = sliceShape{arr: -1}
 
 // shapeIndex returns the number (from 1) of shape sh stored into the cell
@@ -134,7 +135,7 @@ func (s *system) sliceWord(v value, t types.Type, key string, pos token.Pos) mod
 	case vNil:
 		return model.C(0)
 	case vOpaque:
-		if v.uncomputed && isByteSlice(t) {
+		if v.uncomputed {
 			return model.C(s.shapeIndex(uncomputedShape, key))
 		}
 		s.unsupported(pos, "storing %s in memory", v.why)
@@ -228,16 +229,6 @@ func isEmptyShape(sh sliceShape) bool {
 	return sh.arr >= 0 && !sh.grown && sh.cap == 0
 }
 
-// isByteSlice reports whether t is a slice of bytes.
-func isByteSlice(t types.Type) bool {
-	sl, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := sl.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
-}
-
 // sliceFromWord returns the slice of type t whose header's word is e, read
 // from the cells keys, and when the cells hold other shapes too, the
 // condition that e is of one of them (other).
@@ -288,7 +279,7 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 		if len(shapes) > 1 {
 			other = model.Bin(model.OpGt, shape, model.C(int64(shapes[0]+1)))
 		}
-		v = opaque("a []byte that fencecheck does not compute (debug.Stack(), say), loaded from memory")
+		v = opaque(fmt.Sprintf("a %s that fencecheck does not compute (debug.Stack(), say), loaded from memory", t))
 		v.uncomputed, v.e = true, model.Bin(model.OpNe, e, model.C(0))
 		return v, other
 	}

@@ -194,6 +194,11 @@ const slicingGrown = "slicing a slice grown by append (whether a later append sh
 // bounds must be constants; ok is false when they are out of range: the
 // instruction panics.
 func (s *system) slice(fr *frame, in *ssa.Slice) (v value, ok bool) {
+	if callersSlice(in) {
+		v := opaque("the program counters runtime.Callers wrote, which fencecheck does not compute")
+		v.uncomputed = true
+		return v, true
+	}
 	x := s.get(fr, in.X)
 	var base value
 	switch u := in.X.Type().Underlying().(type) {
