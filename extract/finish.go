@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"maps"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -191,7 +193,8 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 
 // procNames names the processes of spawns: a named function after itself
 // and its constant arguments (worker(0)); a closure after the line of its go
-// statement and its constant arguments (go@33, go@33(1)). Closures spawned
+// statement and its constant arguments (go@33, go@33(1)), and its file when
+// it is another package's (go@errgroup.go:78). Closures spawned
 // by one go statement in a loop are told apart by the values of the
 // captured variables and of the variables of the enclosing for statements
 // that differ between them (go@33(i=0), go@33(i=1)).
@@ -205,9 +208,16 @@ func (s *system) procNames(spawns []spawn) []string {
 			consts = append(consts, nil)
 			continue
 		}
-		names[i] = fmt.Sprintf("go@%d", s.x.fset.Position(sw.pos).Line)
+		at := s.x.fset.Position(sw.pos)
+		where := strconv.Itoa(at.Line)
+		if _, ok := s.x.foreign[at.Filename]; ok {
+			// A go statement of another package (errgroup's Go): its
+			// line alone would read as one of the system's file.
+			where = fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
+		}
+		names[i] = "go@" + where
 		if sw.after != nil {
-			names[i] = fmt.Sprintf("afterfunc@%d", s.x.fset.Position(sw.pos).Line)
+			names[i] = "afterfunc@" + where
 		}
 		var cs []string
 		for _, a := range sw.args {

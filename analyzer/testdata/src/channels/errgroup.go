@@ -59,7 +59,7 @@ func groupCancel() {
 func groupNoCancel() {
 	g, _ := errgroup.WithContext(context.Background())
 	res := make(chan int)
-	g.Go(func() error { res <- 1; return nil }) // want `^deadlock: go@\d+ and main block forever in res <- 1 and g\.wg\.Wait\(\) \(system groupNoCancel\)$`
+	g.Go(func() error { res <- 1; return nil }) // want `^deadlock: go@errgroup\.go:\d+ and main block forever in res <- 1 and g\.wg\.Wait\(\) \(system groupNoCancel\)$`
 	g.Go(func() error { return errFetch })
 	g.Wait()
 }
@@ -103,7 +103,7 @@ func groupLimitTwo() {
 	g.SetLimit(2)
 	n := 0
 	for i := 0; i < 3; i++ {
-		g.Go(func() error { n++; return nil }) // want `^race: go@\d+\(i=\d\) and go@\d+\(i=\d\) can both reach this access`
+		g.Go(func() error { n++; return nil }) // want `^race: go@errgroup\.go:\d+\(i=\d\) and go@errgroup\.go:\d+\(i=\d\) can both reach this access`
 	}
 	g.Wait()
 }
@@ -130,7 +130,7 @@ func groupLimitCancel() {
 // goroutine's error would bring.
 //
 //fencecheck:system
-func groupLimitLeak() { // want `^deadlock: main and go@\d+ block forever in g\.sem <- token\{\} and <-ctx\.Done\(\) \(system groupLimitLeak; at errgroup\.go`
+func groupLimitLeak() { // want `^deadlock: main and go@errgroup\.go:\d+ block forever in g\.sem <- token\{\} and <-ctx\.Done\(\) \(system groupLimitLeak; at errgroup\.go`
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(1)
 	g.Go(func() error {
