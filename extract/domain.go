@@ -533,11 +533,11 @@ func (env *absEnv) refine(g model.Expr) bool {
 		return false
 	}
 	if !simple || reg < 0 {
-		return true
+		return env.refineRelation(g)
 	}
 	vs, ok := env.regs[reg].values()
 	if !ok {
-		return true
+		return env.refineRelation(g)
 	}
 	old := env.regs[reg]
 	var keep []int64
@@ -552,6 +552,101 @@ func (env *absEnv) refine(g model.Expr) bool {
 		return false
 	}
 	env.set(reg, fromSet(keep))
+	return true
+}
+
+// refineRelation narrows the registers that a comparison g (or a
+// conjunction of comparisons) sets against another expression, by that
+// expression's bounds: for i < backoff, i to below backoff's largest
+// value and backoff to above i's least. A loop counter bounded by a
+// register (ants' spin lock yields backoff times) gets a bounded domain.
+// It returns false when g cannot hold.
+func (env *absEnv) refineRelation(g model.Expr) bool {
+	b, ok := g.(model.Binary)
+	if !ok {
+		return true
+	}
+	switch b.Op {
+	case model.OpAnd:
+		return env.refineRelation(b.X) && env.refineRelation(b.Y)
+	case model.OpLt, model.OpLe, model.OpGt, model.OpGe:
+		return env.bound(b.X, b.Op, b.Y) && env.bound(b.Y, mirrorRelation(b.Op), b.X)
+	}
+	return true
+}
+
+// mirrorRelation returns the relation op with its sides swapped: x < y is
+// y > x.
+func mirrorRelation(op model.BinOp) model.BinOp {
+	switch op {
+	case model.OpLt:
+		return model.OpGt
+	case model.OpLe:
+		return model.OpGe
+	case model.OpGt:
+		return model.OpLt
+	case model.OpGe:
+		return model.OpLe
+	}
+	return op
+}
+
+// bound narrows x, when it is a register, to the values v for which
+// v op y can hold, y taking any value of its abstract value. It returns
+// false when none can.
+func (env *absEnv) bound(x model.Expr, op model.BinOp, y model.Expr) bool {
+	r, ok := x.(model.RegRef)
+	if !ok || r.Reg < 0 || r.Reg >= len(env.regs) {
+		return true
+	}
+	ya := env.eval(y)
+	if ya.top || ya.empty() {
+		return true
+	}
+	ylo, yhi := ya.bounds()
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	switch op {
+	case model.OpLt:
+		if yhi == math.MinInt64 {
+			return false
+		}
+		hi = yhi - 1
+	case model.OpLe:
+		hi = yhi
+	case model.OpGt:
+		if ylo == math.MaxInt64 {
+			return false
+		}
+		lo = ylo + 1
+	case model.OpGe:
+		lo = ylo
+	}
+	a := env.regs[r.Reg]
+	switch {
+	case a.top:
+		if lo == math.MinInt64 && hi == math.MaxInt64 {
+			return true
+		}
+		env.set(r.Reg, abs{ival: true, lo: lo, hi: hi})
+	case a.empty():
+	case a.ival:
+		nlo, nhi := max(a.lo, lo), min(a.hi, hi)
+		if nlo > nhi {
+			return false
+		}
+		env.set(r.Reg, abs{ival: true, lo: nlo, hi: nhi})
+	default:
+		var keep []int64
+		for _, v := range a.set {
+			if v >= lo && v <= hi {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) == 0 {
+			return false
+		}
+		env.set(r.Reg, abs{set: keep})
+	}
 	return true
 }
 

@@ -1,0 +1,46 @@
+package extract
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestRefineRelation checks that a guard comparing two registers narrows
+// each by the other's bounds, and fails when it cannot hold.
+func TestRefineRelation(t *testing.T) {
+	interval := func(lo, hi int64) abs { return abs{ival: true, lo: lo, hi: hi} }
+	set := func(vs ...int64) abs { return abs{set: vs} }
+	tests := []struct {
+		name   string
+		guard  model.Expr
+		i, b   abs // registers 0 and 1 before
+		holds  bool
+		wi, wb abs // after, when the guard may hold
+	}{
+		{"counter below a set", model.Bin(model.OpLt, model.R(0), model.R(1)), topAbs, set(1, 2, 4, 16), true, interval(math.MinInt64, 15), set(1, 2, 4, 16)},
+		{"interval below a set", model.Bin(model.OpLt, model.R(0), model.R(1)), interval(0, 100), set(1, 2, 4, 16), true, interval(0, 15), set(1, 2, 4, 16)},
+		{"set above an interval", model.Bin(model.OpLt, model.R(0), model.R(1)), interval(3, 9), set(1, 2, 4, 16), true, interval(3, 9), set(4, 16)},
+		{"at most", model.Bin(model.OpLe, model.R(0), model.R(1)), interval(0, 100), interval(0, 7), true, interval(0, 7), interval(0, 7)},
+		{"counting down", model.Bin(model.OpGt, model.R(0), model.C(0)), interval(-5, 5), topAbs, true, set(1, 2, 3, 4, 5), topAbs},
+		{"mirrored", model.Bin(model.OpGe, model.R(1), model.R(0)), interval(0, 100), set(3), true, interval(0, 3), set(3)},
+		{"both sides of a conjunction", model.Bin(model.OpAnd, model.Bin(model.OpGe, model.R(0), model.C(2)), model.Bin(model.OpLt, model.R(0), model.R(1))), interval(0, 100), set(5), true, interval(2, 4), set(5)},
+		{"never", model.Bin(model.OpLt, model.R(0), model.R(1)), interval(10, 20), set(1, 2), false, abs{}, abs{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := &absEnv{regs: []abs{tt.i, tt.b}}
+			holds := env.refine(tt.guard)
+			if holds != tt.holds {
+				t.Fatalf("refine = %v, want %v", holds, tt.holds)
+			}
+			if !holds {
+				return
+			}
+			if !env.regs[0].equal(tt.wi) || !env.regs[1].equal(tt.wb) {
+				t.Errorf("registers %+v and %+v, want %+v and %+v", env.regs[0], env.regs[1], tt.wi, tt.wb)
+			}
+		})
+	}
+}

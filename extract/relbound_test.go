@@ -1,0 +1,57 @@
+package extract_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fencecheck/fencecheck/extract"
+	"github.com/fencecheck/fencecheck/model"
+)
+
+// TestRelationalBounds checks that the domain inference bounds a loop
+// counter by the register it is compared with (i < backoff), and that
+// register by its own guard, so that the model is finite without a
+// //fencecheck:range.
+func TestRelationalBounds(t *testing.T) {
+	tests := []struct {
+		sys string
+		reg string       // a register of a goroutine
+		dom model.Domain // its domain
+	}{
+		{"backoff", "i", model.Range(0, 16)},
+		{"backoff", "backoff", model.Range(1, 16)},
+		{"countdown", "j", model.Range(0, 5)},
+	}
+	l := load(t, "relbound")
+	systems, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	for _, d := range diags {
+		t.Errorf("%v: %s", l.fset.Position(d.Pos), d.Message)
+	}
+	for _, tt := range tests {
+		t.Run(tt.sys+"/"+tt.reg, func(t *testing.T) {
+			i := slices.IndexFunc(systems, func(s *extract.System) bool { return s.Name == tt.sys })
+			if i < 0 {
+				t.Fatalf("no system %s", tt.sys)
+			}
+			p := systems[i].Program
+			found := false
+			for _, q := range p.Procs {
+				for _, r := range q.Regs {
+					if r.Name != tt.reg {
+						continue
+					}
+					found = true
+					if r.Dom.Unbounded || r.Dom.Lo > tt.dom.Lo || r.Dom.Hi < tt.dom.Hi || r.Dom.Hi > 64 {
+						t.Errorf("register %s of %s has domain %v, want a small one containing %v", r.Name, q.Name, r.Dom, tt.dom)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no register %s", tt.reg)
+			}
+			if !p.Finite() {
+				t.Errorf("the model is not finite")
+			}
+		})
+	}
+}
