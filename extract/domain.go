@@ -153,35 +153,50 @@ func clip(a abs, lo, hi int64) abs {
 // and returns the abstract registers of every process at every location.
 // bounded says that a run writes at most events times (see inferDomains):
 // the rounds then stop after events of them, without widening.
-func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool, events int) [][][]abs {
+func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars []bool, events int) [][][]abs {
 	states := make([][][]abs, len(s.procs))
+	someBounded := slices.Contains(boundedVars, true)
+	bounded := someBounded && !slices.Contains(boundedVars, false)
 	rounds := maxRounds
-	if bounded {
+	if someBounded {
 		rounds = max(rounds, events+2)
+		if !bounded {
+			rounds = maxRounds + events + 2
+		}
 	}
+	// With some variables bounded and others not: settled counts the
+	// rounds in a row in which no unbounded variable changed. Once they
+	// are more than events, the bounded ones hold every chain of their
+	// writes computed from the others' last values, and freeze; the
+	// others then go on to their fixpoint.
+	settled, frozen := 0, false
 	for round := 0; round < rounds; round++ {
-		varsChanged := false
+		varsChanged, othersChanged := false, false
 		// Bounded, a round's writes are computed from the values of the
 		// round before (so that round k holds the chains of k writes, not
 		// more: a process's loop would otherwise feed its own writes back
 		// within the round); else they apply at once.
 		next := vars
-		if bounded {
+		if someBounded {
 			next = slices.Clone(vars)
 		}
 		writeVar := func(x int, a abs) {
-			if ranged[x] {
+			if ranged[x] || frozen && boundedVars[x] {
 				return
 			}
 			lo, hi := s.varLimits(x)
 			n := join(next[x], clip(a, lo, hi))
 			if !n.equal(next[x]) {
 				changes[x]++
-				if changes[x] > widenAt && !bounded {
+				if changes[x] > widenAt && !boundedVars[x] {
 					n = clip(topAbs, lo, hi)
 				}
 				next[x] = n
 				varsChanged = true
+				if !boundedVars[x] {
+					othersChanged = true
+					vars[x] = n
+				}
 			}
 		}
 		for pi, p := range s.procs {
@@ -190,6 +205,13 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool,
 		copy(vars, next)
 		if !varsChanged {
 			break
+		}
+		if someBounded && !bounded && !frozen {
+			if othersChanged {
+				settled = 0
+			} else if settled++; settled > events {
+				frozen = true
+			}
 		}
 		if bounded && round >= events {
 			// Every chain is covered; the registers are computed once more
@@ -207,6 +229,61 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, bounded bool,
 		}
 	}
 	return states
+}
+
+// allOf returns n copies of b.
+func allOf(b bool, n int) []bool {
+	return slices.Repeat([]bool{b}, n)
+}
+
+// boundedVars returns the variables whose writes run a bounded number of
+// times in any run, and the number of those writes, when that is no more
+// than maxWriteEvents and one of them has no bounded value yet in vars
+// (after an iteration that widened it, whose registers are regs); else
+// nil.
+func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool, int) {
+	ev := make([]int, len(s.prog.Vars))
+	for pi, p := range s.procs {
+		q := p.q
+		_, comp := q.Cycles()
+		for ti, t := range q.Trans {
+			if !writes(t.Op) {
+				continue
+			}
+			k := 1
+			if (t.From == t.To || comp[t.From] == comp[t.To]) && !exitsLoop(q, comp, t) {
+				var ok bool
+				if k, ok = loopBudget(q, comp, regs[pi], ti); !ok {
+					k = -1
+				}
+			}
+			w := map[int]bool{}
+			visitOp(t.Op, func(op model.Op) { markWrites(op, w) })
+			for x := range w {
+				if k < 0 || ev[x] < 0 {
+					ev[x] = -1
+				} else {
+					ev[x] += k
+				}
+			}
+		}
+	}
+	bounded := make([]bool, len(ev))
+	n, helps := 0, false
+	for x, k := range ev {
+		if k < 0 {
+			continue
+		}
+		bounded[x] = true
+		n += k
+		if !ranged[x] && (vars[x].top || vars[x].ival) {
+			helps = true
+		}
+	}
+	if !helps || n > maxWriteEvents {
+		return nil, 0
+	}
+	return bounded, n
 }
 
 // spanBelow reports whether hi-lo < n for lo <= hi, without the overflow of
@@ -720,14 +797,24 @@ func (s *system) inferDomains() {
 	// even where the flow-insensitive iteration itself would not converge
 	// (count++ once in each goroutine), and the variables need no widening.
 	// Loop counters are bounded by a first, widening, iteration.
+	//
+	// When only some variables are written a bounded number of times (a
+	// wait group's counter that the set-up's loop adds to, beside a
+	// worker's loop that writes others), the chains of their writes are
+	// bounded all the same: they are iterated so, without widening, while
+	// the others widen (see iterate).
 	events, bounded := s.writeEvents(nil)
-	states = s.iterate(vars, ranged, changes, bounded, events)
+	states = s.iterate(vars, ranged, changes, allOf(bounded, nv), events)
 	if !bounded {
 		if n, ok := s.writeEvents(states); ok {
 			copy(vars, init)
 			clear(changes)
 			events, bounded = n, true
-			states = s.iterate(vars, ranged, changes, bounded, events)
+			states = s.iterate(vars, ranged, changes, allOf(true, nv), events)
+		} else if few, n := s.boundedVars(states, vars, ranged); few != nil {
+			copy(vars, init)
+			clear(changes)
+			states = s.iterate(vars, ranged, changes, few, n)
 		}
 	}
 	s.unrollProcs(states, vars)

@@ -55,3 +55,30 @@ func TestRelationalBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundedBesideUnbounded checks that a variable written a bounded
+// number of times keeps a bounded domain beside one a loop writes
+// without bound.
+func TestBoundedBesideUnbounded(t *testing.T) {
+	l := load(t, "relbound")
+	systems, _ := extract.Package(l.fset, l.pkg, l.files, l.info)
+	i := slices.IndexFunc(systems, func(s *extract.System) bool { return s.Name == "addsBesideWorker" })
+	if i < 0 {
+		t.Fatal("no system addsBesideWorker")
+	}
+	p := systems[i].Program
+	want := map[string]bool{"count": true, "spin": false} // bounded?
+	for _, v := range p.Vars {
+		b, ok := want[v.Name]
+		if !ok {
+			continue
+		}
+		delete(want, v.Name)
+		if got := !v.Dom.Unbounded && v.Dom.Hi-v.Dom.Lo < 64; got != b {
+			t.Errorf("%s has domain %v, want bounded %v", v.Name, v.Dom, b)
+		}
+	}
+	for name := range want {
+		t.Errorf("no variable %s", name)
+	}
+}

@@ -86,3 +86,32 @@ func countdown() {
 	n.Store(1)
 	<-done
 }
+
+// addsBesideWorker: main adds to count three times, in a loop of constant
+// bound, while a worker loops adding to spin until it is stopped: spin
+// has no bound, count has.
+//
+//fencecheck:system
+func addsBesideWorker() {
+	var count, spin atomic.Int32
+	stop := make(chan bool)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				if spin.Add(1) == 0 {
+					panic("wrapped")
+				}
+			}
+		}
+	}()
+	for range 3 {
+		count.Add(1)
+	}
+	close(stop)
+	if count.Load() != 3 {
+		panic("lost")
+	}
+}
