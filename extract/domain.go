@@ -236,19 +236,46 @@ func allOf(b bool, n int) []bool {
 	return slices.Repeat([]bool{b}, n)
 }
 
-// boundedVars returns the variables whose writes run a bounded number of
-// times in any run, and the number of those writes, when that is no more
-// than maxWriteEvents and one of them has no bounded value yet in vars
-// (after an iteration that widened it, whose registers are regs); else
-// nil.
+// boundedVars returns the variables without a bounded value yet in vars
+// (after an iteration that widened them, whose registers are regs) whose
+// writes run a bounded number of times in any run, and the number of
+// those writes, when there are some and that is no more than
+// maxWriteEvents; else nil. The others are not bounded for iterate: their
+// values widen as before.
 func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool, int) {
+	// Only the variables without a bounded value yet are candidates; the
+	// bounds of their loops' writes are costly, and asked only of them.
 	ev := make([]int, len(s.prog.Vars))
+	candidates := 0
+	for x := range ev {
+		if ranged[x] || !vars[x].top && !vars[x].ival {
+			ev[x] = -1
+		} else {
+			candidates++
+		}
+	}
+	if candidates == 0 {
+		return nil, 0
+	}
+	w := map[int]bool{}
 	for pi, p := range s.procs {
 		q := p.q
-		_, comp := q.Cycles()
+		var comp []int
 		for ti, t := range q.Trans {
 			if !writes(t.Op) {
 				continue
+			}
+			clear(w)
+			visitOp(t.Op, func(op model.Op) { markWrites(op, w) })
+			alive := false
+			for x := range w {
+				alive = alive || ev[x] >= 0
+			}
+			if !alive {
+				continue
+			}
+			if comp == nil {
+				_, comp = q.Cycles()
 			}
 			k := 1
 			if (t.From == t.To || comp[t.From] == comp[t.To]) && !exitsLoop(q, comp, t) {
@@ -257,8 +284,6 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 					k = -1
 				}
 			}
-			w := map[int]bool{}
-			visitOp(t.Op, func(op model.Op) { markWrites(op, w) })
 			for x := range w {
 				if k < 0 || ev[x] < 0 {
 					ev[x] = -1
@@ -269,18 +294,14 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 		}
 	}
 	bounded := make([]bool, len(ev))
-	n, helps := 0, false
+	n := 0
 	for x, k := range ev {
-		if k < 0 {
-			continue
-		}
-		bounded[x] = true
-		n += k
-		if !ranged[x] && (vars[x].top || vars[x].ival) {
-			helps = true
+		if k >= 0 {
+			bounded[x] = true
+			n += k
 		}
 	}
-	if !helps || n > maxWriteEvents {
+	if n > maxWriteEvents || !slices.Contains(bounded, true) {
 		return nil, 0
 	}
 	return bounded, n
