@@ -271,7 +271,16 @@ func (g *foreverGraph) find(s *system) (*foreverBug, bool) {
 		runs := all &^ canEnd[id] &^ stuck &^ g.ended[id]
 		var d model.Decoded
 		st, _ := p.DecodeKeyInto(g.keys.Key(id), &d)
-		return &foreverBug{bad: exactState(p, st, name), waits: stuck, runs: runs}, true
+		bad := exactState(p, st, name)
+		// At the wait of main, or of the first goroutine left waiting.
+		q := mainProc
+		if name == extract.LeakName {
+			q = bits.TrailingZeros64(stuck)
+		}
+		if out := p.Procs[q].Out(st.Locs[q]); len(out) > 0 {
+			bad.Pos = p.Procs[q].Trans[out[0]].Pos
+		}
+		return &foreverBug{bad: bad, waits: stuck, runs: runs}, true
 	}
 	return nil, false
 }
