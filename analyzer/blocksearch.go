@@ -44,16 +44,8 @@ func (s *system) searchBlocking() {
 		unchecked("a value grows without bound")
 		return
 	}
-	// Its own shares of the time budget and the memory limit, so that
-	// running out of them leaves the rest of the analysis its own.
-	ctx, cancel := context.WithTimeoutCause(s.ctx, s.cfg.budget()/4, errBlockingTime)
-	defer cancel()
-	share := s.cfg.memoryLimit() / 2
-	if heap := engines.HeapBytes(); heap < s.cfg.memoryLimit() {
-		share = heap + (s.cfg.memoryLimit()-heap)/2
-	}
-	ctx, stopWatch := engines.WatchMemory(ctx, share, errBlockingMemory)
-	defer stopWatch()
+	ctx, stop := s.blockingShare()
+	defer stop()
 	var mu sync.Mutex
 	var fault *model.Fault // the first fault the search met
 	res, err := explore.Check(ctx, s.p, model.SC, explore.Options{
@@ -97,6 +89,20 @@ func (s *system) searchBlocking() {
 	default:
 		unchecked("the search stopped: " + res.Reason)
 	}
+}
+
+// blockingShare returns the context of a search for blocking bugs: its
+// own shares of the time budget and the memory limit (a quarter of the
+// one, half of what the other leaves), so that running out of them leaves
+// the rest of the analysis its own; stop releases it.
+func (s *system) blockingShare() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithTimeoutCause(s.ctx, s.cfg.budget()/4, errBlockingTime)
+	share := s.cfg.memoryLimit() / 2
+	if heap := engines.HeapBytes(); heap < s.cfg.memoryLimit() {
+		share = heap + (s.cfg.memoryLimit()-heap)/2
+	}
+	ctx, stopWatch := engines.WatchMemory(ctx, share, errBlockingMemory)
+	return ctx, func() { stopWatch(); cancel() }
 }
 
 // faultWhat describes where the runs with fault f stop: the construct

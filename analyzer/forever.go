@@ -2,11 +2,9 @@ package analyzer
 
 import (
 	"context"
-	"errors"
 	"math/bits"
 	"slices"
 
-	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/engines/lib/explore"
 	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/model"
@@ -18,8 +16,6 @@ const foreverStates = 1_000_000
 
 // foreverProcs bounds the processes searchForever follows: one bit each.
 const foreverProcs = 64
-
-var errForeverTime = errors.New("time the search for blocking bugs may take (a quarter of -budget)")
 
 // A foreverBug is a blocking bug that searchForever found beside a
 // goroutine that runs for ever: the exact state, made a bad state of the
@@ -81,14 +77,8 @@ func (s *system) searchForever() {
 	if !cyclic {
 		return
 	}
-	ctx, cancel := context.WithTimeoutCause(s.ctx, s.cfg.budget()/4, errForeverTime)
-	defer cancel()
-	share := s.cfg.memoryLimit() / 2
-	if heap := engines.HeapBytes(); heap < s.cfg.memoryLimit() {
-		share = heap + (s.cfg.memoryLimit()-heap)/2
-	}
-	ctx, stopWatch := engines.WatchMemory(ctx, share, errBlockingMemory)
-	defer stopWatch()
+	ctx, stop := s.blockingShare()
+	defer stop()
 	g, ok := s.foreverGraph(ctx)
 	if !ok || g.existing {
 		return

@@ -683,28 +683,8 @@ func (p *proc) readOnlyCopy(q pointer) (value, bool) {
 	}
 	var store *ssa.Store
 	var uses []ssa.Instruction
-	for _, r := range *a.Referrers() {
-		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Addr != a || store != nil {
-				return value{}, false
-			}
-			store = r
-		case *ssa.DebugRef:
-		default:
-			if !onlyReadThrough(r) {
-				return value{}, false
-			}
-			uses = append(uses, r)
-		}
-	}
-	if store == nil {
+	if !storedOnce(a, &store, &uses, nil) || !storedFirst(store, uses) {
 		return value{}, false
-	}
-	for _, u := range uses {
-		if !comesBefore(store, u) {
-			return value{}, false
-		}
 	}
 	v, ok := fr.vals[store.Val]
 	if !ok || v.kind != vAgg {
@@ -726,45 +706,60 @@ func (p *proc) readOnlyField(q pointer) (value, bool) {
 	}
 	var store *ssa.Store
 	var uses []ssa.Instruction
+	fields := func(in ssa.Instruction) bool { _, ok := in.(*ssa.FieldAddr); return ok }
+	if !storedOnce(a, &store, &uses, fields) || store != nil {
+		return value{}, false // a store of the whole struct
+	}
 	for _, r := range *a.Referrers() {
-		switch r := r.(type) {
-		case *ssa.FieldAddr:
-			if r.Field != q.path[0].field {
-				continue // no address of another field leads to this one
-			}
-			for _, fr := range *r.Referrers() {
-				switch fr := fr.(type) {
-				case *ssa.Store:
-					if fr.Addr != r || store != nil {
-						return value{}, false
-					}
-					store = fr
-				case *ssa.DebugRef:
-				default:
-					if !onlyReadThrough(fr) {
-						return value{}, false
-					}
-					uses = append(uses, fr)
-				}
-			}
-		case *ssa.DebugRef:
-		default:
-			if !onlyReadThrough(r) {
-				return value{}, false
-			}
-			uses = append(uses, r)
-		}
-	}
-	if store == nil {
-		return value{}, false
-	}
-	for _, u := range uses {
-		if !comesBefore(store, u) {
+		// No address of another field leads to this one.
+		if fa, ok := r.(*ssa.FieldAddr); ok && fa.Field == q.path[0].field && !storedOnce(fa, &store, &uses, nil) {
 			return value{}, false
 		}
 	}
+	if !storedFirst(store, uses) {
+		return value{}, false
+	}
 	v, ok := fr.vals[store.Val]
 	return v, ok
+}
+
+// storedOnce sorts the uses of the address addr, but those skip takes:
+// a store to it, which must be the only one (store is set to it), and the
+// others, which must only read through it (appended to uses).
+func storedOnce(addr ssa.Value, store **ssa.Store, uses *[]ssa.Instruction, skip func(ssa.Instruction) bool) bool {
+	for _, r := range *addr.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != addr || *store != nil {
+				return false
+			}
+			*store = r
+		case *ssa.DebugRef:
+		default:
+			if skip != nil && skip(r) {
+				continue
+			}
+			if !onlyReadThrough(r) {
+				return false
+			}
+			*uses = append(*uses, r)
+		}
+	}
+	return true
+}
+
+// storedFirst reports whether there is a store, and it comes before every
+// use of uses.
+func storedFirst(store *ssa.Store, uses []ssa.Instruction) bool {
+	if store == nil {
+		return false
+	}
+	for _, u := range uses {
+		if !comesBefore(store, u) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyReadThrough reports whether the instruction in, a use of an address,
