@@ -7,23 +7,27 @@ import "time"
 // waits on, so no bad state made of places is one; but in the runs that
 // lead there, nothing will ever make it write.
 
+// serve replies to each request with its value, and ticks between them,
+// for ever.
+func serve(req <-chan int, res chan<- int) {
+	t := time.NewTicker(time.Millisecond)
+	for {
+		select {
+		case <-t.C:
+		case v := <-req:
+			res <- v
+		}
+	}
+}
+
 // replyNeverAsked: main waits for a reply to a request it never sends,
 // while the server ticks on.
 //
 //fencecheck:system
 func replyNeverAsked() {
-	t := time.NewTicker(time.Millisecond)
 	req := make(chan int)
 	res := make(chan int)
-	go func() {
-		for {
-			select {
-			case <-t.C:
-			case v := <-req:
-				res <- v
-			}
-		}
-	}()
+	go serve(req, res)
 	<-res // want `^deadlock: main blocks forever in <-res \(system replyNeverAsked\)$`
 }
 
@@ -31,18 +35,9 @@ func replyNeverAsked() {
 //
 //fencecheck:system
 func replyAsked() {
-	t := time.NewTicker(time.Millisecond)
 	req := make(chan int)
 	res := make(chan int)
-	go func() {
-		for {
-			select {
-			case <-t.C:
-			case v := <-req:
-				res <- v
-			}
-		}
-	}()
+	go serve(req, res)
 	req <- 1
 	<-res
 }
@@ -52,18 +47,9 @@ func replyAsked() {
 //
 //fencecheck:system
 func workerNeverAsks() {
-	t := time.NewTicker(time.Millisecond)
 	req := make(chan int)
 	res := make(chan int)
-	go func() {
-		for {
-			select {
-			case <-t.C:
-			case v := <-req:
-				res <- v
-			}
-		}
-	}()
+	go serve(req, res)
 	go func() {
 		<-res // want `^leak: go@\d+ blocks forever in <-res after system workerNeverAsks returns$`
 	}()
@@ -74,18 +60,9 @@ func workerNeverAsks() {
 //
 //fencecheck:system
 func replyTakenTwice() {
-	t := time.NewTicker(time.Millisecond)
 	req := make(chan int)
 	res := make(chan int)
-	go func() {
-		for {
-			select {
-			case <-t.C:
-			case v := <-req:
-				res <- v
-			}
-		}
-	}()
+	go serve(req, res)
 	go func() {
 		req <- 1
 		<-res
