@@ -21,11 +21,12 @@ var memoryVerbs = regexp.MustCompile(`(?:^|[\s(])(?:stores|loads|store|load|atom
 // goroutineLabel is what a message calls a goroutine: the function it runs
 // (worker, dekkerWorker(1) with the arguments that tell two apart), or
 // go@LINE and afterfunc@LINE for a function literal started by the go
-// statement or the time.AfterFunc call at LINE, timer@LINE and timeout@LINE
+// statement or the time.AfterFunc call at LINE (go@FILE:LINE for one of
+// another package's), timer@LINE and timeout@LINE
 // for the run time's timer of a context made at LINE, and clock for the
 // run time's clock; with #N for the Nth of goroutines that are otherwise
 // alike.
-var goroutineLabel = regexp.MustCompile(`^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|(?:go|afterfunc|timer|timeout)@[0-9]+)(?:#[0-9]+)?(?:\(.*\))?(?:#[0-9]+)?$`)
+var goroutineLabel = regexp.MustCompile(`^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|(?:go|afterfunc|timer|timeout)@(?:[\w.-]+\.go:)?[0-9]+)(?:#[0-9]+)?(?:\(.*\))?(?:#[0-9]+)?$`)
 
 // stepLine is one step of an interleaving in a related position.
 var stepLine = regexp.MustCompile(`^step [0-9]+: ([^\s(]+(?:\([^)]*\))?(?:#[0-9]+)?) `)
@@ -94,7 +95,7 @@ func badName(name string, idents map[string]bool) string {
 // the forms the findings use for goroutines; "" when it is.
 func badLabel(label string, idents map[string]bool) string {
 	if !goroutineLabel.MatchString(label) {
-		return "is not a function's name, go@LINE or afterfunc@LINE"
+		return "is not a function's name, go@LINE, go@FILE:LINE or afterfunc@LINE"
 	}
 	if fn, _, _ := strings.Cut(strings.TrimRight(label, "0123456789#"), "("); !strings.Contains(fn, "@") && fn != "clock" && !idents[fn[strings.LastIndex(fn, ".")+1:]] {
 		return "names no function of the source"
@@ -182,6 +183,9 @@ func TestCheckNames(t *testing.T) {
 		{`step 2: go@199 atomic m["a"]: present`, 0},
 		{"step 1: go@12 starts worker#2(i=0)", 0},
 		{"step 4: Release(1, 0) atomic qp.mu: 0", 0},
+		{"step 2: go@errgroup.go:78#2 store l.flag=1", 0},
+		{"step 10: go@errgroup.go:78(i=0) load i: 0", 0},
+		{"step 2: go@errgroup:78 store l.flag=1", 1},
 		{"fix: use sync/atomic for every load and store of full", 0},
 		{"gc may emit this load before the load of z (no store, call or atomic operation between them)", 0},
 		{"step 5: go@44(i=0) atomic load go go(i=0): 1", 1},
