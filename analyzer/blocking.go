@@ -351,14 +351,18 @@ func (s *system) syncStepText(q, t int) string {
 			// the lock still leave: new ones wait from here on.
 			return txt + " shuts out new readers"
 		}
-		name := s.varName(op.Var)
+		// The model's own name: the variables of a goroutine's waits and
+		// offers are named after it (ch.recvq[go@35], go@35.chansel),
+		// which the source name would cut short.
+		name := s.p.Vars[op.Var].Name
 		switch {
 		case strings.HasSuffix(name, "q["+me+"]"), strings.HasSuffix(name, ".waiting["+me+"]") && op.Expr == model.C(1):
 			return txt + " starts waiting"
-		case strings.HasSuffix(name, ".chansel") && !strings.HasPrefix(s.p.Vars[op.Var].Name, me+"."):
-			// The partner's own offer: its variable is named after it
-			// (go@35.chansel), which the source name would cut short.
-			return txt + " meets " + strings.TrimSuffix(s.p.Vars[op.Var].Name, ".chansel")
+		case strings.HasSuffix(name, ".chansel") && !strings.HasPrefix(name, me+"."):
+			return txt + " meets " + strings.TrimSuffix(name, ".chansel")
+		case name == me+".chansel" && op.Expr == model.C(0):
+			// Its offer taken by a partner that met it: it goes on.
+			return txt + " completes"
 		}
 	}
 	return txt
