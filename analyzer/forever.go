@@ -239,10 +239,7 @@ func (g *foreverGraph) find(s *system) (*foreverBug, bool) {
 			}
 		}
 	}
-	mainProc := p.ProcIndex("main")
-	if mainProc < 0 {
-		mainProc = len(p.Procs) - 1
-	}
+	mainProc := s.sys.Main
 	mainBit := uint64(1) << mainProc
 	for id := range n {
 		stuck := g.blocked[id] &^ canMove[id]

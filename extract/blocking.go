@@ -90,6 +90,18 @@ func (s *system) addBlockedStates(stops []map[int]bool) {
 	for i, v := range prog.Vars {
 		initial[i] = v.Init.Value
 	}
+	// A goroutine whose go statement has not run has not started: it
+	// stays, without waiting for anything of the program's. Every one is
+	// listed, also when no state is a blocking bug here (the search of
+	// analyzer/forever.go counts them as ended).
+	isUnstarted := func(q, l int, c model.Expr) bool {
+		return l == prog.Procs[q].Init && s.procs[q].spawnWait && !neverHolds(c, written, initial)
+	}
+	for q, pr := range prog.Procs {
+		if c, ok := prog.Blocked(q, pr.Init); ok && isUnstarted(q, pr.Init, c) {
+			s.unstarted = append(s.unstarted, model.ProcLoc{Proc: q, Loc: pr.Init})
+		}
+	}
 	for q, pr := range prog.Procs {
 		for l := range pr.Locs {
 			if c, ok := prog.Blocked(q, l); ok {
@@ -98,13 +110,7 @@ func (s *system) addBlockedStates(stops []map[int]bool) {
 					// initial values let it go (a ticker nothing stops).
 					continue
 				}
-				// A goroutine whose go statement has not run has not
-				// started: it stays, without waiting for anything of the
-				// program's.
-				unstarted := l == pr.Init && s.procs[q].spawnWait
-				if unstarted {
-					s.unstarted = append(s.unstarted, model.ProcLoc{Proc: q, Loc: l})
-				}
+				unstarted := isUnstarted(q, l, c)
 				places[q] = append(places[q], place{loc: l, cond: model.Qualify(c, q), waits: !unstarted, pos: s.blockPos(q, l)})
 				waits = waits || !unstarted
 			} else if len(pr.Out(l)) == 0 && !stops[q][l] {
@@ -124,12 +130,7 @@ func (s *system) addBlockedStates(stops []map[int]bool) {
 	if !waits {
 		return
 	}
-	b.main = len(prog.Procs) - 1
-	for q, pr := range prog.Procs {
-		if pr.Name == "main" && q < len(s.procs) && s.procs[q].q == pr {
-			b.main = q
-		}
-	}
+	b.main = s.mainIdx
 	if total > blockingLimit {
 		b.atLoc, b.running = make([][]int, len(prog.Procs)), make([]int, len(prog.Procs))
 		for q, pr := range prog.Procs {

@@ -363,6 +363,9 @@ type System struct {
 	// ending normally: a panic (a bad state of its own), os.Exit (which
 	// ends the program), a construct refused at run time.
 	Stops []model.ProcLoc
+	// Main is the process of the system function's own body (named
+	// "main", unless a goroutine runs a function of that name).
+	Main int
 	// Clock is the process that advances the clock time.Now reads, a
 	// bounded number of ticks (so a loop that waits for time to pass may
 	// loop for ever in the model), or -1 when the system reads none.

@@ -70,6 +70,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		s.spawns = append(s.spawns, sw.pos)
 	}
 	main := s.newProc("main")
+	s.mainIdx = main.idx
 	var pos token.Pos
 	if sp.idx < len(sp.b.Instrs) {
 		pos = sp.b.Instrs[sp.idx].Pos()
@@ -84,7 +85,7 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 	s.dropHeldUnlockFaults()
 	s.checkUnsafeCompares()
 
-	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns, Foreign: s.x.foreign}
+	sys = &System{Name: s.name, Decl: s.decl, Program: s.prog, Spawns: s.spawns, Foreign: s.x.foreign, Main: main.idx}
 	type crit struct {
 		loc int
 		pos token.Pos

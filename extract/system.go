@@ -387,6 +387,7 @@ type system struct {
 	lateGen   int
 	blocking  *BlockingSearch
 	unstarted []model.ProcLoc // see System.Unstarted
+	mainIdx   int             // the process of the system function's body
 
 	// Channels (chans.go): those the setup made, and the operations of
 	// the processes on them, lowered once every process is known.

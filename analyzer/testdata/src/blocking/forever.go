@@ -1,6 +1,10 @@
 package blocking
 
-import "time"
+import (
+	"os"
+	"sync/atomic"
+	"time"
+)
 
 // Blocking bugs that only a search of the states finds: a goroutine that
 // serves requests on a ticker for ever can write the channel that another
@@ -72,4 +76,44 @@ func replyTakenTwice() {
 		req <- 2
 		<-res
 	}()
+}
+
+// spinStores loops for ever; a refusal (os.Getpid, which fencecheck does
+// not model) sits on a path no run takes.
+func spinStores(v *atomic.Int32) {
+	for {
+		v.Store(1)
+		if v.Load() == 7 {
+			os.Getpid()
+		}
+	}
+}
+
+// neverStarted: a goroutine that another starts only when v is 5 never
+// starts; it is no leak (it once was one, as a goroutine waiting for its
+// go statement).
+//
+//fencecheck:system
+func neverStarted() {
+	v := new(atomic.Int32)
+	go spinStores(v)
+	go func() {
+		if v.Load() == 5 {
+			go func() { v.Store(2) }()
+		}
+	}()
+}
+
+func main() {}
+
+// goMain starts a goroutine that runs a function called main: the system
+// function's body is still the one whose wait is a deadlock.
+//
+//fencecheck:system
+func goMain() {
+	go main()
+	req := make(chan int)
+	res := make(chan int)
+	go serve(req, res)
+	<-res // want `^deadlock: main#2 blocks forever in <-res \(system goMain\)$`
 }
