@@ -48,14 +48,15 @@ type foreverGraph struct {
 // searchForever looks for the blocking bugs that the bad states made of
 // places (extract) leave out because a goroutine runs for ever beside
 // them: a goroutine that ticks on a timer while main waits for a reply
-// nobody sends, or that would stop on a channel main never closes. The
-// bad states count a goroutine that loops as one that may write anything
-// it writes somewhere, so that no wait it could end is a bug; this search
-// builds the graph of the reachable states under sequential consistency
-// and asks, of each, what can still happen from it: main waits and no run
-// from here moves it again (a deadlock); or main has returned and a
-// goroutine waits for good, or runs for ever although its code can
-// return (a leak). The first such state, in breadth-first order, becomes
+// nobody sends. The bad states count a goroutine that loops as one that
+// may write anything it writes somewhere, so that no wait it could end is
+// a bug; this search builds the graph of the reachable states under
+// sequential consistency and asks, of each, what can still happen from
+// it: main waits and no run from here moves it again (a deadlock); or
+// main has returned and a goroutine waits so (a leak). A goroutine that
+// only runs for ever is none: a janitor may be meant to. The goroutines
+// that run on beside the bug are named with it. The first such state, in
+// breadth-first order, becomes
 // a bad state of the program, which the analysis then reaches and reports
 // as it does the others. It looks only when the program has no blocking
 // bad state reachable already, and gives up quietly at its bounds: what
