@@ -397,10 +397,13 @@ type ticker struct {
 }
 
 // A tickFire is the first step of an AfterFunc's process: the timer
-// fires, if it has not been stopped, and stops.
+// fires, if it has not been stopped, and stops. ends are the locations
+// where the function returns: a Reset by a goroutine arms the timer
+// again, and it fires again, so there the process goes back to from.
 type tickFire struct {
 	p        *proc
 	from, to int
+	ends     []int
 }
 
 // A tickStop is a Stop or Reset of a ticker by a process.
@@ -582,8 +585,14 @@ func (s *system) emitFires() {
 		if !ok {
 			continue
 		}
+		reset := slices.ContainsFunc(s.tickStops, func(ts tickStop) bool { return ts.tick == t && !ts.stop })
 		for _, f := range t.fires {
 			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
+			if reset {
+				for _, l := range f.ends {
+					f.p.emitTo(l, model.NopOp(), f.from, t.pos, Origin{})
+				}
+			}
 		}
 	}
 }

@@ -56,6 +56,13 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		}
 		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
 		p.lowerSpawned(child, sw.pos, start)
+		if sw.after != nil {
+			f := &sw.after.fires[len(sw.after.fires)-1]
+			for _, r := range child.returns {
+				f.ends = append(f.ends, r.loc)
+			}
+			f.ends = append(f.ends, p.goexits...)
+		}
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)
 			rets := child.returns

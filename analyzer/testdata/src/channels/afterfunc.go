@@ -3,6 +3,7 @@ package channels
 import (
 	"context"
 	"sync/atomic"
+	"time"
 )
 
 // ctxAfterFunc: the function context.AfterFunc registers runs once the
@@ -104,4 +105,28 @@ func ctxAfterFuncGoCancel() {
 	go cancel()
 	n++
 	<-done
+}
+
+// afterFuncRefires: a Reset after the function has run arms the timer
+// again, and the function runs again: no bug.
+//
+//fencecheck:system
+func afterFuncRefires() {
+	ch := make(chan int)
+	t := time.AfterFunc(time.Millisecond, func() { ch <- 1 })
+	<-ch
+	t.Reset(time.Millisecond)
+	<-ch
+}
+
+// afterFuncStoppedOnce: a Stop after the function has run arms nothing;
+// the second receive waits for good.
+//
+//fencecheck:system
+func afterFuncStoppedOnce() {
+	ch := make(chan int)
+	t := time.AfterFunc(time.Millisecond, func() { ch <- 1 })
+	<-ch
+	t.Stop()
+	<-ch // want `^deadlock: main blocks forever in <-ch \(system afterFuncStoppedOnce\)$`
 }
