@@ -94,24 +94,8 @@ func (s *system) searchForever() {
 // sequential consistency; false when it is too large or the context ends.
 func (s *system) foreverGraph(ctx context.Context) (*foreverGraph, bool) {
 	p := s.p
-	all := uint64(1)<<len(p.Procs) - 1
-	if len(p.Procs) == 64 {
-		all = ^uint64(0)
-	}
-	unstarted := make([]map[int]bool, len(p.Procs))
-	for _, pl := range s.sys.Unstarted {
-		if unstarted[pl.Proc] == nil {
-			unstarted[pl.Proc] = map[int]bool{}
-		}
-		unstarted[pl.Proc][pl.Loc] = true
-	}
-	stops := make([]map[int]bool, len(p.Procs))
-	for _, pl := range s.sys.Stops {
-		if stops[pl.Proc] == nil {
-			stops[pl.Proc] = map[int]bool{}
-		}
-		stops[pl.Proc][pl.Loc] = true
-	}
+	all := allProcs(len(p.Procs))
+	unstarted, stops := locSets(s.sys.Unstarted, len(p.Procs)), locSets(s.sys.Stops, len(p.Procs))
 	g := &foreverGraph{keys: explore.NewKeySet(), first: []int32{0}}
 	var key []byte
 	add := func(st model.State) (int32, bool) {
@@ -197,10 +181,7 @@ func (s *system) foreverGraph(ctx context.Context) (*foreverGraph, bool) {
 func (g *foreverGraph) find(s *system) (*foreverBug, bool) {
 	p := s.p
 	n := len(g.move)
-	all := uint64(1)<<len(p.Procs) - 1
-	if len(p.Procs) == 64 {
-		all = ^uint64(0)
-	}
+	all := allProcs(len(p.Procs))
 	// canMove and canEnd: the processes that take a step, or end, on some
 	// run from the state: the least fixpoint, by a worklist over the
 	// predecessors.
@@ -279,7 +260,8 @@ func (g *foreverGraph) find(s *system) (*foreverBug, bool) {
 func (g *foreverGraph) settle(from int, canMove []uint64) (int, uint64) {
 	best, bestStuck := from, g.blocked[from]&^canMove[from]
 	bestScore := bits.OnesCount64(bestStuck | g.ended[from])
-	seen := map[int32]bool{int32(from): true}
+	seen := make([]bool, len(g.move))
+	seen[from] = true
 	queue := []int32{int32(from)}
 	for len(queue) > 0 {
 		id := queue[0]
@@ -296,6 +278,27 @@ func (g *foreverGraph) settle(from int, canMove []uint64) (int, uint64) {
 		}
 	}
 	return best, bestStuck
+}
+
+// allProcs is the mask of n processes, one bit each (n at most 64).
+func allProcs(n int) uint64 {
+	if n == 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<n - 1
+}
+
+// locSets returns, per process of n, the set of its locations that pls
+// names.
+func locSets(pls []model.ProcLoc, n int) []map[int]bool {
+	sets := make([]map[int]bool, n)
+	for _, pl := range pls {
+		if sets[pl.Proc] == nil {
+			sets[pl.Proc] = map[int]bool{}
+		}
+		sets[pl.Proc][pl.Loc] = true
+	}
+	return sets
 }
 
 // exactState returns the bad state called name that holds in st alone:

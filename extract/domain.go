@@ -277,12 +277,9 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 			if comp == nil {
 				_, comp = q.Cycles()
 			}
-			k := 1
-			if (t.From == t.To || comp[t.From] == comp[t.To]) && !exitsLoop(q, comp, t) {
-				var ok bool
-				if k, ok = loopBudget(q, comp, regs[pi], ti); !ok {
-					k = -1
-				}
+			k, ok := runsOf(q, comp, regs[pi], ti)
+			if !ok {
+				k = -1
 			}
 			for x := range w {
 				if k < 0 || ev[x] < 0 {
@@ -915,14 +912,11 @@ func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 			if comp == nil {
 				_, comp = q.Cycles()
 			}
-			if t.From != t.To && comp[t.From] != comp[t.To] || exitsLoop(q, comp, t) {
-				n++
-				continue
+			var rs [][]abs
+			if regs != nil {
+				rs = regs[pi]
 			}
-			if regs == nil {
-				return 0, false
-			}
-			k, ok := loopBudget(q, comp, regs[pi], ti)
+			k, ok := runsOf(q, comp, rs, ti)
 			if !ok {
 				return 0, false
 			}
@@ -933,6 +927,20 @@ func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 		}
 	}
 	return n, n <= maxWriteEvents
+}
+
+// runsOf bounds how often transition ti of q runs in a run: once when it
+// lies on no loop (or leaves one), else loopBudget's bound, with the
+// registers regs of a finished iteration (none without them).
+func runsOf(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) {
+	t := q.Trans[ti]
+	if t.From != t.To && comp[t.From] != comp[t.To] || exitsLoop(q, comp, t) {
+		return 1, true
+	}
+	if regs == nil {
+		return 0, false
+	}
+	return loopBudget(q, comp, regs, ti)
 }
 
 // loopBudget bounds how often transition ti, on a loop of q, runs in a run.
