@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"sort"
@@ -477,17 +478,24 @@ func (p *proc) constStringIndex(fr *frame, in ssa.Instruction, cur int) (int, bo
 	if _, isConst := idx.constant(); !known || isConst || idx.kind != vInt {
 		return cur, false
 	}
-	pos := ix.Pos()
-	e := idx.e
-	oor := model.Bin(model.OpOr, model.Bin(model.OpLt, e, model.C(0)), model.Bin(model.OpGe, e, model.C(int64(len(str)))))
-	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(oor), pos, Origin{}), name: "index out of range", pos: pos})
 	if len(str) == 0 {
+		p.splitIndex(str, idx.e, -1, cur, -1, ix.Pos())
 		return -1, true
 	}
 	r := p.newReg(p.regName(fr, ix), ix.Type())
 	p.holds(r, fr, ix)
 	fr.vals[ix] = intVal(model.R(r))
-	join := p.newLoc(pos)
+	join := p.newLoc(ix.Pos())
+	p.splitIndex(str, idx.e, r, cur, join, ix.Pos())
+	return join, true
+}
+
+// splitIndex emits, from cur, str[e] into register r, joining at join: a
+// branch per run of equal bytes of str, each a range of indices, and a
+// panic for an index out of range (str empty: only the panic).
+func (p *proc) splitIndex(str string, e model.Expr, r, cur, join int, pos token.Pos) {
+	oor := model.Bin(model.OpOr, model.Bin(model.OpLt, e, model.C(0)), model.Bin(model.OpGe, e, model.C(int64(len(str)))))
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(oor), pos, Origin{}), name: "index out of range", pos: pos})
 	for lo := 0; lo < len(str); {
 		hi := lo
 		for hi+1 < len(str) && str[hi+1] == str[lo] {
@@ -496,6 +504,55 @@ func (p *proc) constStringIndex(fr *frame, in ssa.Instruction, cur int) (int, bo
 		in := model.Bin(model.OpAnd, model.Bin(model.OpGe, e, model.C(int64(lo))), model.Bin(model.OpLe, e, model.C(int64(hi))))
 		p.emitTo(p.emit(cur, model.GuardOp(in), pos, Origin{}), model.AssignOp(r, model.C(int64(str[lo]))), join, pos, Origin{})
 		lo = hi + 1
+	}
+}
+
+// maxIndexedBytes bounds the bytes a split of runtimeStringIndex covers:
+// the lengths of every string the system interns, summed.
+const maxIndexedBytes = 4096
+
+// runtimeStringIndex lowers str[i], in a goroutine, for a string known
+// only at run time (a register holding the id of an interned string: a
+// key chosen by a goroutine, hashed byte by byte to pick a shard) and any
+// index: a case split over the strings it may hold, each then split as
+// constStringIndex splits a constant's index (an index out of range of
+// the string it holds panics). A string the model does not compute is
+// refused where a run indexes it. As for len, a string interned after the
+// split asks for another round (heapHint.strs), which interns it first.
+// ok is false for any other instruction.
+func (p *proc) runtimeStringIndex(fr *frame, in ssa.Instruction, cur int) (int, bool) {
+	ix, isIndex := in.(*ssa.Index)
+	if !isIndex || !isString(ix.X.Type()) {
+		return cur, false
+	}
+	s := p.s
+	x, idx := s.get(fr, ix.X), s.get(fr, ix.Index)
+	if _, known := s.stringOf(x); known || x.kind != vInt || isAnyString(x) || idx.kind != vInt {
+		return cur, false
+	}
+	n := int64(len(s.strs))
+	total := 0
+	for _, str := range s.strs {
+		total += len(str)
+	}
+	pos := ix.Pos()
+	if total > maxIndexedBytes {
+		return p.refuseAt(cur, fmt.Sprintf("indexing a string known only at run time, one of %d strings of %d bytes in all (fencecheck splits over at most %d)", n, total, maxIndexedBytes), pos), true
+	}
+	if s.heap.hint.anyStrings {
+		p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}), "indexing a string fencecheck does not compute", pos)
+	}
+	if !s.heap.lenSplit || n < s.heap.lenStrs {
+		s.heap.lenSplit, s.heap.lenStrs = true, n
+	}
+	r := p.newReg(p.regName(fr, ix), ix.Type())
+	p.holds(r, fr, ix)
+	fr.vals[ix] = intVal(model.R(r))
+	join := p.newLoc(pos)
+	for id := int64(0); id <= n; id++ {
+		str, _ := s.stringOf(constVal(id))
+		at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(id))), pos, Origin{})
+		p.splitIndex(str, idx.e, r, at, join, pos)
 	}
 	return join, true
 }

@@ -22,10 +22,12 @@ type proc struct {
 	origins  []Origin
 	regType  []types.Type
 	regNames map[string]int
-	critical map[int]token.Pos // locations at a //fencecheck:critical point
-	nofence  map[int]bool
-	panics   []panicSite
-	exits    map[int]bool // locations where os.Exit(0) ends the program
+	// transReads lists, per transition, the variables it reads (readsAny).
+	transReads [][]int
+	critical   map[int]token.Pos // locations at a //fencecheck:critical point
+	nofence    map[int]bool
+	panics     []panicSite
+	exits      map[int]bool // locations where os.Exit(0) ends the program
 	// spawnWait: the process starts by waiting for the go statement of the
 	// goroutine that spawns it (lowerNested); at its initial location it has
 	// not started, rather than waits.
@@ -673,6 +675,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return next
 	}
 	if next, ok := p.constStringIndex(fr, in, cur); ok {
+		return next
+	}
+	if next, ok := p.runtimeStringIndex(fr, in, cur); ok {
 		return next
 	}
 	if what, ok := s.unknownStringUse(fr, in); ok {

@@ -53,7 +53,7 @@ func (m shardedMap) get(key string) (int, bool) {
 
 // setUnlocked forgets the shard's lock.
 func (m shardedMap) setUnlocked(key string, v int) {
-	m.shardOf(key).items[key] = v // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores shard.items\)`
+	m.shardOf(key).items[key] = v // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores shard.items\)` `^race: go@\d+ and go@\d+#2 can both reach this access \(it stores shard.items\) .*\(system shardedKeysReceivedUnlocked\)`
 }
 
 //fencecheck:system
@@ -104,4 +104,74 @@ func shardedSetsUnlocked() {
 		}()
 	}
 	wg.Wait()
+}
+
+// shardedKeysReceived: the keys reach the workers through a channel, so
+// which string each hashes, byte by byte, is known only at run time; each
+// set holds its shard's lock.
+//
+//fencecheck:system
+func shardedKeysReceived() {
+	m := newShardedMap()
+	keys := make(chan string, 3)
+	keys <- "a"
+	keys <- "bb"
+	keys <- "ccc"
+	close(keys)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range keys {
+				m.set(k, len(k))
+			}
+		}()
+	}
+	wg.Wait()
+	if v, ok := m.get("bb"); !ok || v != 2 {
+		panic("lost a key")
+	}
+}
+
+// shardedKeysReceivedUnlocked: the same without the shard's lock.
+//
+//fencecheck:system
+func shardedKeysReceivedUnlocked() {
+	m := newShardedMap()
+	keys := make(chan string, 2)
+	keys <- "a"
+	keys <- "e"
+	close(keys)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range keys {
+				m.setUnlocked(k, 1)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// lastByte reads the last byte of a received key: the empty key indexes
+// out of range.
+//
+//fencecheck:system
+func lastByte() {
+	keys := make(chan string, 2)
+	keys <- "ab"
+	keys <- ""
+	close(keys)
+	done := make(chan byte)
+	go func() {
+		var b byte
+		for k := range keys {
+			b ^= k[len(k)-1] // want `^SC: system lastByte is wrong even under sequential consistency: the bad state index out of range is reached here`
+		}
+		done <- b
+	}()
+	<-done
 }
