@@ -155,6 +155,9 @@ func clip(a abs, lo, hi int64) abs {
 // the rounds then stop after events of them, without widening.
 func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars []bool, events int) [][][]abs {
 	states := make([][][]abs, len(s.procs))
+	// before holds, for each process, the variables as its last analysis
+	// began.
+	before := make([][]abs, len(s.procs))
 	someBounded := slices.Contains(boundedVars, true)
 	bounded := someBounded && !slices.Contains(boundedVars, false)
 	rounds := maxRounds
@@ -200,7 +203,9 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars [
 			}
 		}
 		for pi, p := range s.procs {
-			states[pi] = p.analyse(vars, writeVar, states[pi])
+			snap := slices.Clone(vars)
+			states[pi] = p.analyse(vars, writeVar, states[pi], before[pi])
+			before[pi] = snap
 		}
 		copy(vars, next)
 		if !varsChanged {
@@ -217,7 +222,7 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars [
 			// Every chain is covered; the registers are computed once more
 			// against the final values of the variables.
 			for pi, p := range s.procs {
-				states[pi] = p.analyse(vars, func(int, abs) {}, states[pi])
+				states[pi] = p.analyse(vars, func(int, abs) {}, states[pi], before[pi])
 			}
 			break
 		}
@@ -1100,8 +1105,8 @@ func domainOf(a abs, lo, hi int64) model.Domain {
 // variable values; writes are reported through writeVar. It returns the
 // abstract registers at every location (nil where unreachable). seed, when
 // not nil, is what it returned in the round before, against variables that
-// held no more values.
-func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs) [][]abs {
+// held no more values: before, what they held when that round began.
+func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs, before []abs) [][]abs {
 	q := p.q
 	states := make([][]abs, len(q.Locs))
 	changes := make([]int, len(q.Locs))
@@ -1121,12 +1126,25 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs) [][]ab
 		// again (sound, as every step runs from the final registers), in
 		// a few passes instead of one per value of each loop counter.
 		// States are never changed in place, so they are shared.
+		// Only the steps that read a variable that changed since can
+		// give more than they gave then: the work starts at their
+		// locations.
 		work = work[:0]
+		changed := make([]bool, len(vars))
+		for x := range vars {
+			changed[x] = !vars[x].equal(before[x])
+		}
 		for l, st := range seed {
-			if st != nil {
-				states[l] = st
-				inWork[l] = true
-				work = append(work, l)
+			if st == nil {
+				continue
+			}
+			states[l] = st
+			for _, ti := range q.Out(l) {
+				if p.readsAny(ti, changed) {
+					inWork[l] = true
+					work = append(work, l)
+					break
+				}
 			}
 		}
 	}
@@ -1286,6 +1304,37 @@ func (p *proc) step(env *absEnv, o model.Op, writeVar func(int, abs)) bool {
 		}
 	}
 	return true
+}
+
+// readsAny reports whether transition ti of p reads a variable marked in
+// vars: a read of it, or an expression naming it (in a locked step's body
+// too). The variables each transition reads are computed once.
+func (p *proc) readsAny(ti int, vars []bool) bool {
+	if len(p.transReads) != len(p.q.Trans) {
+		p.transReads = make([][]int, len(p.q.Trans))
+		for i, t := range p.q.Trans {
+			var reads []int
+			visitOp(t.Op, func(o model.Op) {
+				if o.Kind == model.Read {
+					reads = append(reads, o.Var)
+				}
+				if o.Expr != nil {
+					model.WalkExpr(o.Expr, func(e model.Expr) {
+						if v, ok := e.(model.VarRef); ok {
+							reads = append(reads, v.Var)
+						}
+					})
+				}
+			})
+			p.transReads[i] = reads
+		}
+	}
+	for _, x := range p.transReads[ti] {
+		if vars[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // forEachOp calls f on every operation of p's processes, those of locked
