@@ -449,35 +449,53 @@ func (s *system) setupValueAt(q pointer) (value, bool) {
 	return out, len(cells) > 0
 }
 
-// setupMapAt returns the map held in the map cell q of an object chosen
-// at run time (a sharded map's shards[h%n].items), when the set-up left a
-// shared map, or nil, in the cell of every object it may be and no
-// goroutine stores there: the map whose identity the chosen object's cell
-// holds, an operation on which splits over the maps of its type (maps.go).
+// setupMapAt returns the map held in the map cell q of an object or an
+// element chosen at run time (a sharded map's shards[h%n].items, an
+// expiring cache's buckets[i].entries), when the set-up left a shared
+// map, or nil, in every cell it may be and no goroutine stores there: the
+// map whose identity the chosen cell holds, an operation on which splits
+// over the maps of its type (maps.go). An index out of range gives no
+// map here: the access that follows panics where the index is checked.
 func (s *system) setupMapAt(q pointer) (value, bool) {
 	t, _ := q.target()
-	if !isMap(t) || q.ref == nil {
+	if !isMap(t) || q.ref != nil && len(q.ref.objs) > maxCases {
 		return value{}, false
 	}
-	cells, ok := s.cellsOf(q)
-	if !ok || len(cells) != len(q.ref.objs) {
-		return value{}, false
-	}
+	bases, bconds, _ := s.objCases(q, maxCases, s.curPos)
 	var e model.Expr = model.C(0)
-	for i, r := range cells {
-		if s.ptrCellShared(r, s.curPos) {
+	for bi, base := range bases {
+		if base.obj.owner >= 0 {
 			return value{}, false
 		}
-		v, ok := s.mem[r.key()]
+		cells, conds, _, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), q.path...)}.cases(maxIndexCases)
 		if !ok {
-			v = value{kind: vNil}
-		}
-		if v.kind != vMap && v.kind != vNil || v.kind == vMap && v.mp.owner >= 0 {
 			return value{}, false
 		}
-		id := s.mapRefExpr(v, s.curPos)
-		is := model.Bin(model.OpEq, q.ref.e, model.C(s.idOf(q.ref.objs[i], s.curPos)))
-		e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, is, id))
+		for i, r := range cells {
+			if s.ptrCellShared(r, s.curPos) {
+				return value{}, false
+			}
+			v, ok := s.mem[r.key()]
+			if !ok {
+				v = value{kind: vNil}
+			}
+			if v.kind != vMap && v.kind != vNil || v.kind == vMap && v.mp.owner >= 0 {
+				return value{}, false
+			}
+			is := conds[i]
+			switch {
+			case is == nil:
+				is = bconds[bi]
+			case bconds[bi] != nil:
+				is = model.Bin(model.OpAnd, bconds[bi], is)
+			}
+			id := s.mapRefExpr(v, s.curPos)
+			if is == nil {
+				e = model.Bin(model.OpAdd, e, id)
+				continue
+			}
+			e = model.Bin(model.OpAdd, e, model.Bin(model.OpMul, is, id))
+		}
 	}
 	return value{kind: vMapRef, e: e, typ: t}, true
 }

@@ -1013,9 +1013,9 @@ func (p *proc) eachCase(cur int, ptr pointer, pos token.Pos, body func(q pointer
 	bases, bconds, isNil := p.s.objCases(ptr, maxCases, pos)
 	var oor model.Expr
 	for bi, base := range bases {
-		ptrs, conds, out, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), ptr.path...)}.cases(maxCases)
-		if !ok || len(ptrs)*len(bases) > maxCases*4 {
-			p.s.unsupported(pos, "indexing with more than %d cases", maxCases)
+		ptrs, conds, out, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), ptr.path...)}.cases(maxIndexCases)
+		if !ok || len(ptrs)*len(bases) > maxIndexCases*4 {
+			p.s.unsupported(pos, "indexing with more than %d cases", maxIndexCases)
 		}
 		oor = out
 		for i, q := range ptrs {

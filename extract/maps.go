@@ -2050,6 +2050,22 @@ func (p *proc) loadMapCell(ptr pointer, t types.Type, name string, pos token.Pos
 		cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(ptr))), pos, Origin{})
 		return value{kind: vMapRef, e: model.R(r), typ: t}, cur
 	}
+	if ptr.obj.owner < 0 && ptr.dynamic() && !s.mapCellWritten(ptr) {
+		if _, ok := s.setupMapAt(ptr); ok {
+			// A map the set-up left in the cell of an element or object
+			// chosen at run time (buckets[i].entries): a register set in
+			// a split over the cells, each the identity of its map.
+			r := p.newReg(name, t)
+			cur = p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
+				v, ok := s.mem[q.key()]
+				if !ok {
+					v = value{kind: vNil}
+				}
+				return []model.Op{model.AssignOp(r, s.mapRefExpr(v, pos))}
+			})
+			return value{kind: vMapRef, e: model.R(r), typ: t}, cur
+		}
+	}
 	if ptr.obj.owner >= 0 || !s.mapCellWritten(ptr) {
 		return p.scalarFromSetup(ptr, "a map"), cur
 	}

@@ -414,8 +414,11 @@ type system struct {
 	// the positions of those whose size the inference did not fix.
 	makeProbes  []makeProbe
 	makeUnknown []makeSite
-	forever     int // 1 + the variable of a wait that never ends, or 0
-	condSites   []*condSite
+	// sizedMixed says that a slice in memory may name arrays of several
+	// lengths that makes sized by the inference allocated (headers.go).
+	sizedMixed bool
+	forever    int // 1 + the variable of a wait that never ends, or 0
+	condSites  []*condSite
 	// condCells are the Conds kept by value in memory (a field of type
 	// sync.Cond), by the key of their cell (condAt).
 	condCells map[string]value
@@ -515,8 +518,14 @@ type system struct {
 // maxSetupSteps bounds the concrete execution of a system's setup.
 const maxSetupSteps = 200_000
 
-// maxCases bounds the case split of a pointer with run-time indexes.
+// maxCases bounds the case split of a pointer with run-time indexes over
+// its objects, and of a value that may be one of several.
 const maxCases = 64
+
+// maxIndexCases bounds the case split of a pointer with run-time indexes
+// over the cells of its arrays: golang-lru's expirable cache keeps 100
+// buckets, one chosen by a counter at run time.
+const maxIndexCases = 256
 
 // allocID returns the id of the allocation of an object of type t being
 // made: the same in every round of lowering the system for the same
