@@ -910,6 +910,7 @@ func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 	for pi, p := range s.procs {
 		q := p.q
 		var comp []int
+		weight := make([]int, len(q.Trans))
 		for ti, t := range q.Trans {
 			if !writes(t.Op) {
 				continue
@@ -925,13 +926,60 @@ func (s *system) writeEvents(regs [][][]abs) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			n += k
-			if n > maxWriteEvents {
-				return 0, false
-			}
+			weight[ti] = k
+		}
+		if comp != nil {
+			n += longestWrites(q, comp, weight)
+		}
+		if n > maxWriteEvents {
+			return 0, false
 		}
 	}
 	return n, n <= maxWriteEvents
+}
+
+// longestWrites bounds the writes of one run of q, weight[t] being how
+// often transition t writes in a run: a run passes the components of q's
+// locations (comp, as Cycles numbers them) in one order, taking one of
+// the ways between them, so the bound is the heaviest path from the
+// initial location's component, each component weighing the writes of
+// the transitions inside it. The branches of a case split (a map
+// operation over 100 maps) then count once, not once each.
+func longestWrites(q *model.Process, comp []int, weight []int) int {
+	ncomp := 0
+	for _, c := range comp {
+		ncomp = max(ncomp, c+1)
+	}
+	inside := make([]int, ncomp)
+	out := make([][]int, ncomp)
+	sum := 0
+	for ti, t := range q.Trans {
+		sum += weight[ti]
+		if t.From < 0 || t.To < 0 || t.From >= len(comp) || t.To >= len(comp) {
+			continue
+		}
+		if c := comp[t.From]; c == comp[t.To] {
+			inside[c] += weight[ti]
+		} else if comp[t.To] > c {
+			// Tarjan numbers a component after every one it reaches;
+			// another numbering gets the plain sum.
+			return sum
+		} else {
+			out[c] = append(out[c], ti)
+		}
+	}
+	best := make([]int, ncomp)
+	for c := range ncomp {
+		b := 0
+		for _, ti := range out[c] {
+			b = max(b, weight[ti]+best[comp[q.Trans[ti].To]])
+		}
+		best[c] = inside[c] + b
+	}
+	if q.Init < 0 || q.Init >= len(comp) {
+		return sum
+	}
+	return best[comp[q.Init]]
 }
 
 // runsOf bounds how often transition ti of q runs in a run: once when it

@@ -44,3 +44,37 @@ func TestRefineRelation(t *testing.T) {
 		})
 	}
 }
+
+// TestLongestWrites checks the bound on the writes of one run: the
+// branches of a split count once, a loop's writes count with how often
+// they run, and the ways after a loop add to it.
+func TestLongestWrites(t *testing.T) {
+	type tr struct{ from, to, weight int }
+	tests := []struct {
+		name  string
+		locs  int
+		trans []tr
+		want  int
+	}{
+		{"a line of writes", 4, []tr{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}}, 3},
+		{"a split of three writes", 3, []tr{{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {1, 2, 1}}, 2},
+		{"the heavier way", 4, []tr{{0, 1, 1}, {0, 2, 0}, {1, 3, 0}, {2, 3, 0}}, 1},
+		{"a loop then a write", 4, []tr{{0, 1, 0}, {1, 2, 3}, {2, 1, 0}, {1, 3, 0}, {3, 3, 0}}, 3},
+		{"a loop of two writes, a write after", 5, []tr{{0, 1, 1}, {1, 2, 2}, {2, 1, 2}, {1, 3, 0}, {3, 4, 1}}, 6},
+		{"a write of no run", 3, []tr{{0, 1, 0}, {2, 1, 5}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := &model.Process{Locs: make([]model.Loc, tt.locs)}
+			var weight []int
+			for _, x := range tt.trans {
+				q.Trans = append(q.Trans, model.Transition{From: x.from, To: x.to})
+				weight = append(weight, x.weight)
+			}
+			_, comp := q.Cycles()
+			if got := longestWrites(q, comp, weight); got != tt.want {
+				t.Errorf("longestWrites = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

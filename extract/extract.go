@@ -664,6 +664,17 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 			hint.makeLens, hint.noMakeLens = nil, true
 			continue
 		}
+		if s.sizedMixed {
+			// The sizes led to slices over arrays of several lengths in
+			// one cell, which the model keeps as one type: the makes stay
+			// run-time refusals, as before they were sized.
+			hint.sizedRefused = map[makeSite]string{}
+			for site := range hint.makeLens {
+				hint.sizedRefused[site] = "a make whose length is known only at run time, whose slices of several lengths are stored in one cell"
+			}
+			hint.makeLens, hint.noMakeLens = nil, true
+			continue
+		}
 		s.staleStatics()
 		if d != nil {
 			stopped = d

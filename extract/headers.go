@@ -308,6 +308,14 @@ func (s *system) sliceFromWord(e model.Expr, t types.Type, keys []string, pos to
 			// of this round gives it.
 			continue
 		}
+		if made && a != nil && len(arrs) > 0 && !types.Identical(arr.typ, arrs[0].typ) && len(s.heap.hint.makeSized()) > 0 {
+			// Arrays of several lengths, made by makes that the inference
+			// sized (a queue's resize, make([]T, 2*n)): the next rounds
+			// leave those makes unsized, run-time refusals where reached.
+			s.sizedMixed = true
+			s.heapChange("a slice in memory names arrays of several lengths")
+			return opaque("a slice in memory over arrays of several lengths"), nil
+		}
 		if a == nil || !types.Identical(a.Elem(), s.sliceElem(t, pos)) || a.Len() < sh.off+sh.cap || len(arrs) > 0 && !types.Identical(arr.typ, arrs[0].typ) {
 			// Not allocated yet in this round (a goroutine lowered later
 			// makes it): the next round has it.
