@@ -263,6 +263,10 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 		return nil, 0
 	}
 	w := map[int]bool{}
+	// runs[pi][ti] is how often transition ti of process pi, a write of a
+	// candidate, runs (-1 when unbounded); comps[pi] its components.
+	runs := make([][]int, len(s.procs))
+	comps := make([][]int, len(s.procs))
 	for pi, p := range s.procs {
 		q := p.q
 		var comp []int
@@ -286,6 +290,10 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 			if !ok {
 				k = -1
 			}
+			if runs[pi] == nil {
+				runs[pi], comps[pi] = make([]int, len(q.Trans)), comp
+			}
+			runs[pi][ti] = k
 			for x := range w {
 				if k < 0 || ev[x] < 0 {
 					ev[x] = -1
@@ -296,14 +304,35 @@ func (s *system) boundedVars(regs [][][]abs, vars []abs, ranged []bool) ([]bool,
 		}
 	}
 	bounded := make([]bool, len(ev))
-	n := 0
 	for x, k := range ev {
-		if k >= 0 {
-			bounded[x] = true
-			n += k
-		}
+		bounded[x] = k >= 0
 	}
-	if n > maxWriteEvents || !slices.Contains(bounded, true) {
+	if !slices.Contains(bounded, true) {
+		return nil, 0
+	}
+	// The writes of the bounded variables in one run: along the heaviest
+	// way through each process, as writeEvents counts them.
+	n := 0
+	for pi, p := range s.procs {
+		if runs[pi] == nil {
+			continue
+		}
+		weight := make([]int, len(p.q.Trans))
+		for ti, t := range p.q.Trans {
+			if runs[pi][ti] <= 0 {
+				continue
+			}
+			clear(w)
+			visitOp(t.Op, func(op model.Op) { markWrites(op, w) })
+			for x := range w {
+				if bounded[x] {
+					weight[ti] = runs[pi][ti]
+				}
+			}
+		}
+		n += longestWrites(p.q, comps[pi], weight)
+	}
+	if n > maxWriteEvents {
 		return nil, 0
 	}
 	return bounded, n
