@@ -429,6 +429,9 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		}
 		return cur, true
 	}
+	if next, ok := p.formatRuntime(fr, in, fn, args, cur); ok {
+		return next, true
+	}
 	if msg, ok := s.mustCompilePanic(fn, args); ok {
 		p.panicAt(panicSite{loc: cur, name: msg, pos: pos})
 		return -1, true

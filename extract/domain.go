@@ -896,6 +896,7 @@ func (s *system) inferDomains() {
 		s.noteMapProbes(p, states[pi])
 		s.noteIfaceProbes(p, states[pi], vars)
 		s.noteMakeProbes(p, states[pi], vars)
+		s.noteFormatProbes(p, states[pi], vars)
 		for r := range p.q.Regs {
 			lo, hi := p.regLimits(r)
 			if _, ok := p.ranged[r]; ok {
@@ -907,6 +908,7 @@ func (s *system) inferDomains() {
 		}
 	}
 	s.settleMakeProbes()
+	s.settleFormatProbes()
 }
 
 // wide reports whether a spans more than setCap integers.

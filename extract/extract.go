@@ -27,7 +27,7 @@
 //     math/bits, bitscall.go; time.Duration's methods, durations.go.
 //   - structs, arrays and copy: aggregates.go, copy.go.
 //   - slices: slices.go, headers.go. strings: strings.go, conststrings.go,
-//     constformat.go, regexps.go.
+//     constformat.go, formatsplit.go, regexps.go.
 //   - answers the model does not compute, taken both ways and marked so
 //     that a finding that needs one is confirmed: guess.go.
 //   - pointers and heap objects, and pointers into objects held in

@@ -117,10 +117,20 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		for _, k := range probes {
 			keep[s.makeProbes[k].loc] = true
 		}
+		for _, pr := range s.formatProbes {
+			if pr.p == p {
+				keep[pr.loc] = true
+			}
+		}
 		remap := p.collapse(keep)
 		for _, k := range probes {
 			// The domain inference reads the probes on the collapsed process.
 			s.makeProbes[k].loc = remap[s.makeProbes[k].loc]
+		}
+		for k, pr := range s.formatProbes {
+			if pr.p == p {
+				s.formatProbes[k].loc = remap[pr.loc]
+			}
 		}
 		stops[i] = map[int]bool{}
 		for l := range p.exits {

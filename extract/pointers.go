@@ -150,6 +150,10 @@ type heapHint struct {
 	// the domain inference found to take a few values, by the position of
 	// their make (refuse.go): the pairs of length and capacity.
 	makeLens map[makeSite][][2]int64
+	// formatVals are the values of the integers formatted at run time
+	// that the domain inference found, by the position of the call
+	// (formatsplit.go).
+	formatVals map[makeSite][]int64
 	// noMakeLens: a round with makeLens ended at a construct the lowering
 	// refuses, and the makes of run-time size stay refusals.
 	noMakeLens bool
@@ -202,6 +206,7 @@ type heapState struct {
 	liveSlices map[string]bool
 	aliases    map[aliasKey]*object    // the aliases of locations inside objects
 	makeLens   map[makeSite][][2]int64 // the hint's and those this round found
+	formatVals map[makeSite][]int64    // the same, of formatsplit.go
 	changed    bool                    // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
@@ -249,7 +254,7 @@ func (s *system) initHeap(h *heapHint) {
 	}
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{}, loopMade: map[string]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
-		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens),
+		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens), formatVals: maps.Clone(h.formatVals),
 		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), ctxCells: maps.Clone(h.ctxCells), timeOffsets: slices.Clone(h.timeOffsets)}
 	for _, str := range h.strs {
 		s.intern(str)
@@ -691,7 +696,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		return nil
 	}
 	h := &heapHint{strs: s.strs, written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
-		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
+		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, formatVals: s.heap.formatVals, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -414,6 +414,11 @@ type system struct {
 	// the positions of those whose size the inference did not fix.
 	makeProbes  []makeProbe
 	makeUnknown []makeSite
+	// formatProbes are the calls that format an integer known only at run
+	// time (formatsplit.go), formatUnknown the sites whose values are too
+	// many.
+	formatProbes  []formatProbe
+	formatUnknown map[makeSite]bool
 	// sizedMixed says that a slice in memory may name arrays of several
 	// lengths that makes sized by the inference allocated (headers.go).
 	sizedMixed bool

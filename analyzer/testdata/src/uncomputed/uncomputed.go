@@ -324,7 +324,7 @@ func lenArithmetic() { // want `^inconclusive: system lenArithmetic: a run reach
 	go func() {
 		defer wg.Done()
 		l.mu.Lock()
-		msg := fmt.Sprint(l.n)
+		msg := digits(l.n)
 		l.n += len(msg)
 		l.mu.Unlock()
 	}()
@@ -430,7 +430,7 @@ func keyedByMessage() { // want `^inconclusive: system keyedByMessage: a run rea
 	go func() {
 		defer wg.Done()
 		b.mu.Lock()
-		b.last = fmt.Sprint(b.m["1"])
+		b.last = digits(b.m["1"])
 		b.mu.Unlock()
 	}()
 	wg.Wait()
@@ -818,3 +818,9 @@ func wrappedRetries() {
 		panic("lost the cause")
 	}
 }
+
+// digits formats n as strconv.Itoa does for n below 8, in a base that
+// depends on n: fencecheck computes the formatting of one integer known
+// only at run time beside constants, not of two, so the string is one it
+// does not compute.
+func digits(n int) string { return strconv.FormatInt(int64(n), n+8) }

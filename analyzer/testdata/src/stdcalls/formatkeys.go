@@ -1,0 +1,82 @@
+package stdcalls
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// Keys formatted from integers known only at run time, as a worker names
+// the jobs of its loop: each round of the loop formats its counter, and the
+// string is a map key that Go compares as it formats it.
+
+// jobKeys: two workers each record two jobs by name under a lock; the
+// names differ, so the map ends with four keys.
+//
+//fencecheck:system
+func jobKeys() {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 2; i++ {
+				key := fmt.Sprintf("job-%d", 2*w+i)
+				mu.Lock()
+				seen[key]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(seen) != 4 || seen["job-3"] != 1 {
+		panic("a job was lost")
+	}
+}
+
+// jobKeysClash: the workers name their jobs by the loop's counter alone,
+// so both record "1": the count says so.
+//
+//fencecheck:system
+func jobKeysClash() {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 2; i++ {
+				key := strconv.Itoa(i)
+				mu.Lock()
+				seen[key]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if seen["1"] != 1 {
+		panic("a name was taken twice") // want `^SC: system jobKeysClash is wrong even under sequential consistency`
+	}
+}
+
+// formattedLoad: main formats a value it loads, which is 0 or 1: the
+// string is "1" exactly when the value is 1, as Go formats it, so the
+// check never fires (where the string was not computed, whether Go's
+// answer is "1" was a guess).
+//
+//fencecheck:system
+func formattedLoad() {
+	var x atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { x.Store(1); wg.Done() }()
+	v := x.Load()
+	if s := fmt.Sprint(v); (s == "1") != (v == 1) {
+		panic("mismatch")
+	}
+	wg.Wait()
+}
