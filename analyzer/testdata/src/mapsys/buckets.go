@@ -39,7 +39,7 @@ func (e *expiring) add(k, v int) {
 // addUnlocked forgets the lock.
 func (e *expiring) addUnlocked(k, v int) {
 	id := (numBuckets + e.next - 1) % numBuckets // want `^race: go@\d+\(i=\d\) loads e.next here while go@\d+\(i=\d\) stores e.next`
-	e.buckets[id].entries[k] = v // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores bucket.entries\)`
+	e.buckets[id].entries[k] = v                 // want `^race: go@\d+\(i=0\) and go@\d+\(i=1\) can both reach this access \(it stores bucket.entries\)`
 	e.next = (e.next + 1) % numBuckets
 }
 
