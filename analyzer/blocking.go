@@ -342,6 +342,22 @@ func (s *system) syncStepText(q, t int) string {
 		txt = "receive in " + txt
 	}
 	me := s.p.Procs[q].Name
+	if sel, isSelect := node.(*ast.SelectStmt); isSelect {
+		if cases := s.selectWaits(q, t); len(cases) > 0 {
+			comms := 0
+			for _, c := range sel.Body.List {
+				if cc, ok := c.(*ast.CommClause); ok && cc.Comm != nil {
+					comms++
+				}
+			}
+			if comms > len(cases) {
+				// A timer's or ticker's channel, which the model keeps
+				// as the timer, not as a channel's waits.
+				cases = append(cases, "its other cases")
+			}
+			return txt + " waits for " + strings.Join(cases, " or ")
+		}
+	}
 	for _, op := range s.p.Procs[q].Trans[t].Op.Body {
 		if op.Kind != model.Write {
 			continue
@@ -366,6 +382,27 @@ func (s *system) syncStepText(q, t int) string {
 		}
 	}
 	return txt
+}
+
+// selectWaits names the cases a select's step starts waiting on, from
+// the goroutine's waits it posts on their channels (ch.recvq[go@35] is
+// <-ch, ch.sendq[go@35] a send on ch): <-r.propc, a send on r.applyc;
+// none when the step posts none.
+func (s *system) selectWaits(q, t int) []string {
+	me := s.p.Procs[q].Name
+	var cases []string
+	for _, op := range s.p.Procs[q].Trans[t].Op.Body {
+		if op.Kind != model.Write || op.Expr == model.C(0) {
+			continue
+		}
+		name := s.p.Vars[op.Var].Name
+		if ch, ok := strings.CutSuffix(name, ".recvq["+me+"]"); ok {
+			cases = append(cases, "<-"+ch)
+		} else if ch, ok := strings.CutSuffix(name, ".sendq["+me+"]"); ok {
+			cases = append(cases, "a send on "+ch)
+		}
+	}
+	return cases
 }
 
 // syncMethod reports whether sel names a method of package sync's Mutex,

@@ -60,6 +60,7 @@ func TestRelated(t *testing.T) {
 		// Steps of sync methods and sync/atomic calls are the calls the
 		// source makes, not the atomic operations they are lowered to.
 		{"blocking", analyzer.DefaultConfig(), "cond.go", 82, `(?s)go@78\(i=0\) mu\.Unlock\(\)\n.*go@78\(i=0\) wg\.Done\(\)`},
+		{"blocking", analyzer.DefaultConfig(), "forever.go", 73, `serve select waits for <-req or its other cases`},
 		{"blocking", analyzer.DefaultConfig(), "spin.go", 49, `go@62 l\.held\.CompareAndSwap\(0, 1\) reads 0`},
 		{"ticketonce", analyzer.DefaultConfig(), "ticketonce.go", 21, `(?s)go@35 l\.next\.Add\(1\) reads 0\n.*go@35 atomic\.LoadUint32\(&l\.serving\) reads 0`},
 		{"corpus/treiber", analyzer.DefaultConfig(), "treiber.go", 78, `use atomic\.LoadPointer and atomic\.StorePointer for every access`},
