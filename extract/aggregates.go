@@ -434,12 +434,9 @@ func (s *system) setupValueAt(q pointer) (value, bool) {
 	}
 	var out value
 	for i, r := range cells {
-		if s.ptrCellShared(r, s.curPos) {
-			return value{}, false
-		}
-		v, ok := s.mem[r.key()]
+		v, ok := s.setupCell(r)
 		if !ok {
-			v = value{kind: vNil}
+			return value{}, false
 		}
 		if i > 0 && !same(v, out) {
 			return value{}, false
@@ -447,6 +444,19 @@ func (s *system) setupValueAt(q pointer) (value, bool) {
 		out = v
 	}
 	return out, len(cells) > 0
+}
+
+// setupCell returns what the set-up left in the static cell r (nil when
+// it stored nothing there); ok is false when a goroutine stores to r.
+func (s *system) setupCell(r pointer) (value, bool) {
+	if s.ptrCellShared(r, s.curPos) {
+		return value{}, false
+	}
+	v, ok := s.mem[r.key()]
+	if !ok {
+		v = value{kind: vNil}
+	}
+	return v, true
 }
 
 // setupMapAt returns the map held in the map cell q of an object or an
@@ -472,23 +482,14 @@ func (s *system) setupMapAt(q pointer) (value, bool) {
 			return value{}, false
 		}
 		for i, r := range cells {
-			if s.ptrCellShared(r, s.curPos) {
-				return value{}, false
-			}
-			v, ok := s.mem[r.key()]
+			v, ok := s.setupCell(r)
 			if !ok {
-				v = value{kind: vNil}
+				return value{}, false
 			}
 			if v.kind != vMap && v.kind != vNil || v.kind == vMap && v.mp.owner >= 0 {
 				return value{}, false
 			}
-			is := conds[i]
-			switch {
-			case is == nil:
-				is = bconds[bi]
-			case bconds[bi] != nil:
-				is = model.Bin(model.OpAnd, bconds[bi], is)
-			}
+			is := andBoth(bconds[bi], conds[i])
 			id := s.mapRefExpr(v, s.curPos)
 			if is == nil {
 				e = model.Bin(model.OpAdd, e, id)

@@ -116,13 +116,7 @@ func (s *system) interiorExpr(p pointer, pos token.Pos) model.Expr {
 			s.unsupported(pos, "a pointer into an object with more than %d cases stored in memory", maxCases)
 		}
 		for i, q := range ptrs {
-			c := conds[i]
-			switch {
-			case c == nil:
-				c = bconds[bi]
-			case bconds[bi] != nil:
-				c = model.Bin(model.OpAnd, bconds[bi], c)
-			}
+			c := andBoth(bconds[bi], conds[i])
 			add(c, s.aliasID(q, pos))
 		}
 	}

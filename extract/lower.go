@@ -1019,13 +1019,7 @@ func (p *proc) eachCase(cur int, ptr pointer, pos token.Pos, body func(q pointer
 		}
 		oor = out
 		for i, q := range ptrs {
-			c := conds[i]
-			switch {
-			case c == nil:
-				c = bconds[bi]
-			case bconds[bi] != nil:
-				c = model.Bin(model.OpAnd, bconds[bi], c)
-			}
+			c := andBoth(bconds[bi], conds[i])
 			var g int
 			if c == nil {
 				g = cur

@@ -933,6 +933,18 @@ func (p *proc) keyCases(m *mapObj, es []model.Expr, create bool, pos token.Pos) 
 	return append(cases, slotCase{cond: other})
 }
 
+// andBoth is a && b, where a nil condition holds always (nil when both
+// are nil).
+func andBoth(a, b model.Expr) model.Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return and(a, b)
+}
+
 // andAlso and orElse are a && b and a || b, or b when a is nil.
 func andAlso(a, b model.Expr) model.Expr {
 	if a == nil {
