@@ -519,7 +519,7 @@ func (s *system) cellsOf(q pointer) ([]pointer, bool) {
 		if base.obj.owner >= 0 {
 			return nil, false
 		}
-		ptrs, _, _, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), q.path...)}.cases(maxCases)
+		ptrs, _, _, ok := pointer{obj: base.obj, path: append(slices.Clone(base.path), q.path...)}.cases(maxIndexCases)
 		if !ok {
 			return nil, false
 		}

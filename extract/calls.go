@@ -432,7 +432,7 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 	if next, ok := p.formatRuntime(fr, in, fn, args, cur); ok {
 		return next, true
 	}
-	if msg, ok := s.mustCompilePanic(fn, args); ok {
+	if msg, ok := s.certainPanic(fn, args); ok {
 		p.panicAt(panicSite{loc: cur, name: msg, pos: pos})
 		return -1, true
 	}
@@ -875,7 +875,7 @@ func (s *system) setupExternCall(fr *frame, c *ssa.CallCommon, fn *ssa.Function,
 	if v, ok := s.formatCall(fr, c, fn, args); ok {
 		return v, true
 	}
-	if msg, ok := s.mustCompilePanic(fn, args); ok {
+	if msg, ok := s.certainPanic(fn, args); ok {
 		if s.init.running {
 			s.initPanicAt(fr, msg, pos)
 		}

@@ -539,17 +539,23 @@ func (p *proc) runtimeStringIndex(fr *frame, in ssa.Instruction, cur int) (int, 
 	if total > maxIndexedBytes {
 		return p.refuseAt(cur, fmt.Sprintf("indexing a string known only at run time, one of %d strings of %d bytes in all (fencecheck splits over at most %d)", n, total, maxIndexedBytes), pos), true
 	}
-	if s.heap.hint.anyStrings {
-		p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}), "indexing a string fencecheck does not compute", pos)
-	}
-	if !s.heap.lenSplit || n < s.heap.lenStrs {
-		s.heap.lenSplit, s.heap.lenStrs = true, n
+	ids := x.strIDs
+	if ids == nil {
+		if s.heap.hint.anyStrings {
+			p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}), "indexing a string fencecheck does not compute", pos)
+		}
+		if !s.heap.lenSplit || n < s.heap.lenStrs {
+			s.heap.lenSplit, s.heap.lenStrs = true, n
+		}
+		for id := int64(0); id <= n; id++ {
+			ids = append(ids, id)
+		}
 	}
 	r := p.newReg(p.regName(fr, ix), ix.Type())
 	p.holds(r, fr, ix)
 	fr.vals[ix] = intVal(model.R(r))
 	join := p.newLoc(pos)
-	for id := int64(0); id <= n; id++ {
+	for _, id := range ids {
 		str, _ := s.stringOf(constVal(id))
 		at := p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(id))), pos, Origin{})
 		p.splitIndex(str, idx.e, r, at, join, pos)

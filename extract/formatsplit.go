@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -86,11 +87,13 @@ func (p *proc) formatRuntime(fr *frame, in *ssa.Call, fn *ssa.Function, args []v
 	p.holds(r, fr, in)
 	join := p.newLoc(pos)
 	var found model.Expr
+	var ids []int64
 	for _, k := range vals {
 		str, ok := format(k)
 		if !ok {
 			continue
 		}
+		ids = append(ids, str.e.(model.Const).Value)
 		is := model.Bin(model.OpEq, x.e, model.C(k))
 		found = orElse(found, is)
 		p.emitTo(p.emit(cur, model.GuardOp(is), pos, Origin{}), model.AssignOp(r, str.e), join, pos, Origin{})
@@ -99,7 +102,56 @@ func (p *proc) formatRuntime(fr *frame, in *ssa.Call, fn *ssa.Function, args []v
 		return cur, false
 	}
 	p.refuseAt(p.emit(cur, model.GuardOp(model.Not(found)), pos, Origin{}), fn.Pkg.Pkg.Path()+"."+fn.Name()+" of a value other than those fencecheck found there", pos)
-	fr.vals[in] = intVal(model.R(r))
+	fr.vals[in] = value{kind: vInt, e: model.R(r), strIDs: slices.Compact(slices.Sorted(slices.Values(ids)))}
+	return join, true
+}
+
+// maxConcatCases bounds the pairs of strings a concatenation splits over.
+const maxConcatCases = 256
+
+// concatKnown lowers x + y on strings in a goroutine where an operand is a
+// string of a few known ids (strIDs) and the other one too or a
+// constant: a split over the pairs, each the concatenation interned, and
+// the result again a string of known ids. ok is false otherwise.
+func (p *proc) concatKnown(fr *frame, in *ssa.BinOp, cur int) (int, bool) {
+	s := p.s
+	if in.Op != token.ADD || !isString(in.X.Type()) {
+		return cur, false
+	}
+	x, y := s.get(fr, in.X), s.get(fr, in.Y)
+	if x.strIDs == nil && y.strIDs == nil {
+		return cur, false
+	}
+	choices := func(v value) ([]int64, bool) {
+		if v.strIDs != nil {
+			return v.strIDs, true
+		}
+		if c, ok := v.constant(); ok && c != strAny {
+			return []int64{c}, true
+		}
+		return nil, false
+	}
+	xs, okx := choices(x)
+	ys, oky := choices(y)
+	if !okx || !oky || len(xs)*len(ys) > maxConcatCases {
+		return cur, false
+	}
+	pos := in.Pos()
+	r := p.newReg(p.regName(fr, in), in.Type())
+	p.holds(r, fr, in)
+	join := p.newLoc(pos)
+	var ids []int64
+	for _, a := range xs {
+		for _, b := range ys {
+			sa, _ := s.stringOf(constVal(a))
+			sb, _ := s.stringOf(constVal(b))
+			id := s.intern(sa + sb)
+			ids = append(ids, id)
+			is := and(model.Bin(model.OpEq, x.e, model.C(a)), model.Bin(model.OpEq, y.e, model.C(b)))
+			p.emitTo(p.emit(cur, model.GuardOp(is), pos, Origin{}), model.AssignOp(r, model.C(id)), join, pos, Origin{})
+		}
+	}
+	fr.vals[in] = value{kind: vInt, e: model.R(r), strIDs: slices.Compact(slices.Sorted(slices.Values(ids)))}
 	return join, true
 }
 

@@ -612,6 +612,9 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 		return p.rangeLocal(fr, dr, cur)
 	}
 	if bo, ok := in.(*ssa.BinOp); ok {
+		if next, ok := p.concatKnown(fr, bo, cur); ok {
+			return next
+		}
 		if next, ok := p.stringCompare(fr, bo, cur); ok {
 			return next
 		}

@@ -2047,8 +2047,10 @@ func (s *system) mapCellWritten(ptr pointer) bool {
 	if !ptr.dynamic() {
 		return s.heap.hint.maps.cells[ptr.key()]
 	}
+	// Cells too many to tell count as written: their loads read memory,
+	// where a split that large is refused.
 	cells, ok := s.cellsOf(ptr)
-	return ok && slices.ContainsFunc(cells, func(q pointer) bool { return s.heap.hint.maps.cells[q.key()] })
+	return !ok || slices.ContainsFunc(cells, func(q pointer) bool { return s.heap.hint.maps.cells[q.key()] })
 }
 
 // loadMapCell lowers a load of the map cell ptr of type t: the map the

@@ -1190,7 +1190,7 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 		fr.vals[in] = v
 		return true
 	}
-	if msg, ok := s.mustCompilePanic(f.fn, args); ok {
+	if msg, ok := s.certainPanic(f.fn, args); ok {
 		s.initPanicAt(fr, msg, pos)
 	}
 	if v, ok := s.regexpCall(f.fn, args, pos); ok {

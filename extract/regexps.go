@@ -17,19 +17,45 @@ import (
 // constant string computes Go's answer; any other use of it stays a call
 // the model does not run.
 
-// mustCompilePanic returns Go's panic message when fn is
-// regexp.MustCompile and its argument a constant pattern that does not
-// compile (var re = regexp.MustCompile("[")); ok is false otherwise.
-func (s *system) mustCompilePanic(fn *ssa.Function, args []value) (msg string, ok bool) {
-	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "regexp" || fn.Signature.Recv() != nil || fn.Name() != "MustCompile" || len(args) != 1 {
+// certainPanic returns Go's panic message when the call of fn on args
+// panics whatever the run: regexp.MustCompile of a constant pattern that
+// does not compile (var re = regexp.MustCompile("[")), strconv.FormatInt,
+// FormatUint, AppendInt and AppendUint in a constant base outside 2 to 36,
+// strings.Repeat of a negative constant count; ok is false otherwise.
+func (s *system) certainPanic(fn *ssa.Function, args []value) (msg string, ok bool) {
+	if fn.Pkg == nil || fn.Signature.Recv() != nil {
 		return "", false
 	}
-	pat, known := s.stringOf(args[0])
-	if !known {
-		return "", false
+	constArg := func(i int) (int64, bool) {
+		if i >= len(args) {
+			return 0, false
+		}
+		return args[i].constant()
 	}
-	if _, err := regexp.Compile(pat); err != nil {
-		return fmt.Sprintf("regexp: Compile(%s): %v", strconv.Quote(pat), err), true
+	switch fn.Pkg.Pkg.Path() + "." + fn.Name() {
+	case "regexp.MustCompile":
+		if len(args) != 1 {
+			return "", false
+		}
+		pat, known := s.stringOf(args[0])
+		if !known {
+			return "", false
+		}
+		if _, err := regexp.Compile(pat); err != nil {
+			return fmt.Sprintf("regexp: Compile(%s): %v", strconv.Quote(pat), err), true
+		}
+	case "strconv.FormatInt", "strconv.FormatUint":
+		if base, ok := constArg(1); ok && (base < 2 || base > 36) {
+			return "strconv: illegal AppendInt/FormatInt base", true
+		}
+	case "strconv.AppendInt", "strconv.AppendUint":
+		if base, ok := constArg(2); ok && (base < 2 || base > 36) {
+			return "strconv: illegal AppendInt/FormatInt base", true
+		}
+	case "strings.Repeat":
+		if n, ok := constArg(1); ok && n < 0 {
+			return "strings: negative Repeat count", true
+		}
 	}
 	return "", false
 }
@@ -51,7 +77,7 @@ func (s *system) regexpCall(fn *ssa.Function, args []value, pos token.Pos) (valu
 		}
 		re, err := regexp.Compile(pat)
 		if err != nil {
-			// MustCompile panics (mustCompilePanic), Compile returns the
+			// MustCompile panics (certainPanic), Compile returns the
 			// error: left to the paths of calls the model does not run.
 			return value{}, false
 		}

@@ -415,11 +415,18 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 		anyLen(cur)
 		return join, true
 	}
-	// The ids of the strings interned so far, by length.
+	// The ids of the strings interned so far (or those it may be), by
+	// length.
 	n := int64(len(s.strs))
+	ids := x.strIDs
+	if ids == nil {
+		for id := int64(0); id <= n; id++ {
+			ids = append(ids, id)
+		}
+	}
 	byLen := map[int64]model.Expr{}
 	var lens []int64
-	for id := int64(0); id <= n; id++ {
+	for _, id := range ids {
 		str, _ := s.stringOf(constVal(id))
 		l := int64(len(str))
 		if _, seen := byLen[l]; !seen {
@@ -431,6 +438,9 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 	for _, l := range lens {
 		g := p.emit(cur, model.GuardOp(byLen[l]), pos, Origin{})
 		p.emitTo(g, model.AssignOp(r, model.C(l)), join, pos, Origin{})
+	}
+	if x.strIDs != nil {
+		return join, true // it is one of those, never strAny
 	}
 	if s.heap.hint.anyStrings {
 		anyLen(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}))

@@ -106,6 +106,10 @@ type value struct {
 	// minLen is, for a string the model does not compute, a length it
 	// has at least (the bytes of a format outside its verbs).
 	minLen int64
+	// strIDs are, for a string known only at run time that a split made
+	// (formatsplit.go), the ids of the interned strings it may be: its
+	// concatenations, indexes and len split over those alone.
+	strIDs []int64
 	// deps are, when depsKnown, the expressions over the goroutine's
 	// registers that a string or result the model does not compute is a
 	// function of (the arguments of the call that made it): the input of

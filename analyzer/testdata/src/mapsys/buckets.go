@@ -73,3 +73,85 @@ func bucketAddsUnlocked() {
 	}
 	wg.Wait()
 }
+
+// bucketReplaced: a goroutine swaps in a new map for one bucket before
+// another fills buckets chosen by its loop, so the fill reaches the new
+// map, as it does in Go.
+//
+//fencecheck:system
+func bucketReplaced() {
+	e := newExpiring()
+	first := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		e.mu.Lock()
+		e.buckets[5].entries = map[int]int{}
+		e.mu.Unlock()
+		close(first)
+	}()
+	go func() {
+		defer wg.Done()
+		<-first
+		for k := 4; k < 6; k++ {
+			e.mu.Lock()
+			e.buckets[k].entries[k] = 1
+			e.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+	if e.buckets[5].entries[5] != 1 {
+		panic("the fill went to the old map")
+	}
+}
+
+// bucketDropped: the goroutine leaves a nil map in a bucket, and the fill
+// writes to it.
+//
+//fencecheck:system
+func bucketDropped() {
+	e := newExpiring()
+	first := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		e.mu.Lock()
+		e.buckets[5].entries = nil
+		e.mu.Unlock()
+		close(first)
+	}()
+	go func() {
+		defer wg.Done()
+		<-first
+		for k := 4; k < 6; k++ {
+			e.mu.Lock()
+			e.buckets[k].entries[k] = 1 // want `^SC: system bucketDropped is wrong even under sequential consistency: the bad state assignment to entry in nil map`
+			e.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+}
+
+// bucketReplacedUnlocked swaps the map without the lock the fill holds.
+//
+//fencecheck:system
+func bucketReplacedUnlocked() {
+	e := newExpiring()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		e.buckets[5].entries = map[int]int{} // want `^race: go@\d+ stores e.buckets\[5\].entries here while go@\d+ loads e.buckets\[5\].entries`
+	}()
+	go func() {
+		defer wg.Done()
+		for k := 4; k < 6; k++ {
+			e.mu.Lock()
+			e.buckets[k].entries[k] = 1
+			e.mu.Unlock()
+		}
+	}()
+	wg.Wait()
+}

@@ -80,3 +80,39 @@ func formattedLoad() {
 	}
 	wg.Wait()
 }
+
+// badBase formats in base 1, which strconv refuses with a panic.
+//
+//fencecheck:system
+func badBase() {
+	done := make(chan string)
+	go func() {
+		for i := 0; i < 2; i++ {
+			done <- strconv.FormatInt(int64(i), 1) // want `^SC: system badBase is wrong even under sequential consistency: the bad state strconv: illegal AppendInt/FormatInt base is reached here`
+		}
+	}()
+	<-done
+}
+
+// labelBytes: a worker builds labels "k95" to "k105" from its counter and
+// folds their second bytes and lengths; Go's fold is 60, so the check
+// that it is not fires never, and the check that it is 60 would.
+//
+//fencecheck:system
+func labelBytes() {
+	var out atomic.Int32
+	done := make(chan bool)
+	go func() {
+		var b byte
+		for n := 95; n < 106; n++ {
+			s := "k" + strconv.Itoa(n)
+			b ^= s[1] + byte(len(s))
+		}
+		out.Store(int32(b))
+		done <- true
+	}()
+	<-done
+	if v := out.Load(); v != 60 {
+		panic("the fold differs from Go's")
+	}
+}

@@ -1,7 +1,7 @@
 // Package labelbranch has two workers format a label from a counter they
-// take under a lock, branch on its prefix (an answer fencecheck does not
-// compute, taken both ways and confirmed under each), and then count
-// without the lock.
+// take under a lock, branch on its prefix (fencecheck computes the label
+// from the counter's values, so the answer too), and then count without
+// the lock.
 //
 // Expected: racy.
 package labelbranch

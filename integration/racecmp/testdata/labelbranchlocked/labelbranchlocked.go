@@ -1,6 +1,6 @@
 // Package labelbranchlocked has two workers format a label from a counter they
-// take under a lock, branch on its prefix (an answer fencecheck does not
-// compute, taken both ways), and count under the lock.
+// take under a lock, branch on its prefix (fencecheck computes the label
+// from the counter's values, so the answer too), and count under the lock.
 //
 // Expected: race-free.
 package labelbranchlocked
