@@ -482,6 +482,7 @@ func (p *proc) externCall(fr *frame, in *ssa.Call, fn *ssa.Function, args []valu
 		if what := p.checkArgs(fr, in, fn, args); what != "" {
 			return p.refuseAt(cur, what, pos), true
 		}
+		cur = p.runtimePanics(fn, args, pos, cur)
 		return p.pureResults(fr, in, fn, cur), true
 	case callCallers:
 		if callersArray(in) == nil {

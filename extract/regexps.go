@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencecheck/fencecheck/model"
 )
 
 // A regular expression compiled from a constant pattern (var identRegexp =
@@ -58,6 +60,42 @@ func (s *system) certainPanic(fn *ssa.Function, args []value) (msg string, ok bo
 		}
 	}
 	return "", false
+}
+
+// runtimePanics emits, from cur, the panic of a call that certainPanic
+// knows for constants, where the argument is known only at run time
+// (strings.Repeat of a loop's count), and returns the location from which
+// the call goes on when it does not panic.
+func (p *proc) runtimePanics(fn *ssa.Function, args []value, pos token.Pos, cur int) int {
+	if fn.Pkg == nil || fn.Signature.Recv() != nil {
+		return cur
+	}
+	var bad model.Expr
+	var msg string
+	arg := func(i int) (model.Expr, bool) {
+		if i >= len(args) || args[i].kind != vInt {
+			return nil, false
+		}
+		_, isConst := args[i].constant()
+		return args[i].e, !isConst
+	}
+	switch fn.Pkg.Pkg.Path() + "." + fn.Name() {
+	case "strconv.FormatInt", "strconv.FormatUint":
+		if base, ok := arg(1); ok {
+			bad = or(model.Bin(model.OpLt, base, model.C(2)), model.Bin(model.OpGt, base, model.C(36)))
+			msg = "strconv: illegal AppendInt/FormatInt base"
+		}
+	case "strings.Repeat":
+		if n, ok := arg(1); ok {
+			bad = model.Bin(model.OpLt, n, model.C(0))
+			msg = "strings: negative Repeat count"
+		}
+	}
+	if bad == nil {
+		return cur
+	}
+	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(bad), pos, Origin{}), name: msg, pos: pos})
+	return p.emit(cur, model.GuardOp(model.Not(bad)), pos, Origin{})
 }
 
 // regexpCall computes regexp.MustCompile and regexp.Compile of a constant

@@ -3,6 +3,7 @@ package stdcalls
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -115,4 +116,35 @@ func labelBytes() {
 	if v := out.Load(); v != 60 {
 		panic("the fold differs from Go's")
 	}
+}
+
+// padBelowZero pads by a count its loop takes below zero, where
+// strings.Repeat panics.
+//
+//fencecheck:system
+func padBelowZero() {
+	done := make(chan int)
+	go func() {
+		n := 0
+		for i := 1; i > -2; i-- {
+			n += i
+			_ = strings.Repeat("ab", i) // want `^SC: system padBelowZero is wrong even under sequential consistency: the bad state strings: negative Repeat count is reached here`
+		}
+		done <- n
+	}()
+	<-done
+}
+
+// padAboveZero stops the count at zero: no panic, and the receive ends.
+//
+//fencecheck:system
+func padAboveZero() {
+	done := make(chan bool)
+	go func() {
+		for i := 2; i >= 0; i-- {
+			_ = strings.Repeat("ab", i)
+		}
+		done <- true
+	}()
+	<-done
 }
