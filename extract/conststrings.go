@@ -150,13 +150,9 @@ func (p *proc) stringsCallAt(fr *frame, in *ssa.Call, fn *ssa.Function, args []v
 	if run < 0 {
 		return cur, false
 	}
-	count := int64(len(s.strs)) + 1
-	if !s.heap.lenSplit || count-1 < s.heap.lenStrs {
-		s.heap.lenSplit, s.heap.lenStrs = true, count-1
-	}
 	x := args[run].e
 	var holds model.Expr = model.C(0)
-	for id := range count {
+	for _, id := range s.internedIDs() {
 		strs[run], _ = s.stringOf(constVal(id))
 		if c, _ := sf.f(strs, n); c != 0 {
 			holds = model.Bin(model.OpOr, holds, model.Bin(model.OpEq, x, model.C(id)))
@@ -544,12 +540,7 @@ func (p *proc) runtimeStringIndex(fr *frame, in ssa.Instruction, cur int) (int, 
 		if s.heap.hint.anyStrings {
 			p.refuseAt(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}), "indexing a string fencecheck does not compute", pos)
 		}
-		if !s.heap.lenSplit || n < s.heap.lenStrs {
-			s.heap.lenSplit, s.heap.lenStrs = true, n
-		}
-		for id := int64(0); id <= n; id++ {
-			ids = append(ids, id)
-		}
+		ids = s.internedIDs()
 	}
 	r := p.newReg(p.regName(fr, ix), ix.Type())
 	p.holds(r, fr, ix)

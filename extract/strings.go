@@ -46,6 +46,20 @@ func (s *system) uncomputedString(why string) value {
 	return value{kind: vInt, e: model.C(strAny), why: why, uncomputed: true}
 }
 
+// internedIDs returns the ids of every string interned so far (0, the
+// empty string, included), for a split over what a string known only at
+// run time may hold. A string interned after the split asks for another
+// round, which interns it first (heapHint.strs): in the round that
+// stands, every string is interned before any split, so the cases cover
+// every id.
+func (s *system) internedIDs() []int64 {
+	n := int64(len(s.strs))
+	if !s.heap.lenSplit || n < s.heap.lenStrs {
+		s.heap.lenSplit, s.heap.lenStrs = true, n
+	}
+	return upTo(0, n)
+}
+
 // isAnyString reports whether v is certainly strAny.
 func isAnyString(v value) bool {
 	c, ok := v.constant()
@@ -186,14 +200,12 @@ func (p *proc) stringOrder(fr *frame, in *ssa.BinOp, x, y value, cur int) int {
 	if n > maxOrderedStrings {
 		s.unsupported(in.Pos(), "the operator %s on strings known only at run time, with more than %d strings in the system", in.Op, maxOrderedStrings)
 	}
-	if !s.heap.lenSplit || n-1 < s.heap.lenStrs {
-		s.heap.lenSplit, s.heap.lenStrs = true, n-1
-	}
+	all := s.internedIDs()
 	ids := func(v value) []int64 {
 		if c, ok := v.constant(); ok {
 			return []int64{c}
 		}
-		return upTo(0, n-1)
+		return all
 	}
 	var sum model.Expr = model.C(0)
 	for _, a := range ids(x) {
@@ -415,14 +427,11 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 		anyLen(cur)
 		return join, true
 	}
-	// The ids of the strings interned so far (or those it may be), by
-	// length.
-	n := int64(len(s.strs))
+	// The ids of the strings it may be (those interned so far, or those
+	// a split made it one of), by length.
 	ids := x.strIDs
 	if ids == nil {
-		for id := int64(0); id <= n; id++ {
-			ids = append(ids, id)
-		}
+		ids = s.internedIDs()
 	}
 	byLen := map[int64]model.Expr{}
 	var lens []int64
@@ -444,12 +453,6 @@ func (p *proc) stringLen(fr *frame, in ssa.Instruction, cur int) (next int, ok b
 	}
 	if s.heap.hint.anyStrings {
 		anyLen(p.emit(cur, model.GuardOp(model.Bin(model.OpEq, x.e, model.C(strAny))), pos, Origin{}))
-	}
-	// A string interned after this split asks for another round, which
-	// interns it first (heapHint.strs): in the round that stands, every
-	// string is interned before any split, so the cases cover every id.
-	if !s.heap.lenSplit || n < s.heap.lenStrs {
-		s.heap.lenSplit, s.heap.lenStrs = true, n
 	}
 	return join, true
 }
