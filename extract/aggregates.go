@@ -344,7 +344,7 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 				agg[c.key], cur = p.loadMapCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
 				continue
 			}
-			if ptr.obj.owner >= 0 && !q.dynamic() && (isChanCell(c.typ) || isFuncCell(c.typ)) {
+			if ptr.obj.owner >= 0 && (isChanCell(c.typ) || isFuncCell(c.typ)) {
 				var v value
 				v, cur = p.loadPrivateRef(q, c.typ, pos, cur)
 				agg[c.key] = v
@@ -371,9 +371,12 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 			p.sources[r] = source{name, basePos}
 		}
 		agg[c.key] = intVal(model.R(r))
-		if why := p.unkept[q.key()]; why != "" && q.obj.owner >= 0 && !q.dynamic() {
-			agg[c.key] = opaque(why)
-			continue
+		if q.obj.owner >= 0 {
+			if why := p.unkeptAt(q); why != "" {
+				agg[c.key] = opaque(why)
+				continue
+			}
+			p.notePrivateLoad(q, pos)
 		}
 		cur = p.readCell(cur, q, r, pos, o)
 	}
@@ -652,7 +655,68 @@ func (p *proc) noteUnkept(q pointer, t types.Type, x value) {
 	if p.unkept == nil {
 		p.unkept = map[string]string{}
 	}
-	p.unkept[q.key()] = fmt.Sprintf("a %s kept in goroutine-local memory that holds %s", t, describe(x))
+	key := q.key()
+	if q.dynamic() {
+		key = unkeptObjKey(q.obj)
+	}
+	p.unkept[key] = fmt.Sprintf("a %s kept in goroutine-local memory that holds %s", t, describe(x))
+}
+
+// A privLoad is a load of the goroutine-local cell q at pos.
+type privLoad struct {
+	q   pointer
+	pos token.Pos
+}
+
+// notePrivateLoad records the load of the goroutine-local cell q at pos
+// for checkPrivateLoads.
+func (p *proc) notePrivateLoad(q pointer, pos token.Pos) {
+	p.privLoads = append(p.privLoads, privLoad{q: q, pos: pos})
+}
+
+// checkPrivateLoads refuses the loads of goroutine-local cells that a
+// store lowered after them gave a value the model does not keep there:
+// the lowering follows blocks, not paths, so a loop's exit may be lowered
+// before its body.
+func (s *system) checkPrivateLoads() {
+	for _, p := range s.procs {
+		for _, l := range p.privLoads {
+			if why := p.unkeptAt(l.q); why != "" {
+				s.unsupported(l.pos, "%s", why)
+			}
+		}
+	}
+}
+
+// unkeptObjKey is the key of unkept that a store through a pointer chosen
+// at run time records: every cell of o may hold what it stored.
+func unkeptObjKey(o *object) string {
+	return strconv.Itoa(o.id) + "*"
+}
+
+// unkeptAt returns why the model does not keep what the goroutine-local
+// cell q holds ("" when it does): a store to q, to any cell of its object
+// through a pointer chosen at run time, or, for q itself chosen at run
+// time, to any cell of its object.
+func (p *proc) unkeptAt(q pointer) string {
+	if len(p.unkept) == 0 {
+		return ""
+	}
+	if why := p.unkept[q.key()]; why != "" {
+		return why
+	}
+	if why := p.unkept[unkeptObjKey(q.obj)]; why != "" {
+		return why
+	}
+	if q.dynamic() {
+		id := strconv.Itoa(q.obj.id)
+		for k, why := range p.unkept {
+			if rest, ok := strings.CutPrefix(k, id); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // privateCellExpr returns the expression a goroutine-local cell of type t
@@ -677,11 +741,14 @@ func (p *proc) privateCellExpr(t types.Type, x value, pos token.Pos) (model.Expr
 // a function: the value whose identity it holds, one of every channel of
 // the type (chanCase.byID), or of the function table.
 func (p *proc) loadPrivateRef(q pointer, t types.Type, pos token.Pos, cur int) (value, int) {
-	if why := p.unkept[q.key()]; why != "" {
+	if why := p.unkeptAt(q); why != "" {
 		return opaque(why), cur
 	}
+	p.notePrivateLoad(q, pos)
 	r := p.newReg(q.name(), types.Typ[types.Int])
-	cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(q))), pos, Origin{})
+	cur = p.access(cur, q, pos, Origin{}, func(q pointer) []model.Op {
+		return []model.Op{model.AssignOp(r, model.R(p.privateReg(q)))}
+	})
 	if isFuncCell(t) {
 		return p.s.funcFromID(t, model.R(r)), cur
 	}

@@ -1059,6 +1059,9 @@ type nestedSpawn struct {
 	slots []slot
 	loop  bool
 	trans int // for a statement outside a loop, the parent's transition that starts the goroutine
+	// after is, for a time.AfterFunc (afterfunc.go), the timer of each
+	// slot, whose fire starts its goroutine.
+	after []*ticker
 }
 
 // goInProc lowers a go statement of a process: the goroutine becomes a
@@ -1127,8 +1130,8 @@ func (s *system) lowerNested(from int) int {
 				s.unsupported(n.sw.pos, "a go statement in a loop inside a goroutine (an unbounded number of goroutines)")
 			}
 		}
-		for _, sl := range n.slots {
-			s.startChild(n, sl)
+		for k := range n.slots {
+			s.startChild(n, k)
 		}
 	}
 	return len(s.calls.nested)

@@ -692,17 +692,9 @@ func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Po
 	s := p.s
 	if ptr.dynamic() && ptr.obj.owner < 0 {
 		// The cell of a variable made in a loop (a channel a closure
-		// captures), one of a pool: each holds identities.
-		cells, ok := s.cellsOf(ptr)
-		if !ok || len(cells) == 0 || slices.ContainsFunc(cells, func(q pointer) bool { return !s.heap.hint.idCells[q.key()] }) {
-			return cur, false
-		}
-		r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
-		p.holds(r, fr, in)
-		fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
-		return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
-			return []model.Op{model.ReadOp(s.idChanVar(q, pos), r)}
-		}), true
+		// captures), one of a pool, the field of a request chosen at run
+		// time.
+		return p.loadChansAt(fr, in, ptr, pos, o, cur)
 	}
 	if ptr.obj.owner >= 0 || ptr.dynamic() || !s.ptrCellShared(ptr, pos) {
 		return cur, false
@@ -717,6 +709,75 @@ func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Po
 	r := p.indexReg(fr, in, int64(len(alts)))
 	fr.vals[in] = value{kind: vChanRef, e: model.R(r), alts: alts}
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
+}
+
+// loadChansAt lowers a load of the channel cell ptr of shared memory
+// chosen at run time (a struct that goroutines or the set-up made per
+// request, each with its reply channel, received by a worker): a split
+// over the cells, each giving the identity of the channel it holds, read
+// as loadSharedChan and loadChanCell read a cell of their kind, or, from
+// a cell no goroutine writes, the one the set-up left. ok is false when a
+// cell holds something else.
+func (p *proc) loadChansAt(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Pos, o Origin, cur int) (int, bool) {
+	s := p.s
+	cells, ok := s.cellsOf(ptr)
+	if !ok || len(cells) == 0 {
+		return cur, false
+	}
+	for _, q := range cells {
+		if q.obj.owner >= 0 {
+			return cur, false
+		}
+		if _, _, ok := s.chanCell(q); ok || s.ptrCellShared(q, pos) {
+			continue
+		}
+		if v, ok := s.mem[q.key()]; ok && v.kind != vNil && v.kind != vChan {
+			return cur, false
+		}
+	}
+	if !used(in) {
+		return p.access(cur, ptr, pos, o, func(pointer) []model.Op { return []model.Op{model.NopOp()} }), true
+	}
+	r := p.newReg(p.regName(fr, in), types.Typ[types.Int])
+	p.holds(r, fr, in)
+	fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
+	tmp := -1
+	// index reads the index variable x of alts into a register of its
+	// own and gives r the identity of the channel it names.
+	index := func(x int, alts []value) []model.Op {
+		if tmp < 0 {
+			tmp = p.newReg(p.regName(fr, in)+".index", types.Typ[types.Int])
+		}
+		id := s.chanID(value{kind: vChanRef, e: model.R(tmp), alts: alts}, pos)
+		return []model.Op{model.ReadOp(x, tmp), model.AssignOp(r, id)}
+	}
+	// cellOps are the steps, in order, that give r the channel of the
+	// cell q.
+	cellOps := func(q pointer) []model.Op {
+		if x, ch, ok := s.chanCell(q); ok {
+			return index(x, []value{ch})
+		}
+		if !s.ptrCellShared(q, pos) {
+			v, ok := s.mem[q.key()]
+			if !ok || v.kind == vNil {
+				return []model.Op{model.AssignOp(r, model.C(0))}
+			}
+			return []model.Op{model.AssignOp(r, s.chanID(v, pos))}
+		}
+		if s.heap.hint.idCells[q.key()] {
+			return []model.Op{model.ReadOp(s.idChanVar(q, pos), r)}
+		}
+		return index(s.sharedChanAlts(q, pos))
+	}
+	join := p.newLoc(pos)
+	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+		ops := cellOps(q)
+		for _, op := range ops[:len(ops)-1] {
+			from = p.emit(from, op, pos, o)
+		}
+		p.emitTo(from, ops[len(ops)-1], join, pos, o)
+	})
+	return join, true
 }
 
 // idChanVar returns the variable of the shared cell q that goroutines

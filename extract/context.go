@@ -412,9 +412,13 @@ type tickStop struct {
 	from, to int
 	tick     *ticker
 	stop     bool
-	pos      token.Pos
-	reg      int // a Timer's: the register of the result (whether it was active), or -1
-	origin   Origin
+	// arm marks the call that makes the timer (time.AfterFunc by a
+	// goroutine): it arms it as Reset does, but its function, started
+	// once, does not wait to be started again as after a Reset.
+	arm    bool
+	pos    token.Pos
+	reg    int // a Timer's: the register of the result (whether it was active), or -1
+	origin Origin
 }
 
 // isTimeFunc reports whether fn is the function time.name.
@@ -585,7 +589,7 @@ func (s *system) emitFires() {
 		if !ok {
 			continue
 		}
-		reset := slices.ContainsFunc(s.tickStops, func(ts tickStop) bool { return ts.tick == t && !ts.stop })
+		reset := slices.ContainsFunc(s.tickStops, func(ts tickStop) bool { return ts.tick == t && !ts.stop && !ts.arm })
 		for _, f := range t.fires {
 			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
 			if reset {

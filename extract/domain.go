@@ -723,7 +723,22 @@ func mirrorRelation(op model.BinOp) model.BinOp {
 // bound narrows x, when it is a register, to the values v for which
 // v op y can hold, y taking any value of its abstract value. It returns
 // false when none can.
+//
+// x may also be a register plus or minus a constant (i+1 < n, the index
+// of a range loop over a slice, as go/ssa increments it before the test):
+// the register is narrowed by the bounds moved by the constant.
 func (env *absEnv) bound(x model.Expr, op model.BinOp, y model.Expr) bool {
+	shift := int64(0)
+	if b, ok := x.(model.Binary); ok && (b.Op == model.OpAdd || b.Op == model.OpSub) {
+		c, okc := b.Y.(model.Const)
+		if !okc || c.Value <= -1<<32 || c.Value >= 1<<32 {
+			return true
+		}
+		shift, x = c.Value, b.X
+		if b.Op == model.OpSub {
+			shift = -shift
+		}
+	}
 	r, ok := x.(model.RegRef)
 	if !ok || r.Reg < 0 || r.Reg >= len(env.regs) {
 		return true
@@ -733,6 +748,15 @@ func (env *absEnv) bound(x model.Expr, op model.BinOp, y model.Expr) bool {
 		return true
 	}
 	ylo, yhi := ya.bounds()
+	if shift != 0 {
+		// r + shift op y: r op y - shift, the bounds moved, saturating.
+		if ylo > math.MinInt64+(1<<32) && ylo < math.MaxInt64-(1<<32) {
+			ylo -= shift
+		}
+		if yhi > math.MinInt64+(1<<32) && yhi < math.MaxInt64-(1<<32) {
+			yhi -= shift
+		}
+	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	switch op {
 	case model.OpLt:
@@ -1015,7 +1039,8 @@ func longestWrites(q *model.Process, comp []int, weight []int) int {
 
 // runsOf bounds how often transition ti of q runs in a run: once when it
 // lies on no loop (or leaves one), else loopBudget's bound, with the
-// registers regs of a finished iteration (none without them).
+// registers regs of a finished iteration (none without them); never when
+// that iteration reached no state at its source.
 func runsOf(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) {
 	t := q.Trans[ti]
 	if t.From != t.To && comp[t.From] != comp[t.To] || exitsLoop(q, comp, t) {
@@ -1023,6 +1048,9 @@ func runsOf(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) {
 	}
 	if regs == nil {
 		return 0, false
+	}
+	if regs[t.From] == nil {
+		return 0, true // the iteration reached no state at its source
 	}
 	return loopBudget(q, comp, regs, ti)
 }
@@ -1088,6 +1116,12 @@ func loopBudget(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) 
 		counter[ei] = true
 		budget += int((hi-lo)/k.Value) + 1
 	}
+	for ci, k := range copyCounters(q, in, assigns, regs) {
+		if !counter[ci] {
+			counter[ci] = true
+			budget += k
+		}
+	}
 	// Depth-first search over the successions inside the component, from
 	// ti's successors, for a way back to ti that takes no counter step.
 	seen := make([]bool, len(q.Trans))
@@ -1110,6 +1144,95 @@ func loopBudget(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) 
 		}
 	}
 	return 1 + budget, 1+budget <= maxWriteEvents
+}
+
+// copyCounters finds the counters that a register and its copy make
+// together, as the length of a slice grown by append in a loop is kept
+// (n' := n + 1 at the append, n := n' where the loop's variable takes the
+// grown slice): a copy c, x := y, inside the component (in) such that
+// the component assigns y only at one step e, y := x + k with k > 0, and
+// x only at c, and every cycle through c passes e. Then x grows by at
+// least k from one run of c to the next, so c runs at most (hi-lo)/k + 1
+// times, [lo, hi] being y's values at c's source. It returns, by c, that
+// bound.
+func copyCounters(q *model.Process, in func(model.Transition) bool, assigns func(model.Op, int) bool, regs [][]abs) map[int]int {
+	var out map[int]int
+	for ci, c := range q.Trans {
+		if !in(c) || c.Op.Kind != model.Assign || regs[c.From] == nil {
+			continue
+		}
+		y, ok := c.Op.Expr.(model.RegRef)
+		x := c.Op.Reg
+		if !ok || y.Reg == x {
+			continue
+		}
+		ei, k := -1, int64(0)
+		alone := true
+		for oi, o := range q.Trans {
+			if !in(o) {
+				continue
+			}
+			if oi != ci && assigns(o.Op, x) {
+				alone = false
+			}
+			if assigns(o.Op, y.Reg) {
+				if ei >= 0 {
+					alone = false
+				}
+				ei = oi
+			}
+		}
+		if !alone || ei < 0 || q.Trans[ei].Op.Kind != model.Assign {
+			continue
+		}
+		b, ok := q.Trans[ei].Op.Expr.(model.Binary)
+		if !ok || b.Op != model.OpAdd {
+			continue
+		}
+		from, okx := b.X.(model.RegRef)
+		step, okk := b.Y.(model.Const)
+		if !okx || !okk || from.Reg != x || step.Value <= 0 {
+			continue
+		}
+		k = step.Value
+		v := regs[c.From][y.Reg]
+		if v.top || v.empty() {
+			continue
+		}
+		lo, hi := v.bounds()
+		if !spanBelow(lo, hi, maxWriteEvents) || !passesOnCycles(q, in, ci, ei) {
+			continue
+		}
+		if out == nil {
+			out = map[int]int{}
+		}
+		out[ci] = int((hi-lo)/k) + 1
+	}
+	return out
+}
+
+// passesOnCycles reports whether every cycle through transition ci inside
+// the component (in) passes transition ei.
+func passesOnCycles(q *model.Process, in func(model.Transition) bool, ci, ei int) bool {
+	seen := make([]bool, len(q.Trans))
+	stack := []int{ci}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, ui := range q.Out(q.Trans[t].To) {
+			if ui == ei || !in(q.Trans[ui]) {
+				continue
+			}
+			if ui == ci {
+				return false
+			}
+			if !seen[ui] {
+				seen[ui] = true
+				stack = append(stack, ui)
+			}
+		}
+	}
+	return true
 }
 
 // follows reports whether a process can take operation next right after

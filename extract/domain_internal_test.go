@@ -27,6 +27,9 @@ func TestRefineRelation(t *testing.T) {
 		{"mirrored", model.Bin(model.OpGe, model.R(1), model.R(0)), interval(0, 100), set(3), true, interval(0, 3), set(3)},
 		{"both sides of a conjunction", model.Bin(model.OpAnd, model.Bin(model.OpGe, model.R(0), model.C(2)), model.Bin(model.OpLt, model.R(0), model.R(1))), interval(0, 100), set(5), true, interval(2, 4), set(5)},
 		{"never", model.Bin(model.OpLt, model.R(0), model.R(1)), interval(10, 20), set(1, 2), false, abs{}, abs{}},
+		{"a range loop's next index", model.Bin(model.OpLt, model.Bin(model.OpAdd, model.R(0), model.C(1)), model.R(1)), topAbs, interval(0, 8), true, interval(math.MinInt64, 6), interval(0, 8)},
+		{"an offset below", model.Bin(model.OpGe, model.Bin(model.OpSub, model.R(0), model.C(2)), model.R(1)), topAbs, set(3), true, interval(5, math.MaxInt64), set(3)},
+		{"a shifted interval", model.Bin(model.OpLe, model.Bin(model.OpAdd, model.R(0), model.C(3)), model.R(1)), interval(0, 100), set(4, 10), true, interval(0, 7), set(4, 10)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +77,47 @@ func TestLongestWrites(t *testing.T) {
 			_, comp := q.Cycles()
 			if got := longestWrites(q, comp, weight); got != tt.want {
 				t.Errorf("longestWrites = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCopyCounters checks the loops bounded by a register and its copy
+// (a slice's length grown by append, the loop's variable taking the grown
+// slice): every cycle through the write passes the copy, which the
+// increment feeds; without those conditions the loop is unbounded.
+func TestCopyCounters(t *testing.T) {
+	// Locations: 0 entry, 1 loop head, 2 after the increment, 3 after the
+	// write, 4 exit. Registers: 0 the copy (x), 1 the grown value (y).
+	inc := model.Transition{From: 1, To: 2, Op: model.AssignOp(1, model.Bin(model.OpAdd, model.R(0), model.C(1)))}
+	write := model.Transition{From: 2, To: 3, Op: model.WriteOp(0, model.C(1))}
+	cp := model.Transition{From: 3, To: 1, Op: model.AssignOp(0, model.R(1))}
+	entry := model.Transition{From: 0, To: 1, Op: model.AssignOp(0, model.C(0))}
+	exit := model.Transition{From: 1, To: 4, Op: model.NopOp()}
+	tests := []struct {
+		name    string
+		trans   []model.Transition
+		yAt3    abs
+		bound   int
+		bounded bool
+	}{
+		{"a copy fed by the increment", []model.Transition{entry, inc, write, cp, exit}, abs{ival: true, lo: 1, hi: 8}, 9, true},
+		{"a way back without the copy", []model.Transition{entry, inc, write, cp, exit, {From: 3, To: 1, Op: model.NopOp()}}, abs{ival: true, lo: 1, hi: 8}, 0, false},
+		{"the copy set elsewhere too", []model.Transition{entry, inc, write, cp, exit, {From: 2, To: 2, Op: model.AssignOp(0, model.C(0))}}, abs{ival: true, lo: 1, hi: 8}, 0, false},
+		{"an unbounded increment", []model.Transition{entry, inc, write, cp, exit}, topAbs, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := &model.Process{Locs: make([]model.Loc, 5), Regs: make([]model.Reg, 2), Trans: tt.trans}
+			regs := make([][]abs, 5)
+			for l := range regs {
+				regs[l] = []abs{topAbs, topAbs}
+			}
+			regs[3][1] = tt.yAt3
+			_, comp := q.Cycles()
+			got, ok := loopBudget(q, comp, regs, 2)
+			if ok != tt.bounded || ok && got != tt.bound {
+				t.Errorf("loopBudget = %d, %v, want %d, %v", got, ok, tt.bound, tt.bounded)
 			}
 		})
 	}

@@ -43,7 +43,7 @@
 //   - sync and the library the model knows by behaviour (Cond, Pool,
 //     context, time, runtime, math/rand, sync.OnceFunc and OnceValue,
 //     WaitGroup.Go): cond.go, heldlocks.go, pool.go, context.go,
-//     ctxcells.go, ctxvalue.go, timerpool.go, clock.go, nanos.go,
+//     ctxcells.go, ctxvalue.go, timerpool.go, afterfunc.go, clock.go, nanos.go,
 //     runtime.go, random.go, randomcells.go, oncefunc.go, wggo.go; go
 //     statements on its methods, goshim.go.
 //   - domains and the result: the values each variable and register takes,

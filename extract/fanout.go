@@ -678,15 +678,21 @@ func (p *proc) goInLoop(fr *frame, in *ssa.Go, sw spawn, f fanOut, ps []passed, 
 	return join
 }
 
-// startChild lowers the goroutine of slot sl of n as a process of its own.
-func (s *system) startChild(n nestedSpawn, sl slot) {
+// startChild lowers the goroutine of the k-th slot of n as a process of
+// its own.
+func (s *system) startChild(n nestedSpawn, k int) {
+	sl := n.slots[k]
 	p := s.newProc(sl.name)
 	p.q.Init = p.newLoc(n.sw.fn.Pos())
 	p.spawnWait = true
+	wait := p.q.Init
+	if n.after != nil {
+		wait = s.startWhenFired(p, n.after[k], n.sw.pos)
+	}
 	var start int
 	var regs []int
 	if len(n.passed) == 0 {
-		start = p.emit(p.q.Init, model.Op{Kind: model.Read, Var: sl.flag, Reg: -1, Expr: model.C(1), Atomic: true}, n.sw.pos, Origin{})
+		start = p.emit(wait, model.Op{Kind: model.Read, Var: sl.flag, Reg: -1, Expr: model.C(1), Atomic: true}, n.sw.pos, Origin{})
 	} else {
 		body := []model.Op{model.ReadEqOp(sl.flag, model.C(1))}
 		for k, ps := range n.passed {
@@ -694,12 +700,12 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 			regs = append(regs, r)
 			body = append(body, model.ReadOp(sl.args[k], r))
 		}
-		start = p.emit(p.q.Init, model.LockedOp(body...), n.sw.pos, Origin{})
+		start = p.emit(wait, model.LockedOp(body...), n.sw.pos, Origin{})
 	}
-	k := 0
+	next := 0
 	args, env := s.spawnValues(n.sw.pos, n.sw, n.frozen, n.parent.idx, p.idx, func(ps passed) value {
-		r := regs[k]
-		k++
+		r := regs[next]
+		next++
 		if ps.cell != nil {
 			// The goroutine's copy of a captured variable: a cell of its
 			// own, which the register holds.
@@ -720,5 +726,8 @@ func (s *system) startChild(n nestedSpawn, sl slot) {
 	})
 	child := s.bindCall(n.sw.fn, env, args, nil)
 	p.lowerSpawned(child, n.sw.pos, start)
+	if n.after != nil {
+		n.after[k].firedEnds(p, child.returns)
+	}
 	s.spawns = append(s.spawns, n.sw.pos)
 }

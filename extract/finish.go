@@ -51,17 +51,12 @@ func (s *system) lower(fn *ssa.Function) (sys *System, diag *Diagnostic) {
 		if sw.after != nil {
 			// It has not started until the timer fires.
 			p.spawnWait = true
-			start = p.newLoc(sw.fn.Pos())
-			sw.after.fires = append(sw.after.fires, tickFire{p: p, from: p.q.Init, to: start})
+			start = s.startWhenFired(p, sw.after, sw.fn.Pos())
 		}
 		child := s.bindCall(sw.fn, sw.env, sw.args, nil)
 		p.lowerSpawned(child, sw.pos, start)
 		if sw.after != nil {
-			f := &sw.after.fires[len(sw.after.fires)-1]
-			for _, r := range child.returns {
-				f.ends = append(f.ends, r.loc)
-			}
-			f.ends = append(f.ends, p.goexits...)
+			sw.after.firedEnds(p, child.returns)
 		}
 		if sw.wg != nil {
 			x := s.varFor(*sw.wg)

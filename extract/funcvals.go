@@ -446,6 +446,7 @@ func (s *system) lowerLate() {
 		}
 		break
 	}
+	s.checkPrivateLoads()
 	for _, tab := range s.funcTabs {
 		if tab.recoverAt > 0 {
 			for _, f := range tab.funcs[tab.recoverAt-1:] {

@@ -46,9 +46,13 @@ type proc struct {
 	// unkept are the goroutine-local cells some store gave a value the
 	// model does not keep there, by key: why a load of one is refused
 	// (whichever store it follows: the lowering does not follow paths).
-	unkept   map[string]string
-	sources  map[int]source // what registers hold, in the source (entities.go)
-	refusals map[int]bool   // the registers of run-time refusals (refuse.go)
+	unkept map[string]string
+	// privLoads are the loads of goroutine-local cells made before every
+	// store was lowered: one that an unkept store reaches is refused
+	// once the process is lowered (checkPrivateLoads).
+	privLoads []privLoad
+	sources   map[int]source // what registers hold, in the source (entities.go)
+	refusals  map[int]bool   // the registers of run-time refusals (refuse.go)
 	// wrapperPos is, while an SSA wrapper without positions ((*T).M of a
 	// method of T) is inlined, the call that reaches it: its steps and
 	// panics are reported there.
@@ -1138,7 +1142,7 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 		// loads give it (loadFuncCell).
 		return cur
 	}
-	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 && !ptr.dynamic() {
+	if (isChanCell(t) || isFuncCell(t)) && ptr.obj.owner >= 0 {
 		if e, ok := p.privateCellExpr(t, val, pos); ok {
 			return p.access(cur, ptr, pos, o, func(q pointer) []model.Op {
 				return []model.Op{model.AssignOp(p.privateReg(q), e)}
@@ -1259,7 +1263,7 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 			return cur
 		}
 		if _, isChan := t.Underlying().(*types.Chan); isChan {
-			if ptr.obj.owner >= 0 && !ptr.dynamic() {
+			if ptr.obj.owner >= 0 {
 				fr.vals[in], cur = p.loadPrivateRef(ptr, t, pos, cur)
 				return cur
 			}
@@ -1284,9 +1288,12 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	if next, ok := p.loadRandom(fr, in, ptr, pos, o, cur); ok {
 		return next
 	}
-	if why := p.unkept[ptr.key()]; why != "" && ptr.obj.owner >= 0 && !ptr.dynamic() {
-		fr.vals[in] = opaque(why)
-		return cur
+	if ptr.obj.owner >= 0 {
+		if why := p.unkeptAt(ptr); why != "" {
+			fr.vals[in] = opaque(why)
+			return cur
+		}
+		p.notePrivateLoad(ptr, pos)
 	}
 	reg := -1
 	if used(in) {
@@ -1332,9 +1339,9 @@ func (p *proc) loadFuncCell(ptr pointer, t types.Type, name string, pos token.Po
 	if v, ok := s.spilledAt(ptr, p.idx); ok {
 		return v, cur
 	}
-	if ptr.obj.owner >= 0 && !ptr.dynamic() {
-		// A cell of the goroutine's own (a variable a closure captures):
-		// a register, as storeTo keeps it.
+	if ptr.obj.owner >= 0 {
+		// A cell of the goroutine's own (a variable a closure captures,
+		// an element of its slice): a register, as storeTo keeps it.
 		return p.loadPrivateRef(ptr, t, pos, cur)
 	}
 	if ptr.obj.owner < 0 && s.cellsShared(ptr, pos) {
@@ -1690,6 +1697,9 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	}
 	if next, ok := p.poolCall(fr, in, fn, args, cur); ok {
 		return next
+	}
+	if isTimeFunc(fn, "AfterFunc") && len(args) == 2 {
+		return p.afterFuncInProc(fr, in, args[1], cur)
 	}
 	if isTimeFunc(fn, "After") || isTimeFunc(fn, "Tick") {
 		// A fresh timer for each call: a channel a receive from is ready at

@@ -2058,8 +2058,9 @@ func (s *system) mapCellWritten(ptr pointer) bool {
 // holding the identity of the map (vMapRef).
 func (p *proc) loadMapCell(ptr pointer, t types.Type, name string, pos token.Pos, o Origin, cur int) (value, int) {
 	s := p.s
-	if _, kept := p.private[ptr.key()]; kept && ptr.obj.owner >= 0 && !ptr.dynamic() && p.unkept[ptr.key()] == "" {
+	if _, kept := p.private[ptr.key()]; kept && ptr.obj.owner >= 0 && !ptr.dynamic() && p.unkeptAt(ptr) == "" {
 		// A cell of the goroutine's own that holds a map's identity.
+		p.notePrivateLoad(ptr, pos)
 		r := p.newReg(name, t)
 		cur = p.emit(cur, model.AssignOp(r, model.R(p.privateReg(ptr))), pos, Origin{})
 		return value{kind: vMapRef, e: model.R(r), typ: t}, cur

@@ -2,6 +2,7 @@ package channels
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -129,4 +130,182 @@ func afterFuncStoppedOnce() {
 	<-ch
 	t.Stop()
 	<-ch // want `^deadlock: main blocks forever in <-ch \(system afterFuncStoppedOnce\)$`
+}
+
+// A goroutine's time.AfterFunc: the timer it makes is stopped until the
+// call arms it, and the function is a goroutine of its own that starts
+// when the timer fires, unless a Stop came first.
+
+// flusher holds a timer a goroutine arms, as a batcher keeps the timer of
+// its current batch.
+type flusher struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	flushes int
+}
+
+// afterFuncInGoroutine: a goroutine arms the timer under the lock and the
+// function counts its run under it: one run, no race.
+//
+//fencecheck:system
+func afterFuncInGoroutine() {
+	f := &flusher{}
+	done := make(chan bool)
+	go func() {
+		f.mu.Lock()
+		f.timer = time.AfterFunc(time.Millisecond, func() {
+			f.mu.Lock()
+			f.flushes++
+			f.mu.Unlock()
+			done <- true
+		})
+		f.mu.Unlock()
+	}()
+	<-done
+	f.mu.Lock()
+	if f.flushes != 1 {
+		panic("flushed twice or never")
+	}
+	f.mu.Unlock()
+}
+
+// afterFuncInGoroutineRace is its buggy twin: the goroutine counts after
+// arming the timer without the lock, while the function may already run.
+//
+//fencecheck:system
+func afterFuncInGoroutineRace() {
+	f := &flusher{}
+	done := make(chan bool)
+	go func() {
+		f.timer = time.AfterFunc(time.Millisecond, func() {
+			f.mu.Lock()
+			f.flushes++ // want `^race: afterfunc@\d+ stores f\.flushes here while go@\d+ loads f\.flushes`
+			f.mu.Unlock()
+			done <- true
+		})
+		f.flushes++
+	}()
+	<-done
+}
+
+// afterFuncStoppedByOther: another goroutine loads the timer and stops
+// it; Stop reports whether the function will not run, so exactly one of
+// the two signals.
+//
+//fencecheck:system
+func afterFuncStoppedByOther() {
+	f := &flusher{}
+	done := make(chan bool, 1)
+	armed := make(chan bool)
+	go func() {
+		f.mu.Lock()
+		f.timer = time.AfterFunc(time.Millisecond, func() { done <- true })
+		f.mu.Unlock()
+		close(armed)
+	}()
+	go func() {
+		<-armed
+		f.mu.Lock()
+		if f.timer.Stop() {
+			done <- true
+		}
+		f.mu.Unlock()
+	}()
+	<-done
+}
+
+// afterFuncStoppedWaits is its buggy twin: only the function signals, and
+// the other goroutine may stop the timer before it fires.
+//
+//fencecheck:system
+func afterFuncStoppedWaits() {
+	f := &flusher{}
+	done := make(chan bool, 1)
+	armed := make(chan bool)
+	go func() {
+		f.mu.Lock()
+		f.timer = time.AfterFunc(time.Millisecond, func() { done <- true })
+		f.mu.Unlock()
+		close(armed)
+	}()
+	go func() {
+		<-armed
+		f.mu.Lock()
+		f.timer.Stop()
+		f.mu.Unlock()
+	}()
+	<-done // want `^deadlock: main blocks forever in <-done \(system afterFuncStoppedWaits\)$`
+}
+
+// afterFuncInLoop: a goroutine arms a timer in each of two rounds; each
+// function sends once, so two receives are served.
+//
+//fencecheck:system
+func afterFuncInLoop() {
+	ch := make(chan int, 2)
+	go func() {
+		for i := range 2 {
+			time.AfterFunc(time.Millisecond, func() { ch <- i })
+		}
+	}()
+	if <-ch+<-ch != 1 {
+		panic("a round's value was lost")
+	}
+}
+
+// afterFuncInLoopShort is its buggy twin: a third receive waits for good.
+//
+//fencecheck:system
+func afterFuncInLoopShort() {
+	ch := make(chan int, 2)
+	go func() {
+		for i := range 2 {
+			time.AfterFunc(time.Millisecond, func() { ch <- i })
+		}
+	}()
+	<-ch
+	<-ch
+	<-ch // want `^deadlock: main blocks forever in <-ch \(system afterFuncInLoopShort\)$`
+}
+
+// afterFuncResetInGoroutine: a goroutine's timer that has fired, Reset by
+// the goroutine, fires again: the second run closes done.
+//
+//fencecheck:system
+func afterFuncResetInGoroutine() {
+	var runs atomic.Int32
+	first, done := make(chan bool), make(chan bool)
+	go func() {
+		t := time.AfterFunc(time.Millisecond, func() {
+			if runs.Add(1) == 2 {
+				close(done)
+			} else {
+				first <- true
+			}
+		})
+		<-first
+		t.Reset(time.Millisecond)
+	}()
+	<-done
+}
+
+// afterFuncStoppedInGoroutine is its buggy twin: Stop after the run arms
+// nothing, and the second run never comes.
+//
+//fencecheck:system
+func afterFuncStoppedInGoroutine() {
+	var runs atomic.Int32
+	first, done := make(chan bool), make(chan bool)
+	go func() {
+		t := time.AfterFunc(time.Millisecond, func() {
+			if runs.Add(1) == 2 {
+				close(done)
+			} else {
+				first <- true
+			}
+		})
+		<-first
+		t.Stop()
+	}()
+	<-done // want `^deadlock: main blocks forever in <-done \(system afterFuncStoppedInGoroutine\)$`
 }
