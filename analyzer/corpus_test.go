@@ -71,7 +71,7 @@ func TestCorpus(t *testing.T) {
 // procsem is checked once per value of runtime.GOMAXPROCS(0),
 // weightedsem's waiters in a container/list go to the predicate engine,
 // and quantstream runs sort's code on a buffer of run-time length.
-var longCorpus = map[string]bool{"procsem": true, "weightedsem": true, "quantstream": true, "workqueue": true}
+var longCorpus = map[string]bool{"procsem": true, "weightedsem": true, "quantstream": true, "workqueue": true, "batcher": true}
 
 // corpusEngines names, for each system of the package, the engine that
 // -engine=auto chooses (registry.Choose: pred for unbounded data, explicit
