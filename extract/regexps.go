@@ -23,9 +23,11 @@ import (
 // panics whatever the run: regexp.MustCompile of a constant pattern that
 // does not compile (var re = regexp.MustCompile("[")), strconv.FormatInt,
 // FormatUint, AppendInt and AppendUint in a constant base outside 2 to 36,
-// strings.Repeat of a negative constant count; ok is false otherwise.
+// strings.Repeat of a negative constant count, strings.NewReplacer of an
+// odd number of strings, Grow of a strings.Builder or bytes.Buffer by a
+// negative constant; ok is false otherwise.
 func (s *system) certainPanic(fn *ssa.Function, args []value) (msg string, ok bool) {
-	if fn.Pkg == nil || fn.Signature.Recv() != nil {
+	if fn.Pkg == nil {
 		return "", false
 	}
 	constArg := func(i int) (int64, bool) {
@@ -34,7 +36,20 @@ func (s *system) certainPanic(fn *ssa.Function, args []value) (msg string, ok bo
 		}
 		return args[i].constant()
 	}
+	if growMethod(fn) != "" {
+		if n, ok := constArg(1); ok && n < 0 {
+			return growMethod(fn) + ": negative count", true
+		}
+		return "", false
+	}
+	if fn.Signature.Recv() != nil {
+		return "", false
+	}
 	switch fn.Pkg.Pkg.Path() + "." + fn.Name() {
+	case "strings.NewReplacer":
+		if len(args) == 1 && args[0].kind == vSlice && args[0].sl.dlen == nil && args[0].sl.len%2 == 1 {
+			return "strings.NewReplacer: odd argument count", true
+		}
 	case "regexp.MustCompile":
 		if len(args) != 1 {
 			return "", false
@@ -67,7 +82,7 @@ func (s *system) certainPanic(fn *ssa.Function, args []value) (msg string, ok bo
 // (strings.Repeat of a loop's count), and returns the location from which
 // the call goes on when it does not panic.
 func (p *proc) runtimePanics(fn *ssa.Function, args []value, pos token.Pos, cur int) int {
-	if fn.Pkg == nil || fn.Signature.Recv() != nil {
+	if fn.Pkg == nil {
 		return cur
 	}
 	var bad model.Expr
@@ -79,7 +94,18 @@ func (p *proc) runtimePanics(fn *ssa.Function, args []value, pos token.Pos, cur 
 		_, isConst := args[i].constant()
 		return args[i].e, !isConst
 	}
-	switch fn.Pkg.Pkg.Path() + "." + fn.Name() {
+	name := fn.Pkg.Pkg.Path() + "." + fn.Name()
+	if what := growMethod(fn); what != "" {
+		name = "Grow"
+		msg = what + ": negative count"
+	} else if fn.Signature.Recv() != nil {
+		return cur
+	}
+	switch name {
+	case "Grow":
+		if n, ok := arg(1); ok {
+			bad = model.Bin(model.OpLt, n, model.C(0))
+		}
 	case "strconv.FormatInt", "strconv.FormatUint":
 		if base, ok := arg(1); ok {
 			bad = or(model.Bin(model.OpLt, base, model.C(2)), model.Bin(model.OpGt, base, model.C(36)))
@@ -96,6 +122,23 @@ func (p *proc) runtimePanics(fn *ssa.Function, args []value, pos token.Pos, cur 
 	}
 	p.panicAt(panicSite{loc: p.emit(cur, model.GuardOp(bad), pos, Origin{}), name: msg, pos: pos})
 	return p.emit(cur, model.GuardOp(model.Not(bad)), pos, Origin{})
+}
+
+// growMethod returns the name Go's panic gives a Grow method whose count
+// must not be negative ("strings.Builder.Grow", "bytes.Buffer.Grow"), or
+// "" for any other function.
+func growMethod(fn *ssa.Function) string {
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Name() != "Grow" {
+		return ""
+	}
+	switch {
+	case isNamed(deref(recv.Type()), "strings", "Builder"):
+		return "strings.Builder.Grow"
+	case isNamed(deref(recv.Type()), "bytes", "Buffer"):
+		return "bytes.Buffer.Grow"
+	}
+	return ""
 }
 
 // regexpCall computes regexp.MustCompile and regexp.Compile of a constant

@@ -148,3 +148,48 @@ func padAboveZero() {
 	}()
 	<-done
 }
+
+// growBelowZero grows a goroutine's Builder by a count its loop takes
+// below zero, where Grow panics.
+//
+//fencecheck:system
+func growBelowZero() {
+	done := make(chan int)
+	go func() {
+		var b strings.Builder
+		for i := 1; i > -2; i-- {
+			b.Grow(i) // want `^SC: system growBelowZero is wrong even under sequential consistency: the bad state strings\.Builder\.Grow: negative count is reached here`
+			b.WriteString("x")
+		}
+		done <- 1
+	}()
+	<-done
+}
+
+// growAboveZero stops the count at zero: no panic, and the receive ends.
+//
+//fencecheck:system
+func growAboveZero() {
+	done := make(chan int)
+	go func() {
+		var b strings.Builder
+		for i := 2; i >= 0; i-- {
+			b.Grow(i)
+		}
+		done <- 1
+	}()
+	<-done
+}
+
+// replacerOdd builds a Replacer from an odd number of strings in a
+// goroutine, which panics.
+//
+//fencecheck:system
+func replacerOdd() {
+	done := make(chan string)
+	go func() {
+		r := strings.NewReplacer("a", "b", "c") // want `^SC: system replacerOdd is wrong even under sequential consistency: the bad state strings\.NewReplacer: odd argument count is reached here`
+		done <- r.Replace("abc")
+	}()
+	<-done
+}
