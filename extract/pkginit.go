@@ -920,7 +920,7 @@ func (s *system) initPanicAt(fr *frame, name string, pos token.Pos) {
 // boolean or string.
 func (s *system) ifaceKnown(x value, t types.Type) bool {
 	if byValueType(t) {
-		return false
+		return knownAgg(x)
 	}
 	switch x.kind {
 	case vPtr, vSlice:
@@ -932,6 +932,32 @@ func (s *system) ifaceKnown(x value, t types.Type) bool {
 		return ok
 	}
 	return false
+}
+
+// knownAgg reports whether x is a struct or array value each of whose
+// cells holds a constant, nil or a pointer to a fixed place (a
+// classifier's zero struct, DefaultClassifier{}): boxed in an interface,
+// its dynamic type and payload are known.
+func knownAgg(x value) bool {
+	if x.kind != vAgg {
+		return false
+	}
+	for _, c := range x.agg {
+		switch c.kind {
+		case vNil:
+		case vInt:
+			if _, ok := c.constant(); !ok {
+				return false
+			}
+		case vPtr:
+			if c.ptr.dynamic() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // operands returns the values of in's operands.
