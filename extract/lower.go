@@ -1686,6 +1686,12 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 	if op, ok := isCondMethod(fn); ok {
 		return p.condCall(fr, in, op, args[0], cur)
 	}
+	if isRandMethod(fn) && len(args) > 0 {
+		cur = p.randState(fn, args[0], pos, cur)
+	}
+	if p.randFloatCall(fr, in, fn) {
+		return cur
+	}
 	if randBounded(fn) {
 		return p.randCall(fr, in, args, cur)
 	}

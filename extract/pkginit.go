@@ -1248,7 +1248,7 @@ func (s *system) initCall(fr *frame, in *ssa.Call) bool {
 			return true
 		}
 	}
-	if k, _ := s.x.runtimeKind(f.fn); k != rtNone || randBounded(f.fn) {
+	if k, _ := s.x.runtimeKind(f.fn); k != rtNone || randBounded(f.fn) || isRandSource(f.fn) || isRandNew(f.fn) {
 		// var workers = runtime.GOMAXPROCS(0): as in the set-up.
 		return false
 	}

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"fmt"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -52,4 +54,110 @@ func (p *proc) randCall(fr *frame, in *ssa.Call, args []value, cur int) int {
 		p.emitTo(cur, model.AssignOp(r, model.C(k)), next, in.Pos(), Origin{})
 	}
 	return next
+}
+
+// Generators.
+//
+// rand.New(src) in the set-up, src from rand.NewSource (math/rand) or
+// rand.NewPCG and rand.NewChaCha8 (math/rand/v2), as a retrier or a
+// backoff keeps one for its jitter, is an object of type rand.Rand whose
+// methods give what the package's functions of the same name give. Each
+// call changes the generator's state, which Go does not guard: a call
+// writes the object's first cell (its source), so that two goroutines
+// calling its methods without ordering race, as Go's race detector
+// reports them.
+
+// randPackage reports whether path is math/rand or math/rand/v2.
+func randPackage(path string) bool {
+	return path == "math/rand" || path == "math/rand/v2"
+}
+
+// isRandSource reports whether fn makes a source of random numbers for
+// rand.New.
+func isRandSource(fn *ssa.Function) bool {
+	if fn.Pkg == nil || fn.Signature.Recv() != nil || !randPackage(fn.Pkg.Pkg.Path()) {
+		return false
+	}
+	switch fn.Name() {
+	case "NewSource", "NewPCG", "NewChaCha8":
+		return true
+	}
+	return false
+}
+
+// isRandNew reports whether fn is rand.New.
+func isRandNew(fn *ssa.Function) bool {
+	return fn.Pkg != nil && fn.Signature.Recv() == nil && randPackage(fn.Pkg.Pkg.Path()) && fn.Name() == "New"
+}
+
+// isRandMethod reports whether fn is a method of *rand.Rand.
+func isRandMethod(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
+	return ok && named.Obj().Name() == "Rand" && named.Obj().Pkg() != nil && randPackage(named.Obj().Pkg().Path())
+}
+
+// randSourceWhy is what a source of random numbers is, as an opaque value.
+const randSourceWhy = "a source of random numbers (only rand.New of it is modelled)"
+
+// setupRandCall executes, in the set-up or the package's initialisation,
+// rand.NewSource (or its v2 relatives) and rand.New of such a source; ok
+// is false for other calls.
+func (s *system) setupRandCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
+	switch {
+	case isRandSource(fn):
+		return opaque(randSourceWhy), true
+	case isRandNew(fn):
+		src := value{}
+		if len(args) == 1 {
+			src = args[0]
+		}
+		if src.kind == vIface && len(src.env) == 1 {
+			src = src.env[0] // v2's *PCG, boxed as a Source
+		}
+		if src.kind != vOpaque || src.why != randSourceWhy {
+			s.unsupported(pos, "rand.New of %s (a source from rand.NewSource, rand.NewPCG or rand.NewChaCha8 is modelled)", describe(args[0]))
+		}
+		o := s.newObject("", deref(fn.Signature.Results().At(0).Type()), nil, -1)
+		return value{kind: vPtr, ptr: pointer{obj: o}}, true
+	}
+	return value{}, false
+}
+
+// randState lowers the change a call of a method of the generator g
+// makes to its state: a write of its first cell.
+func (p *proc) randState(fn *ssa.Function, g value, pos token.Pos, cur int) int {
+	if g.kind != vPtr {
+		p.s.unsupported(pos, "(*rand.Rand).%s on %s (a generator rand.New made in the set-up is modelled)", fn.Name(), describe(g))
+	}
+	q := g.ptr.with(step{field: 0, index: -1})
+	return p.access(cur, q, pos, Origin{}, func(q pointer) []model.Op {
+		return []model.Op{model.WriteOp(p.s.varFor(q), model.C(0))}
+	})
+}
+
+// randFloats are the functions and methods of math/rand and math/rand/v2
+// whose results are random floats, which fencecheck does not compute:
+// their results are values only pure calls may use (a jitter that only
+// sets a timer's duration).
+var randFloats = map[string]bool{"Float64": true, "Float32": true, "NormFloat64": true, "ExpFloat64": true}
+
+// randFloatCall lowers a call of a function or method of randFloats, and
+// (*rand.Rand).Seed; ok is false for other calls.
+func (p *proc) randFloatCall(fr *frame, in *ssa.Call, fn *ssa.Function) bool {
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil || !randPackage(obj.Pkg().Path()) {
+		return false
+	}
+	switch {
+	case randFloats[fn.Name()]:
+		fr.vals[in] = opaque(fmt.Sprintf("the result of rand.%s(), a random number fencecheck does not compute", fn.Name()))
+		return true
+	case fn.Name() == "Seed" && fn.Signature.Recv() != nil:
+		return true // the state's change is randState's
+	}
+	return false
 }

@@ -741,6 +741,9 @@ func (s *system) setupCall(fr *frame, c *ssa.CallCommon, pos token.Pos, spawns *
 	if v, ok := s.setupRuntimeCall(f.fn, args, pos); ok {
 		return v
 	}
+	if v, ok := s.setupRandCall(f.fn, args, pos); ok {
+		return v
+	}
 	if v, ok := s.setupTimeCall(f.fn, args, pos); ok {
 		return v
 	}

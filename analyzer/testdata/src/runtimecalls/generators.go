@@ -1,0 +1,74 @@
+package runtimecalls
+
+import (
+	mrand "math/rand"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// A generator rand.New makes, kept by a struct for its jitter as a
+// retrier keeps one: its methods give random numbers, and each call
+// changes its state, which Go does not guard.
+
+// retryer picks a jitter from its own generator, under its lock.
+type retryer struct {
+	mu  sync.Mutex
+	rng *mrand.Rand
+}
+
+func (r *retryer) jitter() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rng.Intn(3)
+}
+
+// sharedGenerator: two goroutines draw from one generator under its
+// lock; every draw is one of 0, 1 and 2.
+//
+//fencecheck:system
+func sharedGenerator() {
+	r := &retryer{rng: mrand.New(mrand.NewSource(time.Now().UnixNano()))}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if j := r.jitter(); j < 0 || j > 2 {
+				panic("a jitter out of range")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// sharedGeneratorUnlocked is its buggy twin: the goroutines draw without
+// the lock, and the generator's state races.
+//
+//fencecheck:system
+func sharedGeneratorUnlocked() {
+	r := &retryer{rng: mrand.New(mrand.NewSource(1))}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = r.rng.Int63() // want `^race: `
+		}()
+	}
+	wg.Wait()
+}
+
+// ownGenerators: each goroutine draws from a generator of its own (v2,
+// a PCG source); the two draws may be equal.
+//
+//fencecheck:system
+func ownGenerators() {
+	a, b := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(3, 4))
+	res := make(chan int, 2)
+	go func() { res <- a.IntN(2) }()
+	go func() { res <- b.IntN(2) }()
+	if <-res == <-res {
+		panic("the draws are equal") // want `^SC: system ownGenerators is wrong even under sequential consistency`
+	}
+}
