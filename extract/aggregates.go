@@ -659,6 +659,14 @@ func (p *proc) noteUnkept(q pointer, t types.Type, x value) {
 	if q.dynamic() {
 		key = unkeptObjKey(q.obj)
 	}
+	if _, stored := p.unkept[key]; x.noise && (!stored || p.noiseAt[key].noise) {
+		if p.noiseAt == nil {
+			p.noiseAt = map[string]value{}
+		}
+		p.noiseAt[key] = x
+	} else {
+		delete(p.noiseAt, key)
+	}
 	p.unkept[key] = fmt.Sprintf("a %s kept in goroutine-local memory that holds %s", t, describe(x))
 }
 

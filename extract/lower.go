@@ -47,6 +47,9 @@ type proc struct {
 	// model does not keep there, by key: why a load of one is refused
 	// (whichever store it follows: the lowering does not follow paths).
 	unkept map[string]string
+	// noiseAt are the unkept cells that every store gave a random number
+	// (noise): their loads give it.
+	noiseAt map[string]value
 	// privLoads are the loads of goroutine-local cells made before every
 	// store was lowered: one that an unkept store reaches is refused
 	// once the process is lowered (checkPrivateLoads).
@@ -313,6 +316,8 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		switch {
 		case allSame:
 			fr.vals[phi] = known[0]
+		case !back && noiseJoin(known):
+			fr.vals[phi] = noiseOf(known)
 		case allRef && isPtrCell(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -631,6 +636,10 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 				}
 				// Go's answer is one of the two.
 				return p.guessCompare(fr, bo, cur, s.uncomputedOf(fr, bo))
+			}
+			if v, ok := noiseArith(s.get(fr, bo.X), s.get(fr, bo.Y), bo.Type()); ok {
+				fr.vals[bo] = v
+				return cur
 			}
 			return p.refuseAt(cur, what, bo.Pos())
 		}
@@ -1149,6 +1158,12 @@ func (p *proc) storeTo(ptr pointer, val value, src ssa.Value, pos token.Pos, o O
 			})
 		}
 	}
+	if ptr.obj.owner >= 0 && val.noise {
+		// A random number in a goroutine's own variable (a result slot
+		// kept across defers): its loads give it again.
+		p.noteUnkept(ptr, t, val)
+		return cur
+	}
 	if classify(t) != leafInt && ptr.obj.owner >= 0 && val.kind != vInt {
 		// Goroutine-local memory of a type the model does not keep (the
 		// arguments of a variadic call, say): an error only where it is used.
@@ -1291,6 +1306,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 	if ptr.obj.owner >= 0 {
 		if why := p.unkeptAt(ptr); why != "" {
 			fr.vals[in] = opaque(why)
+			if v, ok := p.noiseAt[ptr.key()]; ok {
+				fr.vals[in] = v
+			}
 			return cur
 		}
 		p.notePrivateLoad(ptr, pos)
@@ -1511,6 +1529,10 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		}
 		t := fn.Signature.Results().At(k).Type()
 		name := fmt.Sprintf("%s.result%d", spawnName(fn, nil), k)
+		if noiseJoin(vals) {
+			res[k] = noiseOf(vals)
+			continue
+		}
 		if !isAggregate(t) || !allAgg(vals) {
 			var sl joinSlot
 			res[k], sl = p.joinLeaf(fr, in, k, vals, t, name, rets, pos, func(v value) value { return v })

@@ -154,10 +154,53 @@ func (p *proc) randFloatCall(fr *frame, in *ssa.Call, fn *ssa.Function) bool {
 	}
 	switch {
 	case randFloats[fn.Name()]:
-		fr.vals[in] = opaque(fmt.Sprintf("the result of rand.%s(), a random number fencecheck does not compute", fn.Name()))
+		v := opaque(fmt.Sprintf("the result of rand.%s(), a random number fencecheck does not compute", fn.Name()))
+		v.uncomputed, v.noise = true, true
+		fr.vals[in] = v
 		return true
 	case fn.Name() == "Seed" && fn.Signature.Recv() != nil:
 		return true // the state's change is randState's
 	}
 	return false
+}
+
+// noiseArith returns the result of an arithmetic operator on x and y, of
+// numeric type t, when one is noise and the other a number, computed or
+// not (a duration since a reading of the clock): noise again.
+func noiseArith(x, y value, t types.Type) (value, bool) {
+	if !x.noise {
+		x, y = y, x
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !x.noise || !ok || b.Info()&types.IsNumeric == 0 || y.kind != vInt && y.kind != vOpaque {
+		return value{}, false
+	}
+	return x, true
+}
+
+// noiseJoin reports whether vals, the values a join brings together (a
+// phi, a function's returns), are numbers one of which at least is
+// noise: the join is noise too (a value known on the path without
+// jitter, the jittered one on the others).
+func noiseJoin(vals []value) bool {
+	noise := false
+	for _, v := range vals {
+		switch {
+		case v.noise:
+			noise = true
+		case v.kind != vInt:
+			return false
+		}
+	}
+	return noise
+}
+
+// noiseOf returns the first noise of vals.
+func noiseOf(vals []value) value {
+	for _, v := range vals {
+		if v.noise {
+			return v
+		}
+	}
+	return value{}
 }

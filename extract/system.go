@@ -1112,6 +1112,10 @@ func (s *system) pure(fr *frame, in ssa.Instruction) (handled bool) {
 			fr.vals[in] = s.convertPtr(x, in.X.Type(), in.Type(), in.Pos())
 			return true
 		}
+		if x.noise && !isString(in.Type()) {
+			fr.vals[in] = x // a random number converted (a jitter to a Duration)
+			return true
+		}
 		if v, ok := anyConvert(x, in.Type()); ok {
 			fr.vals[in] = v
 			return true

@@ -99,6 +99,11 @@ type value struct {
 	// the model does not run: an operator applied to it is a run-time
 	// refusal (refuse.go).
 	uncomputed bool
+	// noise marks an uncomputed random number (rand.Float64's result):
+	// arithmetic on it gives another, so that a jitter computed from it
+	// reaches the timer or the sleep whose duration it sets; any other
+	// use is refused as an uncomputed value's is.
+	noise bool
 	// positive marks an uncomputed integer known to be at least 1
 	// (runtime.NumGoroutine's result): comparisons with constants keep
 	// only the answers such values give.

@@ -72,3 +72,61 @@ func ownGenerators() {
 		panic("the draws are equal") // want `^SC: system ownGenerators is wrong even under sequential consistency`
 	}
 }
+
+// delay is a jittered delay as a retrier computes it: a random factor of
+// the base added to it; with its lock held while it draws.
+func (r *retryer) delay(base time.Duration) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return base + time.Duration((r.rng.Float64()*2-1)*0.25*float64(base))
+}
+
+// jitteredRetries: two goroutines each wait a jittered delay before a
+// second try; the delays only set the timers, and the tries are counted
+// under the lock.
+//
+//fencecheck:system
+func jitteredRetries() {
+	r := &retryer{rng: mrand.New(mrand.NewSource(7))}
+	var mu sync.Mutex
+	tries := 0
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2 {
+				mu.Lock()
+				tries++
+				mu.Unlock()
+				t := time.NewTimer(r.delay(time.Millisecond))
+				<-t.C
+			}
+		}()
+	}
+	wg.Wait()
+	if tries != 4 {
+		panic("a try was lost")
+	}
+}
+
+// jitteredRetriesRacy is its buggy twin: the tries are counted without the
+// lock.
+//
+//fencecheck:system
+func jitteredRetriesRacy() {
+	r := &retryer{rng: mrand.New(mrand.NewSource(7))}
+	tries := 0
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2 {
+				tries++ // want `^race: `
+				time.Sleep(r.delay(time.Millisecond))
+			}
+		}()
+	}
+	wg.Wait()
+}
