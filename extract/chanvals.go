@@ -821,3 +821,33 @@ func (p *proc) chanPool(fr *frame, in *ssa.MakeChan, cur int) int {
 	fr.vals[in] = value{kind: vChanRef, e: model.R(r), typ: in.Type(), byID: true}
 	return join
 }
+
+// chanJoinAlts returns the channels and timers that vals, the channel
+// values a join brings together, may be: nil, channels, timers' channels,
+// or channels chosen at run time among such alternatives; ok is false
+// for others (a channel known by its identity).
+func chanJoinAlts(vals []value) ([]value, bool) {
+	var alts []value
+	add := func(a value) {
+		if !slices.ContainsFunc(alts, func(b value) bool { return b.kind == a.kind && b.ch == a.ch && b.tick == a.tick }) {
+			alts = append(alts, a)
+		}
+	}
+	for _, v := range vals {
+		switch {
+		case v.kind == vNil:
+		case v.kind == vChan || v.kind == vTimer && v.tick != nil:
+			add(v)
+		case v.kind == vChanRef && !v.byID:
+			for _, a := range v.alts {
+				if a.kind != vChan && (a.kind != vTimer || a.tick == nil) {
+					return nil, false
+				}
+				add(a)
+			}
+		default:
+			return nil, false
+		}
+	}
+	return alts, len(alts) > 0
+}

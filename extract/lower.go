@@ -1621,6 +1621,16 @@ func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Ty
 		index := func(v value) value { return intVal(s.ctxIndex(all, get(v), pos)) }
 		return value{kind: vCtxRef, e: model.R(r), alts: all}, joinSlot{k: k, reg: r, get: index}
 	}
+	if alts, ok := chanJoinAlts(vals); ok && isChanCell(t) {
+		// Channels, timers' among them (a timer's C returned through an
+		// interface with several implementations): a register holding
+		// which of them all, as a channel variable set on several paths.
+		r := p.newReg(name, types.Typ[types.Int])
+		p.holdsResult(r, fr, in, k)
+		ref := value{kind: vChanRef, e: model.R(r), alts: alts, typ: t}
+		index := func(v value) value { return intVal(s.chanIndex(ref, get(v), pos)) }
+		return ref, joinSlot{k: k, reg: r, get: index}
+	}
 	ptrRes := isPtrCell(t) && allRefLikeVals(vals)
 	timeRes := isTime(t)
 	for _, v := range vals {

@@ -267,3 +267,76 @@ func idleTimerNone() {
 	p.tasks <- 1
 	<-p.stopped
 }
+
+// A timer's channel returned through an interface with two
+// implementations, as a retry loop waits on its Timer's C(): the result is
+// either implementation's channel, joined over the calls' returns.
+
+// waiter gives the channel a retry waits on.
+type waiter interface {
+	wait() <-chan time.Time
+}
+
+// realWaiter waits on a timer it makes on first use and resets after.
+type realWaiter struct{ t *time.Timer }
+
+func (w *realWaiter) wait() <-chan time.Time {
+	if w.t == nil {
+		w.t = time.NewTimer(time.Millisecond)
+	} else {
+		w.t.Reset(time.Millisecond)
+	}
+	return w.t.C
+}
+
+// fakeWaiter waits on a channel a test fills.
+type fakeWaiter struct{ ch chan time.Time }
+
+func (w *fakeWaiter) wait() <-chan time.Time { return w.ch }
+
+// waitEither: the goroutine picks the waiter its configuration names and
+// waits on it twice; the fake one holds two ticks.
+//
+//fencecheck:system
+func waitEither() {
+	cfg := make(chan bool, 1)
+	cfg <- true
+	fake := &fakeWaiter{ch: make(chan time.Time, 2)}
+	fake.ch <- time.Time{}
+	fake.ch <- time.Time{}
+	done := make(chan bool)
+	go func() {
+		var w waiter = &realWaiter{}
+		if <-cfg {
+			w = fake
+		}
+		for range 2 {
+			<-w.wait()
+		}
+		done <- true
+	}()
+	<-done
+}
+
+// waitEitherShort is its buggy twin: the fake waiter holds one tick, so
+// the second wait blocks for good.
+//
+//fencecheck:system
+func waitEitherShort() {
+	cfg := make(chan bool, 1)
+	cfg <- true
+	fake := &fakeWaiter{ch: make(chan time.Time, 2)}
+	fake.ch <- time.Time{}
+	done := make(chan bool)
+	go func() {
+		var w waiter = &realWaiter{}
+		if <-cfg {
+			w = fake
+		}
+		for range 2 {
+			<-w.wait() // want `^deadlock: go@\d+ and main block forever in <-w\.wait\(\) and <-done`
+		}
+		done <- true
+	}()
+	<-done
+}
