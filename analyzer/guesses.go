@@ -163,7 +163,7 @@ const maxGuessSearches = 32
 func (g guarded) confirm(ctx context.Context, p *model.Program, m model.Model, r *engines.Result, asked []guessAt, followed bool) (*engines.Result, error) {
 	gap := &guessGap{reached: g.s.reachedText(p, r.Trace), taken: asked}
 	if !followed {
-		gap.why = "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's)"
+		gap.why = "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's, a random number)"
 		return nil, gap
 	}
 	c := confirmation{g: g, ctx: ctx, p: p, m: m, gap: gap, original: asked}
@@ -240,7 +240,7 @@ func (c *confirmation) under(fixed, asked []guessAt) error {
 			}
 		}
 		if !followed {
-			c.gap.taken, c.gap.why = more, "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's)"
+			c.gap.taken, c.gap.why = more, "and fencecheck does not follow what Go's answer depends on (a string kept in memory, a stack, a Builder's, a random number)"
 			return c.gap
 		}
 		if len(fresh) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -61,14 +62,19 @@ func (p *proc) afterFuncInProc(fr *frame, in *ssa.Call, f value, cur int) int {
 		if again {
 			name = fmt.Sprintf("%s(#%d)", base, k)
 		}
-		n.slots = append(n.slots, s.newSlot(name, ps))
-		n.after = append(n.after, tk)
+		for range s.copies(pos) {
+			n.slots = append(n.slots, s.newSlot(name, ps))
+			n.after = append(n.after, tk)
+		}
 	}
-	// arm passes f's values to the goroutine of the k-th timer and arms
-	// that timer.
+	// arm passes f's values to the goroutines of the k-th timer (each
+	// copy's slot) and arms that timer.
 	arm := func(k, at int) int {
-		at = p.emit(at, startOp(n.slots[k], ps), pos, o)
-		ts := tickStop{p: p, from: at, to: p.newLoc(pos), tick: n.after[k], arm: true, pos: pos, reg: -1, origin: o}
+		per := s.copies(pos)
+		for _, sl := range n.slots[k*per : (k+1)*per] {
+			at = p.emit(at, startOp(sl, ps), pos, o)
+		}
+		ts := tickStop{p: p, from: at, to: p.newLoc(pos), tick: n.after[k*per], arm: true, pos: pos, reg: -1, origin: o}
 		s.tickStops = append(s.tickStops, ts)
 		return ts.to
 	}
@@ -96,8 +102,58 @@ func (p *proc) afterFuncInProc(fr *frame, in *ssa.Call, f value, cur int) int {
 // returns the location after the fire.
 func (s *system) startWhenFired(p *proc, tk *ticker, pos token.Pos) int {
 	fired := p.newLoc(pos)
-	tk.fires = append(tk.fires, tickFire{p: p, from: p.q.Init, to: fired})
+	tk.fires = append(tk.fires, tickFire{p: p, from: p.q.Init, to: fired, copy: len(tk.fires)})
 	return fired
+}
+
+// Runs of an AfterFunc's function at once.
+//
+// A Reset after the timer has fired arms it again, and its next fire
+// starts the function in a new goroutine, whether or not the last run has
+// returned. A timer that a goroutine resets gets, from the next round on,
+// two copies of its function's process, which its fires start in turn (a
+// variable says whose turn it is); a fire whose copy still runs, a third
+// run at once, is a run-time refusal from every location of that copy.
+
+// copies returns how many copies of the function of the AfterFunc timer
+// made at pos the round lowers.
+func (s *system) copies(pos token.Pos) int {
+	if s.heap.hint.refired[pos] {
+		return 2
+	}
+	return 1
+}
+
+// noteRefired records that the AfterFunc timer t, lowered with one copy
+// of its function, is reset: the next round lowers two.
+func (s *system) noteRefired(t *ticker) {
+	if s.heap.refired == nil {
+		s.heap.refired = map[token.Pos]bool{}
+	}
+	s.heap.refired[t.pos] = true
+	if !s.heap.hint.refired[t.pos] {
+		s.heapChange("a goroutine resets a time.AfterFunc timer whose function may still run")
+	}
+}
+
+// emitCopyFire emits the fire of the timer t that starts the copy of its
+// function f, when it is f's turn, and the refusals of a fire in f's
+// turn while f still runs.
+func (s *system) emitCopyFire(t *ticker, f tickFire, fire model.Op) {
+	if t.turn < 0 {
+		t.turn = s.newChanVar(t.name+".turn", types.Typ[types.Int], 0, t.pos)
+	}
+	mine := model.ReadEqOp(t.turn, model.C(int64(f.copy)))
+	body := append([]model.Op{mine}, fire.Body...)
+	body = append(body, model.WriteOp(t.turn, model.C(int64(1-f.copy))))
+	f.p.emitTo(f.from, model.LockedOp(body...), f.to, t.pos, Origin{})
+	r := f.p.refusalReg("a third run at once of the function of the time.AfterFunc timer reset while two still run (fencecheck models two)", t.pos)
+	refuse := model.LockedOp(model.ReadEqOp(t.stopped, model.C(0)), mine, model.AssignOp(r, model.C(1)))
+	for l := range f.p.q.Locs {
+		if l != f.from {
+			f.p.emitTo(l, refuse, f.p.newLoc(t.pos), t.pos, Origin{})
+		}
+	}
 }
 
 // firedEnds records where the goroutine p, which the last fire of t

@@ -193,7 +193,7 @@ func (s *system) contextCall(fn *ssa.Function, args []value, pos token.Pos) (val
 		if d, ok := args[0].constant(); ok && d <= 0 {
 			return value{kind: vNil}, true // Go's is nil
 		}
-		t := &ticker{name: "ticker", stopped: -1, pos: pos}
+		t := &ticker{name: "ticker", stopped: -1, turn: -1, pos: pos}
 		s.tickers = append(s.tickers, t)
 		return value{kind: vTimer, tick: t}, true
 	}
@@ -382,6 +382,10 @@ func (p *proc) cancelProc(n *ctxNode, pos token.Pos, cur int) int {
 type ticker struct {
 	name        string
 	stopped     int // the variable, made by lowerChannels (-1 before)
+	// turn is, for an AfterFunc timer whose function has two copies
+	// (afterfunc.go), the variable that says which copy the next fire
+	// starts.
+	turn        int
 	initStopped bool
 	once        bool
 	pos         token.Pos
@@ -404,6 +408,7 @@ type tickFire struct {
 	p        *proc
 	from, to int
 	ends     []int
+	copy     int // which copy of the function, of the timer's fires
 }
 
 // A tickStop is a Stop or Reset of a ticker by a process.
@@ -539,11 +544,13 @@ func (s *system) setupAfterFunc(what string, f value, pos token.Pos, spawns *[]s
 	if sw.fn == nil || !s.x.local(sw.fn) {
 		s.unsupported(pos, "%s of %s (functions and closures of this package are modelled)", what, describeCallee(f))
 	}
-	t := &ticker{name: "timer", once: true, stopped: -1, pos: pos}
+	t := &ticker{name: "timer", once: true, stopped: -1, turn: -1, pos: pos}
 	s.tickers = append(s.tickers, t)
 	sw.captured, sw.after = nil, t
 	s.noteSpawn(*spawns)
-	*spawns = append(*spawns, sw)
+	for range s.copies(pos) {
+		*spawns = append(*spawns, sw)
+	}
 	return value{kind: vTicker, tick: t}
 }
 
@@ -590,8 +597,15 @@ func (s *system) emitFires() {
 			continue
 		}
 		reset := slices.ContainsFunc(s.tickStops, func(ts tickStop) bool { return ts.tick == t && !ts.stop && !ts.arm })
+		if reset && len(t.fires) == 1 {
+			s.noteRefired(t)
+		}
 		for _, f := range t.fires {
-			f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
+			if len(t.fires) == 2 {
+				s.emitCopyFire(t, f, fire)
+			} else {
+				f.p.emitTo(f.from, fire, f.to, t.pos, Origin{})
+			}
 			if reset {
 				for _, l := range f.ends {
 					f.p.emitTo(l, model.NopOp(), f.from, t.pos, Origin{})

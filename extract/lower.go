@@ -637,7 +637,7 @@ func (p *proc) instr(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) 
 				// Go's answer is one of the two.
 				return p.guessCompare(fr, bo, cur, s.uncomputedOf(fr, bo))
 			}
-			if v, ok := noiseArith(s.get(fr, bo.X), s.get(fr, bo.Y), bo.Type()); ok {
+			if v, ok := noiseArith(bo.Op, s.get(fr, bo.X), s.get(fr, bo.Y), bo.Type()); ok {
 				fr.vals[bo] = v
 				return cur
 			}
@@ -1715,6 +1715,12 @@ func allRefLikeVals(vals []value) bool {
 func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, cur int) int {
 	s := p.s
 	pos := in.Pos()
+	if n, ok := noiseArg(args); ok && !noiseSink(fn) {
+		// A jitter only sets durations: any other call may depend on
+		// its value (a ticker's, a Repeat's count).
+		what, _, _ := strings.Cut(n.why, ", a random number")
+		return p.refuseAt(cur, fmt.Sprintf("passing %s (a random number fencecheck does not compute) to %s", what, fn.String()), pos)
+	}
 	if op, ok := isCondMethod(fn); ok {
 		return p.condCall(fr, in, op, args[0], cur)
 	}
@@ -1766,7 +1772,7 @@ func (p *proc) extern(fr *frame, in *ssa.Call, fn *ssa.Function, args []value, c
 			fr.vals[in] = value{kind: vTicker, tick: s.madeTimer(in.Type(), in.Pos())}
 			return cur
 		}
-		t := &ticker{name: "timer", once: true, stopped: -1, pos: in.Pos()}
+		t := &ticker{name: "timer", once: true, stopped: -1, turn: -1, pos: in.Pos()}
 		if fn.Name() == "NewTicker" {
 			t.name, t.once = "ticker", false
 		}

@@ -154,6 +154,10 @@ type heapHint struct {
 	// that the domain inference found, by the position of the call
 	// (formatsplit.go).
 	formatVals map[makeSite][]int64
+	// refired are the AfterFunc timers, by the position of the call, that
+	// a Reset may arm again while their function still runs: each gets
+	// two copies of its function (afterfunc.go).
+	refired map[token.Pos]bool
 	// noMakeLens: a round with makeLens ended at a construct the lowering
 	// refuses, and the makes of run-time size stay refusals.
 	noMakeLens bool
@@ -207,6 +211,7 @@ type heapState struct {
 	aliases    map[aliasKey]*object    // the aliases of locations inside objects
 	makeLens   map[makeSite][][2]int64 // the hint's and those this round found
 	formatVals map[makeSite][]int64    // the same, of formatsplit.go
+	refired    map[token.Pos]bool      // the hint's and those this round found
 	changed    bool                    // this round found something the hint did not say
 	why        string
 	anyStrings bool // this round made a string the model does not compute
@@ -254,7 +259,7 @@ func (s *system) initHeap(h *heapHint) {
 	}
 	s.heap = heapState{hint: h, ids: map[*object]int{}, pending: map[int]*object{}, keyed: map[string]*object{}, keyCount: map[string]int{}, loopMade: map[string]*object{},
 		written: map[string]bool{}, static: map[string]token.Pos{}, unsafe: slices.Clone(h.unsafe),
-		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens), formatVals: maps.Clone(h.formatVals),
+		ifaces: slices.Clone(h.ifaces), boxes: map[string]*object{}, makeLens: maps.Clone(h.makeLens), formatVals: maps.Clone(h.formatVals), refired: maps.Clone(h.refired),
 		shapes: slices.Clone(h.shapes), chanCells: maps.Clone(h.chanCells), ctxCells: maps.Clone(h.ctxCells), timeOffsets: slices.Clone(h.timeOffsets)}
 	for _, str := range h.strs {
 		s.intern(str)
@@ -696,7 +701,7 @@ func (s *system) finishHeap(complete bool) *heapHint {
 		return nil
 	}
 	h := &heapHint{strs: s.strs, written: map[string]bool{}, unsafe: s.heap.unsafe, ifaces: s.heap.ifaces, splitAt: s.heap.hint.splitAt, maps: s.nextMapHint(), liveSlices: s.heap.liveSlices,
-		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, formatVals: s.heap.formatVals, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
+		anyStrings: s.heap.hint.anyStrings || s.heap.anyStrings, makeLens: s.heap.makeLens, formatVals: s.heap.formatVals, refired: s.heap.refired, noMakeLens: s.heap.hint.noMakeLens, sizedRefused: s.heap.hint.sizedRefused}
 	if s.splitReq != nil {
 		h.splitAt = s.splitReq
 	}

@@ -62,10 +62,10 @@ func (p *proc) randCall(fr *frame, in *ssa.Call, args []value, cur int) int {
 // rand.NewPCG and rand.NewChaCha8 (math/rand/v2), as a retrier or a
 // backoff keeps one for its jitter, is an object of type rand.Rand whose
 // methods give what the package's functions of the same name give. Each
-// call changes the generator's state, which Go does not guard: a call
-// writes the object's first cell (its source), so that two goroutines
-// calling its methods without ordering race, as Go's race detector
-// reports them.
+// call changes the state of the generator's source, which Go does not
+// guard: a call writes a variable of the source (one per NewSource, which
+// two generators may share), so that two goroutines calling their methods
+// without ordering race, as Go's race detector reports them.
 
 // randPackage reports whether path is math/rand or math/rand/v2.
 func randPackage(path string) bool {
@@ -109,7 +109,10 @@ const randSourceWhy = "a source of random numbers (only rand.New of it is modell
 func (s *system) setupRandCall(fn *ssa.Function, args []value, pos token.Pos) (value, bool) {
 	switch {
 	case isRandSource(fn):
-		return opaque(randSourceWhy), true
+		// The source's state: a variable every draw writes.
+		v := opaque(randSourceWhy)
+		v.env = []value{{kind: vPtr, ptr: pointer{obj: s.newObject("the state of a random source", types.Typ[types.Int], nil, -1)}}}
+		return v, true
 	case isRandNew(fn):
 		src := value{}
 		if len(args) == 1 {
@@ -118,25 +121,30 @@ func (s *system) setupRandCall(fn *ssa.Function, args []value, pos token.Pos) (v
 		if src.kind == vIface && len(src.env) == 1 {
 			src = src.env[0] // v2's *PCG, boxed as a Source
 		}
-		if src.kind != vOpaque || src.why != randSourceWhy {
+		if src.kind != vOpaque || src.why != randSourceWhy || len(src.env) != 1 {
 			s.unsupported(pos, "rand.New of %s (a source from rand.NewSource, rand.NewPCG or rand.NewChaCha8 is modelled)", describe(args[0]))
 		}
 		o := s.newObject("", deref(fn.Signature.Results().At(0).Type()), nil, -1)
+		if s.randSources == nil {
+			s.randSources = map[*object]*object{}
+		}
+		s.randSources[o] = src.env[0].ptr.obj
 		return value{kind: vPtr, ptr: pointer{obj: o}}, true
 	}
 	return value{}, false
 }
 
 // randState lowers the change a call of a method of the generator g
-// makes to its state: a write of its first cell.
+// makes to its state: a write of its source's variable.
 func (p *proc) randState(fn *ssa.Function, g value, pos token.Pos, cur int) int {
-	if g.kind != vPtr {
+	var src *object
+	if g.kind == vPtr && !g.ptr.dynamic() && len(g.ptr.path) == 0 {
+		src = p.s.randSources[g.ptr.obj]
+	}
+	if src == nil {
 		p.s.unsupported(pos, "(*rand.Rand).%s on %s (a generator rand.New made in the set-up is modelled)", fn.Name(), describe(g))
 	}
-	q := g.ptr.with(step{field: 0, index: -1})
-	return p.access(cur, q, pos, Origin{}, func(q pointer) []model.Op {
-		return []model.Op{model.WriteOp(p.s.varFor(q), model.C(0))}
-	})
+	return p.emit(cur, model.WriteOp(p.s.varFor(pointer{obj: src}), model.C(0)), pos, Origin{})
 }
 
 // randFloats are the functions and methods of math/rand and math/rand/v2
@@ -164,18 +172,58 @@ func (p *proc) randFloatCall(fr *frame, in *ssa.Call, fn *ssa.Function) bool {
 	return false
 }
 
-// noiseArith returns the result of an arithmetic operator on x and y, of
-// numeric type t, when one is noise and the other a number, computed or
-// not (a duration since a reading of the clock): noise again.
-func noiseArith(x, y value, t types.Type) (value, bool) {
-	if !x.noise {
-		x, y = y, x
+// noiseArith returns the result of x op y, of numeric type t, when one
+// operand is noise and the other a number, computed or not (a duration
+// since a reading of the clock): noise again. Operators that may panic
+// on some value (an integer division by anything but a constant other
+// than 0, a shift) stay refused.
+func noiseArith(op token.Token, x, y value, t types.Type) (value, bool) {
+	n := x
+	if !n.noise {
+		n = y
 	}
 	b, ok := t.Underlying().(*types.Basic)
-	if !x.noise || !ok || b.Info()&types.IsNumeric == 0 || y.kind != vInt && y.kind != vOpaque {
+	if !n.noise || !ok || b.Info()&types.IsNumeric == 0 || x.kind != vInt && x.kind != vOpaque || y.kind != vInt && y.kind != vOpaque {
 		return value{}, false
 	}
-	return x, true
+	switch op {
+	case token.ADD, token.SUB, token.MUL:
+	case token.QUO, token.REM:
+		if c, ok := y.constant(); b.Info()&types.IsInteger != 0 && (!ok || c == 0) {
+			return value{}, false
+		}
+	default:
+		return value{}, false
+	}
+	return n, true
+}
+
+// noiseSink reports whether a call of fn may take a random number the
+// model does not compute as an argument: a duration of time.Sleep or of
+// a timer, which may be any.
+func noiseSink(fn *ssa.Function) bool {
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "time" {
+		return false
+	}
+	if fn.Signature.Recv() != nil {
+		return fn.Name() == "Reset" && isNamed(deref(fn.Signature.Recv().Type()), "time", "Timer")
+	}
+	switch fn.Name() {
+	case "Sleep", "NewTimer", "After", "AfterFunc":
+		return true
+	}
+	return false
+}
+
+// noiseArg returns the first argument of args that is a random number the
+// model does not compute, and whether there is one.
+func noiseArg(args []value) (value, bool) {
+	for _, a := range args {
+		if a.noise {
+			return a, true
+		}
+	}
+	return value{}, false
 }
 
 // noiseJoin reports whether vals, the values a join brings together (a

@@ -444,6 +444,9 @@ type system struct {
 	// timerObjs are the timers of the timer objects a goroutine's loop
 	// makes (timerpool.go).
 	timerObjs map[*object]*ticker
+	// randSources are, by the generator rand.New made, the variable of
+	// its source's state (random.go).
+	randSources map[*object]*object
 
 	// pools are the sync.Pools, by the key of their cell (pool.go).
 	pools map[string]*syncPool

@@ -65,7 +65,7 @@ func (s *system) tickerOf(o *object, pos token.Pos) *ticker {
 	if tk := s.timerObjs[o]; tk != nil {
 		return tk
 	}
-	tk := &ticker{name: "timer", once: isNamed(o.typ, "time", "Timer"), stopped: -1, pos: pos, initStopped: true, obj: o}
+	tk := &ticker{name: "timer", once: isNamed(o.typ, "time", "Timer"), stopped: -1, turn: -1, pos: pos, initStopped: true, obj: o}
 	if !tk.once {
 		tk.name = "ticker"
 	}

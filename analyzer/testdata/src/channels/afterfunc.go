@@ -309,3 +309,98 @@ func afterFuncStoppedInGoroutine() {
 	}()
 	<-done // want `^deadlock: main blocks forever in <-done \(system afterFuncStoppedInGoroutine\)$`
 }
+
+// A Reset after the function has started arms the timer again, and its
+// next fire starts the function in a new goroutine while the first run
+// may still be going: two runs at once.
+
+// rearmWhileRunning: the function re-arms its own timer, then counts
+// without the lock; the second run may count at the same time.
+//
+//fencecheck:system
+func rearmWhileRunning() {
+	f := &flusher{}
+	go func() {
+		f.mu.Lock()
+		f.timer = time.AfterFunc(time.Millisecond, func() {
+			f.mu.Lock()
+			again := f.flushes == 0
+			f.flushes++
+			t := f.timer
+			f.mu.Unlock()
+			if again {
+				t.Reset(time.Millisecond)
+			}
+			f.mu.Lock()
+			f.flushes += 10
+			f.mu.Unlock()
+		})
+		f.mu.Unlock()
+	}()
+}
+
+// rearmWhileRunningRace is its buggy twin: the count after the Reset
+// is not locked.
+//
+//fencecheck:system
+func rearmWhileRunningRace() {
+	f := &flusher{}
+	var extra int
+	go func() {
+		f.mu.Lock()
+		f.timer = time.AfterFunc(time.Millisecond, func() {
+			f.mu.Lock()
+			again := f.flushes == 0
+			f.flushes++
+			t := f.timer
+			f.mu.Unlock()
+			if again {
+				t.Reset(time.Millisecond)
+			}
+			extra++ // want `^race: afterfunc@\d+ and afterfunc@\d+#2 can both reach this access \(it stores extra\)`
+		})
+		f.mu.Unlock()
+	}()
+}
+
+// secondRunReleasesFirst: the first run waits for the second, which the
+// set-up's Reset arms while the first still runs: both finish.
+//
+//fencecheck:system
+func secondRunReleasesFirst() {
+	var runs atomic.Int32
+	gate, started := make(chan bool), make(chan bool, 1)
+	t := time.AfterFunc(time.Millisecond, func() {
+		if runs.Add(1) == 1 {
+			started <- true
+			<-gate
+		} else {
+			close(gate)
+		}
+	})
+	<-started
+	t.Reset(time.Millisecond)
+	<-gate
+}
+
+// thirdRunAtOnce: Reset twice while the first two runs wait for a third:
+// fencecheck models two runs at once, and says so.
+//
+//fencecheck:system
+func thirdRunAtOnce() { // want `^inconclusive: system thirdRunAtOnce: a run reaches a third run at once of the function of the time\.AfterFunc timer reset while two still run \(fencecheck models two\)`
+	var runs atomic.Int32
+	gate, started := make(chan bool), make(chan bool, 2)
+	t := time.AfterFunc(time.Millisecond, func() {
+		if runs.Add(1) <= 2 {
+			started <- true
+			<-gate
+		} else {
+			close(gate)
+		}
+	})
+	<-started
+	t.Reset(time.Millisecond)
+	<-started
+	t.Reset(time.Millisecond)
+	<-gate
+}

@@ -20,7 +20,7 @@ type retryer struct {
 func (r *retryer) jitter() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.rng.Intn(3)
+	return r.rng.Intn(3) // want `^race: go@\d+ and go@\d+ can both reach this access \(it stores the state of a random source\) at once, and nothing orders the two \(system twoGeneratorsOneSource\)`
 }
 
 // sharedGenerator: two goroutines draw from one generator under its
@@ -128,5 +128,20 @@ func jitteredRetriesRacy() {
 			}
 		}()
 	}
+	wg.Wait()
+}
+
+// twoGeneratorsOneSource: two generators made from one source share its
+// state, so drawing from each in its own goroutine races even under
+// locks of their own.
+//
+//fencecheck:system
+func twoGeneratorsOneSource() {
+	src := mrand.NewSource(1)
+	a, b := &retryer{rng: mrand.New(src)}, &retryer{rng: mrand.New(src)}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = a.jitter() }()
+	go func() { defer wg.Done(); _ = b.jitter() }()
 	wg.Wait()
 }
