@@ -380,8 +380,8 @@ func (p *proc) cancelProc(n *ctxNode, pos token.Pos, cur int) int {
 // it is received, and Stop reports true when no value was received (and
 // the function has not started): exactly while stopped is false.
 type ticker struct {
-	name        string
-	stopped     int // the variable, made by lowerChannels (-1 before)
+	name    string
+	stopped int // the variable, made by lowerChannels (-1 before)
 	// turn is, for an AfterFunc timer whose function has two copies
 	// (afterfunc.go), the variable that says which copy the next fire
 	// starts.
