@@ -1122,26 +1122,13 @@ func loopBudget(q *model.Process, comp []int, regs [][]abs, ti int) (int, bool) 
 			budget += k
 		}
 	}
-	// Depth-first search over the successions inside the component, from
-	// ti's successors, for a way back to ti that takes no counter step.
-	seen := make([]bool, len(q.Trans))
-	stack := []int{ti}
-	for len(stack) > 0 {
-		t := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, ui := range q.Out(q.Trans[t].To) {
-			u := q.Trans[ui]
-			if !in(u) || counter[ui] || !follows(q.Trans[t].Op, u.Op, len(q.Regs)) {
-				continue
-			}
-			if ui == ti {
-				return 0, false
-			}
-			if !seen[ui] {
-				seen[ui] = true
-				stack = append(stack, ui)
-			}
-		}
+	// A way back to ti that takes no counter step, along successions a
+	// run can take?
+	if returnsAvoiding(q, ti, func(t, ui int) bool {
+		u := q.Trans[ui]
+		return !in(u) || counter[ui] || !follows(q.Trans[t].Op, u.Op, len(q.Regs))
+	}) {
+		return 0, false
 	}
 	return 1 + budget, 1+budget <= maxWriteEvents
 }
@@ -1214,17 +1201,24 @@ func copyCounters(q *model.Process, in func(model.Transition) bool, assigns func
 // passesOnCycles reports whether every cycle through transition ci inside
 // the component (in) passes transition ei.
 func passesOnCycles(q *model.Process, in func(model.Transition) bool, ci, ei int) bool {
+	return !returnsAvoiding(q, ci, func(_, ui int) bool { return ui == ei || !in(q.Trans[ui]) })
+}
+
+// returnsAvoiding reports whether a depth-first search over the
+// successions of q from transition start finds a way back to start that
+// takes no succession skip(t, u) rules out.
+func returnsAvoiding(q *model.Process, start int, skip func(t, u int) bool) bool {
 	seen := make([]bool, len(q.Trans))
-	stack := []int{ci}
+	stack := []int{start}
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, ui := range q.Out(q.Trans[t].To) {
-			if ui == ei || !in(q.Trans[ui]) {
+			if skip(t, ui) {
 				continue
 			}
-			if ui == ci {
-				return false
+			if ui == start {
+				return true
 			}
 			if !seen[ui] {
 				seen[ui] = true
@@ -1232,7 +1226,7 @@ func passesOnCycles(q *model.Process, in func(model.Transition) bool, ci, ei int
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // follows reports whether a process can take operation next right after
