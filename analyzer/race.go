@@ -18,6 +18,7 @@ import (
 	"github.com/fencecheck/fencecheck/engines/question/race"
 	"github.com/fencecheck/fencecheck/engines/registry"
 	"github.com/fencecheck/fencecheck/engines/wrap/coi"
+	"github.com/fencecheck/fencecheck/extract"
 	"github.com/fencecheck/fencecheck/extract/gcpattern"
 	"github.com/fencecheck/fencecheck/model"
 )
@@ -286,7 +287,9 @@ func (s *system) reportCell(c *racingCell, together []*types.Var, incomplete str
 		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: "then the two accesses are next"})
 	}
 	var fix *analysis.SuggestedFix
-	if advice, ok := s.mapRaceFix(c); ok {
+	if c.name == extract.RandStateName {
+		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: "fix: guard every draw from the generators of the source with one sync.Mutex, or give each goroutine a generator of its own: a *rand.Rand is not safe for concurrent use (the package-level functions of math/rand are)"})
+	} else if advice, ok := s.mapRaceFix(c); ok {
 		related = append(related, analysis.RelatedInformation{Pos: first.pos, Message: advice})
 	} else {
 		advice, fix = s.raceFix(c, together)

@@ -100,6 +100,10 @@ func isRandMethod(fn *ssa.Function) bool {
 	return ok && named.Obj().Name() == "Rand" && named.Obj().Pkg() != nil && randPackage(named.Obj().Pkg().Path())
 }
 
+// RandStateName names the variable of a random source's state in
+// findings: every draw of a generator made from the source writes it.
+const RandStateName = "the state of a random source"
+
 // randSourceWhy is what a source of random numbers is, as an opaque value.
 const randSourceWhy = "a source of random numbers (only rand.New of it is modelled)"
 
@@ -111,7 +115,7 @@ func (s *system) setupRandCall(fn *ssa.Function, args []value, pos token.Pos) (v
 	case isRandSource(fn):
 		// The source's state: a variable every draw writes.
 		v := opaque(randSourceWhy)
-		v.env = []value{{kind: vPtr, ptr: pointer{obj: s.newObject("the state of a random source", types.Typ[types.Int], nil, -1)}}}
+		v.env = []value{{kind: vPtr, ptr: pointer{obj: s.newObject(RandStateName, types.Typ[types.Int], nil, -1)}}}
 		return v, true
 	case isRandNew(fn):
 		src := value{}
