@@ -290,8 +290,9 @@ func (s *system) splitSites() {
 				rest /= len(c.alts) + 1
 				cond = andAll(cond, eq(c.pick, int64(i)))
 				switch {
-				case i > 0 && c.timerAlts != nil:
-					// A timer's channel: ready at any moment.
+				case i > 0 && c.timerAlts != nil && c.timerAlts[i-1].kind == vTimer:
+					// A timer's channel: ready at any moment. (The others
+					// of a mix are channels.)
 					c.always, c.tick = true, c.timerAlts[i-1].tick
 				case i > 0:
 					c.ch = c.alts[i-1]

@@ -1627,7 +1627,8 @@ func (p *proc) joinLeaf(fr *frame, in *ssa.Call, k int, vals []value, t types.Ty
 		// which of them all, as a channel variable set on several paths.
 		r := p.newReg(name, types.Typ[types.Int])
 		p.holdsResult(r, fr, in, k)
-		ref := value{kind: vChanRef, e: model.R(r), alts: alts, typ: t}
+		timers := slices.ContainsFunc(alts, func(a value) bool { return a.kind == vTimer })
+		ref := value{kind: vChanRef, e: model.R(r), alts: alts, typ: t, timers: timers}
 		index := func(v value) value { return intVal(s.chanIndex(ref, get(v), pos)) }
 		return ref, joinSlot{k: k, reg: r, get: index}
 	}

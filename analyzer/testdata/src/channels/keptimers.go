@@ -318,6 +318,28 @@ func waitEither() {
 	<-done
 }
 
+// waitReal: the configuration names the real waiter, whose timer fires
+// after each wait's arming: both waits end.
+//
+//fencecheck:system
+func waitReal() {
+	cfg := make(chan bool, 1)
+	cfg <- false
+	fake := &fakeWaiter{ch: make(chan time.Time)}
+	done := make(chan bool)
+	go func() {
+		var w waiter = &realWaiter{}
+		if <-cfg {
+			w = fake
+		}
+		for range 2 {
+			<-w.wait()
+		}
+		done <- true
+	}()
+	<-done
+}
+
 // waitEitherShort is its buggy twin: the fake waiter holds one tick, so
 // the second wait blocks for good.
 //
