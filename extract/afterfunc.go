@@ -2,7 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -37,11 +36,7 @@ func (p *proc) afterFuncInProc(fr *frame, in *ssa.Call, f value, cur int) int {
 		ps = append(ps, v)
 		return value{}
 	})
-	var node ast.Node
-	if st := s.x.stmtAt(pos, pos); st != nil {
-		node = st
-	}
-	o := Origin{Node: node}
+	o := Origin{Node: s.stmtNode(pos)}
 	t := deref(in.Type())
 	first := s.newObject("timer", t, nil, -1)
 	objs := []*object{first}

@@ -1091,10 +1091,7 @@ func (p *proc) goInProc(fr *frame, in *ssa.Go, cur int) int {
 		ps = append(ps, v)
 		return value{}
 	})
-	var node ast.Node
-	if st := s.x.stmtAt(in.Pos(), in.Pos()); st != nil {
-		node = st
-	}
+	node := s.stmtNode(in.Pos())
 	if inLoop(fr, in.Block()) {
 		f, ok := s.countLoop(fr, in)
 		switch {

@@ -611,6 +611,12 @@ func (s *system) chanNode(fr *frame, v ssa.Value, pos token.Pos) ast.Node {
 			return x
 		}
 	}
+	return s.stmtNode(pos)
+}
+
+// stmtNode returns the statement at pos, or nil (an untyped nil, not a
+// nil ast.Stmt in an ast.Node) where there is none.
+func (s *system) stmtNode(pos token.Pos) ast.Node {
 	if st := s.x.stmtAt(pos, pos); st != nil {
 		return st
 	}
