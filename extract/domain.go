@@ -691,17 +691,97 @@ func (env *absEnv) refine(g model.Expr) bool {
 // register (ants' spin lock yields backoff times) gets a bounded domain.
 // It returns false when g cannot hold.
 func (env *absEnv) refineRelation(g model.Expr) bool {
-	b, ok := g.(model.Binary)
-	if !ok {
-		return true
-	}
-	switch b.Op {
-	case model.OpAnd:
-		return env.refineRelation(b.X) && env.refineRelation(b.Y)
-	case model.OpLt, model.OpLe, model.OpGt, model.OpGe:
-		return env.bound(b.X, b.Op, b.Y) && env.bound(b.Y, mirrorRelation(b.Op), b.X)
+	return env.refineHolds(g, true)
+}
+
+// refineHolds narrows registers by g holding (holds) or failing: the
+// else branch of a test, a negation, and the comparisons of uint64 bit
+// patterns (ult's sign tests, which the bounds often settle: backoff's
+// maxTries <= numTries) are taken apart down to the relations they
+// decide. It returns false when g cannot take that truth value.
+func (env *absEnv) refineHolds(g model.Expr, holds bool) bool {
+	switch g := g.(type) {
+	case model.Unary:
+		if g.Op == model.OpNot {
+			return env.refineHolds(g.X, !holds)
+		}
+	case model.Binary:
+		switch g.Op {
+		case model.OpAnd, model.OpOr:
+			if (g.Op == model.OpAnd) == holds {
+				// Both sides take the truth value.
+				return env.refineHolds(g.X, holds) && env.refineHolds(g.Y, holds)
+			}
+			// One side does: the other, when this one cannot.
+			switch {
+			case !env.mayBe(g.X, holds):
+				return env.refineHolds(g.Y, holds)
+			case !env.mayBe(g.Y, holds):
+				return env.refineHolds(g.X, holds)
+			}
+		case model.OpEq, model.OpNe:
+			// A truth value compared with a known one.
+			for _, side := range [2][2]model.Expr{{g.X, g.Y}, {g.Y, g.X}} {
+				c, ok := env.eval(side[1]).values()
+				if !ok || len(c) != 1 || (c[0] != 0 && c[0] != 1) || !isTruth(side[0]) {
+					continue
+				}
+				want := (c[0] == 1) == (g.Op == model.OpEq)
+				return env.refineHolds(side[0], want == holds)
+			}
+		case model.OpLt, model.OpLe, model.OpGt, model.OpGe:
+			op := g.Op
+			if !holds {
+				op = negateRelation(op)
+			}
+			return env.bound(g.X, op, g.Y) && env.bound(g.Y, mirrorRelation(op), g.X)
+		}
 	}
 	return true
+}
+
+// mayBe reports whether the truth value g may be holds, by its abstract
+// value.
+func (env *absEnv) mayBe(g model.Expr, holds bool) bool {
+	a := env.eval(g)
+	if holds {
+		return mayHold(a)
+	}
+	vs, ok := a.values()
+	if !ok {
+		return !a.empty()
+	}
+	return slices.Contains(vs, 0)
+}
+
+// isTruth reports whether e's value is a truth value, 0 or 1.
+func isTruth(e model.Expr) bool {
+	switch e := e.(type) {
+	case model.Unary:
+		return e.Op == model.OpNot
+	case model.Binary:
+		switch e.Op {
+		case model.OpAnd, model.OpOr, model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe:
+			return true
+		}
+	}
+	return false
+}
+
+// negateRelation returns the relation that holds when op fails: x < y
+// fails when x >= y.
+func negateRelation(op model.BinOp) model.BinOp {
+	switch op {
+	case model.OpLt:
+		return model.OpGe
+	case model.OpLe:
+		return model.OpGt
+	case model.OpGt:
+		return model.OpLe
+	case model.OpGe:
+		return model.OpLt
+	}
+	return op
 }
 
 // mirrorRelation returns the relation op with its sides swapped: x < y is

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"go/token"
 	"math"
 	"testing"
 
@@ -30,6 +31,13 @@ func TestRefineRelation(t *testing.T) {
 		{"a range loop's next index", model.Bin(model.OpLt, model.Bin(model.OpAdd, model.R(0), model.C(1)), model.R(1)), topAbs, interval(0, 8), true, interval(math.MinInt64, 6), interval(0, 8)},
 		{"an offset below", model.Bin(model.OpGe, model.Bin(model.OpSub, model.R(0), model.C(2)), model.R(1)), topAbs, set(3), true, interval(5, math.MaxInt64), set(3)},
 		{"a shifted interval", model.Bin(model.OpLe, model.Bin(model.OpAdd, model.R(0), model.C(3)), model.R(1)), interval(0, 100), set(4, 10), true, interval(0, 7), set(4, 10)},
+		{"an else branch", model.Not(model.Bin(model.OpGe, model.R(0), model.R(1))), interval(0, 100), set(2), true, interval(0, 1), set(2)},
+		{"a failed conjunction's other side", model.Not(model.Bin(model.OpAnd, model.Bin(model.OpGe, model.R(1), model.C(0)), model.Bin(model.OpLt, model.R(0), model.R(1)))), interval(0, 100), set(2), true, interval(2, 100), set(2)},
+		{"uint64 below", ult(model.R(0), model.R(1)), interval(0, 100), set(2), true, interval(0, 1), set(2)},
+		{"uint64 not at most", model.Not(compareUnsigned64(token.LEQ, model.R(1), model.R(0))), interval(0, 100), set(2), true, interval(0, 1), set(2)},
+		{"uint64 above a constant", compareUnsigned64(token.GTR, model.R(0), model.C(5)), interval(0, 100), topAbs, true, interval(6, 100), topAbs},
+		{"uint64 never below", ult(model.R(0), model.R(1)), interval(5, 100), set(2), false, abs{}, abs{}},
+		{"a truth compared with 0", model.Bin(model.OpEq, model.Bin(model.OpLt, model.R(0), model.R(1)), model.C(0)), interval(0, 100), set(2), true, interval(2, 100), set(2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
