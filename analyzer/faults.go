@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 
 	"github.com/fencecheck/fencecheck/engines"
 	"github.com/fencecheck/fencecheck/extract"
@@ -261,10 +262,16 @@ func (s *system) check() {
 // type allows, and reports whether that is wider than its domain.
 func (s *system) widen(f *model.Fault, e extract.Entity) bool {
 	var dom *model.Domain
+	var vals *[]int64
 	if f.Var < 0 {
-		dom = &s.p.Procs[f.Proc].Regs[f.Reg].Dom
+		dom, vals = &s.p.Procs[f.Proc].Regs[f.Reg].Dom, &s.p.Procs[f.Proc].Regs[f.Reg].Values
 	} else {
-		dom = &s.p.Vars[f.Var].Dom
+		dom, vals = &s.p.Vars[f.Var].Dom, &s.p.Vars[f.Var].Values
+	}
+	if *vals != nil && !slices.Contains(*vals, f.Value) {
+		// A value beyond those the cell was proved to take: none are
+		// known any more.
+		*vals = nil
 	}
 	if !e.Limit.Contains(f.Value) || dom.Unbounded || (!e.Limit.Unbounded && dom.Lo <= e.Limit.Lo && e.Limit.Hi <= dom.Hi) {
 		return false

@@ -985,7 +985,9 @@ func (s *system) inferDomains() {
 			s.freeze(x)
 			a = single(prog.Vars[x].Init.Value)
 		}
-		prog.Vars[x].Dom = floatDomain(domainOf(join(a, single(prog.Vars[x].Init.Value)), lo, hi), floatVars[x], lo, hi)
+		a = join(a, single(prog.Vars[x].Init.Value))
+		prog.Vars[x].Dom = floatDomain(domainOf(a, lo, hi), floatVars[x], lo, hi)
+		prog.Vars[x].Values = sparseValues(a, prog.Vars[x].Dom, ranged[x])
 	}
 	for pi, p := range s.procs {
 		regs := make([]abs, len(p.q.Regs))
@@ -1009,11 +1011,36 @@ func (s *system) inferDomains() {
 				continue
 			}
 			p.q.Regs[r].Dom = floatDomain(domainOf(regs[r], lo, hi), floatRegs[pi][r], lo, hi)
+			p.q.Regs[r].Values = sparseValues(regs[r], p.q.Regs[r].Dom, false)
 		}
 	}
 	s.settleMakeProbes()
 	s.settleFormatProbes()
 }
+
+// sparseValues returns the values of a, the abstract value a cell's
+// domain dom was made from, when they are a few points of a much wider
+// domain, wider than sparseFrom (the bit patterns of a float64's few
+// values): an engine that enumerates the cell's values takes them
+// (model.Var.Values). A cell with a declared range, or whose values are an
+// interval, has none.
+func sparseValues(a abs, dom model.Domain, ranged bool) []int64 {
+	if ranged || a.top || a.ival || a.empty() || dom.Unbounded || dom.Size() <= sparseFrom {
+		return nil
+	}
+	var out []int64
+	for _, v := range a.set {
+		if dom.Contains(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sparseFrom is the size of a domain from which a cell's few values are
+// worth naming (sparseValues): below, an enumeration of the domain is
+// cheap.
+const sparseFrom = 4096
 
 // wide reports whether a spans more than setCap integers.
 func wide(a abs) bool {

@@ -91,6 +91,12 @@ type Var struct {
 	Dom  Domain
 	Init Init
 	Pos  Pos
+	// Values, when not nil, are the only values the variable takes in any
+	// run, sorted: a few points of a wide domain (a float64's bit
+	// patterns), which an engine that enumerates a cell's values may take
+	// instead of Dom. A front end that sets them has proved them (see
+	// [Var.Dom] for the values that fault).
+	Values []int64
 }
 
 // Reg is a process-local register.
@@ -99,6 +105,8 @@ type Reg struct {
 	Dom  Domain
 	Init Init
 	Pos  Pos
+	// Values is as for [Var.Values].
+	Values []int64
 }
 
 // Integers is what a program's arithmetic means by an integer: each front

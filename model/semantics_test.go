@@ -296,13 +296,17 @@ func TestReplay(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	p := twoProcs([]model.Op{model.WriteOp(5, model.V(0)), model.AssignOp(3, model.C(0))}, nil)
-	p.Vars = append(p.Vars, model.Var{Name: "x", Dom: model.Range(2, 1)})
+	p := twoProcs([]model.Op{model.WriteOp(50, model.V(0)), model.AssignOp(3, model.C(0))}, nil)
+	p.Vars = append(p.Vars, model.Var{Name: "x", Dom: model.Range(2, 1)},
+		model.Var{Name: "v1", Dom: model.Range(0, 9), Values: []int64{0, 20}},
+		model.Var{Name: "v2", Dom: model.Range(0, 9), Values: []int64{3, 1}},
+		model.Var{Name: "v3", Dom: model.Range(0, 9), Values: []int64{1, 2}})
 	err := p.Validate()
 	if err == nil {
 		t.Fatal("no problem found")
 	}
-	for _, want := range []string{"declared twice", "empty domain", "shared variable 5", "named outside a locked block", "register 3"} {
+	for _, want := range []string{"declared twice", "empty domain", "shared variable 50", "named outside a locked block", "register 3",
+		"value 20 of v1 is outside", "values of v2 are not sorted", "initial value of v3 is not among"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("problems lack %q:\n%v", want, err)
 		}

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Problem is one defect found by [Program.Validate].
@@ -29,7 +30,7 @@ func (p *Program) Validate() error {
 			add(v.Pos, "shared variable %s declared twice", v.Name)
 		}
 		seen[v.Name] = true
-		checkDecl(add, v.Pos, v.Name, v.Dom, v.Init)
+		checkDecl(add, v.Pos, v.Name, v.Dom, v.Init, v.Values)
 	}
 	if len(p.Procs) == 0 {
 		add(Pos{}, "program %q has no process", p.Name)
@@ -46,7 +47,7 @@ func (p *Program) Validate() error {
 				add(r.Pos, "register $%s declared twice in process %s", r.Name, q.Name)
 			}
 			regNames[r.Name] = true
-			checkDecl(add, r.Pos, q.Name+".$"+r.Name, r.Dom, r.Init)
+			checkDecl(add, r.Pos, q.Name+".$"+r.Name, r.Dom, r.Init, r.Values)
 		}
 		if len(q.Locs) == 0 {
 			add(Pos{}, "process %s has no location", q.Name)
@@ -79,12 +80,27 @@ func (p *Program) Validate() error {
 	return errors.Join(probs...)
 }
 
-func checkDecl(add func(Pos, string, ...any), pos Pos, name string, d Domain, in Init) {
+func checkDecl(add func(Pos, string, ...any), pos Pos, name string, d Domain, in Init, vals []int64) {
 	if !d.Unbounded && d.Lo > d.Hi {
 		add(pos, "%s has an empty domain %v", name, d)
 	}
 	if !in.Any && !d.Contains(in.Value) {
 		add(pos, "initial value %d of %s is outside %v", in.Value, name, d)
+	}
+	if vals == nil {
+		return
+	}
+	if !slices.IsSorted(vals) || len(slices.Compact(slices.Clone(vals))) != len(vals) {
+		add(pos, "the values of %s are not sorted and distinct", name)
+	}
+	for _, v := range vals {
+		if !d.Contains(v) {
+			add(pos, "value %d of %s is outside %v", v, name, d)
+			break
+		}
+	}
+	if in.Any || !slices.Contains(vals, in.Value) {
+		add(pos, "the initial value of %s is not among its values", name)
 	}
 }
 

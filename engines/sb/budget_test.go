@@ -97,6 +97,15 @@ func TestWideDomains(t *testing.T) {
 	// A bad-state condition that fixes no value of a wide register.
 	wideCond := sbProg(wide, model.Init{})
 	wideCond.Bad[0].Cond = model.Bin(model.OpLt, model.RegRef{Proc: 0, Reg: 0}, model.C(1))
+	// The same, where the program names the few values the wide cells take.
+	fewValues := sbProg(wide, model.Init{})
+	fewValues.Bad[0].Cond = wideCond.Bad[0].Cond
+	for i := range fewValues.Vars {
+		fewValues.Vars[i].Values = []int64{0, 1}
+	}
+	for _, q := range fewValues.Procs {
+		q.Regs[0].Values = []int64{0, 1}
+	}
 	// A read of a wide variable into a narrow register can fault on 2^63-2 values.
 	wideRead := sbProg(wide, model.Init{})
 	for _, q := range wideRead.Procs {
@@ -115,6 +124,8 @@ func TestWideDomains(t *testing.T) {
 			[]engines.Engine{&sb.Engine{Backward: true, NoPrune: true}}, engines.Inconclusive, "too wide"},
 		{"read into a narrow register", wideRead,
 			[]engines.Engine{&sb.Engine{}}, engines.Inconclusive, "can fault on"},
+		{"a wide register's few values", fewValues,
+			[]engines.Engine{&sb.Engine{Backward: true, NoPrune: true}, &sb.Engine{}}, engines.Unsafe, ""},
 		{"wide but never enumerated", sbProg(wide, model.Init{}),
 			[]engines.Engine{&sb.Engine{}, &sb.Engine{Backward: true, NoPrune: true}, &explicit.Engine{}}, engines.Unsafe, ""},
 	} {

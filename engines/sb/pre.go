@@ -104,27 +104,59 @@ func contains(s []int, v int) bool {
 	return false
 }
 
+// span is what a slot of an enumeration ranges over: a cell's domain, or
+// the few values the program says the cell takes (model.Var.Values), a
+// float64's bit patterns in a domain of 2^62.
+type span struct {
+	dom  model.Domain
+	vals []int64
+}
+
+// varSpan and regSpan return the span of a variable and of a register.
+func varSpan(v model.Var) span { return span{v.Dom, v.Values} }
+func regSpan(r model.Reg) span { return span{r.Dom, r.Values} }
+
+// size is the number of values of s.
+func (s span) size() int64 {
+	if s.vals != nil {
+		return int64(len(s.vals))
+	}
+	return s.dom.Size()
+}
+
+// String formats s as its domain, or its values.
+func (s span) String() string {
+	if s.vals != nil {
+		return fmt.Sprint(s.vals)
+	}
+	return s.dom.String()
+}
+
 // odometer steps through every combination of values for slots, where slot
-// i ranges over the single value fixed[i] when has[i], else over doms[i],
+// i ranges over the single value fixed[i] when has[i], else over spans[i],
 // the last slot fastest. It is resumable: next returns one combination at
 // a time (the slice is reused).
 type odometer struct {
-	doms          []model.Domain
+	spans         []span
 	vals          []int64
+	at            []int // for a span of values, the index of vals[i]
 	has           []bool
 	started, done bool
 }
 
-func newOdometer(doms []model.Domain, fixed []int64, has []bool) *odometer {
-	o := &odometer{doms: doms, vals: make([]int64, len(doms)), has: has}
-	for i := range doms {
+func newOdometer(spans []span, fixed []int64, has []bool) *odometer {
+	o := &odometer{spans: spans, vals: make([]int64, len(spans)), at: make([]int, len(spans)), has: has}
+	for i, sp := range spans {
+		d := sp.dom
 		switch {
 		case has[i]:
 			o.vals[i] = fixed[i]
-		case doms[i].Lo > doms[i].Hi && !doms[i].Unbounded:
+		case sp.size() == 0:
 			o.done = true // an empty domain: no combination
+		case sp.vals != nil:
+			o.vals[i] = sp.vals[0]
 		default:
-			o.vals[i] = doms[i].Lo
+			o.vals[i] = d.Lo
 		}
 	}
 	return o
@@ -143,11 +175,20 @@ func (o *odometer) next() ([]int64, bool) {
 		if o.has[i] {
 			continue
 		}
-		if o.vals[i] != o.doms[i].Hi {
+		if vs := o.spans[i].vals; vs != nil {
+			if o.at[i]+1 < len(vs) {
+				o.at[i]++
+				o.vals[i] = vs[o.at[i]]
+				return o.vals, true
+			}
+			o.at[i], o.vals[i] = 0, vs[0]
+			continue
+		}
+		if o.vals[i] != o.spans[i].dom.Hi {
 			o.vals[i]++
 			return o.vals, true
 		}
-		o.vals[i] = o.doms[i].Lo
+		o.vals[i] = o.spans[i].dom.Lo
 	}
 	o.done = true
 	return nil, false
@@ -156,11 +197,11 @@ func (o *odometer) next() ([]int64, bool) {
 // size is the number of combinations, saturating at math.MaxInt64.
 func (o *odometer) size() int64 {
 	n := int64(1)
-	for i, d := range o.doms {
+	for i, sp := range o.spans {
 		if o.has[i] {
 			continue
 		}
-		k := d.Size()
+		k := sp.size()
 		if k == 0 {
 			return 0
 		}
@@ -175,7 +216,7 @@ func (o *odometer) size() int64 {
 // wideError ends a search that would enumerate more valuations of finite
 // domains than its work budget allows.
 type wideError struct {
-	doms []model.Domain
+	doms []span
 	n    int64
 }
 
@@ -197,7 +238,7 @@ func (e *wideError) Error() string {
 // It counts every combination as work and stops early when the search must
 // stop; an enumeration larger than the remaining work budget is refused
 // outright (s.stop becomes a *wideError).
-func (s *search) enumerate(doms []model.Domain, fixed []int64, has []bool, f func(vals []int64)) {
+func (s *search) enumerate(doms []span, fixed []int64, has []bool, f func(vals []int64)) {
 	o := newOdometer(doms, fixed, has)
 	if !s.affordable(o) {
 		return
@@ -221,8 +262,8 @@ func (s *search) affordable(o *odometer) bool {
 		return true
 	}
 	if n := o.size(); n > s.maxWork-s.work {
-		var free []model.Domain
-		for i, d := range o.doms {
+		var free []span
+		for i, d := range o.spans {
 			if !o.has[i] {
 				free = append(free, d)
 			}
@@ -265,13 +306,13 @@ func (s *search) pre(c *cons, p, ti int, emit func(*cons)) {
 
 // regSlots prepares the enumeration of the used registers of p: a used
 // register that the operation does not define and that c knows is fixed.
-func (s *search) regSlots(c *cons, p int, info opInfo) ([]model.Domain, []int64, []bool) {
+func (s *search) regSlots(c *cons, p int, info opInfo) ([]span, []int64, []bool) {
 	q := s.prog.Procs[p]
-	doms := make([]model.Domain, len(info.usedRegs))
+	doms := make([]span, len(info.usedRegs))
 	fixed := make([]int64, len(info.usedRegs))
 	has := make([]bool, len(info.usedRegs))
 	for i, r := range info.usedRegs {
-		doms[i] = q.Regs[r].Dom
+		doms[i] = regSpan(q.Regs[r])
 		if !contains(info.defRegs, r) && c.regKnown(p, r) {
 			fixed[i], has[i] = c.regs[p][r], true
 		}
@@ -345,7 +386,7 @@ func (s *search) preRead(c *cons, p int, t *model.Transition, info opInfo, emit 
 	m := &c.msgs[i]
 	doms, fixed, has := s.regSlots(c, p, info)
 	// The value read is a further slot.
-	doms = append(doms, s.prog.Vars[x].Dom)
+	doms = append(doms, varSpan(s.prog.Vars[x]))
 	fixed = append(fixed, 0)
 	has = append(has, false)
 	k := len(doms) - 1
@@ -557,7 +598,7 @@ func (s *search) preLocked(c *cons, p int, t *model.Transition, info opInfo, emi
 	doms, fixed, has := s.regSlots(c, p, info)
 	nr := len(doms)
 	for _, x := range info.readVars {
-		doms = append(doms, s.prog.Vars[x].Dom)
+		doms = append(doms, varSpan(s.prog.Vars[x]))
 		if !writes && mk.isKnown(x) {
 			fixed = append(fixed, mk.mem[x])
 			has = append(has, true)

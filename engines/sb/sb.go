@@ -1133,21 +1133,21 @@ func (it *targetIter) start(s *search) bool {
 	}
 	conj(b.Cond)
 	var (
-		doms    []model.Domain
+		doms    []span
 		fixVals []int64
 		has     []bool
 	)
-	slot := func(key any, d model.Domain) {
+	slot := func(key any, d span) {
 		v, ok := fixed[key]
 		doms = append(doms, d)
 		fixVals = append(fixVals, v)
 		has = append(has, ok)
 	}
 	for _, r := range it.regs {
-		slot(r, s.prog.Procs[r.proc].Regs[r.reg].Dom)
+		slot(r, regSpan(s.prog.Procs[r.proc].Regs[r.reg]))
 	}
 	for _, x := range it.vars {
-		slot(x, s.prog.Vars[x].Dom)
+		slot(x, varSpan(s.prog.Vars[x]))
 	}
 	it.odo = newOdometer(doms, fixVals, has)
 	if !s.affordable(it.odo) {
