@@ -316,8 +316,15 @@ func (p *proc) enterBlock(fr *frame, b *ssa.BasicBlock, st *blockState, visited 
 		switch {
 		case allSame:
 			fr.vals[phi] = known[0]
-		case !back && noiseJoin(known):
+		case !back && noiseJoin(known) && !slices.ContainsFunc(known, isInt):
 			fr.vals[phi] = noiseOf(known)
+		case !back && noiseJoin(known):
+			// Integers on some edges (backoff's interval when the
+			// randomization factor is 0): a register and its taint.
+			r := p.newReg(p.regName(fr, phi), phi.Type())
+			p.holds(r, fr, phi)
+			st.phiReg[phi] = r
+			fr.vals[phi] = p.noisyValue(r, p.regName(fr, phi), phi.Type(), noiseOf(known))
 		case allRef && isPtrCell(phi.Type()):
 			r := p.newReg(p.regName(fr, phi), phi.Type())
 			p.holds(r, fr, phi)
@@ -458,8 +465,11 @@ func (p *proc) moves(fr *frame, b *ssa.BasicBlock, st *blockState, e edge) {
 			// edge gives the value the model does not compute.
 			tr := fv.taint.(model.RegRef).Reg
 			x, ms = model.C(0), append(ms, move{tr, model.C(1)})
-			if v.kind == vInt {
+			switch {
+			case v.kind == vInt:
 				x, ms[len(ms)-1].e = v.e, model.C(0)
+			case v.noise && v.taint != nil:
+				x, ms[len(ms)-1].e = v.e, v.taint
 			}
 		} else if fv.kind == vFuncRef {
 			x = p.s.funcIndex(fv, v, phi.Pos())
@@ -1529,8 +1539,15 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 		}
 		t := fn.Signature.Results().At(k).Type()
 		name := fmt.Sprintf("%s.result%d", spawnName(fn, nil), k)
-		if noiseJoin(vals) {
+		if noiseJoin(vals) && !slices.ContainsFunc(vals, isInt) {
 			res[k] = noiseOf(vals)
+			continue
+		}
+		if noiseJoin(vals) {
+			r := p.newReg(name, t)
+			p.holdsResult(r, fr, in, k)
+			res[k] = p.noisyValue(r, name, t, noiseOf(vals))
+			slots = append(slots, joinSlot{k: k, reg: r, noisy: true, taint: res[k].taint.(model.RegRef).Reg, get: func(v value) value { return v }})
 			continue
 		}
 		if !isAggregate(t) || !allAgg(vals) {
@@ -1564,7 +1581,10 @@ func (p *proc) joinReturns(fr *frame, in *ssa.Call, fn *ssa.Function, rets []ret
 			var ms []model.Op
 			for _, sl := range slots {
 				x := sl.get(r.vals[sl.k])
-				if sl.ptr {
+				if sl.noisy {
+					e, taint := noisyParts(x)
+					ms = append(ms, model.AssignOp(sl.reg, e), model.AssignOp(sl.taint, taint))
+				} else if sl.ptr {
 					ms = append(ms, model.AssignOp(sl.reg, s.refExpr(x, pos)))
 				} else if sl.time {
 					w, _ := s.joinTimeWord(x, pos)
@@ -1602,7 +1622,12 @@ type joinSlot struct {
 	k         int
 	reg       int
 	ptr, time bool // the register holds a heap id, a time.Time's word
-	get       func(value) value
+	// noisy marks a join of integers and random numbers the model does
+	// not compute (noisyValue): taint is the register that is 1 where
+	// the result is one of the latter, reg holds the integers.
+	noisy bool
+	taint int
+	get   func(value) value
 }
 
 // joinLeaf makes the register that joins vals, the values of type t that

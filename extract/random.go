@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -247,12 +248,153 @@ func noiseJoin(vals []value) bool {
 	return noise
 }
 
-// noiseOf returns the first noise of vals.
+// noiseOf returns the first noise of vals, as a random number alone.
 func noiseOf(vals []value) value {
 	for _, v := range vals {
 		if v.noise {
-			return v
+			return plainNoise(v)
 		}
 	}
 	return value{}
+}
+
+// isInt reports whether v is an integer the model computes.
+func isInt(v value) bool { return v.kind == vInt }
+
+// Random numbers joined with integers.
+//
+// A join of integers on some paths and random numbers on others (backoff's
+// NextBackOff: Stop once the tries are spent, a jittered interval
+// otherwise) keeps both: a register holds the integer and a taint register
+// is 1 where the path gave the random number. Calls pass the joined value
+// on as it is; an operator or a conversion splits the runs (noiseSplit),
+// computing the integer's result on the untainted ones and the random
+// number's (another random number, or a comparison's either answer) on the
+// others, and joins the results again, so that `next == Stop` is exact
+// where next is Stop. Any other use takes it as a random number alone, as
+// before the join.
+
+// noisyValue returns the joined value held by register r of type t and a
+// new taint register, noise being the random number of the tainted paths.
+func (p *proc) noisyValue(r int, name string, t types.Type, noise value) value {
+	v := noise
+	v.why = strings.TrimSuffix(noise.why, ", a random number fencecheck does not compute") + " (or an integer on another path), a random number fencecheck does not compute"
+	v.e = model.R(r)
+	v.taint = model.R(p.newReg(name+".random", types.Typ[types.Bool]))
+	return v
+}
+
+// noisyParts returns the integer and the taint a join's register and taint
+// register take from v, a value one of its paths gives.
+func noisyParts(v value) (model.Expr, model.Expr) {
+	switch {
+	case v.noise && v.taint != nil:
+		return v.e, v.taint
+	case v.noise:
+		return model.C(0), model.C(1)
+	}
+	return v.e, model.C(0)
+}
+
+// isNoisy reports whether v is a join of integers and random numbers.
+func isNoisy(v value) bool { return v.noise && v.taint != nil }
+
+// plainNoise returns v, a random number, without the integer a join of it
+// kept.
+func plainNoise(v value) value {
+	if isNoisy(v) {
+		v.e, v.taint = nil, nil
+	}
+	return v
+}
+
+// noiseSplit lowers in, an operator or a conversion with an operand that
+// joins integers and random numbers (isNoisy), once for each: on the runs
+// whose taint is 0 with the integer, on the others with the random number,
+// and joins the two results. It reports false for other instructions, and
+// for those the split cannot join (their operand is then a random number
+// alone, as for any other use).
+func (p *proc) noiseSplit(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) (int, bool) {
+	res, ok := in.(ssa.Value)
+	if !ok || cur < 0 {
+		return 0, false
+	}
+	switch in := in.(type) {
+	case *ssa.BinOp, *ssa.Convert, *ssa.ChangeType:
+	case *ssa.UnOp:
+		if in.Op != token.SUB && in.Op != token.XOR && in.Op != token.NOT {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	var op ssa.Value
+	for _, o := range in.Operands(nil) {
+		if o == nil || *o == nil {
+			continue
+		}
+		if v, ok := fr.vals[*o]; ok && isNoisy(v) {
+			if op != nil && op != *o {
+				return 0, false // two joins: their paths multiply
+			}
+			op = *o
+		}
+	}
+	if op == nil {
+		return 0, false
+	}
+	v := fr.vals[op]
+	st := p.state()
+	pos := in.Pos()
+	defer func() { fr.vals[op] = v }()
+	lower := func(taint model.Expr, with value) (int, value, bool) {
+		fr.vals[op] = with
+		delete(fr.vals, res)
+		next := p.instrOrRefuse(fr, b, in, p.emit(cur, model.GuardOp(taint), pos, Origin{}))
+		out, ok := fr.vals[res]
+		return next, out, ok
+	}
+	nextI, outI, okI := lower(negate(v.taint), intVal(v.e))
+	nextN, outN, okN := lower(v.taint, plainNoise(v))
+	switch {
+	case nextI < 0 || !okI:
+		fr.vals[res] = outN
+		return nextN, nextN >= 0 && okN
+	case nextN < 0 || !okN:
+		fr.vals[res] = outI
+		return nextI, true
+	}
+	join := p.newLoc(pos)
+	name := p.regName(fr, res)
+	switch {
+	case outN.noise && outI.noise:
+		fr.vals[res] = plainNoise(outN)
+		p.emitTo(nextI, model.NopOp(), join, pos, Origin{})
+		p.emitTo(nextN, model.NopOp(), join, pos, Origin{})
+	case outI.kind == vInt && (outN.kind == vInt || outN.noise && !isNoisy(outN)):
+		r := p.newReg(name, res.Type())
+		p.holds(r, fr, res)
+		joined := intVal(model.R(r))
+		if outN.noise {
+			joined = p.noisyValue(r, name, res.Type(), outN)
+		}
+		for _, side := range []struct {
+			at  int
+			out value
+		}{{nextI, outI}, {nextN, outN}} {
+			at := side.at
+			if joined.noise {
+				e, taint := noisyParts(side.out)
+				at = p.emit(at, model.AssignOp(r, e), pos, Origin{})
+				p.emitTo(at, model.AssignOp(joined.taint.(model.RegRef).Reg, taint), join, pos, Origin{})
+				continue
+			}
+			p.emitTo(at, model.AssignOp(r, side.out.e), join, pos, Origin{})
+		}
+		fr.vals[res] = joined
+	default:
+		p.restore(st)
+		return 0, false
+	}
+	return join, true
 }

@@ -411,6 +411,9 @@ func refusalOf(r any, goPanics bool) unsupported {
 // lowered before the refusal is undone. Other failures (internal errors,
 // a panic the lowering finds certain) go on as before.
 func (p *proc) instrOrRefuse(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur int) (next int) {
+	if next, ok := p.noiseSplit(fr, b, in, cur); ok {
+		return next
+	}
 	cur, restore := p.untaint(fr, in, cur)
 	defer restore()
 	st := p.state()
@@ -497,6 +500,19 @@ func (p *proc) untaint(fr *frame, in ssa.Instruction, cur int) (int, func()) {
 		}
 		v, ok := fr.vals[*op]
 		if !ok || v.taint == nil || slices.Contains(saved, *op) {
+			continue
+		}
+		if isNoisy(v) {
+			// Random numbers joined with integers: a call in the same
+			// goroutine and a return take the join as it is; any other
+			// use takes a random number (noiseSplit has taken the
+			// operators).
+			switch in.(type) {
+			case *ssa.Call, *ssa.Return:
+			default:
+				saved, olds = append(saved, *op), append(olds, v)
+				fr.vals[*op] = plainNoise(v)
+			}
 			continue
 		}
 		pos := in.Pos()
