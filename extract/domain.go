@@ -174,6 +174,20 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars [
 	// others then go on to their fixpoint.
 	settled, frozen := 0, false
 	for round := 0; round < rounds; round++ {
+		if *s.inferWork > inferBudget {
+			// Out of work: every variable may hold any value, and the
+			// registers are computed once more against that.
+			for x := range vars {
+				if !ranged[x] {
+					lo, hi := s.varLimits(x)
+					vars[x] = clip(topAbs, lo, hi)
+				}
+			}
+			for pi, p := range s.procs {
+				states[pi] = p.analyse(vars, func(int, abs) {}, states[pi], before[pi])
+			}
+			break
+		}
 		varsChanged, othersChanged := false, false
 		// Bounded, a round's writes are computed from the values of the
 		// round before (so that round k holds the chains of k writes, not
@@ -235,6 +249,16 @@ func (s *system) iterate(vars []abs, ranged []bool, changes []int, boundedVars [
 	}
 	return states
 }
+
+// inferBudget bounds the work of the domain inference of one system, over
+// all its lowering rounds: a step of a process's analysis costs one unit
+// per register (its registers are copied and joined), a few million a
+// second. Past it, the rounds stop and every variable may hold any value
+// (sound: the cells this leaves unbounded are then discovered, or go to
+// the predicate engine), so that a system of large goroutines (a pool of
+// a library's workers) ends in seconds, not hours of rounds. The largest
+// of the corpus takes a third of it.
+var inferBudget int64 = 1 << 26
 
 // allOf returns n copies of b.
 func allOf(b bool, n int) []bool {
@@ -1470,6 +1494,7 @@ func (p *proc) analyse(vars []abs, writeVar func(int, abs), seed [][]abs, before
 				from = states[l]
 				env.load(from)
 			}
+			*p.s.inferWork += int64(len(q.Regs)) + 1
 			if !p.step(env, t.Op, writeVar) {
 				continue
 			}

@@ -18,3 +18,11 @@ func SetBlockingLimit(n int) int {
 	blockingLimit = n
 	return old
 }
+
+// SetInferBudget sets the work budget of the domain inference, and returns
+// the previous one.
+func SetInferBudget(n int64) int64 {
+	old := inferBudget
+	inferBudget = n
+	return old
+}

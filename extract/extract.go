@@ -647,9 +647,10 @@ func (x *extractor) lowerSystem(name string, decl *ast.FuncDecl, fn *ssa.Functio
 	// refused: when the rounds do not settle because they reach it only
 	// every other time, it is the reason to give.
 	var stopped *Diagnostic
+	var inferWork int64 // the domain inference's, over the rounds
 	for round := 1; ; round++ {
 		s := &system{x: x, name: name, decl: decl, objName: map[string]int{}, globals: map[*ssa.Global]*object{}, allocIDs: allocIDs,
-			mem: map[string]value{}, vars: map[string]int{}}
+			mem: map[string]value{}, vars: map[string]int{}, inferWork: &inferWork}
 		s.initHeap(hint)
 		x.choices.beginRound()
 		sys, d := s.lower(fn)

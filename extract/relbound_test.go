@@ -82,3 +82,39 @@ func TestBoundedBesideUnbounded(t *testing.T) {
 		t.Errorf("no variable %s", name)
 	}
 }
+
+// TestInferBudget checks that a domain inference out of work leaves every
+// variable at least the values the full inference gives it: the rounds
+// stop, and the variables may hold any value (but those nothing reads,
+// which keep their initial value either way).
+func TestInferBudget(t *testing.T) {
+	l := load(t, "relbound")
+	full, _ := extract.Package(l.fset, l.pkg, l.files, l.info)
+	old := extract.SetInferBudget(0)
+	defer extract.SetInferBudget(old)
+	cut, diags := extract.Package(l.fset, l.pkg, l.files, l.info)
+	for _, d := range diags {
+		t.Errorf("%v: %s", l.fset.Position(d.Pos), d.Message)
+	}
+	wider := 0
+	for i, s := range full {
+		if s.Program == nil || cut[i].Program == nil || len(cut[i].Program.Vars) != len(s.Program.Vars) {
+			t.Fatalf("system %s: the two lowerings differ", s.Name)
+		}
+		for x, v := range s.Program.Vars {
+			d := cut[i].Program.Vars[x].Dom
+			if d.Size() == 1 && d.Contains(v.Init.Value) {
+				continue // unobserved: frozen at its initial value
+			}
+			if !d.Unbounded && (v.Dom.Unbounded || d.Lo > v.Dom.Lo || d.Hi < v.Dom.Hi) {
+				t.Errorf("system %s: %s has %v out of work, narrower than %v", s.Name, v.Name, d, v.Dom)
+			}
+			if d.Size() > v.Dom.Size() {
+				wider++
+			}
+		}
+	}
+	if wider == 0 {
+		t.Errorf("no variable is wider out of work: the budget is not checked")
+	}
+}

@@ -361,6 +361,9 @@ func (x *extractor) sourceFiles() []*ast.File {
 
 // system is the state of one system being lowered.
 type system struct {
+	// inferWork is the work the domain inference did for this system,
+	// over all its lowering rounds (inferBudget).
+	inferWork *int64
 	// guessSites numbers the questions whose answers the model guesses.
 	guessSites int
 	// unsafeCompares are the positions where a process compares
