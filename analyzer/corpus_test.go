@@ -70,8 +70,9 @@ func TestCorpus(t *testing.T) {
 // longCorpus are the idioms whose analysis takes more than 10 s of CPU:
 // procsem is checked once per value of runtime.GOMAXPROCS(0),
 // weightedsem's waiters in a container/list go to the predicate engine,
-// and quantstream runs sort's code on a buffer of run-time length.
-var longCorpus = map[string]bool{"procsem": true, "weightedsem": true, "quantstream": true, "workqueue": true, "batcher": true}
+// quantstream runs sort's code on a buffer of run-time length, and
+// workerstack's workers loop over a pool's stack and its sync.Cond.
+var longCorpus = map[string]bool{"procsem": true, "weightedsem": true, "quantstream": true, "workqueue": true, "batcher": true, "workerstack": true}
 
 // corpusEngines names, for each system of the package, the engine that
 // -engine=auto chooses (registry.Choose: pred for unbounded data, explicit

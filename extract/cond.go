@@ -260,3 +260,38 @@ func condLField(t types.Type) int {
 	}
 	return -1
 }
+
+// loadCondCell lowers a load of a *sync.Cond cell through a pointer chosen
+// at run time (a worker's w.pool.cond, ants' pool reached from each of its
+// workers). Goroutines do not store Conds, so every cell the pointer may
+// name holds what the set-up stored there; when that is one Cond, the load
+// gives it. ok is false for other loads, and when the cells hold several
+// Conds or one a goroutine writes.
+func (p *proc) loadCondCell(fr *frame, in *ssa.UnOp, ptr pointer, t types.Type, pos token.Pos, cur int) (int, bool) {
+	if !ptr.dynamic() || !isNamed(deref(t), "sync", "Cond") {
+		return 0, false
+	}
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr {
+		return 0, false
+	}
+	s := p.s
+	var held value
+	same := true
+	st := p.state()
+	join := p.newLoc(pos)
+	p.eachCase(cur, ptr, pos, func(q pointer, from int) {
+		v, ok := s.mem[q.key()]
+		if !ok || v.kind != vCond || s.ptrCellShared(q, pos) || held.cond != nil && v.cond != held.cond {
+			same = false
+			return
+		}
+		held = v
+		p.emitTo(from, model.NopOp(), join, pos, Origin{})
+	})
+	if !same || held.cond == nil {
+		p.restore(st)
+		return 0, false
+	}
+	fr.vals[in] = held
+	return join, true
+}

@@ -652,6 +652,18 @@ func (p *proc) uncomputedSliceUse(fr *frame, in ssa.Instruction, cur int) (int, 
 // the location after the append.
 func (p *proc) appendLoaded(fr *frame, in *ssa.Call, x value, srcs []ssa.Value, cur int) int {
 	pos := in.Pos()
+	if !x.sl.grown && x.sl.fromMem && x.sl.cap == 0 && x.sl.dcap == nil && x.sl.doff == nil && x.ptr.ref == nil {
+		// A window of an array without room (the set-up's
+		// make([]T, 0, n) of n = 0, ants' worker stack) loaded from a
+		// cell that holds no slice grown by append yet: every append
+		// grows it, as one to nil does, into an array of the append's
+		// own. Its result stored back tells the next round that the cell
+		// holds grown slices, and loads then take the window as one of
+		// length 0 without room (sliceFromWord).
+		g := x
+		g.sl.grown, g.sl.empty = true, model.C(1)
+		return p.appendGrownLoaded(fr, in, g, srcs, cur)
+	}
 	if !x.sl.grown {
 		if x.sl.null != nil {
 			g := p.emit(cur, model.GuardOp(x.sl.null), pos, Origin{})
@@ -753,9 +765,13 @@ func (p *proc) newLoadedAppend(fr *frame, in *ssa.Call, x value, cur int) (la *l
 	la.id = p.newReg(la.name+".array", types.Typ[types.Int])
 	la.length = p.lenReg(la.name, pos)
 	olds := []*object{x.ptr.obj}
-	if x.ptr.ref != nil {
+	switch {
+	case x.sl.empty == model.Expr(model.C(1)):
+		// An array without room: the result is never in it.
+		olds, la.oldID = nil, model.C(0)
+	case x.ptr.ref != nil:
 		olds, la.oldID = x.ptr.ref.objs, x.ptr.ref.e
-	} else {
+	default:
 		la.oldID = model.C(s.poolID(x.ptr.obj, pos))
 	}
 	if x.sl.doff != nil {

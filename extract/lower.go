@@ -1259,6 +1259,9 @@ func (p *proc) load(fr *frame, in *ssa.UnOp, cur int) int {
 		if next, ok := p.loadPrivateCtx(fr, in, ptr, t, pos, o, cur); ok {
 			return next
 		}
+		if next, ok := p.loadCondCell(fr, in, ptr, t, pos, cur); ok {
+			return next
+		}
 		if ptr.dynamic() || ptr.obj.owner >= 0 || s.ptrCellShared(ptr, pos) {
 			return p.loadPtr(fr, in, ptr, t, pos, o, cur)
 		}
