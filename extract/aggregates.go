@@ -354,6 +354,12 @@ func (p *proc) loadAgg(fr *frame, in *ssa.UnOp, ptr pointer, cur int, pos token.
 				agg[c.key], cur = p.loadFuncCell(q, c.typ, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
 				continue
 			}
+			if isChanCell(c.typ) && !q.dynamic() {
+				// A channel field of a struct copied whole (a request
+				// the set-up made, sent by value): as a load of the field.
+				agg[c.key], cur = p.loadChanField(q, strings.TrimPrefix(base+c.name, "."), pos, o, cur)
+				continue
+			}
 			agg[c.key] = opaque(fmt.Sprintf("a value of type %s", c.typ))
 			continue
 		default:

@@ -712,6 +712,27 @@ func (p *proc) loadSharedChan(fr *frame, in *ssa.UnOp, ptr pointer, pos token.Po
 	return p.emit(cur, model.ReadOp(x, r), pos, o), true
 }
 
+// loadChanField returns the channel that the static cell q of shared
+// memory holds, read into a register named name when goroutines store to
+// it (loadSharedChan), else the one the set-up left there.
+func (p *proc) loadChanField(q pointer, name string, pos token.Pos, o Origin, cur int) (value, int) {
+	s := p.s
+	if !s.ptrCellShared(q, pos) {
+		return p.scalarFromSetup(q, "a channel"), cur
+	}
+	if s.heap.hint.idCells[q.key()] {
+		r := p.newReg(name, types.Typ[types.Int])
+		return value{kind: vChanRef, e: model.R(r), typ: cellType(q), byID: true}, p.emit(cur, model.ReadOp(s.idChanVar(q, pos), r), pos, o)
+	}
+	x, alts := s.sharedChanAlts(q, pos)
+	r := p.newReg(name, types.Typ[types.Int])
+	if p.limits == nil {
+		p.limits = map[int][2]int64{}
+	}
+	p.limits[r] = [2]int64{0, int64(len(alts))}
+	return value{kind: vChanRef, e: model.R(r), alts: alts}, p.emit(cur, model.ReadOp(x, r), pos, o)
+}
+
 // loadChansAt lowers a load of the channel cell ptr of shared memory
 // chosen at run time (a struct that goroutines or the set-up made per
 // request, each with its reply channel, received by a worker): a split
@@ -851,4 +872,10 @@ func chanJoinAlts(vals []value) ([]value, bool) {
 		}
 	}
 	return alts, len(alts) > 0
+}
+
+// cellType returns the type of the cell q points to.
+func cellType(q pointer) types.Type {
+	t, _ := q.target()
+	return t
 }

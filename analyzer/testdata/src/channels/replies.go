@@ -81,3 +81,41 @@ func repliesFromSetup() {
 		panic("an answer went astray")
 	}
 }
+
+// requestByValue: the set-up makes a request whose reply channel is a
+// field, and main sends the struct by value; the worker answers on the
+// copy's channel, which is the same channel.
+//
+//fencecheck:system
+func requestByValue() {
+	in := make(chan request, 1)
+	r := request{n: 2, reply: make(chan int, 1)}
+	done := make(chan bool)
+	go func() {
+		x := <-in
+		x.reply <- x.n * 2
+		done <- true
+	}()
+	in <- r
+	if <-r.reply != 4 {
+		panic("the answer is not twice the request")
+	}
+	<-done
+}
+
+// requestByValueRenewed is its broken twin: main gives the request a new
+// reply channel after sending the copy, and waits on the new one, which
+// no one answers.
+//
+//fencecheck:system
+func requestByValueRenewed() {
+	in := make(chan request, 1)
+	r := request{n: 2, reply: make(chan int, 1)}
+	go func() {
+		x := <-in
+		x.reply <- x.n * 2
+	}()
+	in <- r
+	r.reply = make(chan int, 1)
+	<-r.reply // want `^deadlock: main blocks forever in <-r\.reply \(system requestByValueRenewed\)`
+}
