@@ -756,9 +756,9 @@ func (env *absEnv) refineHolds(g model.Expr, holds bool) bool {
 		case model.OpLt, model.OpLe, model.OpGt, model.OpGe:
 			op := g.Op
 			if !holds {
-				op = negateRelation(op)
+				op = op.Negated()
 			}
-			return env.bound(g.X, op, g.Y) && env.bound(g.Y, mirrorRelation(op), g.X)
+			return env.bound(g.X, op, g.Y) && env.bound(g.Y, op.Mirrored(), g.X)
 		}
 	}
 	return true
@@ -790,38 +790,6 @@ func isTruth(e model.Expr) bool {
 		}
 	}
 	return false
-}
-
-// negateRelation returns the relation that holds when op fails: x < y
-// fails when x >= y.
-func negateRelation(op model.BinOp) model.BinOp {
-	switch op {
-	case model.OpLt:
-		return model.OpGe
-	case model.OpLe:
-		return model.OpGt
-	case model.OpGt:
-		return model.OpLe
-	case model.OpGe:
-		return model.OpLt
-	}
-	return op
-}
-
-// mirrorRelation returns the relation op with its sides swapped: x < y is
-// y > x.
-func mirrorRelation(op model.BinOp) model.BinOp {
-	switch op {
-	case model.OpLt:
-		return model.OpGt
-	case model.OpLe:
-		return model.OpGe
-	case model.OpGt:
-		return model.OpLt
-	case model.OpGe:
-		return model.OpLe
-	}
-	return op
 }
 
 // bound narrows x, when it is a register, to the values v for which

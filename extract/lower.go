@@ -877,12 +877,8 @@ func panicName(x *extractor, in *ssa.Panic) (string, token.Pos) {
 }
 
 func negate(e model.Expr) model.Expr {
-	if b, ok := e.(model.Binary); ok {
-		neg := map[model.BinOp]model.BinOp{model.OpEq: model.OpNe, model.OpNe: model.OpEq,
-			model.OpLt: model.OpGe, model.OpGe: model.OpLt, model.OpGt: model.OpLe, model.OpLe: model.OpGt}
-		if op, ok := neg[b.Op]; ok {
-			return model.Bin(op, b.X, b.Y)
-		}
+	if b, ok := e.(model.Binary); ok && b.Op.Negated() != b.Op {
+		return model.Bin(b.Op.Negated(), b.X, b.Y)
 	}
 	if u, ok := e.(model.Unary); ok && u.Op == model.OpNot {
 		return model.Bin(model.OpNe, u.X, model.C(0))

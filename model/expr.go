@@ -96,6 +96,42 @@ var binOpText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">",
 // IsBinary reports whether o is an operator of [Binary].
 func (o BinOp) IsBinary() bool { return o < OpNeg || o >= OpBitAnd && o <= OpShrU }
 
+// Negated returns the comparison that holds when comparison o fails (x < y
+// fails when x >= y); other operators come back as they are.
+func (o BinOp) Negated() BinOp {
+	switch o {
+	case OpEq:
+		return OpNe
+	case OpNe:
+		return OpEq
+	case OpLt:
+		return OpGe
+	case OpLe:
+		return OpGt
+	case OpGt:
+		return OpLe
+	case OpGe:
+		return OpLt
+	}
+	return o
+}
+
+// Mirrored returns the comparison that holds of y and x when comparison o
+// holds of x and y (x < y is y > x); other operators come back as they are.
+func (o BinOp) Mirrored() BinOp {
+	switch o {
+	case OpLt:
+		return OpGt
+	case OpLe:
+		return OpGe
+	case OpGt:
+		return OpLt
+	case OpGe:
+		return OpLe
+	}
+	return o
+}
+
 // IsUnary reports whether o is an operator of [Unary].
 func (o BinOp) IsUnary() bool { return o == OpNeg || o == OpNot || o == OpCompl }
 

@@ -183,7 +183,7 @@ func (a *analysis) cond(s *absState, proc int, x model.Expr, pos bool) ([][]boun
 		case model.OpEq, model.OpNe, model.OpLt, model.OpLe, model.OpGt, model.OpGe:
 			op := x.Op
 			if !pos {
-				op = negate(op)
+				op = op.Negated()
 			}
 			i, ci, ok1 := e.linear(x.X)
 			j, cj, ok2 := e.linear(x.Y)
@@ -202,24 +202,6 @@ func (a *analysis) cond(s *absState, proc int, x model.Expr, pos bool) ([][]boun
 		op = model.OpEq
 	}
 	return compare(i, c, op, 0, 0), nil
-}
-
-// negate returns the comparison that holds when op does not.
-func negate(op model.BinOp) model.BinOp {
-	switch op {
-	case model.OpEq:
-		return model.OpNe
-	case model.OpNe:
-		return model.OpEq
-	case model.OpLt:
-		return model.OpGe
-	case model.OpLe:
-		return model.OpGt
-	case model.OpGt:
-		return model.OpLe
-	default:
-		return model.OpLt
-	}
 }
 
 // compare returns the cases of x_i + ci op x_j + cj.
