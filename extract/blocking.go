@@ -117,9 +117,12 @@ func (s *system) addBlockedStates(stops []map[int]bool) {
 				places[q] = append(places[q], place{loc: l, pos: s.blockPos(q, l)})
 			}
 		}
-		if cyclic, _ := pr.Cycles(); slices.Contains(cyclic, true) && len(s.procs[q].refusals) == 0 && len(s.procs[q].limits) == 0 {
+		if cyclic, _ := pr.Cycles(); slices.Contains(cyclic, true) && len(s.procs[q].refusals) == 0 && len(s.procs[q].limits) == 0 && len(s.procs[q].panics) == 0 {
 			// Not one that may reach a run-time refusal or leave a bound
-			// fencecheck keeps (its runs go on where the model's stop).
+			// fencecheck keeps (its runs go on where the model's stop),
+			// nor one that may panic: a loop whose way out is a panic
+			// ends the program, and what waits beside it does not wait
+			// for ever.
 			places[q] = append(places[q], place{loc: -1, running: true})
 		}
 		if len(places[q]) == 0 {
