@@ -278,7 +278,9 @@ func isInt(v value) bool { return v.kind == vInt }
 // new taint register, noise being the random number of the tainted paths.
 func (p *proc) noisyValue(r int, name string, t types.Type, noise value) value {
 	v := noise
-	v.why = strings.TrimSuffix(noise.why, ", a random number fencecheck does not compute") + " (or an integer on another path), a random number fencecheck does not compute"
+	const joined = " (or an integer on another path)"
+	what := strings.TrimSuffix(noise.why, ", a random number fencecheck does not compute")
+	v.why = strings.TrimSuffix(what, joined) + joined + ", a random number fencecheck does not compute"
 	v.e = model.R(r)
 	v.taint = model.R(p.newReg(name+".random", types.Typ[types.Bool]))
 	return v
