@@ -359,16 +359,29 @@ func (p *proc) noiseSplit(fr *frame, b *ssa.BasicBlock, in ssa.Instruction, cur 
 	nextI, outI, okI := lower(negate(v.taint), intVal(v.e))
 	nextN, outN, okN := lower(v.taint, plainNoise(v))
 	switch {
-	case nextI < 0 || !okI:
-		fr.vals[res] = outN
-		return nextN, nextN >= 0 && okN
-	case nextN < 0 || !okN:
-		fr.vals[res] = outI
+	case nextI < 0 && nextN < 0:
+		return -1, true // both end there (a refusal, a panic)
+	case nextI < 0:
+		if okN {
+			fr.vals[res] = outN
+		}
+		return nextN, true
+	case nextN < 0:
+		if okI {
+			fr.vals[res] = outI
+		}
 		return nextI, true
 	}
 	join := p.newLoc(pos)
 	name := p.regName(fr, res)
 	switch {
+	case !okI && !okN:
+		// No result bound (one nothing uses): the two ways join.
+		p.emitTo(nextI, model.NopOp(), join, pos, Origin{})
+		p.emitTo(nextN, model.NopOp(), join, pos, Origin{})
+	case !okI || !okN:
+		p.restore(st)
+		return 0, false
 	case outN.noise && outI.noise:
 		fr.vals[res] = plainNoise(outN)
 		p.emitTo(nextI, model.NopOp(), join, pos, Origin{})
