@@ -122,6 +122,9 @@ func checkSystem(r *reporter, cfg Config, sys *extract.System) {
 		s.searchForever()
 	}
 	s.check()
+	if s.foreverGap != "" && !s.saidInconclusive {
+		s.report(s.sys.Decl.Name.Pos(), s.foreverGap)
+	}
 }
 
 // A system is the state of the analysis of one extract.System.
@@ -156,8 +159,13 @@ type system struct {
 	// guessed, when set, stopped the analysis: a counterexample that rests
 	// on answers the model does not compute.
 	guessed *guessGap
-	// forever, when set, is the blocking bug searchForever found (forever.go).
-	forever *foreverBug
+	// forever, when set, is the blocking bug searchForever found
+	// (forever.go), and foreverGap, when set, the inconclusive answer it
+	// leaves, given unless the analysis ends inconclusive anyway.
+	forever    *foreverBug
+	foreverGap string
+	// saidInconclusive is set once an inconclusive answer is reported.
+	saidInconclusive bool
 }
 
 // reduced wraps eng in the cone-of-influence reduction (package coi), which
@@ -256,5 +264,7 @@ func (s *system) engine() (engines.Engine, string) {
 
 // report adds a plain diagnostic.
 func (s *system) report(pos token.Pos, msg string) {
-	s.r.add(analysis.Diagnostic{Pos: pos, Category: category(msg), Message: msg})
+	cat := category(msg)
+	s.saidInconclusive = s.saidInconclusive || cat == KindInconclusive
+	s.r.add(analysis.Diagnostic{Pos: pos, Category: cat, Message: msg})
 }

@@ -97,6 +97,28 @@ func (s *system) foreverBlocked(st model.State) []blocked {
 	return append(out, runs...)
 }
 
+// nextPos returns the position of the first step with one on the path
+// that process q takes from location l by its first transitions, or the
+// position of its go statement: where a goroutine that stands at a step
+// of no source (a loop's bookkeeping) is shown.
+func (s *system) nextPos(q, l int) token.Pos {
+	pr := s.p.Procs[q]
+	for range pr.Locs {
+		out := pr.Out(l)
+		if len(out) == 0 {
+			break
+		}
+		if pos := s.transPos(q, out[0]); pos.IsValid() {
+			return pos
+		}
+		l = pr.Trans[out[0]].To
+	}
+	if q < len(s.sys.Spawns) {
+		return s.sys.Spawns[q]
+	}
+	return token.NoPos
+}
+
 // describeBlocked says where goroutine q waits in state st, and why: cond
 // is the condition under which it waits there (nil when it is not known).
 func (s *system) describeBlocked(q int, cond model.Expr, st model.State) blocked {
@@ -118,6 +140,9 @@ func (s *system) describeBlocked(q int, cond model.Expr, st model.State) blocked
 				b.what = s.nodeText(node)
 			}
 		}
+	}
+	if !b.pos.IsValid() {
+		b.pos = s.nextPos(q, l)
 	}
 	if cond == nil {
 		return b

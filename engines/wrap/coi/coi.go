@@ -72,11 +72,27 @@ func (r *Reduction) canFault(key opKey, q *model.Process, o model.Op) bool {
 // must be valid; it is not modified. A program with nothing to remove comes
 // back as a copy with zero Stats.
 func Reduce(p *model.Program) (*Reduction, error) {
+	return reduce(p, false)
+}
+
+// ReduceKeepingProcs returns the reduction of p that keeps every process
+// and every guard, read requirement and faulting operation of each, with
+// what they read: in it each process takes a step from a state exactly
+// when it takes the same transition, to the same location, from any state
+// of p equal to it on what the reduction keeps. The moves of the
+// processes, which a search for goroutines that wait for ever asks about,
+// are those of p, whatever the cells it forgets hold.
+func ReduceKeepingProcs(p *model.Program) (*Reduction, error) {
+	return reduce(p, true)
+}
+
+// reduce reduces p; allProcs makes every process relevant.
+func reduce(p *model.Program, allProcs bool) (*Reduction, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid program: %w", err)
 	}
 	r := &Reduction{Orig: p}
-	r.analyse()
+	r.analyse(allProcs)
 	r.Prog = r.rewrite()
 	if err := r.Prog.Validate(); err != nil {
 		return nil, fmt.Errorf("internal error: the reduced program is invalid: %w", err)
@@ -84,9 +100,18 @@ func Reduce(p *model.Program) (*Reduction, error) {
 	return r, nil
 }
 
+// Keeps reports whether the reduction keeps cell c: an observed variable,
+// or a relevant register of a relevant process.
+func (r *Reduction) Keeps(c facts.Cell) bool {
+	if c.Proc < 0 {
+		return r.obsVar[c.Index]
+	}
+	return r.relProc[c.Proc] && r.relReg[c.Proc][c.Index]
+}
+
 // analyse computes the relevant processes and registers and the observed
-// variables, as a least fixpoint.
-func (r *Reduction) analyse() {
+// variables, as a least fixpoint; allProcs makes every process relevant.
+func (r *Reduction) analyse(allProcs bool) {
 	p := r.Orig
 	r.relProc = make([]bool, len(p.Procs))
 	r.relReg = make([][]bool, len(p.Procs))
@@ -126,6 +151,11 @@ func (r *Reduction) analyse() {
 				obs(e.Var)
 			}
 		})
+	}
+	if allProcs {
+		for i := range p.Procs {
+			proc(i)
+		}
 	}
 	for _, b := range p.Bad {
 		for _, pl := range b.Locs {

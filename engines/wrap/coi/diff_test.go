@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -228,5 +229,101 @@ func compareFences(t *testing.T, i int, p *model.Program) {
 	}
 	if !same {
 		t.Fatalf("program %d: fences %s, reduced %s\n%s", i, want.Summary(p), got.Summary(p), native.Format(p))
+	}
+}
+
+// TestKeepingProcsMoves checks ReduceKeepingProcs on generated programs:
+// it freezes no process, and along every run of the original under SC
+// the reduced program, taking the same transitions, reaches states from
+// which each process takes the same transitions to the same locations,
+// faulting alike.
+func TestKeepingProcsMoves(t *testing.T) {
+	programs := longtest.Size(80, 1000)
+	rng := rand.New(rand.NewPCG(43, 11))
+	pairs, removed := 0, 0
+	for i := range programs {
+		p := genProgram(rng)
+		red, err := coi.ReduceKeepingProcs(p)
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s", i, err, native.Format(p))
+		}
+		if red.Stats.FrozenProcs != 0 {
+			t.Fatalf("program %d: %d processes frozen\n%s", i, red.Stats.FrozenProcs, native.Format(p))
+		}
+		if red.Stats.Removed() {
+			removed++
+		}
+		// succ returns the successors of st in q by process proc, keyed by
+		// transition and location.
+		succ := func(q *model.Program, st model.State, proc int) map[string]model.State {
+			out := map[string]model.State{}
+			q.ProcSuccessors(st, proc, model.SC, 0, func(step model.Step, next model.State) {
+				out[fmt.Sprintf("%d->%d fault=%t", step.Trans, next.Locs[proc], next.Fault != nil)] = next
+			})
+			return out
+		}
+		type pair struct{ orig, red model.State }
+		seen := map[string]bool{}
+		var queue []pair
+		visit := func(o, r model.State) {
+			if k := string(o.AppendKey(nil)) + "|" + string(r.AppendKey(nil)); !seen[k] && len(seen) < 5000 {
+				seen[k] = true
+				queue = append(queue, pair{o, r})
+			}
+		}
+		var inits, redInits []model.State
+		if err := p.Initial(func(st model.State) { inits = append(inits, st) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := red.Prog.Initial(func(st model.State) { redInits = append(redInits, st) }); err != nil {
+			t.Fatal(err)
+		}
+		// kept is the part of a state the reduction keeps.
+		kept := func(st model.State) string {
+			var b []int64
+			for q, regs := range st.Regs {
+				for k, v := range regs {
+					if red.Keeps(facts.Cell{Proc: q, Index: k}) {
+						b = append(b, v)
+					}
+				}
+			}
+			for x, v := range st.Mem {
+				if red.Keeps(facts.Cell{Proc: -1, Index: x}) {
+					b = append(b, v)
+				}
+			}
+			return fmt.Sprint(st.Locs, b)
+		}
+		for _, o := range inits {
+			for _, r := range redInits {
+				if kept(o) == kept(r) {
+					visit(o, r)
+				}
+			}
+		}
+		for len(queue) > 0 {
+			pr := queue[0]
+			queue = queue[1:]
+			pairs++
+			for proc := range p.Procs {
+				want, got := succ(p, pr.orig, proc), succ(red.Prog, pr.red, proc)
+				if !slices.Equal(slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got))) {
+					t.Fatalf("program %d, process %d: moves %v, reduced %v\n%s\nreduced:\n%s", i, proc, slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got)), native.Format(p), native.Format(red.Prog))
+				}
+				for k, o := range want {
+					if r := got[k]; o.Fault == nil {
+						if kept(o) != kept(r) {
+							t.Fatalf("program %d, process %d, step %s: kept %s, reduced %s\n%s", i, proc, k, kept(o), kept(r), native.Format(p))
+						}
+						visit(o, r)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d programs, %d reduced, %d pairs of states compared", programs, removed, pairs)
+	if removed < programs/4 {
+		t.Errorf("only %d of %d programs had anything to remove", removed, programs)
 	}
 }
